@@ -1,0 +1,8 @@
+// Importing each feature's action module registers its actions, so ALL_ACTIONS is complete.
+import './card-actions';
+import './developer-actions';
+import './team-actions';
+import './payout-actions';
+import './payment-actions';
+
+export { ALL_ACTIONS } from './define-action';

@@ -1,0 +1,92 @@
+import { cancelCard as cancelCardCore } from '../cards/cancel-card';
+import { createCard as createCardCore } from '../cards/create-card';
+import { setCardStatus } from '../cards/set-card-status';
+import { ServiceError } from '../errors';
+import { createPayment } from '../payments/create-payment';
+import { createTransfer } from '../payouts/create-transfer';
+import { toMinorUnits } from './amount.validation';
+import { cardRefSchema, createCardFormSchema, topUpFormSchema } from './cards.validation';
+import { defineAction } from './define-action';
+import { runOnce } from './run-once';
+
+export const createCardAction = defineAction({
+  name: 'cards.create',
+  permission: 'cards:create',
+  schema: createCardFormSchema,
+  handler: async ({ db, session, input }) => {
+    try {
+      const card = await createCardCore(db, {
+        businessId: session.businessId,
+        mode: session.mode,
+        actor: session.actor,
+        input: {
+          phone_number: input.phone_number,
+          currency: input.currency,
+          first_name: input.first_name || undefined,
+          last_name: input.last_name || undefined,
+        },
+      });
+      return { cardNumber: card.card_number };
+    } catch (err) {
+      // Put the core's answers on the field the user has to change.
+      if (err instanceof ServiceError && err.code === 'invalid_phone_number') throw new ServiceError('validation_error', { phone_number: String(err.detail) });
+      if (err instanceof ServiceError && err.code === 'user_not_found') {
+        throw new ServiceError('validation_error', { first_name: 'This phone number is new to us: enter the holder’s first name.' });
+      }
+      throw err;
+    }
+  },
+});
+
+export const disableCardAction = defineAction({
+  name: 'cards.disable',
+  permission: 'cards:status',
+  schema: cardRefSchema,
+  handler: async ({ db, session, input }) => {
+    const { card } = await setCardStatus(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor, input: { status: 'disable' } });
+    return { status: card.status };
+  },
+});
+
+export const enableCardAction = defineAction({
+  name: 'cards.enable',
+  permission: 'cards:status',
+  schema: cardRefSchema,
+  handler: async ({ db, session, input }) => {
+    const { card } = await setCardStatus(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor, input: { status: 'enable' } });
+    return { status: card.status };
+  },
+});
+
+export const cancelCardAction = defineAction({
+  name: 'cards.cancel',
+  permission: 'cards:cancel',
+  schema: cardRefSchema,
+  handler: ({ db, session, input }) => cancelCardCore(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor }),
+});
+
+export type TopUpResult =
+  | { source: 'business'; reference: string; amount: number }
+  | { source: 'link'; linkReference: string; checkoutUrl: string; amount: number; serviceFee: number };
+
+/**
+ * A top-up from the business balance (a ledger transfer) or a hosted payment
+ * link, run once per form submission (its idempotency key).
+ */
+export const topUpCardAction = defineAction({
+  name: 'cards.top_up',
+  permission: 'money:move',
+  schema: topUpFormSchema,
+  handler: async ({ db, session, input }) => {
+    const amount = toMinorUnits(input.amount);
+    return runOnce(db, session, { action: 'cards.top_up', requestId: input.idempotency_key, input: [input.card_number, input.source, amount] }, async (): Promise<TopUpResult> => {
+      const base = { businessId: session.businessId, mode: session.mode, actor: session.actor };
+      if (input.source === 'business') {
+        const transfer = await createTransfer(db, { ...base, input: { amount, bank_slug: 'link', account_number: input.card_number, account_name: `Top-up by ${session.email}` } });
+        return { source: 'business', reference: transfer.provider_reference, amount };
+      }
+      const payment = await createPayment(db, { ...base, input: { type: 'hosted', amount, card_number: input.card_number } });
+      return { source: 'link', linkReference: payment.link_reference, checkoutUrl: payment.checkout_url!, amount, serviceFee: payment.service_fee };
+    });
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { majorAmountText } from './amount.validation';
+import { CURRENCIES } from '../validation';
+
+/**
+ * The card forms' schemas: the browser validates with them (zod resolver) and
+ * the server actions parse with them again; the core then applies its own rules.
+ */
+
+const optionalName = (label: string) =>
+  z.string().trim().max(100, { error: `${label} must be at most 100 characters.` });
+
+export const createCardFormSchema = z.object({
+  phone_number: z
+    .string({ error: 'Enter the holder’s phone number.' })
+    .trim()
+    .min(1, { error: 'Enter the holder’s phone number.' })
+    .max(32, { error: 'The phone number is too long.' }),
+  currency: z.enum(CURRENCIES, { error: `Choose one of ${CURRENCIES.join(', ')}.` }),
+  first_name: optionalName('First name'),
+  last_name: optionalName('Last name'),
+});
+export type CreateCardForm = z.infer<typeof createCardFormSchema>;
+
+export const cardRefSchema = z.object({
+  card_number: z.string({ error: 'card_number is required.' }).trim().min(1, { error: 'card_number is required.' }).max(64),
+});
+
+
+export const topUpFormSchema = z.object({
+  card_number: cardRefSchema.shape.card_number,
+  source: z.enum(['business', 'link'], { error: 'Choose where the money comes from.' }),
+  amount: majorAmountText,
+  /** Generated once per form: a double click or a retried request replays the first answer instead of moving money twice. */
+  idempotency_key: z.uuid({ error: 'idempotency_key must be a UUID.' }),
+});
+export type TopUpForm = z.infer<typeof topUpFormSchema>;

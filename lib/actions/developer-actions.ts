@@ -1,0 +1,84 @@
+import { recordAudit } from '../audit';
+import { createApiKey as createKey } from '../keys/create-api-key';
+import { revokeApiKey as revokeKey } from '../keys/revoke-api-key';
+import { replayEvent as replayOne, replayFailedEvents } from '../webhooks/replay';
+import { revealWebhookSecret as revealSecret } from '../webhooks/reveal-webhook-secret';
+import { rotateWebhookSecret as rotateSecret } from '../webhooks/rotate-secret';
+import { setWebhookUrl as setUrl } from '../webhooks/set-webhook-url';
+import { defineAction } from './define-action';
+import {
+  createApiKeySchema,
+  endpointSecretSchema,
+  replayEventSchema,
+  replayFailedSchema,
+  revokeApiKeySchema,
+  setWebhookUrlSchema,
+} from './developer.validation';
+
+export const createApiKey = defineAction({
+  name: 'createApiKey',
+  permission: 'developers',
+  schema: createApiKeySchema,
+  handler: ({ db, session }) => createKey(db, { businessId: session.businessId, mode: session.mode, actor: session.actor }),
+});
+
+export const revokeApiKey = defineAction({
+  name: 'revokeApiKey',
+  permission: 'developers',
+  schema: revokeApiKeySchema,
+  handler: ({ db, session, input }) => revokeKey(db, { businessId: session.businessId, mode: session.mode, keyId: input.key_id, actor: session.actor }),
+});
+
+export const setWebhookUrl = defineAction({
+  name: 'setWebhookUrl',
+  permission: 'developers',
+  schema: setWebhookUrlSchema,
+  handler: ({ db, session, input }) => setUrl(db, { businessId: session.businessId, mode: session.mode, url: input.url, actor: session.actor }),
+});
+
+export const revealWebhookSecret = defineAction({
+  name: 'revealWebhookSecret',
+  permission: 'developers',
+  schema: endpointSecretSchema,
+  handler: ({ db, session }) => revealSecret(db, { businessId: session.businessId, mode: session.mode, actor: session.actor }),
+});
+
+export const rotateWebhookSecret = defineAction({
+  name: 'rotateWebhookSecret',
+  permission: 'developers',
+  schema: endpointSecretSchema,
+  handler: async ({ db, session }) => {
+    const rotated = await rotateSecret(db, session.businessId, { mode: session.mode });
+    await recordAudit(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, action: 'webhook.secret_rotated', target: rotated.url });
+    return { secret: rotated.secret, previous_secret_expires_at: rotated.previous_secret_expires_at };
+  },
+});
+
+export const replayEvent = defineAction({
+  name: 'replayEvent',
+  permission: 'developers',
+  schema: replayEventSchema,
+  handler: async ({ db, session, input }) => {
+    const replayed = await replayOne(db, { businessId: session.businessId, mode: session.mode, eventId: input.event_id });
+    await recordAudit(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, action: 'webhook.replayed', target: input.event_id });
+    return replayed;
+  },
+});
+
+export const replayFailedWebhooks = defineAction({
+  name: 'replayFailedWebhooks',
+  permission: 'developers',
+  schema: replayFailedSchema,
+  handler: async ({ db, session, input }) => {
+    const replayed = await replayFailedEvents(db, session.businessId, { mode: session.mode, from: input.from, to: input.to });
+    await recordAudit(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      actor: session.actor,
+      action: 'webhook.failed_replayed',
+      target: `${replayed.from}/${replayed.to}`,
+      details: { deliveries: replayed.deliveries },
+    });
+    return replayed;
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const createApiKeySchema = z.object({});
+
+export const revokeApiKeySchema = z.object({
+  key_id: z.number({ error: 'key_id must be a number.' }).int().positive(),
+});
+
+export const setWebhookUrlSchema = z.object({
+  url: z
+    .string({ error: 'url is required.' })
+    .trim()
+    .min(1, { error: 'Enter the URL that should receive events.' })
+    .max(2048, { error: 'url is too long.' }),
+});
+
+export const endpointSecretSchema = z.object({});
+
+export const replayEventSchema = z.object({
+  event_id: z.string({ error: 'event_id must be a string.' }).min(1).max(255),
+});
+
+export const replayFailedSchema = z
+  .object({
+    from: z.iso.datetime({ offset: true, error: 'from must be a date and time.' }),
+    to: z.iso.datetime({ offset: true, error: 'to must be a date and time.' }),
+  })
+  .refine((v) => Date.parse(v.from) < Date.parse(v.to), { path: ['to'], error: 'to must be after from.' });
+
+export type SetWebhookUrlInput = z.input<typeof setWebhookUrlSchema>;
+export type ReplayFailedInput = z.input<typeof replayFailedSchema>;

@@ -1,0 +1,8 @@
+import type { z } from 'zod';
+import { getDashboardSession } from '../auth/session';
+import { runActionAs, type ActionDef, type ActionResult } from './define-action';
+
+/** For 'use server' files: the signed-in session from the request's cookies. */
+export async function runAction<S extends z.ZodType, T>(def: ActionDef<S, T>, input: unknown): Promise<ActionResult<T>> {
+  return runActionAs(def, await getDashboardSession(), input);
+}

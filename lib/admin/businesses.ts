@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { businesses } from '../db/schema';
+import { ServiceError } from '../errors';
+import { randomBase62 } from '../ids';
+import { createUser } from '../auth/users';
+import { issueApiKey } from '../keys/api-keys';
+import { modeSchema, parseInput } from '../validation';
+import { ensureDashboardEndpoint } from '../webhooks/endpoints';
+
+export const createBusinessSchema = z.object({
+  name: z.string({ error: 'name is required.' }).trim().min(1, { error: 'name must not be empty.' }).max(200),
+  owner_email: z.string().optional(),
+  owner_password: z.string().optional(),
+});
+
+/** A new business with one test and one live key (shown only here) and, when asked, its owner's account. */
+export async function createBusiness(db: Db, input: unknown) {
+  const { name, owner_email, owner_password } = parseInput(createBusinessSchema, input);
+  if ((owner_email === undefined) !== (owner_password === undefined)) {
+    throw new ServiceError('validation_error', { [owner_email === undefined ? 'owner_email' : 'owner_password']: 'owner_email and owner_password go together.' });
+  }
+  return db.transaction(async (tx) => {
+    const [business] = await tx.insert(businesses).values({ name, merchantId: `mer_${randomBase62(16)}` }).returning();
+    const test = await issueApiKey(tx, { businessId: business.id, mode: 'test' });
+    const live = await issueApiKey(tx, { businessId: business.id, mode: 'live' });
+    for (const mode of ['test', 'live'] as const) await ensureDashboardEndpoint(tx, business.id, mode);
+    const owner = owner_email ? await createUser(tx, business.id, { email: owner_email, password: owner_password, role: 'owner' }) : undefined;
+    return {
+      id: business.id,
+      merchant_id: business.merchantId,
+      name: business.name,
+      api_keys: { test: test.key, live: live.key },
+      ...(owner && { owner: { id: owner.id, email: owner.email } }),
+    };
+  });
+}
+
+export async function requireBusiness(db: Db, idParam: string) {
+  const id = /^\d{1,9}$/.test(idParam) ? Number(idParam) : NaN;
+  const [row] = Number.isNaN(id) ? [] : await db.select().from(businesses).where(eq(businesses.id, id));
+  if (!row) throw new ServiceError('not_found', 'No business has this id.');
+  return row;
+}
+
+export const issueKeySchema = z.object({
+  mode: modeSchema,
+  active: z.boolean({ error: 'active must be true or false.' }).optional(),
+  gift_cards_enabled: z.boolean({ error: 'gift_cards_enabled must be true or false.' }).optional(),
+});
+
+export async function issueBusinessKey(db: Db, businessId: number, input: unknown) {
+  const { mode, active, gift_cards_enabled } = parseInput(issueKeySchema, input);
+  const { key, active: a, gift_cards_enabled: g } = await issueApiKey(db, { businessId, mode, active, giftCardsEnabled: gift_cards_enabled });
+  return { key, mode, active: a, gift_cards_enabled: g };
+}

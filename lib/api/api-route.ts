@@ -1,0 +1,154 @@
+import { timingSafeEqual } from 'node:crypto';
+import { getDb, type Db } from '../db/client';
+import { ServiceError } from '../errors';
+import { randomBase62, sha256Hex } from '../ids';
+import { authenticateApiKey, type ApiKeyAuth } from '../keys/api-keys';
+import type { Actor } from '../ledger/post-transaction';
+import { withIdempotency } from './idempotency';
+import { limitApiKey, RateLimitedError } from './rate-limit';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ApiResult {
+  status?: number;
+  message: string;
+  data: unknown;
+}
+
+export interface RouteContext<P> {
+  req: Request;
+  db: Db;
+  params: P;
+  query: URLSearchParams;
+  /** The parsed JSON body of a POST, PUT or PATCH; undefined for other methods. */
+  body: unknown;
+  requestId: string;
+}
+
+export interface ApiContext<P> extends RouteContext<P> {
+  auth: ApiKeyAuth;
+  actor: Actor;
+}
+
+type NextHandler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+export function errorResponse(err: unknown, requestId: string): Response {
+  if (err instanceof ServiceError) {
+    const headers: Record<string, string> = { 'x-request-id': requestId };
+    if (err instanceof RateLimitedError) headers['retry-after'] = String(err.retryAfterSeconds);
+    return json(err.status, { status: 'error', message: err.title, error: err.detail }, headers);
+  }
+  console.error(`[${requestId}]`, err);
+  return json(
+    500,
+    { status: 'error', message: 'Internal server error', error: 'Something went wrong on our side; nothing was changed. Quote the request_id when reporting it.', request_id: requestId },
+    { 'x-request-id': requestId },
+  );
+}
+
+// PostgreSQL text cannot hold a NUL byte: a query carrying one fails, so it is refused at the door.
+const holdsNul = (v: unknown): boolean =>
+  typeof v === 'string' ? v.includes('\u0000') : typeof v === 'object' && v !== null && Object.entries(v).some(([k, x]) => k.includes('\u0000') || holdsNul(x));
+
+async function readJsonBody(req: Request): Promise<{ raw: string; body: unknown }> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new ServiceError('payload_too_large', 'The request body is larger than 1 MB.');
+  const buffer = Buffer.from(await req.arrayBuffer());
+  if (buffer.length > MAX_BODY_BYTES) throw new ServiceError('payload_too_large', 'The request body is larger than 1 MB.');
+  const raw = buffer.toString('utf8');
+  if (raw.trim() === '') return { raw, body: {} };
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new ServiceError('validation_error', { body: 'The request body is not valid JSON.' });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ServiceError('validation_error', { body: 'The request body must be a JSON object.' });
+  }
+  if (holdsNul(body)) throw new ServiceError('validation_error', { body: 'Text must not contain the NUL character (\\u0000).' });
+  return { raw, body };
+}
+
+async function run<P, A>(
+  req: Request,
+  paramsPromise: Promise<P> | undefined,
+  authenticate: (req: Request, db: Db) => Promise<A>,
+  inner: (ctx: RouteContext<P>, auth: A, raw: string) => Promise<Response>,
+) {
+  const requestId = `req_${randomBase62(20)}`;
+  try {
+    const db = getDb();
+    const auth = await authenticate(req, db);
+    const params = ((await paramsPromise) ?? {}) as P;
+    // An identifier with a NUL byte names nothing; a query parameter with one is invalid.
+    if (holdsNul(params)) throw new ServiceError('not_found', 'No object has this identifier.');
+    const nulParam = [...new URL(req.url).searchParams].find(([k, v]) => holdsNul(k) || holdsNul(v));
+    if (nulParam) throw new ServiceError('validation_error', { [nulParam[0].replace(/\u0000/g, '')]: 'Must not contain the NUL character.' });
+    const hasBody = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH';
+    const { raw, body } = hasBody ? await readJsonBody(req) : { raw: '', body: undefined };
+    const ctx: RouteContext<P> = { req, db, params, query: new URL(req.url).searchParams, body, requestId };
+    const res = await inner(ctx, auth, raw);
+    res.headers.set('x-request-id', requestId);
+    return res;
+  } catch (err) {
+    return errorResponse(err, requestId);
+  }
+}
+
+const envelope = (result: ApiResult) => json(result.status ?? 200, { status: 'success', message: result.message, data: result.data });
+
+/** The REST API's one wrapper: API key, mode, body, idempotency, envelope and error mapping. */
+export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>): NextHandler<P> {
+  return (req, { params }) =>
+    run(
+      req,
+      params,
+      async (r, db) => {
+        await limitApiKey(r.headers.get('authorization'));
+        return authenticateApiKey(db, r.headers.get('authorization'));
+      },
+      async (ctx, auth, raw) => {
+        const apiCtx: ApiContext<P> = { ...ctx, auth, actor: { type: 'api_key', id: String(auth.apiKeyId) } };
+        const key = req.headers.get('idempotency-key');
+        if (req.method !== 'POST' || key === null) return envelope(await handler(apiCtx));
+        const fingerprint = sha256Hex(`${req.method} ${new URL(req.url).pathname}\n${raw}`);
+        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint }, async () => {
+          try {
+            return envelope(await handler(apiCtx));
+          } catch (err) {
+            if (err instanceof ServiceError) return errorResponse(err, ctx.requestId);
+            throw err;
+          }
+        });
+      },
+    );
+}
+
+function tokenMatches(given: string, expected: string): boolean {
+  const a = Buffer.from(sha256Hex(given));
+  const b = Buffer.from(sha256Hex(expected));
+  return timingSafeEqual(a, b);
+}
+
+/** The provider back office: `Authorization: Bearer {ADMIN_TOKEN}`. */
+export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteContext<P> & { actor: Actor }) => Promise<ApiResult>): NextHandler<P> {
+  return (req, { params }) =>
+    run(
+      req,
+      params,
+      async (r) => {
+        const expected = process.env.ADMIN_TOKEN;
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(r.headers.get('authorization') ?? '');
+        if (!expected || !match || !tokenMatches(match[1], expected)) {
+          throw new ServiceError('unauthorized', 'Send the back office token as Authorization: Bearer <ADMIN_TOKEN>.');
+        }
+        return { type: 'admin', id: 'admin' } satisfies Actor;
+      },
+      async (ctx, actor) => envelope(await handler({ ...ctx, actor })),
+    );
+}

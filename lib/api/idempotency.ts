@@ -1,0 +1,83 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { withCommitHook } from '../db/commit-hooks';
+import { idempotencyKeys } from '../db/schema';
+import { ServiceError } from '../errors';
+
+export interface IdempotencyOptions {
+  apiKeyId: number;
+  key: string;
+  /** A hash of the method, path and raw body: the same key with another request is refused. */
+  fingerprint: string;
+}
+
+const TTL = sql`now() + interval '24 hours'`;
+/** A claim this old with nothing committed belongs to a request that died: no request runs this long. */
+const ABANDONED_AFTER = sql`interval '60 seconds'`;
+
+/**
+ * The first answer to a key is kept for 24 hours and replayed to every retry.
+ *
+ * Each run holds a claim (the row's created_at). Every transaction the run
+ * commits marks the row "committed" inside that same transaction, and only
+ * while the claim is still its own. So a request that died before committing
+ * anything can be taken over and run again after a minute, while one that
+ * committed is never run twice, and a run whose claim was taken over cannot
+ * commit at all.
+ */
+export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () => Promise<Response>): Promise<Response> {
+  if (opts.key.length === 0 || opts.key.length > 255) {
+    throw new ServiceError('validation_error', { 'Idempotency-Key': 'The Idempotency-Key header must be 1 to 255 characters.' });
+  }
+  const where = and(eq(idempotencyKeys.apiKeyId, opts.apiKeyId), eq(idempotencyKeys.key, opts.key));
+  await db.delete(idempotencyKeys).where(and(where, sql`${idempotencyKeys.expiresAt} < now()`));
+  let [claim] = await db
+    .insert(idempotencyKeys)
+    .values({ apiKeyId: opts.apiKeyId, key: opts.key, requestHash: opts.fingerprint, state: 'in_progress', expiresAt: TTL })
+    .onConflictDoNothing()
+    .returning({ token: idempotencyKeys.createdAt });
+
+  if (!claim) {
+    const [stored] = await db.select().from(idempotencyKeys).where(where);
+    if (!stored) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is being processed; retry shortly.');
+    if (stored.requestHash !== opts.fingerprint) {
+      throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key.');
+    }
+    if (stored.state === 'done') {
+      return new Response(stored.responseBody, {
+        status: stored.responseStatus!,
+        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+      });
+    }
+    if (stored.state === 'committed') {
+      throw new ServiceError('request_in_progress', 'The first request with this Idempotency-Key took effect but its answer was not stored; look the result up (e.g. GET /card/payouts) instead of retrying.');
+    }
+    [claim] = await db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now()` })
+      .where(and(where, eq(idempotencyKeys.state, 'in_progress'), eq(idempotencyKeys.createdAt, stored.createdAt), sql`${idempotencyKeys.createdAt} < now() - ${ABANDONED_AFTER}`))
+      .returning({ token: idempotencyKeys.createdAt });
+    if (!claim) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+  }
+
+  const ours = and(where, eq(idempotencyKeys.createdAt, claim.token));
+  const markCommitted = async (tx: Tx) => {
+    const marked = await tx
+      .update(idempotencyKeys)
+      .set({ state: 'committed' })
+      .where(and(ours, sql`${idempotencyKeys.state} IN ('in_progress', 'committed')`))
+      .returning({ key: idempotencyKeys.key });
+    if (marked.length === 0) throw new ServiceError('request_in_progress', 'Another request took over this Idempotency-Key; nothing was changed.');
+  };
+  let res: Response;
+  try {
+    res = await withCommitHook(markCommitted, run);
+  } catch (err) {
+    // Unexpected failures roll their transaction back; a claim with nothing committed is released for a retry.
+    await db.delete(idempotencyKeys).where(and(ours, eq(idempotencyKeys.state, 'in_progress')));
+    throw err;
+  }
+  const body = await res.text();
+  await db.update(idempotencyKeys).set({ state: 'done', responseStatus: res.status, responseBody: body }).where(ours);
+  return new Response(body, { status: res.status, headers: res.headers });
+}

@@ -1,0 +1,103 @@
+import { ServiceError } from '../errors';
+import { sha256Hex } from '../ids';
+
+export interface TokenBucketOptions {
+  /** Tokens added per second. */
+  perSecond: number;
+  /** Bucket size: how many requests may arrive at once after a quiet spell. */
+  burst: number;
+}
+
+export type TakeResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+const SWEEP_ABOVE = 10_000;
+
+/**
+ * Token buckets in this process's memory, one per key. Each app instance keeps
+ * its own, so N instances behind a balancer allow up to N times the limit.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(readonly opts: TokenBucketOptions) {}
+
+  take(key: string, now = Date.now()): TakeResult {
+    const { perSecond, burst } = this.opts;
+    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+    if (!this.buckets.has(key)) {
+      if (this.buckets.size >= SWEEP_ABOVE) this.sweep(now);
+      this.buckets.set(key, bucket);
+    }
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { ok: true };
+    }
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)) };
+  }
+
+  /** A bucket that has refilled completely holds no information: forget it. */
+  private sweep(now: number): void {
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + ((now - b.at) / 1000) * this.opts.perSecond >= this.opts.burst) this.buckets.delete(key);
+    }
+  }
+}
+
+export class RateLimitedError extends ServiceError {
+  constructor(readonly retryAfterSeconds: number, detail: string) {
+    super('rate_limited', detail);
+  }
+}
+
+function positiveEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+// On globalThis: each route is bundled apart, and a key's bucket must be one per process, not one per route.
+const shared = globalThis as unknown as { __apiKeyBuckets?: TokenBuckets; __signInBuckets?: TokenBuckets };
+
+/**
+ * RATE_LIMIT_PER_SECOND (default 1000) and RATE_LIMIT_BURST (default 2000) per API key.
+ * The defaults sit above what one key reaches in our own benches; a deployment sets its own.
+ */
+export function apiKeyLimits(): TokenBuckets {
+  shared.__apiKeyBuckets ??= new TokenBuckets({ perSecond: positiveEnv('RATE_LIMIT_PER_SECOND', 1000), burst: positiveEnv('RATE_LIMIT_BURST', 2000) });
+  return shared.__apiKeyBuckets;
+}
+
+/**
+ * Rejects with 429 when the presented key has spent its bucket. It runs before the
+ * key is looked up, so a request over the limit costs no database work; and its
+ * answer is held back RATE_LIMIT_HOLD_MS (default 1000, never past Retry-After), so a
+ * client that ignores Retry-After and loops on its answers slows itself down instead
+ * of taking the process's time from other businesses. Without a bearer token the
+ * request falls through to the 401.
+ */
+export async function limitApiKey(authorization: string | null): Promise<void> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!token) return;
+  const taken = apiKeyLimits().take(sha256Hex(token));
+  if (taken.ok) return;
+  // Jittered, so a client's parallel loops that were refused together do not come back together as a burst.
+  const holdMs = Math.min(positiveEnv('RATE_LIMIT_HOLD_MS', 1000) * (0.5 + Math.random()), taken.retryAfterSeconds * 1000);
+  await new Promise((r) => setTimeout(r, holdMs));
+  throw new RateLimitedError(taken.retryAfterSeconds, `This API key is over its limit of ${apiKeyLimits().opts.perSecond} requests per second; retry after ${taken.retryAfterSeconds} s.`);
+}
+
+/** SIGN_IN_ATTEMPTS_PER_MINUTE (default 10) per email and client address. */
+export function signInLimits(): TokenBuckets {
+  const perMinute = positiveEnv('SIGN_IN_ATTEMPTS_PER_MINUTE', 10);
+  shared.__signInBuckets ??= new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute });
+  return shared.__signInBuckets;
+}
+
+/** The error message next-auth passes to signIn()'s `error` when an attempt is refused for being one too many. */
+export const SIGN_IN_LIMITED = 'TooManyAttempts';

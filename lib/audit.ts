@@ -1,0 +1,25 @@
+import type { DbOrTx } from './db/client';
+import { auditLog } from './db/schema';
+import type { Actor } from './ledger/post-transaction';
+
+export interface RecordAuditOptions {
+  businessId: number | null;
+  mode: string | null;
+  actor: Actor;
+  action: string;
+  target?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Who did what, written in the same transaction as the change it describes. */
+export async function recordAudit(tx: DbOrTx, opts: RecordAuditOptions): Promise<void> {
+  await tx.insert(auditLog).values({
+    businessId: opts.businessId,
+    mode: opts.mode,
+    actorType: opts.actor.type,
+    actorId: opts.actor.id,
+    action: opts.action,
+    target: opts.target ?? null,
+    details: opts.details ?? null,
+  });
+}

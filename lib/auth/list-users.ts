@@ -1,0 +1,13 @@
+import { asc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema';
+
+/** The team page: every dashboard account of the business (never the password hash). */
+export async function listUsers(db: DbOrTx, businessId: number) {
+  const rows = await db
+    .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.businessId, businessId))
+    .orderBy(asc(users.createdAt), asc(users.id));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}

@@ -1,0 +1,26 @@
+import type { Role } from './users';
+
+export const PERMISSIONS = [
+  'cards:read', // find and view cards
+  'cards:create',
+  'cards:status', // disable and enable
+  'cards:cancel',
+  'money:move', // top-ups, payouts, payments
+  'history:read', // payouts, payments, activity
+  'history:export',
+  'audit:read',
+  'developers', // API keys, webhook endpoint, delivery log
+  'team',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const GRANTS: Record<Role, readonly Permission[]> = {
+  owner: PERMISSIONS,
+  operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read'],
+  finance: ['cards:read', 'history:read', 'history:export', 'audit:read'],
+  support: ['cards:read', 'cards:status'],
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return GRANTS[role]?.includes(permission) ?? false;
+}

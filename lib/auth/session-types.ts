@@ -1,0 +1,12 @@
+import type { Actor } from '../ledger/post-transaction';
+import type { Mode } from '../validation';
+import type { Role } from './users';
+
+export interface DashboardSession {
+  userId: number;
+  email: string;
+  businessId: number;
+  role: Role;
+  mode: Mode;
+  actor: Actor;
+}

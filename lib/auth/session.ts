@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import { getServerSession } from 'next-auth';
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { getDb } from '../db/client';
+import { users } from '../db/schema';
+import { ServiceError } from '../errors';
+import type { Mode } from '../validation';
+import { authOptions } from './auth-options';
+import { can, type Permission } from './permissions';
+import type { Role } from './users';
+import type { DashboardSession } from './session-types';
+
+export const MODE_COOKIE = 'gc_mode';
+
+export type { DashboardSession };
+
+/**
+ * The signed-in user as the database knows them now (a role change or removal
+ * takes effect at once, not when the token expires), with the selected mode.
+ */
+export async function getDashboardSession(): Promise<DashboardSession | null> {
+  const session = await getServerSession(authOptions);
+  if (!session?.user?.id) return null;
+  const [user] = await getDb().select().from(users).where(eq(users.id, Number(session.user.id)));
+  if (!user) return null;
+  const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === 'live' ? 'live' : 'test';
+  return { userId: user.id, email: user.email, businessId: user.businessId, role: user.role as Role, mode, actor: { type: 'user', id: String(user.id) } };
+}
+
+/** For pages: signed out goes to sign-in; a role without the permission gets a 403 page. */
+export async function requirePage(permission?: Permission): Promise<DashboardSession> {
+  const session = await getDashboardSession();
+  if (!session) redirect('/login');
+  if (permission && !can(session.role, permission)) redirect('/forbidden');
+  return session;
+}
+
+/** For server actions and route handlers: errors instead of redirects. */
+export async function requireAction(permission: Permission): Promise<DashboardSession> {
+  const session = await getDashboardSession();
+  if (!session) throw new ServiceError('unauthorized', 'Your session has ended; sign in again.');
+  if (!can(session.role, permission)) throw new ServiceError('forbidden', 'Your role does not allow this.');
+  return session;
+}

@@ -1,0 +1,43 @@
+import bcrypt from 'bcryptjs';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema';
+import { pgConstraint } from '../db/transaction';
+import { ServiceError } from '../errors';
+import { parseInput } from '../validation';
+
+export const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const newUserSchema = z.object({
+  email: z.email({ error: 'email must be a valid email address.' }).max(254).transform((e) => e.toLowerCase()),
+  password: z.string({ error: 'password is required.' }).min(10, { error: 'password must be at least 10 characters.' }).max(200),
+  role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}.` }),
+});
+
+export async function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, 10);
+}
+
+/** A dashboard account of a business; emails are unique across the service. */
+export async function createUser(db: DbOrTx, businessId: number, input: unknown) {
+  const { email, password, role } = parseInput(newUserSchema, input);
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({ businessId, email, passwordHash: await hashPassword(password), role })
+      .returning({ id: users.id, email: users.email, role: users.role, businessId: users.businessId });
+    return { id: row.id, email: row.email, role: row.role, business_id: row.businessId };
+  } catch (err) {
+    if (pgConstraint(err) === 'users_email_unique') throw new ServiceError('validation_error', { email: 'A user with this email already exists.' });
+    throw err;
+  }
+}
+
+/** Checks a sign-in; the same work is done for unknown emails so timing tells nothing. */
+export async function verifyCredentials(db: DbOrTx, email: string, password: string) {
+  const [row] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
+  const ok = await bcrypt.compare(password, row?.passwordHash ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva');
+  return ok && row ? { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId } : null;
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db, Tx } from '../db/client';
+import { bumpCounter } from '../db/list-counters';
+import { cards, customers } from '../db/schema';
+import { inTransaction, pgConstraint } from '../db/transaction';
+import { ServiceError } from '../errors';
+import { newCardNumber } from '../ids';
+import { createCardAccount } from '../ledger/accounts';
+import type { Actor } from '../ledger/post-transaction';
+import { currencySchema, parseInput, type Mode } from '../validation';
+import { recordAudit } from '../audit';
+import { findOwnCard, toGiftCard, type GiftCard } from './card-view';
+import { normalisePhone } from './phone';
+
+const name = (field: string) =>
+  z
+    .string({ error: `${field} must be a string.` })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(100, { error: `${field} must be at most 100 characters.` });
+
+export const createCardSchema = z.object({
+  phone_number: z
+    .string({ error: (iss) => (iss.input === undefined ? 'phone_number is required.' : 'phone_number must be a string.') })
+    .max(32, { error: 'phone_number is too long.' }),
+  currency: currencySchema,
+  first_name: name('first_name').optional(),
+  last_name: name('last_name').optional(),
+});
+export type CreateCardInput = z.input<typeof createCardSchema>;
+
+export interface CreateCardOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  input: unknown;
+}
+
+/** Issues a card to a customer (found or created by phone number); one live card per customer, currency, business and mode. */
+export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftCard> {
+  const input = parseInput(createCardSchema, opts.input);
+  const phone = normalisePhone(input.phone_number);
+
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const cardNumber = await inTransaction(db, async (tx) => {
+        const customerId = await findOrCreateCustomer(tx, phone, input.first_name, input.last_name);
+        const cardNumber = newCardNumber();
+        const accountId = await createCardAccount(tx, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
+        await tx.insert(cards).values({
+          refId: randomUUID(),
+          businessId: opts.businessId,
+          mode: opts.mode,
+          customerId,
+          cardNumber,
+          currency: input.currency,
+          accountId,
+        });
+        await bumpCounter(tx, opts.businessId, opts.mode, 'cards', 1);
+        await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });
+        return cardNumber;
+      });
+      return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
+    } catch (err) {
+      const constraint = pgConstraint(err);
+      if (constraint === 'cards_one_per_customer_idx') {
+        throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
+      }
+      // A random card number or a concurrent first sight of the same phone collided: try again.
+      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_number_unique' || constraint === 'ledger_accounts_name_idx') && attempt < 5) continue;
+      throw err;
+    }
+  }
+}
+
+async function findOrCreateCustomer(tx: Tx, phone: { e164: string; national: string }, firstName?: string, lastName?: string) {
+  const [existing] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.phoneNumber, phone.e164));
+  if (existing) return existing.id;
+  if (!firstName) throw new ServiceError('user_not_found', 'No customer has this phone number yet: send first_name to create one.');
+  const [created] = await tx
+    .insert(customers)
+    .values({ phoneNumber: phone.e164, nationalNumber: phone.national, firstName, lastName: lastName ?? null })
+    .returning({ id: customers.id });
+  return created.id;
+}

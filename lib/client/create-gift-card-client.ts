@@ -1,0 +1,98 @@
+import type {
+  ApiResponse,
+  Bank,
+  CardPage,
+  CreateCardInput,
+  CreatePaymentInput,
+  CreatePayoutInput,
+  CreateTransferInput,
+  EventPage,
+  GiftCard,
+  ListCardsQuery,
+  ListEventsQuery,
+  PageQuery,
+  PaymentCreated,
+  PaymentPage,
+  PaymentRecord,
+  PayoutCreated,
+  PayoutPage,
+  PayoutStatus,
+  PostOptions,
+  TransferCreated,
+} from './types';
+
+export interface GiftCardClientOptions {
+  /** The API's base address, `{APP_URL}/api/v1`. */
+  baseUrl: string;
+  /** `sk_test_…` or `sk_live_…`: the key decides the mode. Keep it on your server. */
+  apiKey: string;
+  /** Another fetch (a proxy, a test double); the global one by default. */
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function queryString(query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+const segment = encodeURIComponent;
+
+/**
+ * A typed client of the gift card API, thin over fetch. Every method resolves
+ * to the API's envelope: narrow on `status` ('success' carries `data`,
+ * 'error' carries `error`). API errors are returned, not thrown; only a
+ * network failure rejects.
+ */
+export function createGiftCardClient(options: GiftCardClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+
+  async function call<T>(method: string, path: string, body?: unknown, post?: PostOptions): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (post?.idempotencyKey !== undefined) headers['idempotency-key'] = post.idempotencyKey;
+    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    const meta = { httpStatus: res.status, requestId: res.headers.get('x-request-id') };
+    try {
+      const parsed = JSON.parse(text);
+      if (parsed && (parsed.status === 'success' || parsed.status === 'error')) return { ...parsed, ...meta };
+    } catch {
+      /* not an envelope: reported below */
+    }
+    return { status: 'error', message: `HTTP ${res.status}`, error: text.slice(0, 500) || res.statusText, ...meta };
+  }
+
+  return {
+    createCard: (input: CreateCardInput, opts?: PostOptions) => call<GiftCard>('POST', '/card', input, opts),
+    listCards: (query?: ListCardsQuery) => call<CardPage>('GET', `/card${queryString({ ...query })}`),
+    getCard: (cardNumber: string) => call<GiftCard>('GET', `/card/${segment(cardNumber)}`),
+    setCardStatus: (cardNumber: string, status: 'enable' | 'disable') => call<GiftCard>('PATCH', `/card/${segment(cardNumber)}`, { status }),
+    cancelCard: (cardNumber: string) => call<null>('DELETE', `/card/${segment(cardNumber)}`),
+
+    createPayout: (input: CreatePayoutInput, opts?: PostOptions) => call<PayoutCreated>('POST', '/card/payouts', input, opts),
+    listPayouts: (query?: PageQuery) => call<PayoutPage>('GET', `/card/payouts${queryString({ ...query })}`),
+    getPayoutStatus: (reference: string) => call<PayoutStatus>('GET', `/card/payout/${segment(reference)}/status`),
+    createTransfer: (input: CreateTransferInput, opts?: PostOptions) => call<TransferCreated>('POST', '/transfers', input, opts),
+    listBanks: () => call<Bank[]>('GET', '/banks'),
+
+    createPayment: (input: CreatePaymentInput, opts?: PostOptions) => call<PaymentCreated>('POST', '/card/payments', input, opts),
+    listPayments: (query?: PageQuery) => call<PaymentPage>('GET', `/card/payments${queryString({ ...query })}`),
+    getPaymentStatus: (linkReference: string) => call<PaymentRecord>('GET', `/card/payment/${segment(linkReference)}/status`),
+
+    listEvents: (query?: ListEventsQuery) => call<EventPage>('GET', `/events${queryString({ ...query })}`),
+
+    /** Test keys only: plays the bank's status update for a pending bank payout or transfer. */
+    settlePayout: (reference: string, status: 'success' | 'failed', opts?: PostOptions) =>
+      call<PayoutStatus>('POST', `/test-helpers/payouts/${segment(reference)}/settle`, { status }, opts),
+    /** Test keys only: plays the processor for a pending payment. */
+    completePayment: (linkReference: string, status: 'success' | 'failed' | 'cancelled', opts?: PostOptions) =>
+      call<PaymentRecord>('POST', `/test-helpers/payments/${segment(linkReference)}/complete`, { status }, opts),
+  };
+}
+
+export type GiftCardClient = ReturnType<typeof createGiftCardClient>;

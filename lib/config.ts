@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Settings {
+  port: number;
+  dataDir: string;
+  appUrl: string;
+  databaseUrl?: string;
+  production: boolean;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const port = Number(env.PORT ?? 3000);
+  const dataDir = path.resolve(env.DATA_DIR ?? '.data');
+  return {
+    port,
+    dataDir,
+    appUrl: (env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    production: env.NODE_ENV === 'production' && !!env.DATABASE_URL,
+  };
+}
+
+/**
+ * AUTH_SECRET and ADMIN_TOKEN: from the environment, or generated once and kept
+ * under DATA_DIR. Production refuses to invent them.
+ */
+export function ensureSecrets(settings: Settings, env: NodeJS.ProcessEnv = process.env): { authSecret: string; adminToken: string } {
+  const missing = (['AUTH_SECRET', 'ADMIN_TOKEN'] as const).filter((k) => !env[k]);
+  if (missing.length && settings.production) {
+    throw new Error(`Refusing to start in production without ${missing.join(' and ')}: set them in the environment.`);
+  }
+  let stored: Record<string, string> = {};
+  const file = path.join(settings.dataDir, 'secrets.json');
+  if (missing.length) {
+    fs.mkdirSync(settings.dataDir, { recursive: true });
+    if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    let changed = false;
+    for (const k of missing) {
+      if (!stored[k]) {
+        stored[k] = (k === 'ADMIN_TOKEN' ? 'adm_' : '') + randomBytes(32).toString('base64url');
+        changed = true;
+      }
+    }
+    if (changed) fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  }
+  return { authSecret: env.AUTH_SECRET || stored.AUTH_SECRET, adminToken: env.ADMIN_TOKEN || stored.ADMIN_TOKEN };
+}

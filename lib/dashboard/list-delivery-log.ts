@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { Mode } from '../validation';
+
+export interface DeliveryAttempt {
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export interface DeliveryLogEntry {
+  eventId: string;
+  type: string;
+  url: string;
+  state: string;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+export interface ListDeliveryLogOptions {
+  businessId: number;
+  mode: Mode;
+  page: number;
+  limit: number;
+}
+
+/**
+ * Deliveries to the business's own endpoint (not the dashboard's copy),
+ * newest event first along the events list index; one row more than asked
+ * tells whether there is a next page without counting them all.
+ */
+export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promise<{ items: DeliveryLogEntry[]; hasNext: boolean }> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    SELECT e.event_id, e.type, e.created_at, w.url, d.state, d.next_attempt_at,
+      coalesce((SELECT json_agg(json_build_object(
+          'attemptedAt', a.created_at, 'statusCode', a.status_code, 'durationMs', a.duration_ms,
+          'error', a.error, 'responseExcerpt', left(a.response_excerpt, 300)) ORDER BY a.id DESC)
+        FROM (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT 10) a), '[]') AS attempt_log
+    FROM webhook_events e
+    JOIN webhook_deliveries d ON d.event_id = e.id
+    JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.kind = 'business'
+    WHERE e.business_id = ${o.businessId} AND e.mode = ${o.mode} AND w.business_id = ${o.businessId}
+    ORDER BY e.created_at DESC, e.id DESC, d.id DESC
+    LIMIT ${o.limit + 1} OFFSET ${(o.page - 1) * o.limit}`);
+  const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+  return {
+    hasNext: rows.length > o.limit,
+    items: rows.slice(0, o.limit).map((r) => ({
+      eventId: String(r.event_id),
+      type: String(r.type),
+      url: String(r.url),
+      state: String(r.state),
+      createdAt: iso(r.created_at)!,
+      nextAttemptAt: r.state === 'pending' ? iso(r.next_attempt_at) : null,
+      attempts: (r.attempt_log as DeliveryAttempt[]).map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt)! })),
+    })),
+  };
+}

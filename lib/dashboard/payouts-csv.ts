@@ -1,0 +1,59 @@
+import type { PayoutRow } from '../payouts/payout-view';
+
+export const PAYOUT_CSV_COLUMNS = [
+  'reference',
+  'payout_type',
+  'ledger_topup',
+  'status',
+  'currency',
+  'amount',
+  'service_fee',
+  'charge_payer',
+  'source_card_number',
+  'destination_card_number',
+  'merchant_id',
+  'bank_slug',
+  'account_number',
+  'account_name',
+  'created_at',
+  'updated_at',
+  'completed_at',
+] as const;
+
+/**
+ * Quotes what needs quoting, and defuses text a spreadsheet would run as a
+ * formula (an account name such as "=HYPERLINK(...)" comes from an API caller).
+ */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function payoutCsvRow(p: PayoutRow): string {
+  const cells = [
+    p.reference,
+    p.payoutType,
+    p.isLedgerTopup,
+    p.status,
+    p.currency,
+    p.amount,
+    p.serviceFee,
+    p.chargePayer,
+    p.sourceCardNumber,
+    p.destinationCardNumber,
+    p.merchantId,
+    p.bankSlug,
+    p.accountNumber,
+    p.accountName,
+    iso(p.createdAt),
+    iso(p.updatedAt),
+    iso(p.completedAt),
+  ];
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+export const payoutCsvHeader = () => `${PAYOUT_CSV_COLUMNS.join(',')}\r\n`;

@@ -1,0 +1,45 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { payments } from '../db/schema';
+import type { Payment } from '../payments/payment-view';
+import type { Mode } from '../validation';
+import { dayRange, keysetQuery, parseHistoryFilters, toKeysetPage, type KeysetPage } from './keyset-cursor';
+
+export const PAYMENT_TYPES = ['hosted', 'direct-charge'] as const;
+export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'cancelled'] as const;
+
+export interface PaymentFilters {
+  type?: (typeof PAYMENT_TYPES)[number];
+  status?: (typeof PAYMENT_STATUSES)[number];
+  from?: string;
+  to?: string;
+}
+
+export function parsePaymentFilters(params: Record<string, string | string[] | undefined>): PaymentFilters {
+  return parseHistoryFilters(params, PAYMENT_TYPES, PAYMENT_STATUSES);
+}
+
+export interface SearchPaymentsOptions {
+  businessId: number;
+  mode: Mode;
+  filters: PaymentFilters;
+  limit: number;
+  after?: string | null;
+  before?: string | null;
+}
+
+/** One page of the business's payments, newest first, by keyset on the list index. */
+export async function searchPayments(db: DbOrTx, opts: SearchPaymentsOptions): Promise<KeysetPage<Payment>> {
+  const f = opts.filters;
+  const where: SQL[] = [eq(payments.businessId, opts.businessId), eq(payments.mode, opts.mode)];
+  if (f.type) where.push(eq(payments.type, f.type));
+  if (f.status) where.push(eq(payments.status, f.status));
+  const keyset = keysetQuery(payments.createdAt, payments.id, opts.after, opts.before);
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(and(...where, ...dayRange(payments.createdAt, f.from, f.to), ...keyset.where))
+    .orderBy(...keyset.orderBy)
+    .limit(opts.limit + 1);
+  return toKeysetPage(rows, opts.limit, keyset.direction);
+}

@@ -1,0 +1,69 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { payouts } from '../db/schema';
+import type { PayoutRow } from '../payouts/payout-view';
+import type { Mode } from '../validation';
+import { dayRange, keysetQuery, parseHistoryFilters, toKeysetPage, type KeysetPage } from './keyset-cursor';
+
+/** The dashboard's payout kinds: ledger top-ups are bank payouts to `link`, shown apart. */
+export const PAYOUT_FILTER_TYPES = ['card_to_card', 'b2b', 'bank', 'topup'] as const;
+export const PAYOUT_STATUSES = ['pending', 'success', 'failed'] as const;
+
+export interface PayoutFilters {
+  type?: (typeof PAYOUT_FILTER_TYPES)[number];
+  status?: (typeof PAYOUT_STATUSES)[number];
+  from?: string;
+  to?: string;
+}
+
+export function parsePayoutFilters(params: Record<string, string | string[] | undefined>): PayoutFilters {
+  return parseHistoryFilters(params, PAYOUT_FILTER_TYPES, PAYOUT_STATUSES);
+}
+
+export interface SearchPayoutsOptions {
+  businessId: number;
+  mode: Mode;
+  filters: PayoutFilters;
+  limit: number;
+  /** Older than this cursor. */
+  after?: string | null;
+  /** Newer than this cursor. */
+  before?: string | null;
+}
+
+function conditions(opts: SearchPayoutsOptions): SQL[] {
+  const f = opts.filters;
+  const where: SQL[] = [eq(payouts.businessId, opts.businessId), eq(payouts.mode, opts.mode)];
+  if (f.type === 'topup') where.push(eq(payouts.payoutType, 'bank'), eq(payouts.isLedgerTopup, true));
+  else if (f.type === 'bank') where.push(eq(payouts.payoutType, 'bank'), eq(payouts.isLedgerTopup, false));
+  else if (f.type) where.push(eq(payouts.payoutType, f.type));
+  if (f.status) where.push(eq(payouts.status, f.status));
+  return [...where, ...dayRange(payouts.createdAt, f.from, f.to)];
+}
+
+/**
+ * One page of the business's payouts, newest first, by keyset on the list
+ * index (business, mode, created_at DESC, id DESC): the cost does not grow
+ * with the number of payouts or with how deep the page is.
+ */
+export async function searchPayouts(db: DbOrTx, opts: SearchPayoutsOptions): Promise<KeysetPage<PayoutRow>> {
+  const keyset = keysetQuery(payouts.createdAt, payouts.id, opts.after, opts.before);
+  const rows = await db
+    .select()
+    .from(payouts)
+    .where(and(...conditions(opts), ...keyset.where))
+    .orderBy(...keyset.orderBy)
+    .limit(opts.limit + 1);
+  return toKeysetPage(rows, opts.limit, keyset.direction);
+}
+
+/** Every payout matching the filters, in batches, for streaming exports: never the whole set in memory. */
+export async function* payoutBatches(db: DbOrTx, opts: Omit<SearchPayoutsOptions, 'after' | 'before' | 'limit'>, batchSize = 500): AsyncGenerator<PayoutRow[]> {
+  let after: string | null = null;
+  for (;;) {
+    const page: KeysetPage<PayoutRow> = await searchPayouts(db, { ...opts, limit: batchSize, after });
+    if (page.rows.length) yield page.rows;
+    if (!page.next) return;
+    after = page.next;
+  }
+}

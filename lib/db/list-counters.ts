@@ -1,0 +1,38 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from './client';
+import { listCounters } from './schema';
+
+const SHARDS = 64;
+
+export type CounterKind = 'cards' | 'payouts' | 'payments' | 'events';
+
+/** Adjusts a list total inside the writer's transaction; shards keep writers off one hot row. */
+export async function bumpCounter(tx: DbOrTx, businessId: number, mode: string, kind: CounterKind, delta: number) {
+  const shard = Math.floor(Math.random() * SHARDS);
+  await tx
+    .insert(listCounters)
+    .values({ businessId, mode, kind, shard, count: delta })
+    .onConflictDoUpdate({
+      target: [listCounters.businessId, listCounters.mode, listCounters.kind, listCounters.shard],
+      set: { count: sql`${listCounters.count} + ${delta}` },
+    });
+}
+
+/**
+ * The same increment as a statement, for writers that fold it into a CTE to
+ * save a round trip; with `perRowOf`, only if that CTE (of at most one row) has its row.
+ */
+export function counterIncrement(businessId: number, mode: string, kind: CounterKind, delta = 1, perRowOf?: string): SQL {
+  const shard = Math.floor(Math.random() * SHARDS);
+  return sql`INSERT INTO list_counters (business_id, mode, kind, shard, count)
+    SELECT ${businessId}, ${mode}, ${kind}, ${shard}, ${delta}${perRowOf ? sql` FROM ${sql.identifier(perRowOf)}` : sql``}
+    ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + ${delta}`;
+}
+
+export async function readCounter(db: DbOrTx, businessId: number, mode: string, kind: CounterKind): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${listCounters.count}), 0)::bigint` })
+    .from(listCounters)
+    .where(and(eq(listCounters.businessId, businessId), eq(listCounters.mode, mode), eq(listCounters.kind, kind)));
+  return Number(row?.total ?? 0);
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "cards_disabled_list_idx" ON "cards" USING btree ("business_id","mode","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "cards"."cancelled_at" IS NULL AND "cards"."status" <> 1;

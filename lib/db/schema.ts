@@ -1,0 +1,356 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => bigint(name, { mode: 'number' });
+const id64 = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const businesses = pgTable('businesses', {
+  id: serial('id').primaryKey(),
+  merchantId: text('merchant_id').notNull().unique(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    mode: text('mode').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    active: boolean('active').notNull().default(true),
+    giftCardsEnabled: boolean('gift_cards_enabled').notNull().default(true),
+    createdAt: createdAt(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('api_keys_business_idx').on(t.businessId, t.mode)],
+);
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  businessId: integer('business_id').notNull().references(() => businesses.id),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  role: text('role').notNull(),
+  createdAt: createdAt(),
+});
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    phoneNumber: text('phone_number').notNull().unique(),
+    nationalNumber: text('national_number').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('customers_national_idx').on(t.nationalNumber)],
+);
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    businessId: integer('business_id').references(() => businesses.id),
+    mode: text('mode').notNull(),
+    currency: text('currency').notNull(),
+    name: text('name').notNull(),
+    balance: money('balance').notNull().default(0),
+    allowNegative: boolean('allow_negative').notNull().default(false),
+    /** Set when the card owning the account is cancelled: a closed account never moves again. */
+    closedAt: ts('closed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('ledger_accounts_no_overdraft', sql`${t.allowNegative} OR ${t.balance} >= 0`),
+    check('ledger_accounts_safe_integer', sql`abs(${t.balance}) <= 9007199254740991`),
+    uniqueIndex('ledger_accounts_name_idx').on(t.mode, t.currency, t.name),
+  ],
+);
+
+export const cards = pgTable(
+  'cards',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    refId: text('ref_id').notNull().unique(),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    mode: text('mode').notNull(),
+    customerId: integer('customer_id').notNull().references(() => customers.id),
+    cardNumber: text('card_number').notNull().unique(),
+    currency: text('currency').notNull(),
+    status: smallint('status').notNull().default(1),
+    disabledBy: text('disabled_by'),
+    accountId: id64('account_id').notNull().references(() => ledgerAccounts.id),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [
+    uniqueIndex('cards_one_per_customer_idx')
+      .on(t.businessId, t.mode, t.customerId, t.currency)
+      .where(sql`${t.cancelledAt} IS NULL`),
+    index('cards_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.cancelledAt} IS NULL`),
+    // Disabled cards are few: the dashboard's "disabled" filter reads this small index instead of walking the whole list.
+    index('cards_disabled_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.cancelledAt} IS NULL AND ${t.status} <> 1`),
+    index('cards_customer_idx').on(t.customerId),
+  ],
+);
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    mode: text('mode').notNull(),
+    kind: text('kind').notNull(),
+    businessId: integer('business_id'),
+    reference: text('reference'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    reversesId: id64('reverses_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_transactions_reference_idx').on(t.reference)],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: id64('transaction_id').notNull().references(() => ledgerTransactions.id),
+    accountId: id64('account_id').notNull().references(() => ledgerAccounts.id),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    balanceAfter: money('balance_after').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_account_idx').on(t.accountId, t.id),
+    index('ledger_entries_transaction_idx').on(t.transactionId),
+    check('ledger_entries_nonzero', sql`${t.amount} <> 0`),
+  ],
+);
+
+// Exact list totals without a COUNT over the whole table: a few shard rows per
+// (business, mode, kind) so concurrent writers rarely wait on the same row.
+export const listCounters = pgTable(
+  'list_counters',
+  {
+    businessId: integer('business_id').notNull(),
+    mode: text('mode').notNull(),
+    kind: text('kind').notNull(),
+    shard: smallint('shard').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.mode, t.kind, t.shard] })],
+);
+
+export const feeRules = pgTable(
+  'fee_rules',
+  {
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    mode: text('mode').notNull(),
+    appliesTo: text('applies_to').notNull(),
+    // percent with four decimal places, as an integer: 1.5% is 15000
+    percentScaled: bigint('percent_scaled', { mode: 'number' }).notNull().default(0),
+    fixed: money('fixed').notNull().default(0),
+    min: money('min'),
+    max: money('max'),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.mode, t.appliesTo] })],
+);
+
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    mode: text('mode').notNull(),
+    payoutType: text('payout_type').notNull(),
+    status: text('status').notNull(),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    serviceFee: money('service_fee').notNull().default(0),
+    chargePayer: text('charge_payer').notNull(),
+    reference: text('reference').notNull().unique(),
+    sourceCardId: id64('source_card_id'),
+    sourceCardNumber: text('source_card_number'),
+    destinationCardNumber: text('destination_card_number'),
+    merchantId: text('merchant_id'),
+    bankSlug: text('bank_slug'),
+    accountNumber: text('account_number'),
+    accountName: text('account_name'),
+    isLedgerTopup: boolean('is_ledger_topup').notNull().default(false),
+    transactionId: id64('transaction_id'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    completedAt: ts('completed_at'),
+    settleAfter: ts('settle_after'),
+  },
+  (t) => [
+    index('payouts_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('payouts_pending_idx').on(t.settleAfter).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    mode: text('mode').notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull(),
+    linkReference: text('link_reference').notNull().unique(),
+    merchantReference: text('merchant_reference'),
+    providerReference: text('provider_reference'),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    serviceFee: money('service_fee').notNull().default(0),
+    paymentMethod: text('payment_method'),
+    phoneNumber: text('phone_number'),
+    cardId: id64('card_id').notNull(),
+    cardNumber: text('card_number').notNull(),
+    transactionId: id64('transaction_id'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    completedAt: ts('completed_at'),
+    settleAfter: ts('settle_after'),
+  },
+  (t) => [
+    uniqueIndex('payments_merchant_reference_idx')
+      .on(t.businessId, t.mode, t.merchantReference)
+      .where(sql`${t.merchantReference} IS NOT NULL`),
+    index('payments_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('payments_pending_idx').on(t.settleAfter).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    apiKeyId: integer('api_key_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    state: text('state').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] })],
+);
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    publicId: text('public_id').notNull().unique(),
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    mode: text('mode').notNull(),
+    kind: text('kind').notNull(),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: ts('previous_secret_expires_at'),
+    disabledAt: ts('disabled_at'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('webhook_endpoints_one_per_kind_idx').on(t.businessId, t.mode, t.kind)],
+);
+
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: text('event_id').notNull().unique(),
+    businessId: integer('business_id').notNull(),
+    mode: text('mode').notNull(),
+    type: text('type').notNull(),
+    // The exact bytes sent: jsonb would lose SPEC.md's key order.
+    body: text('body').notNull(),
+    subjectReference: text('subject_reference').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_events_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: id64('event_id').notNull().references(() => webhookEvents.id),
+    endpointId: integer('endpoint_id').notNull().references(() => webhookEndpoints.id),
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastAttemptAt: ts('last_attempt_at'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: id64('delivery_id').notNull().references(() => webhookDeliveries.id),
+    attemptedAt: createdAt(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId)],
+);
+
+export const receivedWebhooks = pgTable('received_webhooks', {
+  webhookId: text('webhook_id').primaryKey(),
+  endpointId: integer('endpoint_id').notNull(),
+  receivedAt: createdAt(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: integer('business_id'),
+    mode: text('mode'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    action: text('action').notNull(),
+    target: text('target'),
+    details: jsonb('details'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_business_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst())],
+);

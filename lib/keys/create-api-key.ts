@@ -1,0 +1,22 @@
+import { recordAudit } from '../audit';
+import type { Db } from '../db/client';
+import { inTransaction } from '../db/transaction';
+import type { Actor } from '../ledger/post-transaction';
+import type { Mode } from '../validation';
+import { issueApiKey } from './api-keys';
+
+export interface CreateApiKeyOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+}
+
+/** A new key made from the dashboard, recorded in the audit log by its prefix (never its secret). */
+export async function createApiKey(db: Db, opts: CreateApiKeyOptions) {
+  return inTransaction(db, async (tx) => {
+    const issued = await issueApiKey(tx, { businessId: opts.businessId, mode: opts.mode });
+    const prefix = issued.key.slice(0, 12);
+    await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'api_key.created', target: prefix });
+    return { id: issued.id, key: issued.key, prefix, mode: opts.mode };
+  });
+}

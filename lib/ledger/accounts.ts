@@ -1,0 +1,86 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client';
+import { ledgerAccounts } from '../db/schema';
+import type { Currency, Mode } from '../validation';
+
+export type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing';
+export type ClearingRail = 'bank' | 'wallet' | 'checkout' | 'deposits';
+
+interface AccountSpec {
+  kind: AccountKind;
+  name: string;
+  mode: Mode;
+  currency: Currency;
+  businessId?: number;
+  allowNegative?: boolean;
+}
+
+// Shared accounts are never deleted, so their ids can be remembered per process.
+const cache = new Map<string, number>();
+
+/**
+ * Finds or creates a shared account in its own statement, outside any money
+ * transaction, so a rolled-back movement can never leave a cached id behind.
+ */
+async function ensureAccount(db: Db, spec: AccountSpec): Promise<number> {
+  const key = `${spec.mode}|${spec.currency}|${spec.name}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  await db
+    .insert(ledgerAccounts)
+    .values({
+      kind: spec.kind,
+      name: spec.name,
+      mode: spec.mode,
+      currency: spec.currency,
+      businessId: spec.businessId ?? null,
+      allowNegative: spec.allowNegative ?? false,
+    })
+    .onConflictDoNothing();
+  const [row] = await db
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.mode, spec.mode), eq(ledgerAccounts.currency, spec.currency), eq(ledgerAccounts.name, spec.name)));
+  cache.set(key, row.id);
+  return row.id;
+}
+
+export const businessAccountId = (db: Db, businessId: number, mode: Mode, currency: Currency) =>
+  ensureAccount(db, { kind: 'business', name: `business:${businessId}`, businessId, mode, currency });
+
+export const FEE_REVENUE = 'provider:fee-revenue';
+const FEE_REVENUE_SHARDS = 8;
+
+/**
+ * The provider's fee revenue, split over a few accounts (summed by kind for
+ * reporting): every fee-paying movement of a currency locks one of them, and a
+ * single account would make all of them wait on each other.
+ */
+export const feeRevenueAccountId = (db: Db, mode: Mode, currency: Currency) =>
+  ensureAccount(db, { kind: 'fee_revenue', name: `${FEE_REVENUE}#${Math.floor(Math.random() * FEE_REVENUE_SHARDS)}`, mode, currency });
+
+/** Money in flight to or from an outside rail; it may go negative, the rail settles it. */
+export const clearingAccountId = (db: Db, rail: ClearingRail, mode: Mode, currency: Currency) =>
+  ensureAccount(db, { kind: 'clearing', name: `clearing:${rail}`, mode, currency, allowNegative: true });
+
+/** A card's own account, created inside the card's creating transaction. */
+export async function createCardAccount(tx: DbOrTx, opts: { businessId: number; mode: Mode; currency: Currency; cardNumber: string }) {
+  const [row] = await tx
+    .insert(ledgerAccounts)
+    .values({ kind: 'card', name: `card:${opts.cardNumber}`, businessId: opts.businessId, mode: opts.mode, currency: opts.currency })
+    .returning({ id: ledgerAccounts.id });
+  return row.id;
+}
+
+export async function accountBalance(db: DbOrTx, accountId: number): Promise<number> {
+  const [row] = await db.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId));
+  return row?.balance ?? 0;
+}
+
+export async function businessBalances(db: DbOrTx, businessId: number, mode: Mode) {
+  return db
+    .select({ currency: ledgerAccounts.currency, balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.businessId, businessId), eq(ledgerAccounts.mode, mode), eq(ledgerAccounts.kind, 'business')))
+    .orderBy(sql`${ledgerAccounts.currency}`);
+}

@@ -1,0 +1,147 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors';
+import type { Mode } from '../validation';
+
+export interface Posting {
+  accountId: number;
+  /** Positive credits the account (its balance grows), negative debits it. */
+  amount: number;
+}
+
+export type ActorType = 'api_key' | 'user' | 'admin' | 'system';
+export interface Actor {
+  type: ActorType;
+  id: string | null;
+}
+
+export interface PostTransactionOptions {
+  mode: Mode;
+  kind: string;
+  businessId: number | null;
+  reference?: string | null;
+  actor: Actor;
+  postings: Posting[];
+  reversesId?: number | null;
+  /** The error to raise when an account would go below zero, by account id. */
+  onInsufficient?: (accountId: number) => ServiceError;
+  /** The error to raise when an account is closed (its card was cancelled), by account id. */
+  onClosed?: (accountId: number) => Error;
+}
+
+export interface PostedTransaction {
+  transactionId: number;
+  balances: Map<number, number>;
+}
+
+/** What the posting statement found, whatever else the statement carried. */
+export interface PostingVerdict {
+  found: number;
+  short_account: number | null;
+  closed_account: number | null;
+  unbalanced: string | null;
+  guard_ok: boolean;
+  transaction_id: number | null;
+  balances: Record<string, number> | null;
+}
+
+/** Sums postings per account; refuses fractions and movements of fewer than two accounts. */
+function mergePostings(postings: Posting[]): Map<number, number> {
+  const merged = new Map<number, number>();
+  for (const p of postings) {
+    if (!Number.isSafeInteger(p.amount)) throw new Error(`posting amount ${p.amount} is not an integer`);
+    merged.set(p.accountId, (merged.get(p.accountId) ?? 0) + p.amount);
+  }
+  for (const [id, amount] of merged) if (amount === 0) merged.delete(id);
+  if (merged.size < 2) throw new Error('a transaction needs at least two accounts with nonzero amounts');
+  return merged;
+}
+
+/**
+ * The CTEs that post one balanced transaction in a single statement: lock the
+ * accounts in id order (so two movements never wait on each other in a
+ * cycle), then write the transaction, its entries and the new balances only if
+ * every account exists, is open and stays at or above zero, every currency
+ * sums to zero, and `guard` (evaluated in the same statement) holds. The
+ * locked rows are their latest versions, so the checks hold at commit.
+ *
+ * Later CTEs may read `posted` (the new transaction's id: no row when
+ * refused) and `moves` (account id and balance after). `postingVerdict`
+ * selects the outcome.
+ */
+export function postingCtes(opts: PostTransactionOptions, guard: SQL = sql`true`): SQL {
+  const merged = mergePostings(opts.postings);
+  const ids = [...merged.keys()].sort((a, b) => a - b);
+  const amounts = ids.map((id) => merged.get(id)!);
+  const idArray = `{${ids.join(',')}}`;
+  return sql`
+    wanted AS (
+      SELECT * FROM unnest(${idArray}::bigint[], ${`{${amounts.join(',')}}`}::bigint[]) AS w(account_id, amount)
+    ), locked AS MATERIALIZED (
+      SELECT id, currency, balance, allow_negative, closed_at IS NOT NULL AS closed
+      FROM ledger_accounts WHERE id = ANY(${idArray}::bigint[]) ORDER BY id FOR UPDATE
+    ), moves AS MATERIALIZED (
+      SELECT l.id, l.currency, w.amount, l.balance + w.amount AS after, l.allow_negative, l.closed
+      FROM locked l JOIN wanted w ON w.account_id = l.id
+    ), verdict AS MATERIALIZED (
+      SELECT count(*)::int AS found,
+             min(id) FILTER (WHERE after < 0 AND NOT allow_negative) AS short_account,
+             min(id) FILTER (WHERE closed) AS closed_account,
+             (SELECT string_agg(currency || ' by ' || total, ', ') FROM
+               (SELECT currency, sum(amount) AS total FROM moves GROUP BY currency HAVING sum(amount) <> 0) u) AS unbalanced,
+             (${guard}) AS guard_ok
+      FROM moves
+    ), posted AS (
+      INSERT INTO ledger_transactions (mode, kind, business_id, reference, actor_type, actor_id, reverses_id)
+      SELECT ${opts.mode}, ${opts.kind}, ${opts.businessId}, ${opts.reference ?? null}, ${opts.actor.type}, ${opts.actor.id}, ${opts.reversesId ?? null}::bigint
+      FROM verdict
+      WHERE found = ${ids.length} AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok
+      RETURNING id
+    ), entries AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, currency, amount, balance_after)
+      SELECT posted.id, m.id, m.currency, m.amount, m.after FROM posted, moves m
+    ), balances AS (
+      UPDATE ledger_accounts a SET balance = m.after FROM moves m, posted WHERE a.id = m.id
+    )`;
+}
+
+/** The columns to select after postingCtes: the verdict and the posted transaction's id. */
+export const postingVerdict = sql`
+  v.found, v.short_account, v.closed_account, v.unbalanced, v.guard_ok, (SELECT id FROM posted) AS transaction_id,
+  (SELECT json_object_agg(id, after) FROM moves) AS balances`;
+
+/**
+ * Raises what refused a posting, in the order a reader expects: an unknown
+ * account or an unbalanced transaction (bugs), a closed account, then a
+ * balance below zero. Answers false when only the guard refused.
+ */
+export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): boolean {
+  if (v.transaction_id !== null) return true;
+  if (v.found < mergePostings(opts.postings).size) {
+    throw new Error('posting to an unknown ledger account');
+  }
+  if (v.unbalanced !== null) throw new Error(`transaction does not balance: off in ${v.unbalanced}`);
+  if (v.closed_account !== null) {
+    throw opts.onClosed?.(Number(v.closed_account)) ?? new Error(`posting to closed ledger account ${v.closed_account}`);
+  }
+  if (v.short_account !== null) {
+    throw opts.onInsufficient?.(Number(v.short_account)) ?? new ServiceError('insufficient_balance', 'The account does not hold enough funds.');
+  }
+  return false;
+}
+
+export function postedBalances(v: PostingVerdict): Map<number, number> {
+  return new Map(Object.entries(v.balances ?? {}).map(([id, after]) => [Number(id), Number(after)]));
+}
+
+/**
+ * Appends one balanced transaction in one statement. Runs in the caller's
+ * database transaction, or alone: the statement is atomic by itself. Overdrafts
+ * are refused before anything is written.
+ */
+export async function postTransaction(db: DbOrTx, opts: PostTransactionOptions): Promise<PostedTransaction> {
+  const result = await db.execute<PostingVerdict & Record<string, unknown>>(sql`WITH ${postingCtes(opts)} SELECT ${postingVerdict} FROM verdict v`);
+  const v = result.rows[0];
+  checkPosting(v, opts);
+  return { transactionId: Number(v.transaction_id), balances: postedBalances(v) };
+}

@@ -1,0 +1,556 @@
+import { z } from 'zod';
+import { createBusinessSchema, issueKeySchema } from '../admin/businesses';
+import { pageQuery, DEFAULT_LIMIT } from '../api/pagination';
+import { newUserSchema } from '../auth/users';
+import { createCardSchema } from '../cards/create-card';
+import { cardStatusSchema } from '../cards/set-card-status';
+import type { ErrorCode } from '../errors';
+import { feeScheduleSchema } from '../fees/fee-schedule';
+import { depositSchema } from '../ledger/deposit';
+import { completeTestPaymentSchema } from '../payments/complete-test-payment';
+import { createPaymentSchema } from '../payments/create-payment';
+import { schemas as payoutRequestSchemas } from '../payouts/create-payout';
+import { transferSchema } from '../payouts/create-transfer';
+import { settleSchema } from '../payouts/settle-payout-as-provider';
+import { modeSchema } from '../validation';
+import { registerWebhookSchema } from '../webhooks/endpoints';
+import { filtersSchema } from '../webhooks/list-events';
+import { replayFailedSchema, replayOneSchema } from '../webhooks/replay';
+import { rotateSecretSchema } from '../webhooks/rotate-secret';
+import * as ex from './examples';
+import * as r from './response-schemas';
+
+export type Api = 'v1' | 'admin';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A request body: one schema, or several alternatives chosen by the fields sent. */
+export interface RequestBody {
+  /** Component name to schema; more than one means "one of these". */
+  schemas: Record<string, z.ZodType>;
+  /** One example per alternative, by name. */
+  examples: Record<string, unknown>;
+}
+
+export interface QueryParam {
+  name: string;
+  description: string;
+  /** The schema the route parses this parameter with. */
+  schema: z.ZodType;
+  default?: string | number;
+}
+
+export interface Operation {
+  api: Api;
+  method: HttpMethod;
+  /** Relative to the API's server: /card/{card_number}. */
+  path: string;
+  /** Also the typed client's method name. */
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  pathParams?: Record<string, string>;
+  query?: QueryParam[];
+  body?: RequestBody;
+  success: {
+    status: number;
+    /** The `message` of the success envelope; several when it depends on the request. */
+    message: string | string[];
+    /** A registered response schema, an array of one, or null for `data: null`. */
+    data: z.ZodType | null;
+    examples: Record<string, unknown>;
+  };
+  /** The errors this operation's own code raises, beyond the ones every operation of its API can give. */
+  errors: ErrorCode[];
+  /** No authentication: documentation. */
+  public?: boolean;
+}
+
+const page: QueryParam[] = [
+  { name: 'page', description: 'Page number, 1-based', schema: pageQuery.shape.page, default: 1 },
+  { name: 'limit', description: 'Items per page, 1 to 100', schema: pageQuery.shape.limit, default: DEFAULT_LIMIT },
+  { name: 'offset', description: 'Items to skip, 0-based; used instead of page when present', schema: pageQuery.shape.offset },
+];
+
+const cardNumber = { card_number: 'The 16-digit card number' };
+
+/** Conditions of SPEC.md's error table, for the document and the reference page. */
+export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
+  validation_error: 'Missing or invalid fields; `error` is an object keyed by field name',
+  invalid_phone_number: 'The phone number is not in international format',
+  invalid_card_number: 'The card_number path parameter is blank',
+  invalid_request: 'The reference path parameter is blank',
+  insufficient_balance: 'The source card (or business account) lacks funds',
+  invalid_payout_request: 'More than one destination type, or incomplete bank fields',
+  invalid_charge_payer: 'charge_payer is not allowed for the payout type',
+  amount_below_fee: 'The fee payer takes the fee from the amount and amount <= service_fee',
+  same_card: 'Source equals destination',
+  currency_mismatch: 'Card-to-card cards differ in currency',
+  card_disabled: 'The card is not active',
+  destination_card_disabled: 'The destination card is not active',
+  invalid_bank_slug: 'A ledger top-up with a bank_slug other than link',
+  payout_request_failed: 'Unknown bank slug, a bank that does not take the currency, or an unknown (or your own) merchant_id',
+  unauthorized: 'Missing or invalid key',
+  forbidden: 'The key is inactive or not set up for gift cards',
+  cannot_enable: 'The card was disabled by the provider; only the provider can enable it',
+  card_not_found: 'No such card, or not your business’s (or not this mode’s)',
+  destination_card_not_found: 'No active card of this mode has the destination number',
+  user_not_found: 'A new phone number without first_name',
+  payment_not_found: 'Unknown link_reference, or outside your business',
+  payout_not_found: 'Unknown reference, or outside your business',
+  not_found: 'Unknown id, or a test helper called with a live key',
+  card_exists: 'This customer already has a card in this currency with your business',
+  duplicate_merchant_reference: 'merchant_reference was used before',
+  already_disabled: 'The card is already disabled',
+  idempotency_key_reused: 'The Idempotency-Key was used with another request',
+  request_in_progress: 'A request with this Idempotency-Key is still running',
+  payload_too_large: 'The body is larger than 1 MB',
+  rate_limited: 'Too many requests with this API key; wait the Retry-After header’s seconds',
+  internal: 'Something failed on our side; nothing was changed; quote request_id',
+  failed_to_initiate_payout: 'Live mode with no bank payout provider configured, or an upstream error; retry',
+  payment_request_failed: 'Live mode with no payment processor configured',
+};
+
+/** Errors any operation of an API can answer, by method. */
+export function commonErrors(api: Api, method: HttpMethod, isPublic = false): ErrorCode[] {
+  if (isPublic) return [];
+  const hasBody = method === 'post' || method === 'put' || method === 'patch';
+  if (api === 'admin') return ['unauthorized', 'internal', ...(hasBody ? (['validation_error', 'payload_too_large'] as const) : [])];
+  return [
+    'unauthorized',
+    'forbidden',
+    'rate_limited',
+    'internal',
+    ...(hasBody ? (['validation_error', 'payload_too_large'] as const) : []),
+    ...(method === 'post' ? (['idempotency_key_reused', 'request_in_progress'] as const) : []),
+  ];
+}
+
+export const OPERATIONS: Operation[] = [
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card',
+    operationId: 'createCard',
+    tag: 'Cards',
+    summary: 'Create a gift card',
+    description: 'One card per customer, currency and business. first_name is required when the phone number is new to the service.',
+    body: {
+      schemas: { CreateCardRequest: createCardSchema },
+      examples: { CreateCardRequest: { phone_number: '+251911234567', currency: 'ETB', first_name: 'Abebe', last_name: 'Kebede' } },
+    },
+    success: { status: 201, message: 'Gift card created successfully', data: r.giftCardSchema, examples: { card: ex.giftCardExample } },
+    errors: ['validation_error', 'invalid_phone_number', 'user_not_found', 'card_exists'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card',
+    operationId: 'listCards',
+    tag: 'Cards',
+    summary: 'List gift cards',
+    description: 'Newest first; cancelled cards are not listed.',
+    query: [
+      ...page,
+      { name: 'phone_number', description: 'Filter by the holder’s national number, with or without its trunk 0 (911234567 or 0911234567)', schema: z.string() },
+    ],
+    success: { status: 200, message: 'Gift cards retrieved successfully', data: r.cardPageSchema, examples: { page: ex.cardPageExample } },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/{card_number}',
+    operationId: 'getCard',
+    tag: 'Cards',
+    summary: 'Get a gift card',
+    pathParams: cardNumber,
+    success: { status: 200, message: 'Gift card retrieved successfully', data: r.giftCardSchema, examples: { card: ex.giftCardExample } },
+    errors: ['invalid_card_number', 'card_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'patch',
+    path: '/card/{card_number}',
+    operationId: 'setCardStatus',
+    tag: 'Cards',
+    summary: 'Enable or disable a gift card',
+    description: 'A disabled card cannot be used for payments or payouts. A card the provider disabled can only be enabled by the provider.',
+    pathParams: cardNumber,
+    body: { schemas: { SetCardStatusRequest: cardStatusSchema }, examples: { SetCardStatusRequest: { status: 'disable' } } },
+    success: {
+      status: 200,
+      message: ['Gift card disabled successfully', 'Gift card enabled successfully'],
+      data: r.giftCardSchema,
+      examples: { card: { ...ex.giftCardExample, status: 3, updated_at: '2025-06-01T10:00:00.000Z' } },
+    },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'cannot_enable', 'already_disabled'],
+  },
+  {
+    api: 'v1',
+    method: 'delete',
+    path: '/card/{card_number}',
+    operationId: 'cancelCard',
+    tag: 'Cards',
+    summary: 'Cancel a gift card',
+    description: 'The card leaves lists and details for good; any balance moves to your business account of that mode and currency.',
+    pathParams: cardNumber,
+    success: { status: 200, message: 'Gift card cancelled successfully', data: null, examples: { cancelled: null } },
+    errors: ['invalid_card_number', 'card_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/payouts',
+    operationId: 'createPayout',
+    tag: 'Payouts',
+    summary: 'Initiate a payout',
+    description:
+      'Exactly one destination per request, chosen by the fields sent: merchant_id (B2B, final at once), destination_card_number (card-to-card, final at once) or bank_slug, account_number and account_name (bank, pending until the bank settles). In test mode an account_number ending in 0000 fails.',
+    body: {
+      schemas: {
+        B2BPayoutRequest: payoutRequestSchemas.b2b,
+        CardToCardPayoutRequest: payoutRequestSchemas.card_to_card,
+        BankPayoutRequest: payoutRequestSchemas.bank,
+      },
+      examples: {
+        B2BPayoutRequest: { card_number: '4921583047261138', merchant_id: 'mer_Q2w3E4r5T6y7U8i9', amount: 7500, charge_payer: 'business' },
+        CardToCardPayoutRequest: { card_number: '4921583047261138', destination_card_number: '5104920038817265', amount: 5000, charge_payer: 'sender' },
+        BankPayoutRequest: { card_number: '4921583047261138', amount: 20000, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Abebe Kebede' },
+      },
+    },
+    success: {
+      status: 200,
+      message: 'Payout initiated successfully',
+      data: r.payoutCreatedSchema,
+      examples: { b2b: ex.b2bCreatedExample, card_to_card: ex.cardToCardCreatedExample, bank: ex.bankCreatedExample },
+    },
+    errors: [
+      'validation_error',
+      'invalid_payout_request',
+      'invalid_charge_payer',
+      'amount_below_fee',
+      'same_card',
+      'currency_mismatch',
+      'card_disabled',
+      'destination_card_disabled',
+      'insufficient_balance',
+      'payout_request_failed',
+      'card_not_found',
+      'destination_card_not_found',
+      'failed_to_initiate_payout',
+    ],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/payouts',
+    operationId: 'listPayouts',
+    tag: 'Payouts',
+    summary: 'List payouts',
+    description: 'Newest first, ledger top-ups included.',
+    query: page,
+    success: { status: 200, message: 'Payouts retrieved successfully', data: r.payoutPageSchema, examples: { page: ex.payoutPageExample } },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/payout/{reference}/status',
+    operationId: 'getPayoutStatus',
+    tag: 'Payouts',
+    summary: 'Get a payout’s status',
+    pathParams: { reference: 'The initiator_reference or provider_reference of the payout' },
+    success: { status: 200, message: 'Payout status retrieved successfully', data: r.payoutStatusSchema, examples: { status: ex.payoutStatusExample } },
+    errors: ['invalid_request', 'payout_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/transfers',
+    operationId: 'createTransfer',
+    tag: 'Transfers',
+    summary: 'Top up a card from your business account',
+    description:
+      'The ledger top-up: bank_slug must be link and account_number is the card number. Your business account of that mode and currency is debited now; the card is credited when the transfer settles (a payout.success event).',
+    body: {
+      schemas: { TransferRequest: transferSchema },
+      examples: { TransferRequest: { amount: 20000, bank_slug: 'link', account_number: '4921583047261138', account_name: 'June top-up' } },
+    },
+    success: { status: 200, message: 'Transfer initiated successfully', data: r.transferCreatedSchema, examples: { transfer: ex.transferCreatedExample } },
+    errors: ['validation_error', 'invalid_bank_slug', 'card_not_found', 'card_disabled', 'insufficient_balance'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/banks',
+    operationId: 'listBanks',
+    tag: 'Banks',
+    summary: 'List banks and wallets',
+    description: 'The slugs bank payouts (bank_slug) and direct charges (payment_method, wallets only) accept.',
+    success: { status: 200, message: 'Banks retrieved successfully', data: z.array(r.bankSchema), examples: { banks: ex.banksExample } },
+    errors: [],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/payments',
+    operationId: 'createPayment',
+    tag: 'Payments',
+    summary: 'Start a top-up payment',
+    description:
+      'hosted answers a checkout_url to send the customer to; direct-charge pushes a charge to the customer’s wallet (phone_number and payment_method required). The card is credited amount; the customer pays amount + service_fee. In test mode a direct-charge phone_number ending in 0000 fails.',
+    body: {
+      schemas: { CreatePaymentRequest: createPaymentSchema },
+      examples: {
+        CreatePaymentRequest: { type: 'hosted', amount: 10000, card_number: '4921583047261138', merchant_reference: 'order-1042' },
+      },
+    },
+    success: { status: 201, message: 'Payment initiated successfully', data: r.paymentCreatedSchema, examples: { hosted: ex.paymentCreatedExample } },
+    errors: ['validation_error', 'invalid_phone_number', 'card_not_found', 'card_disabled', 'duplicate_merchant_reference', 'payment_request_failed'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/payments',
+    operationId: 'listPayments',
+    tag: 'Payments',
+    summary: 'List payments',
+    description: 'Newest first.',
+    query: page,
+    success: { status: 200, message: 'Payments retrieved successfully', data: r.paymentPageSchema, examples: { page: ex.paymentPageExample } },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/payment/{link_reference}/status',
+    operationId: 'getPaymentStatus',
+    tag: 'Payments',
+    summary: 'Get a payment’s status',
+    pathParams: { link_reference: 'The link_reference answered when the payment was started' },
+    success: { status: 200, message: 'Payment status retrieved successfully', data: r.paymentRecordSchema, examples: { payment: ex.paymentRecordExample } },
+    errors: ['payment_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/events',
+    operationId: 'listEvents',
+    tag: 'Events',
+    summary: 'List webhook events',
+    description:
+      'Every event of your business and mode, newest first, with the state of its delivery to your URL. A receiver that was down catches up here (undelivered=true) instead of waiting for retries.',
+    query: [
+      ...page,
+      { name: 'type', description: 'Only events of this kind', schema: filtersSchema.shape.type },
+      { name: 'undelivered', description: 'true: only events not yet delivered to your URL', schema: filtersSchema.shape.undelivered },
+    ],
+    success: { status: 200, message: 'Events retrieved successfully', data: r.eventPageSchema, examples: { page: { items: [ex.eventItemExample], total: 1, page: 1, limit: 15, pages: 1 } } },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/test-helpers/payouts/{reference}/settle',
+    operationId: 'settlePayout',
+    tag: 'Test helpers',
+    summary: 'Settle a pending bank payout or top-up (test keys)',
+    description: 'Acts as the bank’s status update. A payout that already settled is answered unchanged. Live keys get 404.',
+    pathParams: { reference: 'The provider_reference of the bank payout or transfer' },
+    body: { schemas: { SettlePayoutRequest: settleSchema }, examples: { SettlePayoutRequest: { status: 'success' } } },
+    success: { status: 200, message: 'Payout status updated', data: r.payoutStatusSchema, examples: { status: ex.payoutStatusExample } },
+    errors: ['not_found', 'validation_error', 'invalid_request', 'payout_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/test-helpers/payments/{link_reference}/complete',
+    operationId: 'completePayment',
+    tag: 'Test helpers',
+    summary: 'Complete a pending payment (test keys)',
+    description: 'Acts as the processor. A payment that already finished is answered unchanged. Live keys get 404.',
+    pathParams: { link_reference: 'The link_reference of the payment' },
+    body: { schemas: { CompletePaymentRequest: completeTestPaymentSchema }, examples: { CompletePaymentRequest: { status: 'success' } } },
+    success: { status: 200, message: 'Payment completed', data: r.paymentRecordSchema, examples: { payment: ex.paymentRecordExample } },
+    errors: ['not_found', 'validation_error', 'payment_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'Documentation',
+    summary: 'This OpenAPI document',
+    description: 'Served without authentication.',
+    success: { status: 200, message: '', data: null, examples: {} },
+    errors: [],
+    public: true,
+  },
+
+  /* The provider back office, {APP_URL}/api/admin. */
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/businesses',
+    operationId: 'createBusiness',
+    tag: 'Back office',
+    summary: 'Create a business',
+    description: 'Answers its test and live API keys, shown only this once; creates the owner’s dashboard account when asked.',
+    body: { schemas: { CreateBusinessRequest: createBusinessSchema }, examples: { CreateBusinessRequest: { name: 'Kaldi Coffee' } } },
+    success: {
+      status: 201,
+      message: 'Business created successfully',
+      data: r.businessCreatedSchema,
+      examples: { business: { id: 42, merchant_id: 'mer_Q2w3E4r5T6y7U8i9', name: 'Kaldi Coffee', api_keys: { test: 'sk_test_…', live: 'sk_live_…' } } },
+    },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/businesses/{id}/api-keys',
+    operationId: 'issueApiKey',
+    tag: 'Back office',
+    summary: 'Issue another API key',
+    description: 'Inactive or not-enabled keys answer 403 Forbidden on every endpoint.',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { IssueApiKeyRequest: issueKeySchema }, examples: { IssueApiKeyRequest: { mode: 'test', active: true, gift_cards_enabled: true } } },
+    success: { status: 201, message: 'API key issued successfully', data: r.apiKeyIssuedSchema, examples: { key: { key: 'sk_test_…', mode: 'test', active: true, gift_cards_enabled: true } } },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/businesses/{id}/users',
+    operationId: 'createUser',
+    tag: 'Back office',
+    summary: 'Create a dashboard account',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { CreateUserRequest: newUserSchema },
+      examples: { CreateUserRequest: { email: 'finance@kaldi.example', password: 'a-long-password', role: 'finance' } },
+    },
+    success: { status: 201, message: 'User created successfully', data: r.userCreatedSchema, examples: { user: { id: 7, email: 'finance@kaldi.example', role: 'finance', business_id: 42 } } },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'put',
+    path: '/businesses/{id}/fees',
+    operationId: 'setFeeSchedule',
+    tag: 'Back office',
+    summary: 'Replace a mode’s fee schedule',
+    description: 'fee = round_half_up(amount * percent / 100) + fixed, clamped to min and max when set.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { FeeScheduleRequest: feeScheduleSchema },
+      examples: { FeeScheduleRequest: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } },
+    },
+    success: { status: 200, message: 'Fee schedule updated successfully', data: r.feeScheduleResultSchema, examples: { fees: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } } },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'put',
+    path: '/businesses/{id}/webhook',
+    operationId: 'registerWebhook',
+    tag: 'Back office',
+    summary: 'Register a mode’s webhook URL',
+    description: 'Live URLs must be https and resolve to public addresses. The secret is generated when not given.',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { RegisterWebhookRequest: registerWebhookSchema }, examples: { RegisterWebhookRequest: { mode: 'live', url: 'https://shop.example/webhooks/giftcards' } } },
+    success: { status: 200, message: 'Webhook registered successfully', data: r.webhookEndpointSchema, examples: { endpoint: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…' } } },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/businesses/{id}/balance',
+    operationId: 'creditBusinessAccount',
+    tag: 'Back office',
+    summary: 'Credit a business account',
+    description: 'Test funds, or a recorded live deposit.',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { DepositRequest: depositSchema }, examples: { DepositRequest: { mode: 'test', currency: 'ETB', amount: 1000000 } } },
+    success: { status: 200, message: 'Business account credited successfully', data: r.depositResultSchema, examples: { deposit: { mode: 'test', currency: 'ETB', amount: 1000000, balance: 1000000 } } },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'get',
+    path: '/businesses/{id}/webhook/deliveries',
+    operationId: 'listDeliveries',
+    tag: 'Back office',
+    summary: 'The webhook delivery log',
+    description: 'Each delivery, newest first, with every attempt.',
+    pathParams: { id: 'The business id' },
+    query: [
+      { name: 'mode', description: 'test or live', schema: modeSchema, default: 'test' },
+      { name: 'event_id', description: 'One event’s deliveries only (its webhook-id)', schema: z.string() },
+      ...page,
+    ],
+    success: { status: 200, message: 'Webhook deliveries retrieved successfully', data: r.deliveryPageSchema, examples: {} },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/businesses/{id}/webhook/replay',
+    operationId: 'replayWebhooks',
+    tag: 'Back office',
+    summary: 'Replay webhook deliveries',
+    description: '{mode, event_id} sends one event again; {mode, from, to} sends again every delivery that failed for good among the events of that period.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { ReplayEventRequest: replayOneSchema, ReplayFailedRequest: replayFailedSchema },
+      examples: {
+        ReplayEventRequest: { mode: 'test', event_id: 'msg_3Fh8Kd0Lq2Zx9Vb7Nm1cR4tY' },
+        ReplayFailedRequest: { mode: 'test', from: '2025-06-01T00:00:00Z', to: '2025-06-02T00:00:00Z' },
+      },
+    },
+    success: { status: 200, message: 'Webhook replay scheduled', data: r.replayResultSchema, examples: { replay: { mode: 'test', event_id: 'msg_3Fh8Kd0Lq2Zx9Vb7Nm1cR4tY', deliveries: 2 } } },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/businesses/{id}/webhook/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Back office',
+    summary: 'Rotate a webhook secret',
+    description: 'The old secret keeps signing beside the new one for overlap_hours (default 24).',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { RotateSecretRequest: rotateSecretSchema }, examples: { RotateSecretRequest: { mode: 'live', overlap_hours: 24 } } },
+    success: {
+      status: 200,
+      message: 'Webhook secret rotated successfully',
+      data: r.webhookRotatedSchema,
+      examples: { rotated: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…', previous_secret_expires_at: '2025-06-02T09:30:00.000Z' } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/cards/{card_number}/disable',
+    operationId: 'disableCardAsProvider',
+    tag: 'Back office',
+    summary: 'Disable a card as the provider',
+    description: 'The business then gets 403 Cannot enable.',
+    pathParams: cardNumber,
+    success: { status: 200, message: 'Gift card disabled by the provider', data: r.giftCardSchema, examples: { card: { ...ex.giftCardExample, status: 3 } } },
+    errors: ['card_not_found'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/cards/{card_number}/enable',
+    operationId: 'enableCardAsProvider',
+    tag: 'Back office',
+    summary: 'Lift the provider’s disable',
+    pathParams: cardNumber,
+    success: { status: 200, message: 'Gift card enabled by the provider', data: r.giftCardSchema, examples: { card: ex.giftCardExample } },
+    errors: ['card_not_found'],
+  },
+];

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { recordAudit } from '../audit';
+import { requireOwnCard } from '../cards/get-card';
+import { normalisePhone } from '../cards/phone';
+import { readSettings } from '../config';
+import type { Db } from '../db/client';
+import { bumpCounter } from '../db/list-counters';
+import { payments } from '../db/schema';
+import { inTransaction, pgConstraint } from '../db/transaction';
+import { ServiceError, type FieldErrors } from '../errors';
+import { serviceFee } from '../fees/fee-schedule';
+import { newReference } from '../ids';
+import type { Actor } from '../ledger/post-transaction';
+import { requestWalletCharge, walletsFor } from '../rails/wallet-rail';
+import { amountSchema, parseInput, type Mode } from '../validation';
+import type { PaymentType } from './payment-view';
+
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string.` })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` })
+    .nullish();
+
+export const createPaymentSchema = z.object({
+  type: z.enum(['hosted', 'direct-charge'], { error: 'type must be hosted or direct-charge.' }),
+  amount: amountSchema,
+  card_number: z
+    .string({ error: (iss) => (iss.input === undefined ? 'card_number is required.' : 'card_number must be a string.') })
+    .trim()
+    .min(1, { error: 'card_number is required.' })
+    .max(64, { error: 'card_number is too long.' }),
+  merchant_reference: optionalText('merchant_reference', 255),
+  phone_number: optionalText('phone_number', 32),
+  payment_method: optionalText('payment_method', 64),
+});
+
+export interface CreatePaymentOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  input: unknown;
+}
+
+export interface CreatedPayment {
+  link_reference: string;
+  status: 'PENDING';
+  amount: number;
+  service_fee: number;
+  currency: string;
+  card_number: string;
+  merchant_reference?: string;
+  checkout_url?: string;
+  payment_method?: string;
+}
+
+/** Starts a top-up of one of the business's active cards: a hosted checkout link, or a charge pushed to a wallet. */
+export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise<CreatedPayment> {
+  const input = parseInput(createPaymentSchema, opts.input);
+  const type: PaymentType = input.type;
+  if (type === 'direct-charge') {
+    const missing: FieldErrors = {};
+    if (!input.phone_number) missing.phone_number = 'phone_number is required for a direct charge.';
+    if (!input.payment_method) missing.payment_method = 'payment_method is required for a direct charge.';
+    if (Object.keys(missing).length) throw new ServiceError('validation_error', missing);
+  }
+
+  const card = await requireOwnCard(db, opts.businessId, opts.mode, input.card_number);
+  if (card.status !== 1) throw new ServiceError('card_disabled', 'The gift card is disabled and cannot receive payments.');
+
+  let phone: string | null = null;
+  let paymentMethod: string | null = null;
+  if (type === 'direct-charge') {
+    phone = normalisePhone(input.phone_number!).e164;
+    const wallets = walletsFor(card.currency);
+    if (!wallets.some((w) => w.slug === input.payment_method)) {
+      throw new ServiceError('validation_error', {
+        payment_method: `payment_method must be a wallet slug from GET /banks that accepts ${card.currency}: ${wallets.map((w) => w.slug).join(', ') || 'none'}.`,
+      });
+    }
+    paymentMethod = input.payment_method!;
+  } else if (opts.mode === 'live') {
+    throw new ServiceError('payment_request_failed', 'No live checkout processor is configured; no payment link was created.');
+  }
+
+  const fee = await serviceFee(db, opts.businessId, opts.mode, 'payment', input.amount);
+  const linkReference = newReference('pay');
+  const settleAfter =
+    type === 'direct-charge'
+      ? (
+          await requestWalletCharge({
+            mode: opts.mode,
+            paymentMethod: paymentMethod!,
+            phoneNumber: phone!,
+            amount: input.amount + fee,
+            currency: card.currency,
+            reference: linkReference,
+          })
+        ).settleAfter
+      : null;
+
+  try {
+    await inTransaction(db, async (tx) => {
+      await tx.insert(payments).values({
+        businessId: opts.businessId,
+        mode: opts.mode,
+        type,
+        status: 'pending',
+        linkReference,
+        merchantReference: input.merchant_reference ?? null,
+        currency: card.currency,
+        amount: input.amount,
+        serviceFee: fee,
+        paymentMethod,
+        phoneNumber: phone,
+        cardId: card.id,
+        cardNumber: card.card_number,
+        actorType: opts.actor.type,
+        actorId: opts.actor.id,
+        settleAfter,
+      });
+      await bumpCounter(tx, opts.businessId, opts.mode, 'payments', 1);
+      await recordAudit(tx, {
+        businessId: opts.businessId,
+        mode: opts.mode,
+        actor: opts.actor,
+        action: 'payment.created',
+        target: linkReference,
+        details: { type, amount: input.amount, service_fee: fee, card_number: card.card_number },
+      });
+    });
+  } catch (err) {
+    if (pgConstraint(err) === 'payments_merchant_reference_idx') {
+      throw new ServiceError('duplicate_merchant_reference', 'A payment with this merchant_reference already exists.');
+    }
+    throw err;
+  }
+
+  return {
+    link_reference: linkReference,
+    status: 'PENDING',
+    amount: input.amount,
+    service_fee: fee,
+    currency: card.currency,
+    card_number: card.card_number,
+    ...(input.merchant_reference ? { merchant_reference: input.merchant_reference } : {}),
+    ...(type === 'hosted' ? { checkout_url: `${readSettings().appUrl}/checkout/${linkReference}` } : { payment_method: paymentMethod! }),
+  };
+}

@@ -1,0 +1,38 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { businesses, payments } from '../db/schema';
+import type { Mode } from '../validation';
+
+/** What the hosted checkout page shows; the link reference itself is the customer's only credential. */
+export interface Checkout {
+  linkReference: string;
+  businessName: string;
+  mode: Mode;
+  status: 'pending' | 'success' | 'failed' | 'cancelled';
+  currency: string;
+  amount: number;
+  serviceFee: number;
+  total: number;
+  lastFour: string;
+}
+
+export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Checkout | undefined> {
+  const [row] = await db
+    .select({ payment: payments, businessName: businesses.name })
+    .from(payments)
+    .innerJoin(businesses, eq(businesses.id, payments.businessId))
+    .where(and(eq(payments.linkReference, linkReference), eq(payments.type, 'hosted')));
+  if (!row) return undefined;
+  const p = row.payment;
+  return {
+    linkReference: p.linkReference,
+    businessName: row.businessName,
+    mode: p.mode as Mode,
+    status: p.status as Checkout['status'],
+    currency: p.currency,
+    amount: p.amount,
+    serviceFee: p.serviceFee,
+    total: p.amount + p.serviceFee,
+    lastFour: p.cardNumber.slice(-4),
+  };
+}

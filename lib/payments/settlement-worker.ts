@@ -1,0 +1,60 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { Stop } from '../background';
+import type { Db } from '../db/client';
+import { payments } from '../db/schema';
+import type { Actor } from '../ledger/post-transaction';
+import { sandboxChargeOutcome } from '../rails/wallet-rail';
+import { completePayment } from './complete-payment';
+
+const SANDBOX: Actor = { type: 'system', id: 'sandbox-wallet' };
+
+/** Settles sandbox direct charges whose time has come; returns how many this call finished. */
+export async function settleDuePayments(db: Db, batch = 20): Promise<number> {
+  const due = await db
+    .select({ linkReference: payments.linkReference, phoneNumber: payments.phoneNumber })
+    .from(payments)
+    .where(and(eq(payments.status, 'pending'), lte(payments.settleAfter, sql`now()`), eq(payments.mode, 'test'), eq(payments.type, 'direct-charge')))
+    .orderBy(asc(payments.settleAfter))
+    .limit(batch);
+  let settled = 0;
+  for (const p of due) {
+    try {
+      // skipLocked: with several app instances, a payment another one is settling is left to it.
+      const result = await completePayment(db, {
+        linkReference: p.linkReference,
+        outcome: sandboxChargeOutcome(p.phoneNumber),
+        actor: SANDBOX,
+        mode: 'test',
+        skipLocked: true,
+      });
+      if (result.changed) settled++;
+    } catch (err) {
+      console.error(`payment settlement of ${p.linkReference}:`, err instanceof Error ? err.message : err);
+    }
+  }
+  return settled;
+}
+
+/** The background loop started with the server (lib/background.ts). */
+export function startPaymentSettlement(db: Db, intervalMs = 250): Stop {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if ((await settleDuePayments(db)) > 0) continue;
+      } catch (err) {
+        console.error('payment settlement:', err instanceof Error ? err.message : err);
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, intervalMs);
+      });
+    }
+  })();
+  return async () => {
+    stopped = true;
+    wake?.();
+    await loop;
+  };
+}

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { recordAudit } from '../audit';
+import type { Db } from '../db/client';
+import { bumpCounter } from '../db/list-counters';
+import { payouts } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { ServiceError } from '../errors';
+import { newReference } from '../ids';
+import { businessAccountId, clearingAccountId } from '../ledger/accounts';
+import { postTransaction, type Actor } from '../ledger/post-transaction';
+import { requireOwnCard } from '../cards/get-card';
+import { ACTIVE } from '../cards/set-card-status';
+import { sandboxBankRail } from '../rails/bank-rail';
+import { amountSchema, parseInput, type Currency, type Mode } from '../validation';
+
+export interface CreateTransferOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  input: unknown;
+}
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` });
+
+export const transferSchema = z.object({
+  amount: z.unknown().pipe(amountSchema),
+  bank_slug: text('bank_slug', 64),
+  account_number: text('account_number', 64),
+  account_name: text('account_name', 200),
+});
+
+/** Live top-ups are internal: the settlement worker completes them within a second. */
+const LIVE_SETTLE_AFTER_MS = 0;
+
+/**
+ * POST /transfers, the ledger top-up of a card from the business account
+ * (bank slug `link`). The business account is debited now into clearing; the
+ * card is credited when the transfer settles. No service fee: the money stays
+ * inside the business's own books.
+ */
+export async function createTransfer(db: Db, opts: CreateTransferOptions) {
+  const input = parseInput(transferSchema, opts.input);
+  if (input.bank_slug !== 'link') throw new ServiceError('invalid_bank_slug', 'A ledger top-up takes bank_slug link.');
+  const card = await requireOwnCard(db, opts.businessId, opts.mode, input.account_number);
+  if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The gift card to top up is disabled.');
+  const currency = card.currency as Currency;
+  const [businessAccount, clearing] = await Promise.all([
+    businessAccountId(db, opts.businessId, opts.mode, currency),
+    clearingAccountId(db, 'bank', opts.mode, currency),
+  ]);
+  const settleMs = opts.mode === 'live' ? LIVE_SETTLE_AFTER_MS : sandboxBankRail.settleAfterMs();
+  const reference = newReference('trf');
+  const payout = await inTransaction(db, async (tx) => {
+    const locked = await tx.execute<{ status: number; cancelled: boolean }>(
+      sql`SELECT status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`,
+    );
+    if (locked.rows[0].cancelled) throw new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
+    if (locked.rows[0].status !== ACTIVE) throw new ServiceError('card_disabled', 'The gift card to top up is disabled.');
+    const posted = await postTransaction(tx, {
+      mode: opts.mode,
+      kind: 'transfer',
+      businessId: opts.businessId,
+      reference,
+      actor: opts.actor,
+      postings: [
+        { accountId: businessAccount, amount: -input.amount },
+        { accountId: clearing, amount: input.amount },
+      ],
+      onInsufficient: () =>
+        new ServiceError('insufficient_balance', `Your business account does not hold enough ${currency} for this transfer; add funds first.`),
+    });
+    const [row] = await tx
+      .insert(payouts)
+      .values({
+        businessId: opts.businessId,
+        mode: opts.mode,
+        payoutType: 'bank',
+        status: 'pending',
+        currency,
+        amount: input.amount,
+        serviceFee: 0,
+        chargePayer: 'business',
+        reference,
+        destinationCardNumber: card.card_number,
+        bankSlug: 'link',
+        accountNumber: card.card_number,
+        accountName: input.account_name,
+        isLedgerTopup: true,
+        transactionId: posted.transactionId,
+        actorType: opts.actor.type,
+        actorId: opts.actor.id,
+        settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs),
+      })
+      .returning();
+    await bumpCounter(tx, opts.businessId, opts.mode, 'payouts', 1);
+    await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'transfer.created', target: reference, details: { amount: input.amount, card_number: card.card_number } });
+    return row;
+  });
+  return {
+    provider_reference: payout.reference,
+    status: 'PENDING',
+    created_at: payout.createdAt.toISOString(),
+    updated_at: payout.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { sandboxBankRail } from '../rails/bank-rail';
+import type { Stop } from '../background';
+import { settlePayout } from './settle-payout';
+
+const POLL_MS = 250;
+const BATCH = 20;
+const SYSTEM = { type: 'system', id: 'settlement-worker' } as const;
+
+/**
+ * Settles due sandbox bank payouts and ledger top-ups. SKIP LOCKED lets several
+ * app instances share the work; settlePayout's own lock and status check make
+ * sure each payout is applied once even if two instances pick the same one.
+ */
+export async function settleDuePayouts(db: Db): Promise<number> {
+  const due = await db.execute<{ id: number; is_ledger_topup: boolean; account_number: string | null }>(sql`
+    SELECT id, is_ledger_topup, account_number FROM payouts
+    WHERE status = 'pending' AND settle_after <= now()
+    ORDER BY settle_after LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`);
+  let settled = 0;
+  for (const row of due.rows) {
+    const outcome = row.is_ledger_topup ? 'success' : sandboxBankRail.outcome({ accountNumber: row.account_number ?? '' });
+    const p = await settlePayout(db, { payoutId: Number(row.id), outcome, actor: SYSTEM });
+    if (p && p.status !== 'pending') settled++;
+  }
+  return settled;
+}
+
+export function startSettlementWorker(db: Db): Stop {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = (async () => {
+      try {
+        while (!stopped && (await settleDuePayouts(db)) === BATCH);
+      } catch (err) {
+        console.error('settlement worker:', err instanceof Error ? err.message : err);
+      }
+      if (!stopped) timer = setTimeout(tick, POLL_MS);
+    })();
+  };
+  timer = setTimeout(tick, POLL_MS);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ServiceError, type FieldErrors } from './errors';
+
+export const CURRENCIES = ['ETB', 'USD', 'DJF', 'UGX'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const MODES = ['test', 'live'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const MIN_AMOUNT = 100;
+export const MAX_AMOUNT = 1_000_000_000_000;
+
+/** Integer minor units; a float, string or out-of-range number is a validation error. */
+export const amountSchema = z
+  .number({ error: 'Amount must be an integer number of minor units.' })
+  .int({ error: 'Amount must be an integer number of minor units.' })
+  .min(MIN_AMOUNT, { error: `Amount must be at least ${MIN_AMOUNT} minor units (1 unit of currency).` })
+  .max(MAX_AMOUNT, { error: `Amount must be at most ${MAX_AMOUNT} minor units.` });
+
+export const currencySchema = z.enum(CURRENCIES, { error: `Currency must be one of ${CURRENCIES.join(', ')}.` });
+export const modeSchema = z.enum(MODES, { error: 'Mode must be test or live.' });
+
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
+    out[field] ??= issue.message;
+  }
+  return out;
+}
+
+/** Parses input against a schema, or throws the spec's validation error keyed by field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ServiceError('validation_error', fieldErrors(result.error));
+  return result.data;
+}

@@ -1,0 +1,192 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { Mode } from '../validation';
+import { DEFAULT_TIMEOUT_MS, deliverWebhook, type DeliveryAttemptResult } from './deliver-webhook';
+import { dashboardWebhookUrl } from './endpoints';
+import { signatureHeaders } from './signing';
+
+/** CONTRACT.md section 6: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
+/** WEBHOOK_RETRY_SCHEDULE (milliseconds, comma-separated) or the contract's schedule. */
+export function retrySchedule(raw = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
+  if (!raw?.trim()) return DEFAULT_RETRY_SCHEDULE_MS;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (!parts.every((p) => /^\d{1,10}$/.test(p))) throw new Error(`WEBHOOK_RETRY_SCHEDULE must be milliseconds separated by commas, got "${raw}"`);
+  return parts.map(Number);
+}
+
+export interface ClaimedDelivery {
+  id: number;
+  attempts: number;
+  endpointId: number;
+  webhookId: string;
+  body: string;
+  mode: Mode;
+  kind: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  disabled: boolean;
+}
+
+/**
+ * Takes up to `limit` due deliveries and leases them: next_attempt_at moves
+ * past the attempt's timeout in the same statement, so another instance skips
+ * them now and anyone retries them if this process dies mid-flight.
+ */
+export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    WITH due AS (
+      SELECT id FROM webhook_deliveries
+      WHERE state = 'pending' AND next_attempt_at <= now()
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+      SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
+      FROM due WHERE d.id = due.id
+      RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
+    )
+    SELECT c.id, c.attempts, c.endpoint_id, e.event_id AS webhook_id, e.body, e.mode, w.kind, w.url, w.public_id, w.secret,
+           CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
+           w.disabled_at IS NOT NULL AS disabled
+    FROM claimed c
+    JOIN webhook_events e ON e.id = c.event_id
+    JOIN webhook_endpoints w ON w.id = c.endpoint_id`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    attempts: Number(r.attempts),
+    endpointId: Number(r.endpoint_id),
+    webhookId: String(r.webhook_id),
+    body: String(r.body),
+    mode: r.mode as Mode,
+    kind: String(r.kind),
+    // The dashboard's own endpoint is wherever this instance serves now, not where it served when the business was created.
+    url: r.kind === 'dashboard' ? dashboardWebhookUrl(String(r.public_id)) : String(r.url),
+    secret: String(r.secret),
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    disabled: Boolean(r.disabled),
+  }));
+}
+
+export interface RecordAttemptOptions {
+  schedule: number[];
+}
+
+/**
+ * Stores the attempt and moves the delivery on: delivered, retried later, or
+ * failed for good. Only the holder of the lease (same attempts count, still
+ * pending) changes the delivery.
+ */
+export async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttemptResult, o: RecordAttemptOptions): Promise<void> {
+  const leased = sql`id = ${d.id} AND attempts = ${d.attempts} AND state = 'pending'`;
+  let update;
+  if (r.ok) {
+    update = sql`UPDATE webhook_deliveries SET state = 'delivered', delivered_at = now() WHERE ${leased}`;
+  } else if (r.statusCode === 410 || d.attempts > o.schedule.length) {
+    update = sql`UPDATE webhook_deliveries SET state = 'failed' WHERE ${leased}`;
+  } else {
+    const delay = Math.min(Math.max(o.schedule[d.attempts - 1], r.retryAfterMs ?? 0), MAX_RETRY_AFTER_MS);
+    update = sql`UPDATE webhook_deliveries SET next_attempt_at = now() + ${delay} * interval '1 millisecond' WHERE ${leased}`;
+  }
+  await db.execute(sql`
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_excerpt)
+      VALUES (${d.id}, ${r.statusCode}, ${r.durationMs}, ${r.error}, ${r.responseExcerpt})
+    )
+    ${update}`);
+  if (r.statusCode === 410) {
+    // The receiver says the URL is gone for good: stop sending there until it is registered again.
+    await db.execute(sql`UPDATE webhook_endpoints SET disabled_at = now(), updated_at = now() WHERE id = ${d.endpointId} AND disabled_at IS NULL`);
+  }
+}
+
+/** One attempt of one claimed delivery, signed for this moment, with its result stored. */
+export async function attemptDelivery(db: Db, d: ClaimedDelivery, o: RecordAttemptOptions & { timeoutMs: number }): Promise<DeliveryAttemptResult | null> {
+  if (d.disabled) {
+    await db.execute(sql`UPDATE webhook_deliveries SET state = 'failed' WHERE id = ${d.id} AND attempts = ${d.attempts} AND state = 'pending'`);
+    return null;
+  }
+  const body = Buffer.from(d.body, 'utf8');
+  const headers = signatureHeaders({
+    secret: d.secret,
+    previousSecret: d.previousSecret,
+    webhookId: d.webhookId,
+    timestamp: Math.floor(Date.now() / 1000),
+    body,
+  });
+  const result = await deliverWebhook({ url: d.url, mode: d.mode, guard: d.kind !== 'dashboard', headers, body, timeoutMs: o.timeoutMs });
+  await recordAttempt(db, d, result, o);
+  return result;
+}
+
+export interface DeliveryWorkerOptions {
+  schedule?: number[];
+  timeoutMs?: number;
+  pollMs?: number;
+  maxInFlight?: number;
+}
+
+/**
+ * The outbox reader: polls for due deliveries every pollMs (and at once while
+ * there is more work), sends up to maxInFlight at a time. Several instances
+ * share the work through SKIP LOCKED and the lease.
+ */
+export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): () => Promise<void> {
+  const schedule = opts.schedule ?? retrySchedule();
+  const timeoutMs = opts.timeoutMs ?? (Number(process.env.WEBHOOK_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS);
+  // The lease outlives the attempt's timeout, so no other instance can start the same delivery while one is in flight.
+  const leaseMs = timeoutMs + 5_000;
+  const pollMs = opts.pollMs ?? 200;
+  const maxInFlight = opts.maxInFlight ?? 64;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking = false;
+  const inFlight = new Set<Promise<unknown>>();
+
+  let backlog = false;
+  const wakeIn = (ms: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void tick(), ms);
+  };
+
+  async function tick() {
+    if (stopped || ticking) return;
+    ticking = true;
+    let next = pollMs;
+    try {
+      const free = maxInFlight - inFlight.size;
+      if (free > 0) {
+        const claimed = await claimDueDeliveries(db, free, leaseMs);
+        for (const d of claimed) {
+          const p = attemptDelivery(db, d, { schedule, timeoutMs })
+            .catch((err) => console.error('webhook delivery failed to record:', err instanceof Error ? err.message : err))
+            .finally(() => {
+              inFlight.delete(p);
+              if (backlog) wakeIn(0);
+            });
+          inFlight.add(p);
+        }
+        backlog = claimed.length === free;
+        if (backlog) next = 0;
+      }
+    } catch (err) {
+      console.error('webhook worker:', err instanceof Error ? err.message : err);
+      next = Math.max(pollMs, 1000);
+    } finally {
+      ticking = false;
+    }
+    wakeIn(next);
+  }
+
+  wakeIn(0);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 5_000))]);
+  };
+}

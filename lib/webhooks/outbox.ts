@@ -1,0 +1,46 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import { counterIncrement } from '../db/list-counters';
+import { randomBase62 } from '../ids';
+import type { EventType } from './payloads';
+
+export interface EnqueueEventOptions {
+  businessId: number;
+  mode: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  /** The payout or payment reference the event is about. */
+  subjectReference: string;
+}
+
+/**
+ * Writes an event and one delivery per active endpoint of the business and
+ * mode, inside the caller's transaction: the event exists exactly when the
+ * money movement it announces committed.
+ */
+export async function enqueueEvent(tx: Tx, opts: EnqueueEventOptions): Promise<string> {
+  const eventId = `msg_${randomBase62(24)}`;
+  await tx.execute(sql`WITH ${eventCtes(eventId, opts)} SELECT 1`);
+  return eventId;
+}
+
+/**
+ * The same writes as CTEs for a statement that carries them with its own
+ * (named event, event_counted, event_deliveries); with `onlyIf`, only when
+ * that CTE (of at most one row) has its row.
+ */
+export function eventCtes(eventId: string, opts: EnqueueEventOptions, onlyIf?: string): SQL {
+  return sql`
+    event AS (
+      INSERT INTO webhook_events (event_id, business_id, mode, type, body, subject_reference)
+      SELECT ${eventId}, ${opts.businessId}, ${opts.mode}, ${opts.type}, ${JSON.stringify(opts.payload)}, ${opts.subjectReference}
+      ${onlyIf ? sql`FROM ${sql.identifier(onlyIf)}` : sql``}
+      RETURNING id
+    ), event_counted AS (
+      ${counterIncrement(opts.businessId, opts.mode, 'events', 1, 'event')}
+    ), event_deliveries AS (
+      INSERT INTO webhook_deliveries (event_id, endpoint_id)
+      SELECT event.id, w.id FROM event, webhook_endpoints w
+      WHERE w.business_id = ${opts.businessId} AND w.mode = ${opts.mode} AND w.disabled_at IS NULL
+    )`;
+}

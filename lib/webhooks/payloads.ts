@@ -1,0 +1,108 @@
+/**
+ * SPEC.md's webhook payloads, built key by key in the spec's order:
+ * event, status, mode; the type field, currency, amount; references and
+ * context; created_at and updated_at last. Empty optional fields are left out.
+ */
+
+export type PayoutEventType = 'payout.success' | 'payout.failed';
+export type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled';
+export type EventType = PayoutEventType | PaymentEventType;
+
+export interface EventCustomer {
+  first_name?: string | null;
+  last_name?: string | null;
+  email?: string | null;
+  phone_number?: string | null;
+}
+
+type Json = Record<string, unknown>;
+
+function compact(obj: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out;
+}
+
+function customerObject(c: EventCustomer | undefined): Json | undefined {
+  if (!c) return undefined;
+  const out = compact({ first_name: c.first_name, last_name: c.last_name, email: c.email, phone_number: c.phone_number });
+  return Object.keys(out).length ? out : undefined;
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export interface PayoutEventInput {
+  status: 'success' | 'failed';
+  mode: string;
+  payoutType: 'card_to_card' | 'bank' | 'b2b';
+  currency: string;
+  amount: number;
+  reference: string;
+  customer?: EventCustomer;
+  sourceCardNumber?: string | null;
+  destinationCardNumber?: string | null;
+  bankSlug?: string | null;
+  accountNumber?: string | null;
+  accountName?: string | null;
+  merchantId?: string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+export function payoutEventPayload(p: PayoutEventInput): Json {
+  const referenceField = p.payoutType === 'card_to_card' ? 'initiator_reference' : 'provider_reference';
+  const meta =
+    p.payoutType === 'card_to_card'
+      ? compact({ source_card_number: p.sourceCardNumber, destination_card_number: p.destinationCardNumber })
+      : p.payoutType === 'bank'
+        ? compact({ source_card_number: p.sourceCardNumber, bank_slug: p.bankSlug, account_number: p.accountNumber, account_name: p.accountName })
+        : compact({ source_card_number: p.sourceCardNumber, merchant_id: p.merchantId });
+  return compact({
+    event: `payout.${p.status}`,
+    status: p.status,
+    mode: p.mode,
+    payout_type: p.payoutType,
+    currency: p.currency,
+    amount: p.amount,
+    [referenceField]: p.reference,
+    customer: customerObject(p.customer),
+    meta: Object.keys(meta).length ? meta : undefined,
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  });
+}
+
+export interface PaymentEventInput {
+  status: 'success' | 'failed' | 'cancelled';
+  mode: string;
+  paymentType: string;
+  currency: string;
+  amount: number;
+  serviceFee: number;
+  merchantReference?: string | null;
+  serviceReference: string;
+  processorReference?: string | null;
+  paymentMethod?: string | null;
+  customer?: EventCustomer;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+export function paymentEventPayload(p: PaymentEventInput): Json {
+  return compact({
+    event: `payment.${p.status}`,
+    status: p.status,
+    mode: p.mode,
+    payment_type: p.paymentType,
+    currency: p.currency,
+    amount: p.amount,
+    service_fee: p.serviceFee,
+    merchant_reference: p.merchantReference,
+    service_reference: p.serviceReference,
+    processor_reference: p.processorReference,
+    payment_method: p.paymentMethod,
+    customer: customerObject(p.customer),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  });
+}

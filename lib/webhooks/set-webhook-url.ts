@@ -1,0 +1,19 @@
+import { recordAudit } from '../audit';
+import type { Db } from '../db/client';
+import type { Actor } from '../ledger/post-transaction';
+import type { Mode } from '../validation';
+import { registerWebhookEndpoint } from './endpoints';
+
+export interface SetWebhookUrlOptions {
+  businessId: number;
+  mode: Mode;
+  url: string;
+  actor: Actor;
+}
+
+/** The dashboard's way to set the business's endpoint: the same SSRF and https rules as the back office. */
+export async function setWebhookUrl(db: Db, opts: SetWebhookUrlOptions) {
+  const endpoint = await registerWebhookEndpoint(db, opts.businessId, { mode: opts.mode, url: opts.url });
+  await recordAudit(db, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'webhook.url_set', target: endpoint.url });
+  return { mode: endpoint.mode, url: endpoint.url };
+}

@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import next from 'next';
+import { ensureSecrets, readSettings } from '../lib/config';
+import { createDb } from '../lib/db/client';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
+import { applyMigrations } from '../lib/db/migrate';
+import { startBackgroundWork } from '../lib/background';
+import { seedIfEmpty } from '../lib/seed';
+
+/** npm start: database (embedded unless DATABASE_URL), migrations, seed, build if needed, then serve. */
+async function main() {
+  const settings = readSettings();
+  const secrets = ensureSecrets(settings);
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = settings.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(path.join(settings.dataDir));
+    databaseUrl = embedded.url;
+    console.log(`Embedded PostgreSQL started (data in ${settings.dataDir})`);
+  }
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl,
+    ADMIN_TOKEN: secrets.adminToken,
+    AUTH_SECRET: secrets.authSecret,
+    APP_URL: settings.appUrl,
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? settings.appUrl,
+  });
+
+  const { db, pool } = createDb(databaseUrl, 5);
+  let stopWork = async () => {};
+  let server: http.Server | undefined;
+  let stopping = false;
+  const shutdown = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    server?.close();
+    await stopWork().catch(() => {});
+    await pool.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+
+  try {
+    await applyMigrations(databaseUrl);
+    await seedIfEmpty(db);
+    if (!fs.existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'))) {
+      console.log('No production build found: building (next build)...');
+      const built = spawnSync('npx', ['next', 'build'], { stdio: 'inherit', env: process.env });
+      if (built.status !== 0) throw new Error('next build failed');
+    }
+    const app = next({ dev: false, dir: process.cwd(), hostname: '0.0.0.0', port: settings.port });
+    await app.prepare();
+    const handle = app.getRequestHandler();
+    server = http.createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(settings.port, () => resolve());
+    });
+    stopWork = startBackgroundWork(db);
+    console.log(`Gift card service listening on ${settings.appUrl} (API at ${settings.appUrl}/api/v1)`);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    await shutdown(1);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,7 @@
+'use client';
+
+import { RouteError } from '@/components/ui/route-error';
+
+export default function AuditError({ reset }: { error: Error; reset: () => void }) {
+  return <RouteError what="audit log" reset={reset} />;
+}

@@ -1,0 +1,21 @@
+import Link from 'next/link';
+import { CreateCardFormView } from '@/components/cards/create-card-form';
+import { PageHeader, Panel } from '@/components/ui/page-header';
+import { requirePage } from '@/lib/auth/session';
+
+export const metadata = { title: 'New card · Gift cards' };
+
+export default async function NewCardPage() {
+  const session = await requirePage('cards:create');
+  return (
+    <div className="mx-auto max-w-xl">
+      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">← Cards</Link>
+      <div className="mt-2">
+        <PageHeader title="New card" description={`Issue a gift card in ${session.mode} mode. One card per customer and currency.`} />
+      </div>
+      <Panel>
+        <CreateCardFormView />
+      </Panel>
+    </div>
+  );
+}

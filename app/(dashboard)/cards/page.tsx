@@ -1,0 +1,112 @@
+import Link from 'next/link';
+import { CardsTable } from '@/components/cards/cards-table';
+import { Button } from '@/components/ui/button';
+import { formatMoney } from '@/components/ui/money';
+import { Notice } from '@/components/ui/notice';
+import { EmptyState, PageHeader } from '@/components/ui/page-header';
+import { can } from '@/lib/auth/permissions';
+import { requirePage } from '@/lib/auth/session';
+import { searchCards, type CardStatusFilter } from '@/lib/dashboard/search-cards';
+import { getDb } from '@/lib/db/client';
+
+export const metadata = { title: 'Cards · Gift cards' };
+
+const PAGE_SIZE = 25;
+
+type SearchParams = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const cursor = (v: string | string[] | undefined) => {
+  const s = one(v);
+  return s && /^\d{1,15}$/.test(s) ? Number(s) : undefined;
+};
+
+export default async function CardsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const session = await requirePage('cards:read');
+  const params = await searchParams;
+  const q = (one(params.q) ?? '').trim().slice(0, 64);
+  const statusParam = one(params.status);
+  const status: CardStatusFilter | undefined = statusParam === 'active' || statusParam === 'disabled' ? statusParam : undefined;
+  const result = await searchCards(getDb(), {
+    businessId: session.businessId,
+    mode: session.mode,
+    query: q || undefined,
+    status,
+    after: cursor(params.after),
+    before: cursor(params.before),
+    limit: PAGE_SIZE,
+  });
+
+  const link = (extra: Record<string, string>) => `/cards?${new URLSearchParams({ ...(q && { q }), ...(status && { status }), ...extra })}`;
+  const cancelled = one(params.cancelled);
+  const moved = cursor(params.moved);
+  const movedCurrency = one(params.currency);
+  const filtered = Boolean(q || status);
+
+  return (
+    <>
+      <PageHeader
+        title="Cards"
+        description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} live cards` : ''}.`}
+        actions={
+          can(session.role, 'cards:create') && (
+            <Link href="/cards/new" className="inline-flex min-h-11 items-center rounded-lg bg-emerald-700 px-4 py-2.5 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+              New card
+            </Link>
+          )
+        }
+      />
+      {cancelled && /^\d{4}$/.test(cancelled) && (
+        <div className="mb-4">
+          <Notice tone="success" testId="cancel-notice">
+            Card ending {cancelled} cancelled.
+            {moved && movedCurrency && /^[A-Z]{3}$/.test(movedCurrency) ? ` ${formatMoney(moved, movedCurrency)} moved to your business’s ${movedCurrency} account.` : ' It held no money.'}
+          </Notice>
+        </div>
+      )}
+      <form method="get" action="/cards" role="search" className="mb-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+        <div>
+          <label htmlFor="q" className="block text-sm font-medium text-slate-800">Phone or card number</label>
+          <input id="q" name="q" type="search" defaultValue={q} placeholder="0911234567, +251911234567 or 16 digits" className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700" />
+        </div>
+        <div>
+          <label htmlFor="status" className="block text-sm font-medium text-slate-800">Status</label>
+          <select id="status" name="status" defaultValue={status ?? ''} className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700">
+            <option value="">All</option>
+            <option value="active">Active</option>
+            <option value="disabled">Disabled</option>
+          </select>
+        </div>
+        <Button type="submit" className="sm:w-auto">Search</Button>
+      </form>
+
+      {result.items.length === 0 ? (
+        <EmptyState title={filtered ? 'No cards match' : 'No cards yet'}>
+          {filtered ? (
+            <Link href="/cards" className="underline underline-offset-2">Clear the search</Link>
+          ) : can(session.role, 'cards:create') ? (
+            <Link href="/cards/new" className="underline underline-offset-2">Create the first card</Link>
+          ) : (
+            'Cards appear here once the business issues them.'
+          )}
+        </EmptyState>
+      ) : (
+        <CardsTable cards={result.items} />
+      )}
+
+      {(result.prevBefore !== null || result.nextAfter !== null) && (
+        <nav aria-label="Pages" className="mt-4 flex justify-between gap-2">
+          {result.prevBefore !== null ? (
+            <Link href={link({ before: String(result.prevBefore) })} rel="prev" className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700">
+              ← Newer
+            </Link>
+          ) : <span />}
+          {result.nextAfter !== null && (
+            <Link href={link({ after: String(result.nextAfter) })} rel="next" className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700">
+              Older →
+            </Link>
+          )}
+        </nav>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+'use client';
+
+import { RouteError } from '@/components/ui/route-error';
+
+export default function DevelopersError({ reset }: { error: Error; reset: () => void }) {
+  return <RouteError what="developer settings" reset={reset} />;
+}

@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { DetailField } from '@/components/history/detail-field';
+import { LedgerTrailTable } from '@/components/history/ledger-trail-table';
+import { LocalTime } from '@/components/ui/local-time';
+import { formatMoney } from '@/components/ui/money';
+import { PageHeader, Panel } from '@/components/ui/page-header';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { requirePage } from '@/lib/auth/session';
+import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
+import { getDb } from '@/lib/db/client';
+import { payments } from '@/lib/db/schema';
+import { readSettings } from '@/lib/config';
+
+export const metadata = { title: 'Payment · Gift cards' };
+
+export default async function PaymentPage({ params }: { params: Promise<{ reference: string }> }) {
+  const session = await requirePage('history:read');
+  const reference = decodeURIComponent((await params).reference);
+  const db = getDb();
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.linkReference, reference), eq(payments.businessId, session.businessId), eq(payments.mode, session.mode)));
+  if (!payment) notFound();
+  const trail = await ledgerTrail(db, session.businessId, session.mode, payment.linkReference);
+  const money = (n: number) => formatMoney(n, payment.currency);
+  const hosted = payment.type === 'hosted';
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payments</Link>
+      </p>
+      <PageHeader title={hosted ? 'Hosted payment' : 'Direct charge'} description={payment.linkReference} actions={<span data-testid="payment-status"><StatusBadge status={payment.status} /></span>} />
+      <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Money">
+          <dl className="grid grid-cols-2 gap-4">
+            <DetailField label="Card is credited" testId="payment-amount">{money(payment.amount)}</DetailField>
+            <DetailField label="Service fee">{money(payment.serviceFee)}</DetailField>
+            <DetailField label="Customer pays">{money(payment.amount + payment.serviceFee)}</DetailField>
+            <DetailField label="Currency">{payment.currency}</DetailField>
+          </dl>
+        </Panel>
+        <Panel title="Details">
+          <dl className="grid grid-cols-2 gap-4">
+            <DetailField label="Card">
+              <Link href={`/cards/${payment.cardNumber}`} className="font-mono text-emerald-800 underline underline-offset-2">{payment.cardNumber}</Link>
+            </DetailField>
+            <DetailField label="Order reference">{payment.merchantReference ?? '—'}</DetailField>
+            {hosted ? (
+              <DetailField label="Checkout link">
+                <span className="break-all font-mono text-xs">{`${readSettings().appUrl}/checkout/${payment.linkReference}`}</span>
+              </DetailField>
+            ) : (
+              <>
+                <DetailField label="Wallet">{payment.paymentMethod}</DetailField>
+                <DetailField label="Phone number">{payment.phoneNumber}</DetailField>
+              </>
+            )}
+            <DetailField label="Processor reference">{payment.providerReference ?? '—'}</DetailField>
+            <DetailField label="Created"><LocalTime iso={payment.createdAt.toISOString()} /></DetailField>
+            <DetailField label="Completed">{payment.completedAt ? <LocalTime iso={payment.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
+          </dl>
+        </Panel>
+      </div>
+      <div className="mt-4">
+        <Panel title="Ledger transactions">
+          <LedgerTrailTable entries={trail} />
+        </Panel>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+'use server';
+
+import * as defs from '@/lib/actions/payment-actions';
+import { runAction } from '@/lib/actions/run-action';
+
+export async function startPayment(input: unknown) {
+  return runAction(defs.startPayment, input);
+}

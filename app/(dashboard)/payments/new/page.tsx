@@ -1,0 +1,22 @@
+import Link from 'next/link';
+import { NewPaymentForm } from '@/components/history/new-payment-form';
+import { PageHeader } from '@/components/ui/page-header';
+import { requirePage } from '@/lib/auth/session';
+import { BANKS } from '@/lib/rails/banks';
+
+export const metadata = { title: 'New payment · Gift cards' };
+
+export default async function NewPaymentPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await requirePage('money:move');
+  const card = (await searchParams).card;
+  const defaultCard = (Array.isArray(card) ? card[0] : card)?.replace(/\D/g, '').slice(0, 16) ?? '';
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payments</Link>
+      </p>
+      <PageHeader title="New payment" description={`Top up one of your cards in ${session.mode} mode: a checkout link for the customer, or a charge pushed to their wallet.`} />
+      <NewPaymentForm defaultCard={defaultCard} wallets={BANKS.filter((b) => b.type === 'wallet')} />
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { DetailField } from '@/components/history/detail-field';
+import { LedgerTrailTable } from '@/components/history/ledger-trail-table';
+import { feeFromAmount, feePayerText, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
+import { LocalTime } from '@/components/ui/local-time';
+import { formatMoney } from '@/components/ui/money';
+import { PageHeader, Panel } from '@/components/ui/page-header';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { requirePage } from '@/lib/auth/session';
+import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
+import { getDb } from '@/lib/db/client';
+import { ServiceError } from '@/lib/errors';
+import { splitAmounts } from '@/lib/payouts/create-payout';
+import { requirePayout } from '@/lib/payouts/payout-view';
+
+export const metadata = { title: 'Payout · Gift cards' };
+
+export default async function PayoutPage({ params }: { params: Promise<{ reference: string }> }) {
+  const session = await requirePage('history:read');
+  const { reference } = await params;
+  const db = getDb();
+  const payout = await requirePayout(db, session.businessId, session.mode, decodeURIComponent(reference)).catch((err) => {
+    if (err instanceof ServiceError) notFound();
+    throw err;
+  });
+  const trail = await ledgerTrail(db, session.businessId, session.mode, payout.reference);
+  const { debit, credit } = splitAmounts(payout.amount, payout.serviceFee, feeFromAmount(payout.chargePayer));
+  const money = (n: number) => formatMoney(n, payout.currency);
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payouts</Link>
+      </p>
+      <PageHeader title={`${payoutTypeLabel(payout)} payout`} description={payout.reference} actions={<span data-testid="payout-status"><StatusBadge status={payout.status} /></span>} />
+      <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Money">
+          <dl className="grid grid-cols-2 gap-4">
+            <DetailField label="Amount" testId="payout-amount">{money(payout.amount)}</DetailField>
+            <DetailField label="Service fee">{money(payout.serviceFee)}</DetailField>
+            <DetailField label="Fee paid by">{feePayerText(payout.chargePayer)}</DetailField>
+            <DetailField label="Currency">{payout.currency}</DetailField>
+            <DetailField label={payout.isLedgerTopup ? 'Business account pays' : 'Source card pays'}>{money(debit)}</DetailField>
+            <DetailField label="Destination gets">{money(credit)}</DetailField>
+          </dl>
+        </Panel>
+        <Panel title="Where it went">
+          <dl className="grid grid-cols-2 gap-4">
+            <DetailField label="Source">
+              {payout.sourceCardNumber ? (
+                <Link href={`/cards/${payout.sourceCardNumber}`} className="font-mono text-emerald-800 underline underline-offset-2">{payout.sourceCardNumber}</Link>
+              ) : (
+                'Business account'
+              )}
+            </DetailField>
+            <DetailField label="Destination">{payoutDestination(payout)}</DetailField>
+            {payout.payoutType === 'bank' && !payout.isLedgerTopup && (
+              <>
+                <DetailField label="Bank or wallet">{payout.bankSlug}</DetailField>
+                <DetailField label="Account number">{payout.accountNumber}</DetailField>
+                <DetailField label="Account name">{payout.accountName}</DetailField>
+              </>
+            )}
+            {payout.isLedgerTopup && <DetailField label="Reference name">{payout.accountName}</DetailField>}
+            <DetailField label="Mode">{payout.mode}</DetailField>
+          </dl>
+        </Panel>
+        <Panel title="Timeline">
+          <dl className="grid grid-cols-2 gap-4">
+            <DetailField label="Created"><LocalTime iso={payout.createdAt.toISOString()} /></DetailField>
+            <DetailField label="Updated"><LocalTime iso={payout.updatedAt.toISOString()} /></DetailField>
+            <DetailField label="Completed">{payout.completedAt ? <LocalTime iso={payout.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
+            <DetailField label="Started by">{payout.actorType === 'user' ? 'Dashboard user' : payout.actorType === 'api_key' ? 'API key' : payout.actorType}</DetailField>
+          </dl>
+        </Panel>
+      </div>
+      <div className="mt-4">
+        <Panel title="Ledger transactions">
+          <LedgerTrailTable entries={trail} />
+        </Panel>
+      </div>
+    </>
+  );
+}

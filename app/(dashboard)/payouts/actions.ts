@@ -1,0 +1,12 @@
+'use server';
+
+import * as defs from '@/lib/actions/payout-actions';
+import { runAction } from '@/lib/actions/run-action';
+
+export async function previewPayout(input: unknown) {
+  return runAction(defs.previewPayout, input);
+}
+
+export async function sendPayout(input: unknown) {
+  return runAction(defs.sendPayout, input);
+}

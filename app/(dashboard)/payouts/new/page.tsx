@@ -1,0 +1,22 @@
+import Link from 'next/link';
+import { SendPayoutForm } from '@/components/history/send-payout-form';
+import { PageHeader } from '@/components/ui/page-header';
+import { requirePage } from '@/lib/auth/session';
+import { BANKS } from '@/lib/rails/banks';
+
+export const metadata = { title: 'Send payout · Gift cards' };
+
+export default async function NewPayoutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await requirePage('money:move');
+  const card = (await searchParams).card;
+  const defaultCard = (Array.isArray(card) ? card[0] : card)?.replace(/\D/g, '').slice(0, 16) ?? '';
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payouts</Link>
+      </p>
+      <PageHeader title="Send payout" description={`From one of your cards, in ${session.mode} mode. The fee follows your fee schedule.`} />
+      <SendPayoutForm defaultCard={defaultCard} banks={BANKS.filter((b) => b.slug !== 'link')} />
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { AddUserForm } from '@/components/team/add-user-form';
+import { TeamMemberRow } from '@/components/team/team-member-row';
+import { PageHeader, Panel } from '@/components/ui/page-header';
+import { listUsers } from '@/lib/auth/list-users';
+import { requirePage } from '@/lib/auth/session';
+import { getDb } from '@/lib/db/client';
+
+export const metadata = { title: 'Team · Gift cards' };
+
+const ROLE_HELP: [string, string][] = [
+  ['owner', 'everything, including the team and API keys'],
+  ['operator', 'cards, top-ups and payouts'],
+  ['finance', 'reads everything and exports; moves no money'],
+  ['support', 'finds, disables and enables cards'],
+];
+
+export default async function TeamPage() {
+  const session = await requirePage('team');
+  const members = await listUsers(getDb(), session.businessId);
+  return (
+    <>
+      <PageHeader title="Team" description="Who can sign in to this business's dashboard, in both modes." />
+      <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
+        <Panel title={`Users (${members.length})`}>
+          <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="team-list">
+            {members.map((m) => (
+              <TeamMemberRow key={`${m.id}-${m.role}`} member={m} isSelf={m.id === session.userId} />
+            ))}
+          </ul>
+          <dl className="mt-4 grid gap-1 text-sm text-slate-700">
+            {ROLE_HELP.map(([role, help]) => (
+              <div key={role} className="flex gap-2">
+                <dt className="w-20 shrink-0 font-medium capitalize text-slate-900">{role}</dt>
+                <dd>{help}</dd>
+              </div>
+            ))}
+          </dl>
+        </Panel>
+        <Panel title="Add a user">
+          <AddUserForm />
+        </Panel>
+      </div>
+    </>
+  );
+}

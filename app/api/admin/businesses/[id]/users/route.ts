@@ -1,0 +1,9 @@
+import { adminRoute } from '@/lib/api/api-route';
+import { requireBusiness } from '@/lib/admin/businesses';
+import { createUser } from '@/lib/auth/users';
+
+export const POST = adminRoute<{ id: string }>(async ({ db, params, body }) => ({
+  status: 201,
+  message: 'User created successfully',
+  data: await createUser(db, (await requireBusiness(db, params.id)).id, body),
+}));

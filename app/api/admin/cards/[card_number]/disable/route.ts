@@ -1,0 +1,7 @@
+import { adminRoute } from '@/lib/api/api-route';
+import { setCardStatusAsProvider } from '@/lib/cards/set-card-status';
+
+export const POST = adminRoute<{ card_number: string }>(async ({ db, params, actor }) => ({
+  message: 'Gift card disabled by the provider',
+  data: await setCardStatusAsProvider(db, params.card_number, 'disable', actor),
+}));

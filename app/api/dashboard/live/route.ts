@@ -1,0 +1,46 @@
+import { requireAction } from '@/lib/auth/session';
+import { errorResponse } from '@/lib/api/api-route';
+import { subscribeLiveUpdates } from '@/lib/webhooks/live-updates';
+
+export const dynamic = 'force-dynamic';
+
+/** Server-sent events: one message per verified webhook for the signed-in business and mode. */
+export async function GET(req: Request) {
+  let session;
+  try {
+    session = await requireAction('cards:read');
+  } catch (err) {
+    return errorResponse(err, 'live');
+  }
+  const encoder = new TextEncoder();
+  let unsubscribe: (() => void | Promise<void>) | undefined;
+  let ping: ReturnType<typeof setInterval> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          /* closed */
+        }
+      };
+      send(': connected\n\n');
+      unsubscribe = await subscribeLiveUpdates(session.businessId, session.mode, (update) => send(`data: ${JSON.stringify(update)}\n\n`));
+      ping = setInterval(() => send(': ping\n\n'), 25_000);
+      req.signal.addEventListener('abort', () => {
+        clearInterval(ping);
+        void unsubscribe?.();
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      });
+    },
+    cancel() {
+      clearInterval(ping);
+      void unsubscribe?.();
+    },
+  });
+  return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' } });
+}

@@ -1,0 +1,4 @@
+import { apiRoute } from '@/lib/api/api-route';
+import { BANKS } from '@/lib/rails/banks';
+
+export const GET = apiRoute(async () => ({ message: 'Banks retrieved successfully', data: BANKS }));

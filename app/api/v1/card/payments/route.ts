@@ -1,0 +1,16 @@
+import { apiRoute } from '@/lib/api/api-route';
+import { parsePageQuery } from '@/lib/api/pagination';
+import { createPayment } from '@/lib/payments/create-payment';
+import { listPayments } from '@/lib/payments/list-payments';
+
+// 201 like POST /card: the payment is created, pending.
+export const POST = apiRoute(async ({ db, auth, actor, body }) => ({
+  status: 201,
+  message: 'Payment initiated successfully',
+  data: await createPayment(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
+}));
+
+export const GET = apiRoute(async ({ db, auth, query }) => ({
+  message: 'Payments retrieved successfully',
+  data: await listPayments(db, { businessId: auth.businessId, mode: auth.mode, page: parsePageQuery(query) }),
+}));

@@ -1,0 +1,20 @@
+import { apiRoute } from '@/lib/api/api-route';
+import { parsePageQuery } from '@/lib/api/pagination';
+import { createCard } from '@/lib/cards/create-card';
+import { listCards } from '@/lib/cards/list-cards';
+
+export const POST = apiRoute(async ({ db, auth, actor, body }) => ({
+  status: 201,
+  message: 'Gift card created successfully',
+  data: await createCard(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
+}));
+
+export const GET = apiRoute(async ({ db, auth, query }) => ({
+  message: 'Gift cards retrieved successfully',
+  data: await listCards(db, {
+    businessId: auth.businessId,
+    mode: auth.mode,
+    page: parsePageQuery(query),
+    phoneNumber: query.get('phone_number') ?? undefined,
+  }),
+}));

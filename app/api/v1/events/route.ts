@@ -1,0 +1,13 @@
+import { apiRoute } from '@/lib/api/api-route';
+import { parsePageQuery } from '@/lib/api/pagination';
+import { listEvents } from '@/lib/webhooks/list-events';
+
+export const GET = apiRoute(async ({ db, auth, query }) => ({
+  message: 'Events retrieved successfully',
+  data: await listEvents(db, {
+    businessId: auth.businessId,
+    mode: auth.mode,
+    page: parsePageQuery(query),
+    filters: { type: query.get('type'), undelivered: query.get('undelivered') },
+  }),
+}));

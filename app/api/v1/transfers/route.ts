@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/api/api-route';
+import { createTransfer } from '@/lib/payouts/create-transfer';
+
+export const POST = apiRoute(async ({ db, auth, actor, body }) => ({
+  message: 'Transfer initiated successfully',
+  data: await createTransfer(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
+}));

@@ -1,0 +1,29 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { getDb } from '@/lib/db/client';
+import { ServiceError } from '@/lib/errors';
+import { completePayment } from '@/lib/payments/complete-payment';
+import type { PaymentOutcome } from '@/lib/payments/payment-view';
+
+const OUTCOMES: readonly string[] = ['success', 'failed', 'cancelled'] satisfies PaymentOutcome[];
+
+/** The test-mode buttons: only a hosted test payment can be finished here, and only once. */
+export async function completeCheckout(formData: FormData): Promise<void> {
+  const reference = String(formData.get('reference') ?? '');
+  const outcome = String(formData.get('outcome') ?? '');
+  if (reference && OUTCOMES.includes(outcome)) {
+    try {
+      await completePayment(getDb(), {
+        linkReference: reference,
+        outcome: outcome as PaymentOutcome,
+        actor: { type: 'system', id: 'checkout-page' },
+        type: 'hosted',
+        mode: 'test',
+      });
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.code === 'payment_not_found')) throw err;
+    }
+  }
+  redirect(`/checkout/${encodeURIComponent(reference)}`);
+}

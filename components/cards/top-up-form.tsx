@@ -1,0 +1,103 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { topUpCard } from '@/app/(dashboard)/cards/actions';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { formatMoney } from '@/components/ui/money';
+import { Notice } from '@/components/ui/notice';
+import { topUpFormSchema, type TopUpForm } from '@/lib/actions/cards.validation';
+import { newIdempotencyKey } from './new-idempotency-key';
+
+type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string; text: string } | { kind: 'error'; text: string };
+
+/** Top-up from the business balance (a ledger transfer) or a hosted payment link to hand to the customer. */
+export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardNumber: string; currency: string; businessBalance: number }) {
+  const router = useRouter();
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [copied, setCopied] = useState(false);
+  const { register, handleSubmit, setError, reset, watch, formState } = useForm<TopUpForm>({
+    resolver: zodResolver(topUpFormSchema),
+    defaultValues: { card_number: cardNumber, source: 'link', amount: '', idempotency_key: newIdempotencyKey() },
+  });
+  const { errors, isSubmitting } = formState;
+  const source = watch('source');
+
+  const onSubmit = handleSubmit(async (values) => {
+    setOutcome(null);
+    setCopied(false);
+    const result = await topUpCard(values);
+    if (!result.ok) {
+      if (result.fieldErrors?.amount) setError('amount', { message: result.fieldErrors.amount }, { shouldFocus: true });
+      else setOutcome({ kind: 'error', text: result.message });
+      return;
+    }
+    // A finished top-up gets a fresh key: the next one is a new request, not a retry.
+    reset({ card_number: cardNumber, source: values.source, amount: '', idempotency_key: newIdempotencyKey() });
+    const data = result.data;
+    if (data.source === 'business') {
+      setOutcome({ kind: 'transfer', text: `${formatMoney(data.amount, currency)} is on its way from your business balance (reference ${data.reference}); the card is credited when the transfer settles.` });
+    } else {
+      const fee = data.serviceFee > 0 ? ` plus a ${formatMoney(data.serviceFee, currency)} fee` : '';
+      setOutcome({ kind: 'link', url: data.checkoutUrl, text: `Payment link for ${formatMoney(data.amount, currency)}${fee}. Send it to the customer:` });
+    }
+    router.refresh();
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Top up">
+      <input type="hidden" {...register('card_number')} />
+      <input type="hidden" {...register('idempotency_key')} />
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-800">Money comes from</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
+            <input type="radio" value="link" className="mt-1 accent-emerald-700" {...register('source')} />
+            <span>
+              <span className="block font-medium">Payment link</span>
+              <span className="block text-xs text-slate-600">The customer pays on a checkout page.</span>
+            </span>
+          </label>
+          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
+            <input type="radio" value="business" className="mt-1 accent-emerald-700" {...register('source')} />
+            <span>
+              <span className="block font-medium">Business balance</span>
+              <span className="block text-xs text-slate-600">Available: {formatMoney(businessBalance, currency)}</span>
+            </span>
+          </label>
+        </div>
+      </fieldset>
+      <TextField id="top-up-amount" label={`Amount (${currency})`} inputMode="decimal" autoComplete="off" placeholder="25.00" error={errors.amount?.message} {...register('amount')} />
+      <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
+        {isSubmitting ? 'Working…' : source === 'business' ? 'Top up from business balance' : 'Create payment link'}
+      </Button>
+      {outcome?.kind === 'error' && <Notice tone="error">{outcome.text}</Notice>}
+      {outcome?.kind === 'transfer' && <Notice tone="success">{outcome.text}</Notice>}
+      {outcome?.kind === 'link' && (
+        <Notice tone="success" testId="payment-link">
+          <p>{outcome.text}</p>
+          <div className="mt-2 flex flex-col gap-2 sm:flex-row">
+            <label htmlFor="checkout-url" className="sr-only">Checkout link</label>
+            <input id="checkout-url" readOnly value={outcome.url} onFocus={(e) => e.currentTarget.select()} className="min-h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900" />
+            <Button
+              variant="secondary"
+              className="sm:w-auto"
+              onClick={async () => {
+                await navigator.clipboard?.writeText(outcome.url).catch(() => undefined);
+                setCopied(true);
+              }}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          </div>
+          <a href={outcome.url} target="_blank" rel="noreferrer" className="mt-2 inline-block font-medium underline underline-offset-2">
+            Open checkout page
+          </a>
+        </Notice>
+      )}
+    </form>
+  );
+}

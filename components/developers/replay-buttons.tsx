@@ -1,0 +1,74 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { replayEvent, replayFailedWebhooks } from '@/app/(dashboard)/developers/actions';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+
+export function ReplayEventButton({ eventId }: { eventId: string }) {
+  const router = useRouter();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <Button
+        variant="secondary"
+        className="min-h-9 w-auto px-3 py-1 text-sm"
+        disabled={pending}
+        aria-label={`Replay event ${eventId}`}
+        onClick={() =>
+          startTransition(async () => {
+            const res = await replayEvent({ event_id: eventId });
+            setResult(res.ok ? { ok: true, text: res.data.deliveries ? 'Queued again' : 'Still in flight; try again shortly' } : { ok: false, text: res.message });
+            router.refresh();
+          })
+        }
+      >
+        {pending ? 'Replaying…' : 'Replay'}
+      </Button>
+      <span role="status" className={`text-xs ${result?.ok === false ? 'text-red-800' : 'text-slate-700'}`}>{result?.text}</span>
+    </div>
+  );
+}
+
+const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
+/** Every failed delivery of a period, sent again; the period is typed in the viewer's time zone. */
+export function ReplayFailedForm() {
+  const router = useRouter();
+  const [from, setFrom] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
+  const [to, setTo] = useState(() => toLocalInput(new Date(Date.now() + 60_000)));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  const iso = (local: string) => (local && !Number.isNaN(Date.parse(local)) ? new Date(local).toISOString() : '');
+
+  return (
+    <form
+      noValidate
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        startTransition(async () => {
+          setErrors({});
+          setMessage(null);
+          const res = await replayFailedWebhooks({ from: iso(from), to: iso(to) });
+          if (res.ok) {
+            setMessage({ tone: 'success', text: `${res.data.deliveries} failed ${res.data.deliveries === 1 ? 'delivery' : 'deliveries'} queued again.` });
+            router.refresh();
+          } else if (res.fieldErrors) setErrors(res.fieldErrors);
+          else setMessage({ tone: 'error', text: res.message });
+        });
+      }}
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField id="replay-from" label="From" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} error={errors.from} />
+        <TextField id="replay-to" label="To" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} error={errors.to} />
+      </div>
+      <Button type="submit" variant="secondary" disabled={pending} className="sm:w-auto">{pending ? 'Replaying…' : 'Replay failed events of this period'}</Button>
+      {message && <Notice tone={message.tone}>{message.text}</Notice>}
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+/** A labelled, keyboard-scrollable block of code (no client script: the page is static). */
+export function CodeBlock({ label, code }: { label: string; code: string }) {
+  return (
+    <figure className="min-w-0">
+      <figcaption className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">{label}</figcaption>
+      <pre
+        tabIndex={0}
+        aria-label={label}
+        className="max-w-full overflow-x-auto rounded-lg bg-slate-900 p-3 text-[13px] leading-relaxed text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+      >
+        <code>{code}</code>
+      </pre>
+    </figure>
+  );
+}

@@ -1,0 +1,121 @@
+import { CodeBlock } from './code-block';
+import { curlSample, typescriptSample } from './code-samples';
+import { MethodBadge } from './method-badge';
+import { anchorOf, resolve, type DocumentedOperation, type Parameter } from './openapi-document';
+import { describeType, SchemaFields } from './schema-fields';
+
+function ParameterTable({ parameters }: { parameters: Parameter[] }) {
+  return (
+    <div className="max-w-full overflow-x-auto">
+      <table className="w-full min-w-[28rem] text-left text-sm">
+        <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</caption>
+        <thead className="border-b border-slate-200 text-slate-600">
+          <tr>
+            <th scope="col" className="py-1 pr-3 font-medium">Name</th>
+            <th scope="col" className="py-1 pr-3 font-medium">In</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Type</th>
+            <th scope="col" className="py-1 font-medium">Notes</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {parameters.map((p) => (
+            <tr key={`${p.in}-${p.name}`}>
+              <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{p.name}</td>
+              <td className="py-1.5 pr-3 text-slate-700">{p.in}</td>
+              <td className="py-1.5 pr-3 font-mono text-[13px] break-words text-slate-700">
+                {describeType(p.schema)}
+                {p.schema.default !== undefined && ` = ${JSON.stringify(p.schema.default)}`}
+              </td>
+              <td className="py-1.5 text-slate-700">{[p.required ? 'required' : 'optional', p.description].filter(Boolean).join('; ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ErrorTable({ op }: { op: DocumentedOperation }) {
+  const rows = Object.entries(op.responses)
+    .filter(([status]) => Number(status) >= 400)
+    .flatMap(([status, r]) => {
+      const response = resolve(r);
+      return Object.values(response.content?.['application/json'].examples ?? {}).map((ex) => {
+        const value = ex.value as { message: string; error: unknown };
+        return { status, message: value.message, condition: typeof value.error === 'string' ? value.error : 'error is an object keyed by field name' };
+      });
+    });
+  if (!rows.length) return null;
+  return (
+    <div className="max-w-full overflow-x-auto">
+      <table className="w-full min-w-[28rem] text-left text-sm">
+        <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Errors</caption>
+        <thead className="border-b border-slate-200 text-slate-600">
+          <tr>
+            <th scope="col" className="py-1 pr-3 font-medium">HTTP</th>
+            <th scope="col" className="py-1 pr-3 font-medium">message</th>
+            <th scope="col" className="py-1 font-medium">When</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {rows.map((row) => (
+            <tr key={`${row.status}-${row.message}`}>
+              <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{row.status}</td>
+              <td className="py-1.5 pr-3 text-slate-900">{row.message}</td>
+              <td className="py-1.5 text-slate-700">{row.condition}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One operation of the document: what it takes, what it answers, how to call it. */
+export function OperationSection({ op }: { op: DocumentedOperation }) {
+  const parameters = (op.parameters ?? []).map((p) => resolve(p));
+  const body = op.requestBody?.content['application/json'];
+  const bodySchemas = body ? (body.schema.oneOf ?? [body.schema]) : [];
+  const [successStatus, success] = Object.entries(op.responses).find(([s]) => Number(s) < 300)!;
+  const successExample = Object.values(success.content?.['application/json'].examples ?? {})[0]?.value;
+  const base = op.api === 'admin' ? '/api/admin' : '/api/v1';
+  return (
+    <section id={anchorOf(op)} aria-labelledby={`${anchorOf(op)}-title`} className="scroll-mt-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <h3 id={`${anchorOf(op)}-title`} className="text-lg font-semibold text-slate-900">
+        {op.summary}
+      </h3>
+      <p className="mt-1 flex flex-wrap items-center gap-2">
+        <MethodBadge method={op.method} />
+        <code className="font-mono text-sm break-all text-slate-800">
+          {base}
+          {op.path}
+        </code>
+        {op.security?.length === 0 && <span className="text-xs text-slate-600">no authentication</span>}
+      </p>
+      {op.description && <p className="mt-2 text-sm text-slate-700">{op.description}</p>}
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <div className="min-w-0 space-y-4">
+          {parameters.length > 0 && <ParameterTable parameters={parameters} />}
+          {bodySchemas.map((s) => (
+            <SchemaFields key={s.$ref ?? 'body'} schema={s} caption={`Body${bodySchemas.length > 1 ? `: ${s.$ref?.split('/').pop()}` : ''}`} />
+          ))}
+          <p className="text-sm text-slate-700">
+            Answers <strong>{successStatus}</strong>
+            {success.content && op.security?.length !== 0 && (
+              <>
+                {' '}with <code className="font-mono text-[13px]">data</code>: <code className="font-mono text-[13px]">{describeType(success.content['application/json'].schema.properties?.data ?? {})}</code>
+              </>
+            )}
+            .
+          </p>
+          <ErrorTable op={op} />
+        </div>
+        <div className="min-w-0 space-y-3">
+          <CodeBlock label="curl" code={curlSample(op)} />
+          <CodeBlock label="TypeScript" code={typescriptSample(op)} />
+          {successExample !== undefined && <CodeBlock label={`Response ${successStatus}`} code={JSON.stringify(successExample, null, 2)} />}
+        </div>
+      </div>
+    </section>
+  );
+}

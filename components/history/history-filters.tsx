@@ -1,0 +1,62 @@
+import Link from 'next/link';
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+const control =
+  'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-emerald-700';
+
+/**
+ * A plain GET form: filters live in the URL (shareable, back button works)
+ * and need no JavaScript. Applying filters starts again at the newest page.
+ */
+export function HistoryFilters({ path, types, statuses, values }: { path: string; types: FilterOption[]; statuses: FilterOption[]; values: { type?: string; status?: string; from?: string; to?: string } }) {
+  return (
+    <form method="get" action={path} className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-5" aria-label="Filters">
+      <div>
+        <label htmlFor="filter-type" className="block text-sm font-medium text-slate-700">Type</label>
+        <select id="filter-type" name="type" defaultValue={values.type ?? ''} className={control}>
+          <option value="">All types</option>
+          {types.map((t) => (
+            <option key={t.value} value={t.value}>{t.label}</option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="filter-status" className="block text-sm font-medium text-slate-700">Status</label>
+        <select id="filter-status" name="status" defaultValue={values.status ?? ''} className={control}>
+          <option value="">All statuses</option>
+          {statuses.map((s) => (
+            <option key={s.value} value={s.value}>{s.label}</option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">From (UTC day)</label>
+        <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} className={control} />
+      </div>
+      <div>
+        <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">To (UTC day)</label>
+        <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} className={control} />
+      </div>
+      <div className="col-span-2 flex items-end gap-2 md:col-span-1">
+        <button type="submit" className="inline-flex min-h-10 flex-1 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+          Apply
+        </button>
+        <Link href={path} className="inline-flex min-h-10 items-center rounded-lg px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700">
+          Clear
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** The filters as a query string, plus extra keys (a cursor), for links that keep them. */
+export function filterQuery(values: Record<string, string | undefined>, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...values, ...extra })) if (v) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}

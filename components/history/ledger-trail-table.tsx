@@ -1,0 +1,41 @@
+import { LocalTime } from '@/components/ui/local-time';
+import { formatMoney } from '@/components/ui/money';
+import { EmptyState } from '@/components/ui/page-header';
+import type { LedgerTrailEntry } from '@/lib/dashboard/ledger-trail';
+import { TableScroll } from './table-scroll';
+
+/** Every ledger entry written under a reference: which account moved by how much, and its balance after. */
+export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
+  if (entries.length === 0) return <EmptyState title="No money has moved for this yet" />;
+  return (
+    <TableScroll label="Ledger transactions">
+      <table className="w-full min-w-[640px] text-sm" data-testid="ledger-trail">
+        <thead className="bg-slate-50 text-left text-slate-600">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Transaction</th>
+            <th scope="col" className="px-3 py-2 font-medium">Account</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Balance after</th>
+            <th scope="col" className="px-3 py-2 font-medium">When · by</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e, i) => (
+            <tr key={`${e.transactionId}-${i}`} className="border-t border-slate-100">
+              <td className="px-3 py-2 text-xs">#{e.transactionId} · {e.kind.replaceAll('_', ' ')}</td>
+              <td className="px-3 py-2 text-xs">{e.account}</td>
+              <td className={`px-3 py-2 text-right tabular-nums ${e.amount < 0 ? 'text-red-800' : 'text-emerald-800'}`}>
+                {e.amount > 0 ? '+' : ''}
+                {formatMoney(e.amount, e.currency)}
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums">{e.balanceAfter === null ? '—' : formatMoney(e.balanceAfter, e.currency)}</td>
+              <td className="px-3 py-2 text-xs text-slate-700">
+                <LocalTime iso={e.createdAt} /> · {e.actor}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

@@ -1,0 +1,86 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { removeUser, updateUserRole } from '@/app/(dashboard)/team/actions';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { LocalTime } from '@/components/ui/local-time';
+import { TEAM_ROLES } from '@/lib/actions/team.validation';
+
+export interface TeamMember {
+  id: number;
+  email: string;
+  role: string;
+  createdAt: string;
+}
+
+/** One user: role change and removal; the server refuses yourself and the last owner whatever this shows. */
+export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: boolean }) {
+  const router = useRouter();
+  const [role, setRole] = useState(member.role);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const selectId = `role-${member.id}`;
+
+  const save = () =>
+    startTransition(async () => {
+      const res = await updateUserRole({ user_id: member.id, role });
+      setMessage(res.ok ? { ok: true, text: `Now ${res.data.role}.` } : { ok: false, text: res.fieldErrors?.role ?? res.message });
+      if (!res.ok) setRole(member.role);
+      router.refresh();
+    });
+
+  const remove = () =>
+    startTransition(async () => {
+      const res = await removeUser({ user_id: member.id });
+      setConfirming(false);
+      if (!res.ok) setMessage({ ok: false, text: res.message });
+      router.refresh();
+    });
+
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 px-3 py-3" data-testid="team-member">
+      <div className="min-w-0">
+        <p className="break-all font-medium text-slate-900">
+          {member.email} {isSelf && <span className="text-xs font-normal text-slate-600">(you)</span>}
+        </p>
+        <p className="text-xs text-slate-600">
+          Added <LocalTime iso={member.createdAt} />
+        </p>
+        {message && (
+          <p role={message.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${message.ok ? 'text-emerald-800' : 'text-red-800'}`}>
+            {message.text}
+          </p>
+        )}
+      </div>
+      {isSelf ? (
+        <span className="text-sm font-medium capitalize text-slate-800" data-testid="own-role">{member.role}</span>
+      ) : (
+        <div className="flex items-center gap-2">
+          <label htmlFor={selectId} className="sr-only">Role of {member.email}</label>
+          <select
+            id={selectId}
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+            className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-3 focus-visible:outline-emerald-700"
+          >
+            {TEAM_ROLES.map((r) => (
+              <option key={r} value={r}>{r}</option>
+            ))}
+          </select>
+          <Button variant="secondary" className="min-h-10 w-auto px-3 py-1 text-sm" disabled={pending || role === member.role} onClick={save} aria-label={`Save role of ${member.email}`}>
+            Save
+          </Button>
+          <Button variant="danger" className="min-h-10 w-auto px-3 py-1 text-sm" disabled={pending} onClick={() => setConfirming(true)} aria-label={`Remove ${member.email}`}>
+            Remove
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog open={confirming} title={`Remove ${member.email}?`} confirmLabel="Remove user" pending={pending} onConfirm={remove} onClose={() => setConfirming(false)}>
+        They are signed out at once and can no longer open the dashboard. What they did stays in the audit log.
+      </ConfirmDialog>
+    </li>
+  );
+}

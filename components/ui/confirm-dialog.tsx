@@ -1,0 +1,49 @@
+'use client';
+
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button } from './button';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  pending?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/** The native <dialog> in modal mode: focus is trapped, Escape closes it, and the page behind is inert. */
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Go back', pending, onConfirm, onClose }: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="confirm-dialog-title"
+      onClose={onClose}
+      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/50"
+    >
+      <div className="p-5">
+        <h2 id="confirm-dialog-title" className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        <div className="mt-2 text-sm text-slate-700">{children}</div>
+        <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" className="sm:w-auto" onClick={onClose} disabled={pending}>
+            {cancelLabel}
+          </Button>
+          <Button variant="danger" className="sm:w-auto" onClick={onConfirm} disabled={pending}>
+            {pending ? 'Working…' : confirmLabel}
+          </Button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,198 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { admin, baseUrl, call, expectAccessible, PASSWORD, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+
+/** A webhook receiver on 127.0.0.1 (test mode allows loopback http) that answers 200 and keeps each webhook-id. */
+async function startReceiver() {
+  const ids: string[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      ids.push(String(req.headers['webhook-id']));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    ids,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function newestKeyPrefix(page: Page) {
+  return (await page.getByTestId('api-keys').locator('li').first().locator('p.font-mono').textContent())!.replace('…', '');
+}
+
+test('owner creates a key shown once, revokes it, sets a webhook URL and replays a delivery; the audit log shows both actors', async ({ page }, testInfo) => {
+  const biz = await seedBusiness();
+  const receiver = await startReceiver();
+  try {
+    await signIn(page, biz.emails.owner);
+    await page.goto(`${baseUrl()}/developers`);
+    await expect(page.getByRole('heading', { name: 'Developers' })).toBeVisible();
+    await expect(page.getByText('No deliveries yet')).toBeVisible();
+    await expectAccessible(page);
+
+    // Create: the secret is on the page once.
+    await page.getByRole('button', { name: 'Create test API key' }).click();
+    const secretBox = page.getByTestId('new-key-value');
+    await expect(secretBox).toHaveValue(/^sk_test_[0-9A-Za-z]{32}$/);
+    const key = await secretBox.inputValue();
+    await expect(page.getByTestId(`key-${key.slice(0, 12)}`)).toBeVisible();
+    await expectAccessible(page);
+    await screenshots(page, testInfo, 'developers-new-key');
+    expect((await call('GET', '/api/v1/card', key)).status).toBe(200);
+    await page.reload();
+    await expect(page.getByTestId('new-key')).toHaveCount(0);
+    expect(await page.content()).not.toContain(key);
+    expect(await newestKeyPrefix(page)).toBe(key.slice(0, 12));
+
+    // Revoke: the API refuses it from then on.
+    const row = page.getByTestId(`key-${key.slice(0, 12)}`);
+    await row.getByRole('button', { name: `Revoke key ${key.slice(0, 12)}` }).click();
+    await expectAccessible(page);
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await expect(page.getByTestId('keys-notice')).toContainText('is revoked');
+    await expect(row.getByText('revoked', { exact: true })).toBeVisible();
+    const refused = await call('GET', '/api/v1/card', key);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Forbidden');
+
+    // Webhook URL: refused live-only rules do not apply in test; a bad URL lands on the field.
+    const url = page.getByLabel('Endpoint URL');
+    await url.fill('not a url');
+    await page.getByRole('button', { name: 'Set URL' }).click();
+    await expect(page.locator('#webhook-url-error')).toBeVisible();
+    await url.fill(receiver.url);
+    await page.getByRole('button', { name: 'Set URL' }).click();
+    await expect(page.getByTestId('webhook-notice')).toContainText(receiver.url);
+    await page.getByRole('button', { name: 'Reveal secret' }).click();
+    await expect(page.getByTestId('webhook-secret')).toHaveValue(/^whsec_/);
+
+    // An event through the API: fund, top up a card by transfer, settle it.
+    expect((await admin('POST', `/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency: 'ETB', amount: 50_000 })).status).toBe(200);
+    const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Dev', last_name: 'Test' });
+    expect(card.status).toBe(201);
+    const transfer = await call('POST', '/api/v1/transfers', biz.keys.test, { amount: 2_500, bank_slug: 'link', account_number: card.body.data.card_number, account_name: 'Top-up' });
+    expect(transfer.status).toBe(200);
+    const ref = transfer.body.data.provider_reference;
+    expect((await call('POST', `/api/v1/test-helpers/payouts/${ref}/settle`, biz.keys.test, { status: 'success' })).status).toBe(200);
+    await expect.poll(() => receiver.ids.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+
+    const delivery = page.getByTestId('delivery').filter({ hasText: 'payout.success' });
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return (await delivery.getByTestId('attempt').first().textContent()) ?? '';
+      }, { timeout: 20_000 })
+      .toContain('200');
+    await expect(delivery.getByText('delivered')).toBeVisible();
+    await expect(delivery.getByTestId('attempt').first()).toContainText('thanks');
+    await expectAccessible(page);
+    await screenshots(page, testInfo, 'developers');
+
+    const eventId = receiver.ids[0];
+    await delivery.getByRole('button', { name: `Replay event ${eventId}` }).click();
+    await expect(delivery.getByRole('status').filter({ hasText: /Queued again/ })).toBeVisible();
+    await expect.poll(() => receiver.ids.filter((id) => id === eventId).length, { timeout: 20_000 }).toBe(2);
+
+    // Audit log: the dashboard user's and the API key's actions, filterable by actor.
+    await page.goto(`${baseUrl()}/audit`);
+    const rows = page.getByTestId('audit-row');
+    await expect(rows.filter({ hasText: 'api_key.revoked' })).toContainText(biz.emails.owner);
+    await expect(rows.filter({ hasText: 'webhook.replayed' })).toContainText(biz.emails.owner);
+    await expect(rows.filter({ hasText: 'transfer.created' })).toContainText(/API key sk_test_/);
+    await expect(rows.filter({ hasText: 'payout.success' })).toContainText(/API key sk_test_/);
+    await expect(rows.filter({ hasText: 'business.credited' })).toContainText('Provider back office');
+    await expectAccessible(page);
+    await screenshots(page, testInfo, 'audit');
+    await page.getByLabel('Actor').selectOption('api_key');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page).toHaveURL(/actor=api_key/);
+    await expect(rows.first()).toBeVisible();
+    for (const text of await rows.allTextContents()) expect(text).toContain('API key sk_test_');
+    await page.getByLabel('Action').selectOption('card');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('card.created');
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('owner adds an operator who can sign in, changes a role, removes a user; never themselves', async ({ page, browser }, testInfo) => {
+  const biz = await seedBusiness();
+  await signIn(page, biz.emails.owner);
+  await page.goto(`${baseUrl()}/team`);
+  await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible();
+  await expect(page.getByTestId('team-member')).toHaveCount(4);
+  await expect(page.getByTestId('team-member').filter({ hasText: '(you)' }).getByRole('button')).toHaveCount(0);
+  await expectAccessible(page);
+
+  const email = `new-operator-${biz.id}@example.com`;
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Add user' }).click();
+  await expect(page.locator('#new-user-password-error')).toContainText('at least 10 characters');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Role', { exact: true }).selectOption('operator');
+  await page.getByRole('button', { name: 'Add user' }).click();
+  await expect(page.getByTestId('add-user-notice')).toContainText(`${email} can now sign in as operator`);
+  await expect(page.getByTestId('team-member')).toHaveCount(5);
+  await screenshots(page, testInfo, 'team');
+
+  // Role change and removal.
+  const support = page.getByTestId('team-member').filter({ hasText: biz.emails.support });
+  await support.getByLabel(`Role of ${biz.emails.support}`, { exact: true }).selectOption('finance');
+  await support.getByRole('button', { name: `Save role of ${biz.emails.support}` }).click();
+  await expect(page.getByTestId('team-member').filter({ hasText: biz.emails.support }).getByLabel(`Role of ${biz.emails.support}`, { exact: true })).toHaveValue('finance');
+  const finance = page.getByTestId('team-member').filter({ hasText: biz.emails.finance });
+  await finance.getByRole('button', { name: `Remove ${biz.emails.finance}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove user' }).click();
+  await expect(page.getByTestId('team-member')).toHaveCount(4);
+  await expectAccessible(page);
+
+  const other = await browser.newContext();
+  const operatorPage = await other.newPage();
+  await signIn(operatorPage, email);
+  await expect(operatorPage.getByTestId('role')).toHaveText('operator');
+  await other.close();
+
+  const removed = await browser.newContext();
+  const removedPage = await removed.newPage();
+  await removedPage.goto(`${baseUrl()}/login`);
+  await removedPage.getByLabel('Email').fill(biz.emails.finance);
+  await removedPage.getByLabel('Password').fill(PASSWORD);
+  await removedPage.getByRole('button', { name: 'Sign in' }).click();
+  await expect(removedPage.getByRole('alert').filter({ hasText: 'Wrong' })).toHaveText(/Wrong email or password/);
+  await removed.close();
+
+  await page.goto(`${baseUrl()}/audit?action=user`);
+  await expect(page.getByTestId('audit-row').filter({ hasText: 'user.added' })).toContainText(email);
+  await expect(page.getByTestId('audit-row').filter({ hasText: 'user.removed' })).toContainText(biz.emails.finance);
+});
+
+test('non-owners get the forbidden page on /developers and /team; finance reads the audit log', async ({ page }, testInfo) => {
+  const biz = await seedBusiness();
+  for (const role of ['operator', 'finance', 'support'] as const) {
+    await page.context().clearCookies();
+    await signIn(page, biz.emails[role]);
+    for (const path of ['/developers', '/team']) {
+      await page.goto(`${baseUrl()}${path}`);
+      await expect(page).toHaveURL(/\/forbidden/);
+      await expect(page.getByText('Your role does not give you access to this page.')).toBeVisible();
+    }
+    await page.goto(`${baseUrl()}/audit`);
+    if (role === 'finance') {
+      await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+      await expect(page.getByText('Nothing recorded yet')).toBeVisible();
+      await expectAccessible(page);
+      await screenshots(page, testInfo, 'audit-empty');
+    } else {
+      await expect(page).toHaveURL(/\/forbidden/);
+    }
+  }
+});

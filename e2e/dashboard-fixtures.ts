@@ -1,0 +1,79 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+export const baseUrl = () => process.env.E2E_BASE_URL!;
+const adminToken = () => process.env.E2E_ADMIN_TOKEN!;
+
+export async function call(method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* CSV and other text */
+  }
+  return { status: res.status, body: parsed, text };
+}
+
+export const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+export type Role = (typeof ROLES)[number];
+export const PASSWORD = 'dashboard-pass-123';
+
+export interface SeededBusiness {
+  id: number;
+  merchantId: string;
+  name: string;
+  keys: { test: string; live: string };
+  emails: Record<Role, string>;
+}
+
+/** A fresh business with one user of every role, seeded through the back office API. */
+export async function seedBusiness(name = `Shop ${Date.now()}`): Promise<SeededBusiness> {
+  const biz = await call('POST', '/api/admin/businesses', adminToken(), { name });
+  expect(biz.status).toBe(201);
+  const id = biz.body.data.id;
+  const emails = {} as Record<Role, string>;
+  for (const role of ROLES) {
+    emails[role] = `${role}-${id}-${Date.now()}@example.com`;
+    const res = await call('POST', `/api/admin/businesses/${id}/users`, adminToken(), { email: emails[role], password: PASSWORD, role });
+    expect(res.status).toBe(201);
+  }
+  return { id, merchantId: biz.body.data.merchant_id, name, keys: biz.body.data.api_keys, emails };
+}
+
+export const admin = (method: string, path: string, body?: unknown) => call(method, path, adminToken(), body);
+
+export function randomPhone(): string {
+  return `+2519${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto(`${baseUrl()}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** No serious or critical axe violations on the page as it stands. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** Desktop and 390-pixel screenshots of the current page, saved under the test output. */
+export async function screenshots(page: Page, testInfo: TestInfo, name: string) {
+  const size = page.viewportSize();
+  await page.screenshot({ path: testInfo.outputPath(`${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath(`${name}-390px.png`), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(1);
+  if (size) await page.setViewportSize(size);
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
+import { applyMigrations } from '../lib/db/migrate';
+import { ensureProductionBuild, startTestServer } from '../tests/test-server';
+
+/**
+ * The same harness as the vitest suites: PostgreSQL (DATABASE_URL, or an
+ * embedded server in a temporary folder) and the production build over real
+ * HTTP. Specs read E2E_BASE_URL and E2E_ADMIN_TOKEN; workers inherit them.
+ */
+export default async function globalSetup() {
+  let embedded: EmbeddedDatabase | undefined;
+  let dataDir: string | undefined;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-e2e-db-'));
+    embedded = await startEmbeddedPostgres(dataDir);
+    databaseUrl = embedded.url;
+  }
+  await applyMigrations(databaseUrl);
+  ensureProductionBuild();
+  const adminToken = 'adm_e2e_token_0123456789abcdef';
+  const server = await startTestServer({ databaseUrl, adminToken }).catch(async (err) => {
+    await embedded?.stop();
+    throw err;
+  });
+  process.env.E2E_BASE_URL = server.baseUrl;
+  process.env.E2E_ADMIN_TOKEN = adminToken;
+  return async () => {
+    await server.stop();
+    await embedded?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

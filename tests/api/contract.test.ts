@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { adminClient, apiClient, createTestBusiness, randomPhone, type ApiResponse, type TestBusiness } from '../helpers';
+import { documentValidator } from '../openapi-validator';
+
+/**
+ * Every operation of openapi.json over real HTTP, a success and at least one
+ * error each; every answer must fit the document's schema for its status
+ * (strict objects: a field the document does not name fails too).
+ */
+const doc = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../openapi.json'), 'utf8'));
+const v = documentValidator(doc);
+
+interface OperationRef {
+  pointer: string;
+  responses: Record<string, any>;
+}
+
+const operations = new Map<string, OperationRef>();
+for (const [route, item] of Object.entries<any>(doc.paths)) {
+  for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+    if (item[method]) operations.set(item[method].operationId, { pointer: `/paths/${v.escape(route)}/${method}`, responses: item[method].responses });
+  }
+}
+
+const seen = new Map<string, Set<number>>();
+
+/**
+ * Keys in the order the schema lists them (SPEC.md fixes key order), checked
+ * through refs, arrays and alternatives; null when the schema does not name
+ * these keys (a record, or another alternative's shape).
+ */
+function keyOrderProblems(value: unknown, schema: any, at = ''): string[] | null {
+  if (!schema) return null;
+  if (schema.$ref) return keyOrderProblems(value, v.resolve(schema.$ref), at);
+  if (Array.isArray(value)) return schema.items ? value.flatMap((x, i) => keyOrderProblems(x, schema.items, `${at}/${i}`) ?? []) : [];
+  if (!value || typeof value !== 'object') return [];
+  const keys = Object.keys(value);
+  if (schema.properties && keys.every((k) => k in schema.properties)) {
+    const order = Object.keys(schema.properties);
+    const positions = keys.map((k) => order.indexOf(k));
+    if (positions.some((p, i) => i > 0 && p < positions[i - 1])) return [`${at || '/'}: keys ${keys.join(',')} not in the order ${order.join(',')}`];
+    return keys.flatMap((k) => keyOrderProblems((value as any)[k], schema.properties[k], `${at}/${k}`) ?? []);
+  }
+  let problems: string[] | null = null;
+  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) {
+    const result = keyOrderProblems(value, alt, at);
+    if (result && result.length === 0) return result;
+    problems ??= result;
+  }
+  return problems;
+}
+
+/** Checks an answer against the document and records that this operation answered this status. */
+function conforms(operationId: string, res: ApiResponse, expectedStatus?: number) {
+  const op = operations.get(operationId);
+  expect(op, `operation ${operationId} in openapi.json`).toBeDefined();
+  if (expectedStatus !== undefined) expect(res.status, `${operationId}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(expectedStatus);
+  const response = op!.responses[String(res.status)];
+  expect(response, `${operationId} documents status ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`).toBeDefined();
+  const pointer = response.$ref ? response.$ref.slice(1) : `${op!.pointer}/responses/${res.status}`;
+  const schemaPointer = `${pointer}/content/application~1json/schema`;
+  expect(v.validate(schemaPointer, res.body), `${operationId} ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`).toEqual([]);
+  expect(keyOrderProblems(res.body, v.resolve(`#${schemaPointer}`)) ?? []).toEqual([]);
+  if (!seen.has(operationId)) seen.set(operationId, new Set());
+  seen.get(operationId)!.add(res.status);
+  return res.body;
+}
+
+let a: TestBusiness;
+let b: TestBusiness;
+let bizA: string;
+const admin = adminClient();
+
+beforeAll(async () => {
+  const created = await admin.post('/api/admin/businesses', { name: 'Contract Co' });
+  conforms('createBusiness', created, 201);
+  a = await createTestBusiness('Contract A');
+  b = await createTestBusiness('Contract B');
+  bizA = `/api/admin/businesses/${a.id}`;
+});
+
+describe('back office', () => {
+  it('createBusiness: 401 without the token, 400 without a name', async () => {
+    conforms('createBusiness', await apiClient().post('/api/admin/businesses', { name: 'x' }), 401);
+    conforms('createBusiness', await admin.post('/api/admin/businesses', {}), 400);
+  });
+
+  it('issueApiKey, createUser', async () => {
+    conforms('issueApiKey', await admin.post(`${bizA}/api-keys`, { mode: 'test', active: true }), 201);
+    conforms('issueApiKey', await admin.post('/api/admin/businesses/999999999/api-keys', { mode: 'test' }), 404);
+    conforms('issueApiKey', await admin.post(`${bizA}/api-keys`, { mode: 'staging' }), 400);
+    conforms('createUser', await admin.post(`${bizA}/users`, { email: `ops-${Date.now()}@example.com`, password: 'long-enough-password', role: 'operator' }), 201);
+    conforms('createUser', await admin.post(`${bizA}/users`, { email: 'not-an-email', password: 'x', role: 'owner' }), 400);
+  });
+
+  it('setFeeSchedule, creditBusinessAccount', async () => {
+    conforms('setFeeSchedule', await admin.put(`${bizA}/fees`, { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10, min: 0, max: 100000 }] }), 200);
+    conforms('setFeeSchedule', await admin.put(`${bizA}/fees`, { mode: 'test', rules: [{ applies_to: 'nothing' }] }), 400);
+    conforms('creditBusinessAccount', await admin.post(`${bizA}/balance`, { mode: 'test', currency: 'ETB', amount: 10_000_000 }), 200);
+    conforms('creditBusinessAccount', await admin.post(`${bizA}/balance`, { mode: 'test', currency: 'ETB', amount: 1 }), 400);
+  });
+
+  it('registerWebhook, rotateWebhookSecret, listDeliveries, replayWebhooks', async () => {
+    conforms('registerWebhook', await admin.put(`${bizA}/webhook`, { mode: 'test', url: 'http://127.0.0.1:9/contract-hook' }), 200);
+    conforms('registerWebhook', await admin.put(`${bizA}/webhook`, { mode: 'live', url: 'http://127.0.0.1:9/contract-hook' }), 400);
+    conforms('rotateWebhookSecret', await admin.post(`${bizA}/webhook/rotate`, { mode: 'test', overlap_hours: 1 }), 200);
+    conforms('rotateWebhookSecret', await admin.post(`${bizA}/webhook/rotate`, { mode: 'live' }), 404);
+    conforms('listDeliveries', await admin.get(`${bizA}/webhook/deliveries?mode=test`), 200);
+    conforms('listDeliveries', await admin.get(`${bizA}/webhook/deliveries?mode=staging`), 400);
+    const now = Date.now();
+    const range = { mode: 'test', from: new Date(now - 3_600_000).toISOString(), to: new Date(now + 3_600_000).toISOString() };
+    conforms('replayWebhooks', await admin.post(`${bizA}/webhook/replay`, range), 200);
+    conforms('replayWebhooks', await admin.post(`${bizA}/webhook/replay`, { mode: 'test', event_id: 'msg_unknown' }), 404);
+  });
+});
+
+describe('REST API', () => {
+  let card: string;
+  let second: string;
+  let phone: string;
+
+  it('createCard: 201, 401, 400, 404, 409', async () => {
+    phone = randomPhone();
+    card = conforms('createCard', await a.test.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Contract', last_name: 'Holder' }), 201).data.card_number;
+    second = conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Second' }), 201).data.card_number;
+    conforms('createCard', await apiClient().post('/api/v1/card', { phone_number: phone, currency: 'ETB' }), 401);
+    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: phone, currency: 'EUR' }), 400);
+    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: '0911234567', currency: 'ETB' }), 400);
+    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD' }), 404);
+    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: phone, currency: 'ETB' }), 409);
+  });
+
+  it('listCards, getCard: 200, 400, 403, 404', async () => {
+    conforms('listCards', await a.test.get(`/api/v1/card?limit=2&phone_number=${phone.slice(4)}`), 200);
+    conforms('listCards', await a.test.get('/api/v1/card?limit=0'), 400);
+    const inactive = conforms('issueApiKey', await admin.post(`${bizA}/api-keys`, { mode: 'test', active: false }), 201).data.key;
+    conforms('listCards', await apiClient(inactive).get('/api/v1/card'), 403);
+    conforms('getCard', await a.test.get(`/api/v1/card/${card}`), 200);
+    conforms('getCard', await a.test.get('/api/v1/card/0000000000000000'), 404);
+    conforms('getCard', await b.test.get(`/api/v1/card/${card}`), 404);
+  });
+
+  it('setCardStatus, the provider disable, cancelCard', async () => {
+    conforms('setCardStatus', await a.test.patch(`/api/v1/card/${second}`, { status: 'disable' }), 200);
+    conforms('setCardStatus', await a.test.patch(`/api/v1/card/${second}`, { status: 'disable' }), 409);
+    conforms('setCardStatus', await a.test.patch(`/api/v1/card/${second}`, { status: 'pause' }), 400);
+    conforms('setCardStatus', await a.test.patch(`/api/v1/card/${second}`, { status: 'enable' }), 200);
+    conforms('disableCardAsProvider', await admin.post(`/api/admin/cards/${second}/disable`), 200);
+    conforms('setCardStatus', await a.test.patch(`/api/v1/card/${second}`, { status: 'enable' }), 403);
+    conforms('enableCardAsProvider', await admin.post(`/api/admin/cards/${second}/enable`), 200);
+    conforms('disableCardAsProvider', await admin.post('/api/admin/cards/0000000000000000/disable'), 404);
+    conforms('enableCardAsProvider', await admin.post('/api/admin/cards/0000000000000000/enable'), 404);
+    conforms('enableCardAsProvider', await apiClient().post(`/api/admin/cards/${second}/enable`), 401);
+    conforms('cancelCard', await a.test.delete(`/api/v1/card/${second}`), 200);
+    conforms('cancelCard', await a.test.delete(`/api/v1/card/${second}`), 404);
+  });
+
+  it('createTransfer, settlePayout, getPayoutStatus', async () => {
+    const transfer = conforms('createTransfer', await a.test.post('/api/v1/transfers', { amount: 500_000, bank_slug: 'link', account_number: card, account_name: 'Top-up' }), 200);
+    conforms('createTransfer', await a.test.post('/api/v1/transfers', { amount: 500, bank_slug: 'cbe', account_number: card, account_name: 'Top-up' }), 400);
+    conforms('createTransfer', await a.test.post('/api/v1/transfers', { amount: 10 ** 11, bank_slug: 'link', account_number: card, account_name: 'Too much' }), 400);
+    const ref = transfer.data.provider_reference;
+    conforms('settlePayout', await a.test.post(`/api/v1/test-helpers/payouts/${ref}/settle`, { status: 'success' }), 200);
+    conforms('settlePayout', await a.test.post('/api/v1/test-helpers/payouts/trf_unknown/settle', { status: 'success' }), 404);
+    conforms('settlePayout', await a.test.post(`/api/v1/test-helpers/payouts/${ref}/settle`, { status: 'done' }), 400);
+    conforms('settlePayout', await a.live.post(`/api/v1/test-helpers/payouts/${ref}/settle`, { status: 'success' }), 404);
+    conforms('getPayoutStatus', await a.test.get(`/api/v1/card/payout/${ref}/status`), 200);
+    conforms('getPayoutStatus', await a.test.get('/api/v1/card/payout/nothing/status'), 404);
+  });
+
+  it('createPayout of each type, listPayouts', async () => {
+    const c2c = await createTestCard(a);
+    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: c2c, amount: 1000 }), 200);
+    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, merchant_id: b.merchant_id, amount: 1000, charge_payer: 'customer' }), 200);
+    const bank = conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1000123450000', account_name: 'Fails' }), 200);
+    conforms('settlePayout', await a.test.post(`/api/v1/test-helpers/payouts/${bank.data.provider_reference}/settle`, { status: 'failed' }), 200);
+    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: card, amount: 1000 }), 400);
+    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: c2c, merchant_id: b.merchant_id, amount: 1000 }), 400);
+    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: '0000000000000000', merchant_id: b.merchant_id, amount: 1000 }), 404);
+    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, merchant_id: b.merchant_id, amount: 10 ** 11 }), 400);
+    conforms('createPayout', await a.live.post('/api/v1/card/payouts', { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1', account_name: 'x' }), 404);
+    conforms('listPayouts', await a.test.get('/api/v1/card/payouts?limit=100'), 200);
+    conforms('listPayouts', await a.test.get('/api/v1/card/payouts?limit=101'), 400);
+  });
+
+  it('createPayment (hosted and direct charge), completePayment, getPaymentStatus, listPayments', async () => {
+    const ref = `order-${Date.now()}`;
+    const hosted = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: card, merchant_reference: ref }), 201);
+    conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 10_000, card_number: card, phone_number: randomPhone(), payment_method: 'telebirr' }), 201);
+    conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: card, merchant_reference: ref }), 409);
+    conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 10_000, card_number: card }), 400);
+    const link = hosted.data.link_reference;
+    conforms('completePayment', await a.test.post(`/api/v1/test-helpers/payments/${link}/complete`, { status: 'cancelled' }), 200);
+    conforms('completePayment', await a.test.post('/api/v1/test-helpers/payments/pay_unknown/complete', { status: 'success' }), 404);
+    conforms('completePayment', await a.test.post(`/api/v1/test-helpers/payments/${link}/complete`, { status: 'refunded' }), 400);
+    conforms('getPaymentStatus', await a.test.get(`/api/v1/card/payment/${link}/status`), 200);
+    conforms('getPaymentStatus', await b.test.get(`/api/v1/card/payment/${link}/status`), 404);
+    conforms('listPayments', await a.test.get('/api/v1/card/payments?offset=0&limit=5'), 200);
+    conforms('listPayments', await a.test.get('/api/v1/card/payments?page=0'), 400);
+  });
+
+  it('listBanks, listEvents (with the payloads of every kind so far)', async () => {
+    conforms('listBanks', await a.test.get('/api/v1/banks'), 200);
+    conforms('listBanks', await apiClient('sk_test_not_a_real_key_000000000000').get('/api/v1/banks'), 401);
+    const events = conforms('listEvents', await a.test.get('/api/v1/events?limit=100'), 200);
+    expect(new Set(events.data.items.map((e: any) => e.type))).toEqual(new Set(['payout.success', 'payout.failed', 'payment.cancelled']));
+    conforms('listEvents', await a.test.get('/api/v1/events?type=payout.failed&undelivered=true'), 200);
+    conforms('listEvents', await a.test.get('/api/v1/events?type=payout.pending'), 400);
+  });
+
+  it('Idempotency-Key: a reuse with another body is 409; a body over 1 MB is 413', async () => {
+    const key = `contract-${Date.now()}`;
+    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD', first_name: 'Idem' }, { headers: { 'idempotency-key': key } }), 201);
+    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD', first_name: 'Other' }, { headers: { 'idempotency-key': key } }), 409);
+    conforms('createPayment', await a.test.post('/api/v1/card/payments', undefined, { raw: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) }), 413);
+  });
+
+  it('getOpenApiDocument: served without a key, the checked-in document with this server as the default address', async () => {
+    const res = await apiClient().get('/api/v1/openapi.json');
+    conforms('getOpenApiDocument', res, 200);
+    expect(res.body.servers[0].variables.app_url.default).toBe(inject('baseUrl'));
+    expect({ ...res.body, servers: doc.servers, paths: undefined }).toEqual({ ...doc, paths: undefined });
+  });
+});
+
+async function createTestCard(biz: TestBusiness) {
+  const res = await biz.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Receiver' });
+  conforms('createCard', res, 201);
+  return res.body.data.card_number as string;
+}
+
+afterAll(() => {
+  // Only meaningful when every test above ran.
+  if (seen.size === 0) return;
+  const missing: string[] = [];
+  for (const [id, op] of operations) {
+    const statuses = [...(seen.get(id) ?? [])];
+    if (!statuses.some((s) => s < 300)) missing.push(`${id}: no success`);
+    const documentsErrors = Object.keys(op.responses).some((s) => Number(s) >= 400);
+    if (documentsErrors && !statuses.some((s) => s >= 400)) missing.push(`${id}: no error`);
+  }
+  expect(missing).toEqual([]);
+});

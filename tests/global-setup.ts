@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
+import { applyMigrations } from '../lib/db/migrate';
+import { ensureProductionBuild, startTestServer, type TestServer } from './test-server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminToken: string;
+    databaseUrl: string;
+  }
+}
+
+/**
+ * One PostgreSQL (DATABASE_URL, or an embedded server in a temporary folder) and
+ * one production build served over real HTTP, shared by every test file.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined;
+  let dataDir: string | undefined;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-test-db-'));
+    embedded = await startEmbeddedPostgres(dataDir);
+    databaseUrl = embedded.url;
+  }
+  console.log(`tests use ${embedded ? 'an embedded PostgreSQL' : 'PostgreSQL at DATABASE_URL'}`);
+  const adminToken = 'adm_test_token_0123456789abcdef';
+  let server: TestServer;
+  try {
+    await applyMigrations(databaseUrl);
+    ensureProductionBuild();
+    server = await startTestServer({ databaseUrl, adminToken });
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  project.provide('baseUrl', server.baseUrl);
+  project.provide('adminToken', adminToken);
+  project.provide('databaseUrl', databaseUrl);
+  return async () => {
+    await server.stop();
+    await embedded?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

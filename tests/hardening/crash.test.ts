@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { runCrashTest } from '../../bench/crash/crash-test';
+
+// About a minute and a half with its own PostgreSQL and server: run under CI=true or LONG_TESTS=1.
+const LONG = Boolean(process.env.CI || process.env.LONG_TESTS);
+
+describe.skipIf(!LONG)('crash test: 16 clients, 10 SIGKILLs of the server, one immediate PostgreSQL shutdown', () => {
+  it('every 2xx exists exactly once, nothing refused left an entry, the ledger is clean and every final payout has its event', async () => {
+    const result = await runCrashTest({ log: (l) => console.log(l) });
+    console.log(
+      `crash test: survived ${result.server_kills} SIGKILLs and ${result.postgres_immediate_shutdowns} immediate PostgreSQL shutdown in ${result.seconds.toFixed(0)} s; ` +
+        `${result.requests} requests: ${result.succeeded} succeeded, ${result.refused} refused ${JSON.stringify(result.refused_by_answer)}, ` +
+        `${result.undecided} left "in progress" by a kill (${result.undecided_that_committed} of them committed, each once)`,
+    );
+    expect(result.server_kills).toBe(10);
+    expect(result.postgres_immediate_shutdowns).toBeGreaterThanOrEqual(1);
+    expect(result.succeeded).toBeGreaterThan(100);
+    expect(result.duplicates).toEqual([]);
+    expect(result.orphans).toEqual([]);
+    expect(result.missing).toEqual([]);
+    expect(result.refused_with_entry).toEqual([]);
+    expect(result.missing_events).toEqual([]);
+    expect(result.ledger_problems).toEqual([]);
+    expect(result.seconds).toBeLessThan(300);
+  }, 300_000);
+});

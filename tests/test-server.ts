@@ -1,0 +1,135 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DIST = path.join(ROOT, process.env.NEXT_DIST_DIR || '.next');
+const SOURCE_DIRS = ['app', 'lib', 'components', 'public'];
+const SOURCE_FILES = ['next.config.mjs', 'package.json', 'postcss.config.mjs'];
+
+function sourceStamp(): string {
+  const hash = crypto.createHash('sha256');
+  const walk = (dir: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (!entry.name.endsWith('.test.ts')) hash.update(`${full}:${fs.statSync(full).mtimeMs}\n`);
+    }
+  };
+  for (const d of SOURCE_DIRS) walk(path.join(ROOT, d));
+  for (const f of SOURCE_FILES) hash.update(`${f}:${fs.statSync(path.join(ROOT, f)).mtimeMs}\n`);
+  return hash.digest('hex');
+}
+
+/** `next build` once, and again only when a source file changed since the last build. */
+export function ensureProductionBuild(): void {
+  const stampFile = path.join(DIST, 'source-stamp');
+  const stamp = sourceStamp();
+  if (fs.existsSync(path.join(DIST, 'BUILD_ID')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return;
+  const started = Date.now();
+  const result = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+  fs.writeFileSync(stampFile, stamp);
+  console.log(`next build done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  baseUrl: string;
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts the production server (scripts/start.ts) against databaseUrl and waits for /api/health. */
+export async function startTestServer(opts: {
+  databaseUrl: string;
+  adminToken: string;
+  env?: Record<string, string>;
+  port?: number;
+  /** Own process group, so stop() signals the server itself and not only the tsx wrapper (needed for SIGKILL). */
+  processGroup?: boolean;
+}): Promise<TestServer> {
+  const port = opts.port ?? (await freePort());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-server-'));
+  let log = '';
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: opts.databaseUrl,
+      ADMIN_TOKEN: opts.adminToken,
+      AUTH_SECRET: 'test-auth-secret-test-auth-secret',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      TEST_SETTLE_AFTER_MS: '0',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.processGroup ?? false,
+  });
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    port,
+    process: child,
+    output: () => log,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      if (opts.processGroup) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, migrated database on the same server as databaseUrl, for tests that need the outbox to themselves. */
+export async function createScratchDatabase(databaseUrl: string, name: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const { applyMigrations } = await import('../lib/db/migrate');
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  return url.toString();
+}

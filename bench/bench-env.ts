@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
+import { applyMigrations } from '../lib/db/migrate';
+import { ensureProductionBuild, startTestServer, type TestServer } from '../tests/test-server';
+
+export interface BenchEnv {
+  databaseUrl: string;
+  databaseLabel: string;
+  server?: TestServer;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL (DATABASE_URL or a fresh embedded one), migrated, and optionally the production server. */
+export async function openBenchEnv(opts: { server?: boolean; serverEnv?: Record<string, string> } = {}): Promise<BenchEnv> {
+  let embedded: EmbeddedDatabase | undefined;
+  let dir: string | undefined;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-bench-'));
+    embedded = await startEmbeddedPostgres(dir);
+    databaseUrl = embedded.url;
+  }
+  await applyMigrations(databaseUrl);
+  const adminToken = 'adm_bench_token_0123456789abcdef';
+  let server: TestServer | undefined;
+  if (opts.server) {
+    ensureProductionBuild();
+    server = await startTestServer({ databaseUrl, adminToken, env: opts.serverEnv });
+  }
+  return {
+    databaseUrl,
+    databaseLabel: embedded ? 'embedded PostgreSQL 18' : `PostgreSQL at ${new URL(databaseUrl).host}`,
+    server,
+    adminToken,
+    async close() {
+      await server?.stop();
+      await embedded?.stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Times `count` calls of fn with `concurrency` in flight; milliseconds per call. */
+export async function timeCalls(count: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<number[]> {
+  const samples: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t = performance.now();
+        await fn(i);
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  return samples;
+}
+
+export function writeResult(name: string, result: unknown): void {
+  const dir = path.join(import.meta.dirname, 'out');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(result, null, 2));
+}
+
+export const fmt = (n: number) => n.toFixed(2);

@@ -1,0 +1,270 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { createBusiness } from '../../lib/admin/businesses';
+import { createDb, type Db } from '../../lib/db/client';
+import { ServiceError } from '../../lib/errors';
+import { newCardNumber } from '../../lib/ids';
+import { clearingAccountId } from '../../lib/ledger/accounts';
+import { postTransaction } from '../../lib/ledger/post-transaction';
+import { verifyLedger } from '../../lib/ledger/verify-ledger';
+import { createPayout } from '../../lib/payouts/create-payout';
+import { ensureProductionBuild, startTestServer, type TestServer } from '../../tests/test-server';
+import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
+
+/**
+ * Card-to-card payouts against pgbench TPC-B on the same PostgreSQL server in
+ * one run: through the core (8 connections), through HTTP (8 clients), out of
+ * one hot card, and GET /card/payouts pages 1 and 60 at 1,000 and 1,000,000
+ * payouts. Prefers the machine's PostgreSQL at 127.0.0.1:5432 when it answers
+ * (fresh databases on it), else DATABASE_URL, else an embedded server.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CARDS = 10_000;
+const BIG = Number(process.env.BENCH_PAYOUTS ?? 1_000_000);
+const SMALL = 1_000;
+const LIST_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 10);
+const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432';
+const ACTOR = { type: 'system', id: 'bench' } as const;
+
+async function localServerUp(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: `${LOCAL_PG}/postgres`, connectionTimeoutMillis: 2_000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+  const c = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  return `${serverUrl}/${name}`;
+}
+
+function pgbench(url: string): number {
+  const u = new URL(url);
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
+  const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username), u.pathname.slice(1)];
+  const init = spawnSync('pgbench', ['-i', '-q', '-s', String(PGBENCH_SCALE), ...conn], { env, encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+  const run = spawnSync('pgbench', ['-n', '-c', '8', '-j', '2', '-T', String(SECONDS), ...conn], { env, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
+  const m = /tps = ([\d.]+)/.exec(run.stdout);
+  if (!m) throw new Error(`no tps in pgbench output:\n${run.stdout}`);
+  return Number(m[1]);
+}
+
+/** 10,000 funded cards for one business, seeded in bulk with one balanced funding transaction. */
+async function seedCards(db: Db, businessId: number, count: number, eachBalance: number): Promise<string[]> {
+  const numbers = Array.from({ length: count }, () => newCardNumber());
+  const tag = randomUUID().slice(0, 8);
+  await db.execute(sql`
+    WITH input AS (SELECT * FROM unnest(${`{${numbers.join(',')}}`}::text[]) WITH ORDINALITY AS t(card_number, ord)),
+    cu AS (
+      INSERT INTO customers (phone_number, national_number, first_name, last_name)
+      SELECT '+2519' || lpad(ord::text, 8, '0') || '-' || ${tag}, '9' || lpad(ord::text, 8, '0'), 'Bench', 'Holder' FROM input
+      RETURNING id, phone_number),
+    acc AS (
+      INSERT INTO ledger_accounts (kind, name, business_id, mode, currency)
+      SELECT 'card', 'card:' || card_number, ${businessId}, 'test', 'ETB' FROM input RETURNING id, name)
+    INSERT INTO cards (ref_id, business_id, mode, customer_id, card_number, currency, account_id)
+    SELECT gen_random_uuid()::text, ${businessId}, 'test', cu.id, i.card_number, 'ETB', acc.id
+    FROM input i JOIN acc ON acc.name = 'card:' || i.card_number
+    JOIN cu ON cu.phone_number = '+2519' || lpad(i.ord::text, 8, '0') || '-' || ${tag}`);
+  const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
+  const ids = await db.execute<{ id: number }>(sql`SELECT account_id AS id FROM cards WHERE business_id = ${businessId} ORDER BY id`);
+  for (let i = 0; i < ids.rows.length; i += 1_000) {
+    const chunk = ids.rows.slice(i, i + 1_000).map((r) => Number(r.id));
+    await db.transaction((tx) =>
+      postTransaction(tx, {
+        mode: 'test',
+        kind: 'bench_funding',
+        businessId,
+        actor: ACTOR,
+        postings: [{ accountId: deposits, amount: -eachBalance * chunk.length }, ...chunk.map((accountId) => ({ accountId, amount: eachBalance }))],
+      }),
+    );
+  }
+  await db.execute(sql`ANALYZE`);
+  return numbers;
+}
+
+/** Runs `clients` loops for SECONDS; answers completed calls per second and the failures seen. */
+async function throughput(clients: number, call: () => Promise<void>) {
+  const deadline = Date.now() + SECONDS * 1000;
+  let done = 0;
+  const failures = new Map<string, number>();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < deadline) {
+        try {
+          await call();
+          done++;
+        } catch (err) {
+          const k = err instanceof Error ? err.message.slice(0, 80) : String(err);
+          failures.set(k, (failures.get(k) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  return { perSecond: done / ((performance.now() - started) / 1000), failures: Object.fromEntries(failures) };
+}
+
+async function pendingDeliveries(db: Db): Promise<number> {
+  const r = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'`);
+  return r.rows[0].n;
+}
+
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+
+async function main() {
+  const local = !process.env.DATABASE_URL && (await localServerUp());
+  let pgbenchUrl: string;
+  if (local) {
+    process.env.DATABASE_URL = await freshDatabase(LOCAL_PG, 'bench_payouts');
+    pgbenchUrl = await freshDatabase(LOCAL_PG, 'bench_payouts_pgbench');
+  }
+  // The server starts after the core phases: its background workers would otherwise compete with the core for the CPU.
+  const env = await openBenchEnv({ server: false });
+  if (!local) {
+    const u = new URL(env.databaseUrl);
+    pgbenchUrl = await freshDatabase(`${u.protocol}//${u.username}:${u.password}@${u.host}`, 'bench_payouts_pgbench');
+  }
+  const label = local ? 'the machine PostgreSQL 15 at 127.0.0.1:5432' : env.databaseLabel;
+  console.log(`database: ${label} (pgbench and our ledger on the same server); ${SECONDS} s per run`);
+  const { db, pool } = createDb(env.databaseUrl, 8);
+  const results: Record<string, unknown> = { database: label, seconds: SECONDS };
+  let server: TestServer | undefined;
+  try {
+    const tps = pgbench(pgbenchUrl!);
+    console.log(`pgbench -c 8 -j 2 TPC-B (scale ${PGBENCH_SCALE}): ${fmt(tps)} tps`);
+
+    const biz = await createBusiness(db, { name: 'bench' });
+    const cards = await seedCards(db, biz.id, CARDS, 1_000_000_000);
+    const c2c = (from: string, to: string) =>
+      createPayout(db, { businessId: biz.id, mode: 'test', actor: ACTOR, input: { card_number: from, destination_card_number: to, amount: 100 } }).then(() => {});
+    const distinctPair = () => {
+      const from = pick(cards);
+      let to = pick(cards);
+      while (to === from) to = pick(cards);
+      return [from, to] as const;
+    };
+
+    const core = await throughput(8, () => c2c(...distinctPair()));
+    console.log(`core card-to-card, 8 connections, uniform over ${CARDS} cards: ${fmt(core.perSecond)}/s, ratio to pgbench ${fmt(core.perSecond / tps)} (target >= 0.7)`, core.failures);
+
+    const hot = cards[0];
+    const others = cards.slice(1);
+    const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
+    const hotAccount = Number((await db.execute<{ id: number }>(sql`SELECT account_id AS id FROM cards WHERE card_number = ${hot}`)).rows[0].id);
+    const refill = () =>
+      db.transaction((tx) =>
+        postTransaction(tx, { mode: 'test', kind: 'bench_funding', businessId: biz.id, actor: ACTOR, postings: [{ accountId: deposits, amount: -1_000_000_000 }, { accountId: hotAccount, amount: 1_000_000_000 }] }),
+      );
+    const hotRun = await throughput(8, async () => {
+      try {
+        await c2c(hot, pick(others));
+      } catch (err) {
+        if (!(err instanceof ServiceError && err.code === 'insufficient_balance')) throw err;
+        await refill();
+      }
+    });
+    console.log(`hot card, 8 connections paying out of one card: ${fmt(hotRun.perSecond)}/s, ratio to uniform ${fmt(hotRun.perSecond / core.perSecond)} (target >= 0.3)`, hotRun.failures);
+
+    // Start the server, then let it deliver the webhook events the core phases wrote before timing HTTP.
+    ensureProductionBuild();
+    server = await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken });
+    const drainStarted = performance.now();
+    const backlog = await pendingDeliveries(db);
+    while ((await pendingDeliveries(db)) > 0 && performance.now() - drainStarted < 300_000) await new Promise((r) => setTimeout(r, 500));
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    console.log(`webhook backlog of ${backlog} deliveries drained in ${fmt(drainSeconds)} s (${fmt(backlog / drainSeconds)}/s)`);
+    results.webhook_backlog = backlog;
+    results.webhook_drain_per_second = backlog / drainSeconds;
+
+    const base = server.baseUrl;
+    const http = await throughput(8, async () => {
+      const [from, to] = distinctPair();
+      const res = await fetch(`${base}/api/v1/card/payouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${biz.api_keys.test}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ card_number: from, destination_card_number: to, amount: 100 }),
+      });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    });
+    console.log(`HTTP card-to-card, 8 clients: ${fmt(http.perSecond)}/s, ratio to pgbench ${fmt(http.perSecond / tps)} (target >= 0.4)`, http.failures);
+
+
+    // Payout lists: one business with 1,000 payouts and one with 1,000,000, written in bulk.
+    const listBusiness = async (name: string, n: number) => {
+      const b = await createBusiness(db, { name });
+      const t = performance.now();
+      for (let done = 0; done < n; done += 250_000) {
+        const chunk = Math.min(250_000, n - done);
+        await db.execute(sql`
+          INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
+                               source_card_number, destination_card_number, actor_type, created_at, updated_at, completed_at)
+          SELECT ${b.id}, 'test', 'card_to_card', 'success', 'ETB', 100 + g % 1000, 0, 'sender', ${`bench${b.id}_`} || g,
+                 '4000000000000002', '4000000000000010', 'system', now() - (g || ' seconds')::interval, now(), now()
+          FROM generate_series(${done + 1}::int, ${done + chunk}::int) g`);
+      }
+      await db.execute(sql`INSERT INTO list_counters (business_id, mode, kind, shard, count) VALUES (${b.id}, 'test', 'payouts', 0, ${n})`);
+      console.log(`  seeded ${n} payouts in ${fmt((performance.now() - t) / 1000)} s`);
+      return b;
+    };
+    const small = await listBusiness('bench-small-list', SMALL);
+    const big = await listBusiness('bench-big-list', BIG);
+    await db.execute(sql`ANALYZE payouts`);
+    const p95 = async (key: string, page: number) => {
+      const samples = await timeCalls(LIST_REQUESTS, 4, async () => {
+        const res = await fetch(`${base}/api/v1/card/payouts?page=${page}&limit=15`, { headers: { authorization: `Bearer ${key}` } });
+        if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+        const body = await res.json();
+        if (body.data.items.length !== 15) throw new Error('short page');
+      });
+      return percentile(samples, 95);
+    };
+    const lists: Record<string, number> = {};
+    for (const page of [1, 60]) {
+      lists[`small_p${page}`] = await p95(small.api_keys.test, page);
+      lists[`big_p${page}`] = await p95(big.api_keys.test, page);
+      console.log(
+        `GET /card/payouts page ${page} (limit 15), p95: ${fmt(lists[`small_p${page}`])} ms at ${SMALL} payouts, ${fmt(lists[`big_p${page}`])} ms at ${BIG}; ratio ${fmt(lists[`big_p${page}`] / lists[`small_p${page}`])} (target <= 2)`,
+      );
+    }
+
+    const ledger = await verifyLedger(db);
+    console.log(`verifyLedger: ${ledger.ok ? 'clean' : ledger.problems.join('; ')} (${ledger.transactions} transactions)`);
+    Object.assign(results, {
+      pgbench_tps: tps,
+      core_per_second: core.perSecond,
+      core_ratio: core.perSecond / tps,
+      http_per_second: http.perSecond,
+      http_ratio: http.perSecond / tps,
+      hot_per_second: hotRun.perSecond,
+      hot_ratio_to_uniform: hotRun.perSecond / core.perSecond,
+      list_p95_ms: lists,
+      ledger_clean: ledger.ok,
+    });
+    writeResult('payouts', results);
+  } finally {
+    await pool.end();
+    await server?.stop();
+    await env.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../lib/db/client';
+import { newCardNumber } from '../lib/ids';
+
+/**
+ * Test-mode ETB cards for a business, as the schema holds them (holder, ledger
+ * account, card, list total), inserted 5,000 per statement: card creation
+ * through the API would take minutes at 100,000. Newest first by created_at.
+ */
+export async function seedCards(db: Db, businessId: number, count: number): Promise<string[]> {
+  const numbers: string[] = [];
+  for (let done = 0; done < count; done += 5_000) {
+    const n = Math.min(5_000, count - done);
+    const tag = randomUUID();
+    const batch = Array.from({ length: n }, () => newCardNumber());
+    const phones = batch.map((_, i) => `+2519${String(businessId % 10)}${String(done + i).padStart(7, '0')}`);
+    await db.execute(sql`
+      WITH input AS (
+        SELECT * FROM unnest(${`{${batch.join(',')}}`}::text[], ${`{${phones.join(',')}}`}::text[]) WITH ORDINALITY AS t(card_number, phone, ord)
+      ), cu AS (
+        INSERT INTO customers (phone_number, national_number, first_name, last_name)
+        SELECT phone || '-' || ${tag}, substr(phone, 5), 'Bench', 'Holder' FROM input ORDER BY ord
+        RETURNING id, phone_number
+      ), acc AS (
+        INSERT INTO ledger_accounts (kind, name, business_id, mode, currency)
+        SELECT 'card', 'card:' || card_number, ${businessId}, 'test', 'ETB' FROM input ORDER BY ord
+        RETURNING id, name
+      )
+      INSERT INTO cards (ref_id, business_id, mode, customer_id, card_number, currency, account_id, created_at, updated_at)
+      SELECT gen_random_uuid()::text, ${businessId}, 'test', cu.id, i.card_number, 'ETB', acc.id,
+             now() - ((${done} + i.ord) || ' seconds')::interval, now()
+      FROM input i
+      JOIN acc ON acc.name = 'card:' || i.card_number
+      JOIN cu ON cu.phone_number = i.phone || '-' || ${tag}`);
+    numbers.push(...batch);
+  }
+  await db.execute(sql`INSERT INTO list_counters (business_id, mode, kind, shard, count) VALUES (${businessId}, 'test', 'cards', 0, ${count})
+    ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + ${count}`);
+  return numbers;
+}

@@ -14,7 +14,7 @@ import { apiKeys, users } from '../lib/db/schema';
 import { adminClient, apiClient, createTestBusiness, testDb, type TestBusiness } from './helpers';
 import { startReceiver } from './api/webhooks-receiver';
 
-process.env.DATABASE_URL ??= inject('databaseUrl');
+process.env.DATABASE_URL = inject('databaseUrl');
 
 const ROLES: Role[] = ['owner', 'operator', 'finance', 'support'];
 const MINE = [...Object.values(developer), ...Object.values(team)] as ActionDef<z.ZodType, unknown>[];

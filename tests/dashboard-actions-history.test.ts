@@ -10,7 +10,7 @@ import { previewPayout, sendPayout } from '../lib/actions/payout-actions';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';
 
 // The actions run in this process against the tests' database, as the server would run them.
-process.env.DATABASE_URL ??= inject('databaseUrl');
+process.env.DATABASE_URL = inject('databaseUrl');
 process.env.APP_URL ??= inject('baseUrl');
 
 const session = (biz: TestBusiness, role: Role, userId = 900_000 + biz.id): DashboardSession => ({

@@ -10,7 +10,7 @@ import type { Role } from '../lib/auth/users';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';
 
 // runActionAs opens the app's own pool: point it at the tests' database.
-process.env.DATABASE_URL ??= inject('databaseUrl');
+process.env.DATABASE_URL = inject('databaseUrl');
 
 const ROLES: Role[] = ['owner', 'operator', 'finance', 'support'];
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
-import { ensureProductionBuild, startTestServer, type TestServer } from './test-server';
+import { createScratchDatabase, dropDatabases, ensureProductionBuild, startTestServer, type TestServer } from './test-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,19 +15,27 @@ declare module 'vitest' {
 }
 
 /**
- * One PostgreSQL (DATABASE_URL, or an embedded server in a temporary folder) and
- * one production build served over real HTTP, shared by every test file.
+ * One PostgreSQL (a fresh database of this run on DATABASE_URL's server, or an
+ * embedded server in a temporary folder) and one production build served over
+ * real HTTP, shared by every test file.
  */
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
   let databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
+  let runDatabase: string | undefined;
+  if (databaseUrl) {
+    // Its own database, so a run never meets what earlier runs or benchmarks left behind;
+    // those of interrupted runs, no longer in use, go first.
+    await dropDatabases(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_run_`, false);
+    databaseUrl = await createScratchDatabase(databaseUrl, `run_${Date.now().toString(36)}_${process.pid}`);
+    runDatabase = new URL(databaseUrl).pathname.slice(1);
+  } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-test-db-'));
     embedded = await startEmbeddedPostgres(dataDir);
     databaseUrl = embedded.url;
   }
-  console.log(`tests use ${embedded ? 'an embedded PostgreSQL' : 'PostgreSQL at DATABASE_URL'}`);
+  console.log(`tests use ${embedded ? 'an embedded PostgreSQL' : `database ${runDatabase} on DATABASE_URL's server`}`);
   const adminToken = 'adm_test_token_0123456789abcdef';
   let server: TestServer;
   try {
@@ -36,6 +44,7 @@ export default async function setup(project: TestProject) {
     server = await startTestServer({ databaseUrl, adminToken });
   } catch (err) {
     await embedded?.stop();
+    if (runDatabase) await dropDatabases(databaseUrl, runDatabase);
     throw err;
   }
   project.provide('baseUrl', server.baseUrl);
@@ -44,6 +53,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await embedded?.stop();
+    if (runDatabase) await dropDatabases(databaseUrl, runDatabase);
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

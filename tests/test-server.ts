@@ -80,6 +80,8 @@ export async function startTestServer(opts: {
       PORT: String(port),
       APP_URL: `http://127.0.0.1:${port}`,
       TEST_SETTLE_AFTER_MS: '0',
+      // Several servers share one PostgreSQL (max_connections 100 on a stock server) with the test pools.
+      DB_POOL_SIZE: '8',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -116,20 +118,44 @@ export async function startTestServer(opts: {
   };
 }
 
-/** A fresh, migrated database on the same server as databaseUrl, for tests that need the outbox to themselves. */
+/** A fresh, migrated database on the same server as databaseUrl, named after it so the run's teardown drops it too. */
 export async function createScratchDatabase(databaseUrl: string, name: string): Promise<string> {
-  const { default: pg } = await import('pg');
   const { applyMigrations } = await import('../lib/db/migrate');
-  const admin = new pg.Client({ connectionString: databaseUrl });
+  const url = new URL(databaseUrl);
+  const full = `${url.pathname.slice(1)}_${name}`;
+  await onServer(databaseUrl, async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS "${full}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${full}"`);
+  });
+  url.pathname = `/${full}`;
+  await applyMigrations(url.toString());
+  return url.toString();
+}
+
+/**
+ * Drops every database whose name starts with prefix (a run's own database and its
+ * scratch ones). Without force, one still in use (another run's) is left alone.
+ */
+export async function dropDatabases(databaseUrl: string, prefix: string, force = true): Promise<void> {
+  await onServer(databaseUrl, async (admin) => {
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix]);
+    for (const { datname } of rows) {
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}"${force ? ' WITH (FORCE)' : ''}`).catch((err) => {
+        if (force) throw err;
+      });
+    }
+  });
+}
+
+async function onServer(databaseUrl: string, work: (admin: import('pg').Client) => Promise<void>): Promise<void> {
+  const { default: pg } = await import('pg');
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await work(admin);
   } finally {
     await admin.end();
   }
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  await applyMigrations(url.toString());
-  return url.toString();
 }

@@ -82,3 +82,14 @@ export async function createCard(client: ApiClient, currency = 'ETB', phone = ra
   if (res.httpStatus !== 201 || res.status !== 'success') throw new Error(`could not create card: ${res.httpStatus} ${JSON.stringify(res)}`);
   return res.data;
 }
+
+/** Polls until check returns a value, instead of sleeping a guessed time. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

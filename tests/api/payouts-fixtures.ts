@@ -51,14 +51,3 @@ export async function eventsFor(reference: string) {
   );
   return r.rows;
 }
-
-/** Polls until check returns a value, instead of sleeping a guessed time. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from '../helpers';
-import { businessWithCard, cardBalance, eventsFor, fundCard, ledgerBalance, setFees, waitFor } from './payouts-fixtures';
+import { businessWithCard, cardBalance, eventsFor, fundCard, ledgerBalance, setFees } from './payouts-fixtures';
+import { waitFor } from '../helpers';
 
 const expectError = (res: { status: number; body: any }, status: number, message: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createCard, createTestBusiness, testDb } from '../helpers';
-import { cardBalance, eventsFor, fundBusiness, ledgerBalance, waitFor } from './payouts-fixtures';
+import { cardBalance, eventsFor, fundBusiness, ledgerBalance } from './payouts-fixtures';
+import { waitFor } from '../helpers';
 
 describe('POST /api/v1/transfers (ledger top-up)', () => {
   it('debits the business account now, credits the card on settlement, announces it and lists it', async () => {

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../lib/webhooks/outbox';
 import { paymentEventPayload, payoutEventPayload, type EventType } from '../../lib/webhooks/payloads';
-import { adminClient, createTestBusiness, testDb, type TestBusiness } from '../helpers';
+import { adminClient, createTestBusiness, testDb, waitFor, type TestBusiness } from '../helpers';
 import { startReceiver, type ReceivedRequest } from './webhooks-receiver';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -76,37 +76,28 @@ describe('webhook delivery to a registered URL', () => {
 
   it('also delivers every event to the dashboard endpoint, which verifies and keeps it once', async () => {
     const id = await emit(business, 'test', variants.pay_ok);
-    const deadline = Date.now() + 20_000;
-    let rows: unknown[] = [];
-    while (Date.now() < deadline) {
-      ({ rows } = await testDb().execute(sql`SELECT 1 FROM received_webhooks WHERE webhook_id = ${id}`));
-      if (rows.length) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(rows).toHaveLength(1);
     // The receiver commits before the worker records the attempt: wait for both deliveries to be marked.
-    const states = async () =>
-      (
-        await testDb().execute<{ kind: string; state: string }>(sql`
-          SELECT w.kind, d.state FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-          JOIN webhook_events e ON e.id = d.event_id WHERE e.event_id = ${id} ORDER BY w.kind`)
-      ).rows;
-    while ((await states()).some((s) => s.state !== 'delivered') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(await states()).toEqual([{ kind: 'business', state: 'delivered' }, { kind: 'dashboard', state: 'delivered' }]);
+    const states = await waitFor(async () => {
+      const { rows } = await testDb().execute<{ kind: string; state: string }>(sql`
+        SELECT w.kind, d.state FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        JOIN webhook_events e ON e.id = d.event_id WHERE e.event_id = ${id} ORDER BY w.kind`);
+      return rows.length && rows.every((r) => r.state === 'delivered') ? rows : undefined;
+    }, 20_000);
+    expect(states).toEqual([{ kind: 'business', state: 'delivered' }, { kind: 'dashboard', state: 'delivered' }]);
+    const { rows } = await testDb().execute(sql`SELECT 1 FROM received_webhooks WHERE webhook_id = ${id}`);
+    expect(rows).toHaveLength(1);
   });
 
   it('reaches the dashboard endpoint where the app serves now, not where it served when the business was made', async () => {
     const moved = await createTestBusiness('Moved app');
     await testDb().execute(sql`UPDATE webhook_endpoints SET url = 'http://127.0.0.1:1/api/webhooks/old' WHERE business_id = ${moved.id} AND kind = 'dashboard'`);
     const id = await emit(moved, 'test', variants.pay_ok);
-    const delivered = async () => {
+    const delivered = await waitFor(async () => {
       const { rows } = await testDb().execute<{ state: string }>(sql`
         SELECT d.state FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.event_id = ${id}`);
       return rows[0]?.state === 'delivered' ? rows : undefined;
-    };
-    const deadline = Date.now() + 20_000;
-    while (!(await delivered()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(await delivered()).toEqual([{ state: 'delivered' }]);
+    }, 20_000);
+    expect(delivered).toEqual([{ state: 'delivered' }]);
     const { rows } = await testDb().execute(sql`SELECT 1 FROM received_webhooks WHERE webhook_id = ${id}`);
     expect(rows).toHaveLength(1);
   });

@@ -59,13 +59,15 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
     if (p.status !== 'pending') return p;
     // Card before accounts: the lock order card cancellation uses.
     const locked = card
-      ? await tx.execute<{ cancelled: boolean }>(sql`SELECT cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)
+      ? (await tx.execute<{ cancelled: boolean; active: boolean }>(sql`
+          SELECT cancelled_at IS NOT NULL AS cancelled, status = 1 AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)).rows[0]
       : undefined;
-    const cardGone = !card || locked!.rows[0].cancelled;
+    const cardGone = !locked || locked.cancelled;
 
     let outcome = opts.outcome;
     let entries: Posting[] | undefined;
     let kind: string;
+    let refundToCard = false;
     if (p.isLedgerTopup) {
       // A top-up whose card was cancelled meanwhile cannot be delivered: it fails and the money goes home.
       if (cardGone) outcome = 'failed';
@@ -78,14 +80,14 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
     } else {
       kind = 'payout_bank_reversal';
       if (outcome === 'failed') {
-        // The whole debit goes back in one transaction. A cancelled card's money
-        // belongs to the business account now; a merely disabled card keeps its
-        // money (re-enabling it gives it back), so the refund goes to the card.
+        // The whole debit goes back in one transaction: to the card, or, when it
+        // was disabled or cancelled meanwhile, to the business account (CONTRACT.md).
         const debit = p.chargePayer === 'customer' ? p.amount + p.serviceFee : p.amount;
+        refundToCard = !cardGone && locked!.active;
         entries = [
           { accountId: clearing, amount: -(debit - p.serviceFee) },
           { accountId: feeAccount, amount: -p.serviceFee },
-          { accountId: cardGone ? businessAccount : card!.accountId, amount: debit },
+          { accountId: refundToCard ? card!.accountId : businessAccount, amount: debit },
         ];
       }
     }
@@ -118,7 +120,7 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
       actor: opts.actor,
       action: `payout.${outcome}`,
       target: p.reference,
-      details: { requested: opts.outcome, refunded_to: outcome === 'failed' && !p.isLedgerTopup ? (cardGone ? 'business_account' : 'card') : undefined },
+      details: { requested: opts.outcome, refunded_to: outcome === 'failed' && !p.isLedgerTopup ? (refundToCard ? 'card' : 'business_account') : undefined },
     });
     return settled;
   });

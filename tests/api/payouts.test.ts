@@ -210,6 +210,19 @@ describe('bank payouts', () => {
     expect((await eventsFor(ref)).map((e) => e.type)).toEqual(['payout.failed']);
   });
 
+  it('refunds a card disabled meanwhile to the business account, as for a cancelled one', async () => {
+    const { biz: b, card } = await businessWithCard(20_000);
+    const res = await b.test.post('/api/v1/card/payouts', { card_number: card.card_number, amount: 5_000, bank_slug: 'cbe', account_number: '1000123456', account_name: 'X' });
+    const ref = res.body.data.provider_reference;
+    expect((await b.test.patch(`/api/v1/card/${card.card_number}`, { status: 'disable' })).status).toBe(200);
+    const businessBefore = await ledgerBalance(`business:${b.id}`, 'test', 'ETB');
+    const failed = await b.test.post(`/api/v1/test-helpers/payouts/${ref}/settle`, { status: 'failed' });
+    expect(failed.body.data.status).toBe('failed');
+    expect(await ledgerBalance(`business:${b.id}`, 'test', 'ETB')).toBe(businessBefore + 5_000);
+    expect(await cardBalance(b.test, card.card_number)).toBe(15_000);
+    expect((await eventsFor(ref)).map((e) => e.type)).toEqual(['payout.failed']);
+  });
+
   it('answers the bank error rows', async () => {
     await setFees(biz, 'test', [{ applies_to: 'bank', percent: 0, fixed: 300 }]);
     expectError(await bankPayout({ charge_payer: 'receiver' }), 400, 'Invalid charge payer');

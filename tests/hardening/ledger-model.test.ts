@@ -162,8 +162,8 @@ class Settle implements Cmd {
       if (this.success && card.state !== 'cancelled') card.balance += p.debit;
       else m.business += p.debit;
     } else if (!this.success) {
-      if (card.state === 'cancelled') m.business += p.debit;
-      else card.balance += p.debit;
+      if (card.state === 'active') card.balance += p.debit;
+      else m.business += p.debit;
     }
     await compare(m, r);
   }

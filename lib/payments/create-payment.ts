@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit';
 import { requireOwnCard } from '../cards/get-card';
@@ -11,8 +12,9 @@ import { ServiceError, type FieldErrors } from '../errors';
 import { serviceFee } from '../fees/fee-schedule';
 import { newReference } from '../ids';
 import type { Actor } from '../ledger/post-transaction';
-import { requestWalletCharge, walletsFor } from '../rails/wallet-rail';
+import { assertWalletRail, requestWalletCharge, walletsFor } from '../rails/wallet-rail';
 import { amountSchema, parseInput, type Mode } from '../validation';
+import { completePayment } from './complete-payment';
 import type { PaymentType } from './payment-view';
 
 const optionalText = (field: string, max: number) =>
@@ -80,26 +82,13 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
       });
     }
     paymentMethod = input.payment_method!;
+    assertWalletRail(opts.mode);
   } else if (opts.mode === 'live') {
     throw new ServiceError('payment_request_failed', 'No live checkout processor is configured; no payment link was created.');
   }
 
   const fee = await serviceFee(db, opts.businessId, opts.mode, 'payment', input.amount);
   const linkReference = newReference('pay');
-  const settleAfter =
-    type === 'direct-charge'
-      ? (
-          await requestWalletCharge({
-            mode: opts.mode,
-            paymentMethod: paymentMethod!,
-            phoneNumber: phone!,
-            amount: input.amount + fee,
-            currency: card.currency,
-            reference: linkReference,
-          })
-        ).settleAfter
-      : null;
-
   try {
     await inTransaction(db, async (tx) => {
       await tx.insert(payments).values({
@@ -118,7 +107,6 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
         cardNumber: card.card_number,
         actorType: opts.actor.type,
         actorId: opts.actor.id,
-        settleAfter,
       });
       await bumpCounter(tx, opts.businessId, opts.mode, 'payments', 1);
       await recordAudit(tx, {
@@ -136,6 +124,8 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
     }
     throw err;
   }
+  // Recorded first: a customer is never asked to pay for a payment that does not exist.
+  if (type === 'direct-charge') await pushWalletCharge(db, opts, { linkReference, paymentMethod: paymentMethod!, phoneNumber: phone!, amount: input.amount + fee, currency: card.currency });
 
   return {
     link_reference: linkReference,
@@ -147,4 +137,18 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
     ...(input.merchant_reference ? { merchant_reference: input.merchant_reference } : {}),
     ...(type === 'hosted' ? { checkout_url: `${readSettings().appUrl}/checkout/${linkReference}` } : { payment_method: paymentMethod! }),
   };
+}
+
+async function pushWalletCharge(db: Db, opts: CreatePaymentOptions, charge: { linkReference: string; paymentMethod: string; phoneNumber: string; amount: number; currency: string }) {
+  let settleAfter: Date | null;
+  try {
+    ({ settleAfter } = await requestWalletCharge({ mode: opts.mode, reference: charge.linkReference, ...charge }));
+  } catch (err) {
+    console.error(`wallet rail refused payment ${charge.linkReference}`, err);
+    await completePayment(db, { linkReference: charge.linkReference, outcome: 'failed', actor: opts.actor });
+    throw new ServiceError('payment_request_failed', 'The wallet rail refused the charge; the payment failed and nothing was charged.');
+  }
+  if (settleAfter) {
+    await db.update(payments).set({ settleAfter }).where(and(eq(payments.linkReference, charge.linkReference), eq(payments.status, 'pending')));
+  }
 }

@@ -16,6 +16,7 @@ import { amountSchema, parseInput, type Currency, type Mode } from '../validatio
 import { eventCtes } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
 import { payoutEventInput, type PayoutRow, type PayoutType } from './payout-view';
+import { settlePayout } from './settle-payout';
 
 export interface CreatePayoutOptions {
   businessId: number;
@@ -130,7 +131,8 @@ async function cardsChangedError(db: Db, sourceId: number, destinationId?: numbe
   const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
   const source = byId.get(sourceId);
   if (!source || source.cancelled) return new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
-  if (source.status !== ACTIVE) return new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
+  // Without a destination card, only the source can have refused, even if it is active again by now.
+  if (source.status !== ACTIVE || destinationId === undefined) return new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
   const destination = byId.get(destinationId!);
   if (!destination || destination.cancelled) return new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
   return new ServiceError('destination_card_disabled', 'The destination gift card is disabled.');
@@ -352,7 +354,6 @@ async function bank(db: Db, opts: CreatePayoutOptions, p: Prepared, to: BankDest
   const rail = bankRailFor(opts.mode);
   if (!rail) throw new ServiceError('failed_to_initiate_payout', 'No live bank payout provider is configured; nothing was debited.');
   p.reference = newReference('bnk');
-  await rail.initiate({ reference: p.reference, ...to, currency: p.source.currency, amount: p.amount });
   const [clearing, feeAccount] = await Promise.all([
     clearingAccountId(db, 'bank', opts.mode, p.source.currency),
     feeRevenueAccountId(db, opts.mode, p.source.currency),
@@ -367,5 +368,13 @@ async function bank(db: Db, opts: CreatePayoutOptions, p: Prepared, to: BankDest
     { ...to, settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs) },
     'pending',
   );
+  // The rail hears of money only once it is set aside: a refused debit never reaches the bank.
+  try {
+    await rail.initiate({ reference: p.reference, ...to, currency: p.source.currency, amount: splitAmounts(p.amount, p.fee, p.feeFromAmount).credit });
+  } catch (err) {
+    console.error(`bank rail ${rail.name} refused payout ${p.reference}`, err);
+    await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });
+    throw new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');
+  }
   return { provider_reference: payout.reference, status: 'PENDING' };
 }

@@ -6,6 +6,7 @@ export interface BankPayoutInstruction {
   accountNumber: string;
   accountName: string;
   currency: string;
+  /** What the destination receives: the amount, less the fee when the business pays it. */
   amount: number;
 }
 
@@ -31,7 +32,13 @@ export const sandboxBankRail: BankRail = {
   outcome: ({ accountNumber }) => (accountNumber.endsWith('0000') ? 'failed' : 'success'),
 };
 
-/** The rail for a mode; live mode has none until a provider adapter is configured. */
+const rails: Record<Mode, BankRail | undefined> = { test: sandboxBankRail, live: undefined };
+
+/** Plugs a provider adapter in for a mode (live has none until one is configured); undefined unplugs it. */
+export function useBankRail(mode: Mode, rail: BankRail | undefined): void {
+  rails[mode] = rail;
+}
+
 export function bankRailFor(mode: Mode): BankRail | undefined {
-  return mode === 'test' ? sandboxBankRail : undefined;
+  return rails[mode];
 }

@@ -30,17 +30,43 @@ export function sandboxSettleDelayMs(env: Record<string, string | undefined> = p
 /** The wallets a direct charge may use for a currency. */
 export const walletsFor = (currency: string) => BANKS.filter((b) => b.type === 'wallet' && (b.currencies as readonly string[]).includes(currency));
 
-/**
- * Asks the wallet rail to push a payment request to the customer's phone.
- * Test mode is the sandbox; live mode has no processor configured yet, so it
- * refuses before anything is recorded.
- */
-export async function requestWalletCharge(req: WalletChargeRequest): Promise<WalletChargeAccepted> {
-  if (req.mode === 'live') {
-    throw new ServiceError('payment_request_failed', 'No live wallet processor is configured; the charge was not requested.');
-  }
-  const delay = sandboxSettleDelayMs();
-  return { settleAfter: delay === null ? null : new Date(Date.now() + delay) };
+/** How direct charges reach a customer's wallet: the charge is requested now and settles later. */
+export interface WalletRail {
+  name: string;
+  /** Throws when the processor refuses; returns once the request is on its way to the phone. */
+  charge(req: WalletChargeRequest): Promise<WalletChargeAccepted>;
+}
+
+/** CONTRACT.md section 4: accepts every request and settles after TEST_SETTLE_AFTER_MS. */
+export const sandboxWalletRail: WalletRail = {
+  name: 'sandbox',
+  async charge() {
+    const delay = sandboxSettleDelayMs();
+    return { settleAfter: delay === null ? null : new Date(Date.now() + delay) };
+  },
+};
+
+const rails: Record<Mode, WalletRail | undefined> = { test: sandboxWalletRail, live: undefined };
+
+/** Plugs a processor adapter in for a mode (live has none until one is configured); undefined unplugs it. */
+export function useWalletRail(mode: Mode, rail: WalletRail | undefined): void {
+  rails[mode] = rail;
+}
+
+function walletRailFor(mode: Mode): WalletRail {
+  const rail = rails[mode];
+  if (!rail) throw new ServiceError('payment_request_failed', `No ${mode} wallet processor is configured; the charge was not requested.`);
+  return rail;
+}
+
+/** Refuses before anything is recorded when the mode has no wallet processor. */
+export function assertWalletRail(mode: Mode): void {
+  walletRailFor(mode);
+}
+
+/** Asks the mode's wallet rail to push a payment request to the customer's phone. */
+export function requestWalletCharge(req: WalletChargeRequest): Promise<WalletChargeAccepted> {
+  return walletRailFor(req.mode).charge(req);
 }
 
 /** The sandbox's magic value: a phone number ending in 0000 declines. */

@@ -7,16 +7,17 @@ import { startReceiver } from './api/webhooks-receiver';
 import { createScratchDatabase, freePort, startTestServer, type TestServer } from './test-server';
 
 /**
- * Delivery under process death and competition. Each suite has a database of
- * its own so that the shared test server's worker cannot deliver its events.
+ * Delivery under process death, competition and one business's flood. Each
+ * suite has a database of its own so that the shared test server's worker
+ * cannot deliver its events.
  */
 
 const ADMIN = 'adm_crash_token_0123456789abcdef';
 
-async function setUpBusiness(server: TestServer, receiverUrl: string): Promise<number> {
+async function setUpBusiness(server: TestServer, receiverUrl: string, name = 'Crash test'): Promise<number> {
   const call = (method: string, path: string, body: unknown) =>
     fetch(`${server.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
-  const created = await call('POST', '/api/admin/businesses', { name: 'Crash test' });
+  const created = await call('POST', '/api/admin/businesses', { name });
   await call('PUT', `/api/admin/businesses/${created.data.id}/webhook`, { mode: 'test', url: `${receiverUrl}/hook` });
   return created.data.id;
 }
@@ -151,6 +152,45 @@ describe('two app instances on one database', () => {
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await receiver.close();
+      await pool.end();
+    }
+  }, 120_000);
+});
+
+describe('one business flooding its slow receiver', () => {
+  it("neither delays another business's event behind the flood nor takes more than half the worker", async () => {
+    const url = await createScratchDatabase(inject('databaseUrl'), 'webhooks_fair');
+    const { db, pool } = createDb(url, 4);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const slow = await startReceiver(async () => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((res) => setTimeout(res, 500));
+      inFlight--;
+      return { status: 200 };
+    });
+    const quick = await startReceiver();
+    const server = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true });
+    try {
+      const flooder = await setUpBusiness(server, slow.url, 'Flooder');
+      const other = await setUpBusiness(server, quick.url, 'Other');
+      const FLOOD = 400;
+      for (let i = 0; i < FLOOD; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => emit(db, flooder, i + j)));
+      await slow.waitFor((rs) => rs.length > 0);
+      const sentAt = Date.now();
+      const id = await emit(db, other, FLOOD);
+      await quick.waitFor((rs) => rs.some((r) => r.headers['webhook-id'] === id), 10_000);
+      const waited = Date.now() - sentAt;
+      const floodServed = slow.requests.length;
+      console.log(`fairness: the other business's event arrived after ${waited} ms, with ${floodServed} of ${FLOOD} flood events served; at most ${mostInFlight} flood deliveries in flight`);
+      // First come, first served would have sent it only after every flood event was taken, 64 at a time (at least 336 served).
+      expect(floodServed).toBeLessThan(FLOOD / 2);
+      expect(mostInFlight).toBeLessThanOrEqual(32);
+      await slow.waitFor((rs) => rs.length >= FLOOD, 60_000);
+      expect(mostInFlight).toBeLessThanOrEqual(32);
+    } finally {
+      await server.stop();
+      await Promise.all([slow.close(), quick.close()]);
       await pool.end();
     }
   }, 120_000);

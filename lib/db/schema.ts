@@ -314,7 +314,7 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('webhook_deliveries_pending_idx').on(t.endpointId, t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
     index('webhook_deliveries_event_idx').on(t.eventId),
   ],
 );

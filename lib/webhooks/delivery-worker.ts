@@ -31,19 +31,47 @@ export interface ClaimedDelivery {
   disabled: boolean;
 }
 
+export interface ClaimFairness {
+  /** The most deliveries one endpoint may have in flight from this worker. */
+  perEndpoint: number;
+  /** Deliveries in flight now, by endpoint id. */
+  inFlight: Map<number, number>;
+}
+
 /**
  * Takes up to `limit` due deliveries and leases them: next_attempt_at moves
  * past the attempt's timeout in the same statement, so another instance skips
  * them now and anyone retries them if this process dies mid-flight.
  */
-export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairness: ClaimFairness = { perEndpoint: limit, inFlight: new Map() }): Promise<ClaimedDelivery[]> {
+  const busyIds = `{${[...fairness.inFlight.keys()].join(',')}}`;
+  const busyCounts = `{${[...fairness.inFlight.values()].join(',')}}`;
+  // Endpoints with pending work are found by a skip scan of the pending index, then
+  // each gives at most its share, oldest first: one business's backlog or slow
+  // receiver cannot hold up another's events.
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    WITH due AS (
-      SELECT id FROM webhook_deliveries
-      WHERE state = 'pending' AND next_attempt_at <= now()
-      ORDER BY next_attempt_at
+    WITH RECURSIVE endpoints AS (
+      (SELECT endpoint_id FROM webhook_deliveries WHERE state = 'pending' ORDER BY endpoint_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.state = 'pending' AND d.endpoint_id > e.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+      FROM endpoints e WHERE e.endpoint_id IS NOT NULL
+    ), due AS (
+      SELECT pick.id FROM endpoints e
+      LEFT JOIN unnest(${busyIds}::int[], ${busyCounts}::int[]) AS busy(endpoint_id, n) ON busy.endpoint_id = e.endpoint_id
+      CROSS JOIN LATERAL (
+        SELECT locked.id, locked.next_attempt_at, row_number() OVER (ORDER BY locked.next_attempt_at) AS rn
+        FROM (
+          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.endpoint_id = e.endpoint_id AND d.state = 'pending' AND d.next_attempt_at <= now()
+          ORDER BY d.next_attempt_at
+          LIMIT ${fairness.perEndpoint}
+          FOR UPDATE SKIP LOCKED
+        ) locked
+      ) pick
+      WHERE e.endpoint_id IS NOT NULL AND pick.rn <= ${fairness.perEndpoint} - coalesce(busy.n, 0)
+      -- Round robin: every endpoint's oldest before any endpoint's second.
+      ORDER BY pick.rn, pick.next_attempt_at
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
     ), claimed AS (
       UPDATE webhook_deliveries d
       SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
@@ -128,6 +156,8 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   pollMs?: number;
   maxInFlight?: number;
+  /** Default: half of maxInFlight. */
+  maxPerEndpoint?: number;
 }
 
 /**
@@ -142,37 +172,52 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   const leaseMs = timeoutMs + 5_000;
   const pollMs = opts.pollMs ?? 200;
   const maxInFlight = opts.maxInFlight ?? 64;
+  // Half the slots at most for one endpoint, so the others always have room.
+  const perEndpoint = opts.maxPerEndpoint ?? Math.max(1, Math.floor(maxInFlight / 2));
+  const byEndpoint = new Map<number, number>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking = false;
   const inFlight = new Set<Promise<unknown>>();
 
-  let backlog = false;
+  let foundWork = false;
   const wakeIn = (ms: number) => {
     if (stopped) return;
     clearTimeout(timer);
     timer = setTimeout(() => void tick(), ms);
   };
+  // A wake-up asked for while a claim runs is kept for right after it, never lost.
+  let wokenWhileTicking = false;
+  const wakeNow = () => {
+    if (ticking) wokenWhileTicking = true;
+    else wakeIn(0);
+  };
 
   async function tick() {
     if (stopped || ticking) return;
     ticking = true;
+    wokenWhileTicking = false;
     let next = pollMs;
     try {
       const free = maxInFlight - inFlight.size;
       if (free > 0) {
-        const claimed = await claimDueDeliveries(db, free, leaseMs);
+        const claimed = await claimDueDeliveries(db, free, leaseMs, { perEndpoint, inFlight: byEndpoint });
         for (const d of claimed) {
+          byEndpoint.set(d.endpointId, (byEndpoint.get(d.endpointId) ?? 0) + 1);
           const p = attemptDelivery(db, d, { schedule, timeoutMs })
             .catch((err) => console.error('webhook delivery failed to record:', err instanceof Error ? err.message : err))
             .finally(() => {
               inFlight.delete(p);
-              if (backlog) wakeIn(0);
+              const was = byEndpoint.get(d.endpointId)!;
+              if (was === 1) byEndpoint.delete(d.endpointId);
+              else byEndpoint.set(d.endpointId, was - 1);
+              // The last claim found work, so more may be waiting for this slot (or this endpoint's share).
+              if (foundWork) wakeNow();
             });
           inFlight.add(p);
         }
-        backlog = claimed.length === free;
-        if (backlog) next = 0;
+        foundWork = claimed.length > 0;
+        if (claimed.length === free) next = 0;
       }
     } catch (err) {
       console.error('webhook worker:', err instanceof Error ? err.message : err);
@@ -180,7 +225,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
     } finally {
       ticking = false;
     }
-    wakeIn(next);
+    wakeIn(wokenWhileTicking ? 0 : next);
   }
 
   wakeIn(0);

@@ -12,7 +12,7 @@ const EVENTS: [string, string, string][] = [
   ['payment.failed', 'A payment failed', 'failed'],
   ['payment.cancelled', 'The customer cancelled a payment', 'cancelled'],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
-  ['payout.failed', 'A bank payout or top-up failed; the whole debit went back to the card', 'failed'],
+  ['payout.failed', 'A bank payout or top-up failed; the whole debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)', 'failed'],
 ];
 
 function duration(ms: number): string {

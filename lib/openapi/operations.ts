@@ -107,8 +107,8 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   payload_too_large: 'The body is larger than 1 MB',
   rate_limited: 'Too many requests with this API key; wait the Retry-After header’s seconds',
   internal: 'Something failed on our side; nothing was changed; quote request_id',
-  failed_to_initiate_payout: 'Live mode with no bank payout provider configured, or an upstream error; retry',
-  payment_request_failed: 'Live mode with no payment processor configured',
+  failed_to_initiate_payout: 'Live mode with no bank payout provider configured (nothing debited), or the rail refused the payout (its debit reversed, payout.failed sent); retry with a new Idempotency-Key',
+  payment_request_failed: 'No payment processor configured for the mode (nothing recorded), or the wallet refused the charge (the payment failed, payment.failed sent)',
 };
 
 /** Errors any operation of an API can answer, by method. */

@@ -39,8 +39,9 @@ export function eventCtes(eventId: string, opts: EnqueueEventOptions, onlyIf?: s
     ), event_counted AS (
       ${counterIncrement(opts.businessId, opts.mode, 'events', 1, 'event')}
     ), event_deliveries AS (
-      INSERT INTO webhook_deliveries (event_id, endpoint_id)
-      SELECT event.id, w.id FROM event, webhook_endpoints w
-      WHERE w.business_id = ${opts.businessId} AND w.mode = ${opts.mode} AND w.disabled_at IS NULL
+      -- An endpoint disabled by a 410 gets its delivery as failed, so a replay of the period reaches it once registered again.
+      INSERT INTO webhook_deliveries (event_id, endpoint_id, state)
+      SELECT event.id, w.id, CASE WHEN w.disabled_at IS NULL THEN 'pending' ELSE 'failed' END FROM event, webhook_endpoints w
+      WHERE w.business_id = ${opts.businessId} AND w.mode = ${opts.mode}
     )`;
 }

@@ -217,6 +217,13 @@ describe('failures, log and replay', () => {
       expect(own.attempts[0]).toMatchObject({ status_code: 410, error: 'HTTP 410', response_excerpt: 'gone for good' });
       expect(own.attempts[0].duration_ms).toBeGreaterThanOrEqual(0);
 
+      // An event while the endpoint is disabled is not sent, but it is recorded as failed.
+      const whileGone = await emit(business, 'test', variants.pay_failed);
+      const state = await testDb().execute<{ state: string; attempts: number }>(sql`
+        SELECT d.state, d.attempts FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE e.event_id = ${whileGone} AND w.kind = 'business'`);
+      expect(state.rows).toEqual([{ state: 'failed', attempts: 0 }]);
+
       // Registering again re-enables; a replay of that event now reaches a receiver that answers 200.
       answer = 200;
       await registerUrl(business, 'test', `${receiver.url}/hook`);
@@ -226,6 +233,10 @@ describe('failures, log and replay', () => {
       await receiver.waitFor((rs) => rs.filter((r) => r.headers['webhook-id'] === id).length === 2);
       const again = receiver.requests.filter((r) => r.headers['webhook-id'] === id);
       expect(again[1].body.equals(again[0].body)).toBe(true);
+      // So does the replay of the failed events of the period: the one sent while the URL was gone arrives.
+      const period = await adminClient().post(`/api/admin/businesses/${business.id}/webhook/replay`, { mode: 'test', from: '2020-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' });
+      expect(period.body.data.deliveries).toBeGreaterThanOrEqual(1);
+      await receiver.waitFor((rs) => rs.some((r) => r.headers['webhook-id'] === whileGone));
 
       await registerUrl(business, 'test', `${receiver.url}/moved`);
       const moved = await emit(business, 'test', variants.pay_failed);

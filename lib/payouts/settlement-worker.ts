@@ -14,13 +14,14 @@ const SYSTEM = { type: 'system', id: 'settlement-worker' } as const;
  * sure each payout is applied once even if two instances pick the same one.
  */
 export async function settleDuePayouts(db: Db): Promise<number> {
-  const due = await db.execute<{ id: number; is_ledger_topup: boolean; account_number: string | null }>(sql`
-    SELECT id, is_ledger_topup, account_number FROM payouts
+  const due = await db.execute<{ id: number; account_number: string | null }>(sql`
+    SELECT id, account_number FROM payouts
     WHERE status = 'pending' AND settle_after <= now()
     ORDER BY settle_after LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`);
   let settled = 0;
   for (const row of due.rows) {
-    const outcome = row.is_ledger_topup ? 'success' : sandboxBankRail.outcome({ accountNumber: row.account_number ?? '' });
+    // A top-up settles like a bank payout (CONTRACT.md section 2); its account number is the card's.
+    const outcome = sandboxBankRail.outcome({ accountNumber: row.account_number ?? '' });
     const p = await settlePayout(db, { payoutId: Number(row.id), outcome, actor: SYSTEM });
     if (p && p.status !== 'pending') settled++;
   }

@@ -39,6 +39,22 @@ describe('POST /api/v1/transfers (ledger top-up)', () => {
     expect((await eventsFor(res.body.data.provider_reference)).map((e) => e.type)).toEqual(['payout.failed']);
   });
 
+  it('fails by itself in the sandbox for a card number ending in 0000, as a bank payout to such an account does', async () => {
+    const biz = await createTestBusiness();
+    const card = await createCard(biz.test);
+    // Card numbers are drawn at random; give this one the magic ending.
+    const magic = `${card.card_number.slice(0, -4)}0000`;
+    await testDb().execute(sql`UPDATE cards SET card_number = ${magic} WHERE card_number = ${card.card_number}`);
+    await fundBusiness(biz, 'test', 'ETB', 1_500);
+    const res = await biz.test.post('/api/v1/transfers', { amount: 1_500, bank_slug: 'link', account_number: magic, account_name: 'T' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await testDb().execute(sql`UPDATE payouts SET settle_after = now() WHERE reference = ${ref}`);
+    await waitFor(async () => ((await biz.test.get(`/api/v1/card/payout/${ref}/status`)).body.data.status === 'failed' ? true : undefined));
+    expect(await ledgerBalance(`business:${biz.id}`, 'test', 'ETB')).toBe(1_500);
+    expect(await cardBalance(biz.test, magic)).toBe(0);
+  });
+
   it('settles within a second in live mode', async () => {
     const biz = await createTestBusiness();
     const card = await createCard(biz.live);

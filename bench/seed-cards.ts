@@ -19,8 +19,8 @@ export async function seedCards(db: Db, businessId: number, count: number): Prom
       WITH input AS (
         SELECT * FROM unnest(${`{${batch.join(',')}}`}::text[], ${`{${phones.join(',')}}`}::text[]) WITH ORDINALITY AS t(card_number, phone, ord)
       ), cu AS (
-        INSERT INTO customers (phone_number, national_number, first_name, last_name)
-        SELECT phone || '-' || ${tag}, substr(phone, 5), 'Bench', 'Holder' FROM input ORDER BY ord
+        INSERT INTO customers (mode, phone_number, national_number, first_name, last_name)
+        SELECT 'test', phone || '-' || ${tag}, substr(phone, 5), 'Bench', 'Holder' FROM input ORDER BY ord
         RETURNING id, phone_number
       ), acc AS (
         INSERT INTO ledger_accounts (kind, name, business_id, mode, currency)

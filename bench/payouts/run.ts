@@ -69,8 +69,8 @@ async function seedCards(db: Db, businessId: number, count: number, eachBalance:
   await db.execute(sql`
     WITH input AS (SELECT * FROM unnest(${`{${numbers.join(',')}}`}::text[]) WITH ORDINALITY AS t(card_number, ord)),
     cu AS (
-      INSERT INTO customers (phone_number, national_number, first_name, last_name)
-      SELECT '+2519' || lpad(ord::text, 8, '0') || '-' || ${tag}, '9' || lpad(ord::text, 8, '0'), 'Bench', 'Holder' FROM input
+      INSERT INTO customers (mode, phone_number, national_number, first_name, last_name)
+      SELECT 'test', '+2519' || lpad(ord::text, 8, '0') || '-' || ${tag}, '9' || lpad(ord::text, 8, '0'), 'Bench', 'Holder' FROM input
       RETURNING id, phone_number),
     acc AS (
       INSERT INTO ledger_accounts (kind, name, business_id, mode, currency)

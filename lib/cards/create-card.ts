@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { bumpCounter } from '../db/list-counters';
@@ -46,7 +46,7 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
   for (let attempt = 0; ; attempt++) {
     try {
       const cardNumber = await inTransaction(db, async (tx) => {
-        const customerId = await findOrCreateCustomer(tx, phone, input.first_name, input.last_name);
+        const customerId = await findOrCreateCustomer(tx, opts.mode, phone, input.first_name, input.last_name);
         const cardNumber = newCardNumber();
         const accountId = await createCardAccount(tx, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
         await tx.insert(cards).values({
@@ -69,19 +69,19 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
         throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
       }
       // A random card number or a concurrent first sight of the same phone collided: try again.
-      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_number_unique' || constraint === 'ledger_accounts_name_idx') && attempt < 5) continue;
+      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_mode_idx' || constraint === 'ledger_accounts_name_idx') && attempt < 5) continue;
       throw err;
     }
   }
 }
 
-async function findOrCreateCustomer(tx: Tx, phone: { e164: string; national: string }, firstName?: string, lastName?: string) {
-  const [existing] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.phoneNumber, phone.e164));
+async function findOrCreateCustomer(tx: Tx, mode: Mode, phone: { e164: string; national: string }, firstName?: string, lastName?: string) {
+  const [existing] = await tx.select({ id: customers.id }).from(customers).where(and(eq(customers.phoneNumber, phone.e164), eq(customers.mode, mode)));
   if (existing) return existing.id;
-  if (!firstName) throw new ServiceError('user_not_found', 'No customer has this phone number yet: send first_name to create one.');
+  if (!firstName) throw new ServiceError('user_not_found', `No customer has this phone number in ${mode} mode yet: send first_name to create one.`);
   const [created] = await tx
     .insert(customers)
-    .values({ phoneNumber: phone.e164, nationalNumber: phone.national, firstName, lastName: lastName ?? null })
+    .values({ mode, phoneNumber: phone.e164, nationalNumber: phone.national, firstName, lastName: lastName ?? null })
     .returning({ id: customers.id });
   return created.id;
 }

@@ -57,14 +57,16 @@ export const customers = pgTable(
   'customers',
   {
     id: serial('id').primaryKey(),
-    phoneNumber: text('phone_number').notNull().unique(),
+    // Test and live keep their own customers: a name typed in test mode never shows on a live card.
+    mode: text('mode').notNull(),
+    phoneNumber: text('phone_number').notNull(),
     nationalNumber: text('national_number').notNull(),
     firstName: text('first_name').notNull(),
     lastName: text('last_name'),
     email: text('email'),
     createdAt: createdAt(),
   },
-  (t) => [index('customers_national_idx').on(t.nationalNumber)],
+  (t) => [index('customers_national_idx').on(t.nationalNumber), uniqueIndex('customers_phone_mode_idx').on(t.phoneNumber, t.mode)],
 );
 
 export const ledgerAccounts = pgTable(

@@ -49,7 +49,20 @@ describe('POST /card', () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ status: 'error', message: 'Gift card already exists' });
     expect((await biz.test.post('/api/v1/card', { phone_number: phone, currency: 'USD' })).status).toBe(201);
-    expect((await biz.live.post('/api/v1/card', { phone_number: phone, currency: 'ETB' })).status).toBe(201);
+    expect((await biz.live.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Live' })).status).toBe(201);
+  });
+
+  it('keeps test and live customers apart: a phone known in test mode is new in live mode, and a test name never shows there', async () => {
+    const phone = randomPhone();
+    await biz.test.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Sandbox', last_name: 'Person' });
+    const unknown = await biz.live.post('/api/v1/card', { phone_number: phone, currency: 'ETB' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('User not found');
+    const live = await biz.live.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Real', last_name: 'Name' });
+    expect(live.status).toBe(201);
+    expect(live.body.data.name).toBe('Real Name');
+    const testCard = await biz.test.get(`/api/v1/card?phone_number=${phone.slice(4)}`);
+    expect(testCard.body.data.items.map((c: { name: string }) => c.name)).toEqual(['Sandbox Person']);
   });
 
   it('allows only one card under a burst of identical requests', async () => {

@@ -62,6 +62,8 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 
 /** No serious or critical axe violations on the page as it stands. */
 export async function expectAccessible(page: Page) {
+  // Next.js streams a page's metadata: right after a server action refresh the <title> can still be on its way.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);

@@ -1,5 +1,6 @@
 import { LocalTime } from '@/components/ui/local-time';
 import type { AuditEntry } from '@/lib/dashboard/list-audit-log';
+import { TableHead } from '@/components/ui/table-head';
 
 const ACTOR_TYPE: Record<string, string> = { user: 'Dashboard', api_key: 'API', admin: 'Back office', system: 'System' };
 
@@ -8,14 +9,7 @@ export function AuditTable({ items }: { items: AuditEntry[] }) {
   return (
     <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
       <table className="w-full text-sm" data-testid="audit-table">
-        <thead className="hidden bg-slate-50 text-left text-slate-700 md:table-header-group">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Time</th>
-            <th scope="col" className="px-4 py-2 font-medium">Who</th>
-            <th scope="col" className="px-4 py-2 font-medium">Action</th>
-            <th scope="col" className="px-4 py-2 font-medium">Target</th>
-          </tr>
-        </thead>
+        <TableHead variant="stacking" columns={['Time', 'Who', 'Action', 'Target']} />
         <tbody className="divide-y divide-slate-100">
           {items.map((e) => (
             <tr key={e.id} className="grid grid-cols-1 gap-1 px-4 py-3 md:table-row md:p-0" data-testid="audit-row">

@@ -4,22 +4,14 @@ import { formatMoney } from '@/components/ui/money';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { CardRow } from '@/lib/cards/card-view';
 import { cardStatusLabel } from './card-status-label';
+import { TableHead } from '@/components/ui/table-head';
 
 /** A table on wide screens; at phone width each card becomes a stacked block, so nothing scrolls sideways. */
 export function CardsTable({ cards }: { cards: CardRow[] }) {
   return (
     <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
       <table className="w-full text-sm" data-testid="cards-table">
-        <thead className="hidden bg-slate-50 text-left text-slate-700 md:table-header-group">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Card</th>
-            <th scope="col" className="px-4 py-2 font-medium">Holder</th>
-            <th scope="col" className="px-4 py-2 font-medium">Phone</th>
-            <th scope="col" className="px-4 py-2 text-right font-medium">Balance</th>
-            <th scope="col" className="px-4 py-2 font-medium">Status</th>
-            <th scope="col" className="px-4 py-2 font-medium">Created</th>
-          </tr>
-        </thead>
+        <TableHead variant="stacking" columns={['Card', 'Holder', 'Phone', { label: 'Balance', numeric: true }, 'Status', 'Created']} />
         <tbody className="divide-y divide-slate-100">
           {cards.map((c) => (
             <tr key={c.id} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0">

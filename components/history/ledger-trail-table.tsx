@@ -3,6 +3,7 @@ import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import type { LedgerTrailEntry } from '@/lib/dashboard/ledger-trail';
 import { TableScroll } from './table-scroll';
+import { TableHead } from '@/components/ui/table-head';
 
 /** Every ledger entry written under a reference: which account moved by how much, and its balance after. */
 export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
@@ -10,15 +11,7 @@ export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
   return (
     <TableScroll label="Ledger transactions">
       <table className="w-full min-w-[640px] text-sm" data-testid="ledger-trail">
-        <thead className="bg-slate-50 text-left text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Transaction</th>
-            <th scope="col" className="px-3 py-2 font-medium">Account</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Balance after</th>
-            <th scope="col" className="px-3 py-2 font-medium">When · by</th>
-          </tr>
-        </thead>
+        <TableHead variant="scrolling" columns={['Transaction', 'Account', { label: 'Amount', numeric: true }, { label: 'Balance after', numeric: true }, 'When · by']} />
         <tbody>
           {entries.map((e, i) => (
             <tr key={`${e.transactionId}-${i}`} className="border-t border-slate-100">

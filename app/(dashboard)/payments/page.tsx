@@ -10,6 +10,7 @@ import { can } from '@/lib/auth/permissions';
 import { requirePage } from '@/lib/auth/session';
 import { PAYMENT_STATUSES, PAYMENT_TYPES, parsePaymentFilters, searchPayments } from '@/lib/dashboard/search-payments';
 import { getDb } from '@/lib/db/client';
+import { TableHead } from '@/components/ui/table-head';
 
 export const metadata = { title: 'Payments · Gift cards' };
 
@@ -49,18 +50,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       ) : (
         <TableScroll label="Payments">
           <table className="w-full min-w-[720px] text-sm" data-testid="payments-table">
-            <thead className="bg-slate-50 text-left text-slate-600">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Reference</th>
-                <th scope="col" className="px-3 py-2 font-medium">Type</th>
-                <th scope="col" className="px-3 py-2 font-medium">Status</th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">Fee</th>
-                <th scope="col" className="px-3 py-2 font-medium">Card</th>
-                <th scope="col" className="px-3 py-2 font-medium">Order</th>
-                <th scope="col" className="px-3 py-2 font-medium">Created</th>
-              </tr>
-            </thead>
+            <TableHead variant="scrolling" columns={['Reference', 'Type', 'Status', { label: 'Amount', numeric: true }, { label: 'Fee', numeric: true }, 'Card', 'Order', 'Created']} />
             <tbody>
               {page.rows.map((p) => (
                 <tr key={p.id} className="border-t border-slate-100" data-testid={`payment-${p.linkReference}`}>

@@ -12,6 +12,7 @@ import { requirePage } from '@/lib/auth/session';
 import { PAYOUT_FILTER_TYPES, PAYOUT_STATUSES, parsePayoutFilters, searchPayouts } from '@/lib/dashboard/search-payouts';
 import { getDb } from '@/lib/db/client';
 import { filterQuery } from '@/components/history/history-filters';
+import { TableHead } from '@/components/ui/table-head';
 
 export const metadata = { title: 'Payouts · Gift cards' };
 
@@ -66,18 +67,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
       ) : (
         <TableScroll label="Payouts">
           <table className="w-full min-w-[760px] text-sm" data-testid="payouts-table">
-            <thead className="bg-slate-50 text-left text-slate-600">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Reference</th>
-                <th scope="col" className="px-3 py-2 font-medium">Type</th>
-                <th scope="col" className="px-3 py-2 font-medium">Status</th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">Fee</th>
-                <th scope="col" className="px-3 py-2 font-medium">Source card</th>
-                <th scope="col" className="px-3 py-2 font-medium">Destination</th>
-                <th scope="col" className="px-3 py-2 font-medium">Created</th>
-              </tr>
-            </thead>
+            <TableHead variant="scrolling" columns={['Reference', 'Type', 'Status', { label: 'Amount', numeric: true }, { label: 'Fee', numeric: true }, 'Source card', 'Destination', 'Created']} />
             <tbody>
               {page.rows.map((p) => (
                 <tr key={p.id} className="border-t border-slate-100" data-testid={`payout-${p.reference}`}>

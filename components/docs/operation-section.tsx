@@ -1,37 +1,25 @@
 import { CodeBlock } from './code-block';
 import { curlSample, typescriptSample } from './code-samples';
+import { DocsTable } from './docs-table';
 import { MethodBadge } from './method-badge';
 import { anchorOf, resolve, type DocumentedOperation, type Parameter } from './openapi-document';
 import { describeType, SchemaFields } from './schema-fields';
 
 function ParameterTable({ parameters }: { parameters: Parameter[] }) {
   return (
-    <div className="max-w-full overflow-x-auto">
-      <table className="w-full min-w-[28rem] text-left text-sm">
-        <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Name</th>
-            <th scope="col" className="py-1 pr-3 font-medium">In</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Type</th>
-            <th scope="col" className="py-1 font-medium">Notes</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {parameters.map((p) => (
-            <tr key={`${p.in}-${p.name}`}>
-              <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{p.name}</td>
-              <td className="py-1.5 pr-3 text-slate-700">{p.in}</td>
-              <td className="py-1.5 pr-3 font-mono text-[13px] break-words text-slate-700">
-                {describeType(p.schema)}
-                {p.schema.default !== undefined && ` = ${JSON.stringify(p.schema.default)}`}
-              </td>
-              <td className="py-1.5 text-slate-700">{[p.required ? 'required' : 'optional', p.description].filter(Boolean).join('; ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DocsTable caption="Parameters" columns={['Name', 'In', 'Type', 'Notes']}>
+      {parameters.map((p) => (
+        <tr key={`${p.in}-${p.name}`}>
+          <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{p.name}</td>
+          <td className="py-1.5 pr-3 text-slate-700">{p.in}</td>
+          <td className="py-1.5 pr-3 font-mono text-[13px] break-words text-slate-700">
+            {describeType(p.schema)}
+            {p.schema.default !== undefined && ` = ${JSON.stringify(p.schema.default)}`}
+          </td>
+          <td className="py-1.5 text-slate-700">{[p.required ? 'required' : 'optional', p.description].filter(Boolean).join('; ')}</td>
+        </tr>
+      ))}
+    </DocsTable>
   );
 }
 
@@ -47,27 +35,15 @@ function ErrorTable({ op }: { op: DocumentedOperation }) {
     });
   if (!rows.length) return null;
   return (
-    <div className="max-w-full overflow-x-auto">
-      <table className="w-full min-w-[28rem] text-left text-sm">
-        <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Errors</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">HTTP</th>
-            <th scope="col" className="py-1 pr-3 font-medium">message</th>
-            <th scope="col" className="py-1 font-medium">When</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {rows.map((row) => (
-            <tr key={`${row.status}-${row.message}`}>
-              <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{row.status}</td>
-              <td className="py-1.5 pr-3 text-slate-900">{row.message}</td>
-              <td className="py-1.5 text-slate-700">{row.condition}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DocsTable caption="Errors" columns={['HTTP', 'message', 'When']}>
+      {rows.map((row) => (
+        <tr key={`${row.status}-${row.message}`}>
+          <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{row.status}</td>
+          <td className="py-1.5 pr-3 text-slate-900">{row.message}</td>
+          <td className="py-1.5 text-slate-700">{row.condition}</td>
+        </tr>
+      ))}
+    </DocsTable>
   );
 }
 

@@ -1,3 +1,4 @@
+import { DocsTable } from './docs-table';
 import { resolve, type JsonSchema } from './openapi-document';
 
 /** A short, human reading of a JSON Schema's type: `string`, `ETB | USD`, `integer ≥ 100`, `GiftCard[]`. */
@@ -31,30 +32,17 @@ export function SchemaFields({ schema, caption }: { schema: JsonSchema; caption:
   const rows = Object.entries(object.properties ?? {});
   if (!rows.length) return null;
   return (
-    <div className="max-w-full overflow-x-auto">
-      <table className="w-full min-w-[28rem] text-left text-sm">
-        <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{caption}</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Field</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Type</th>
-            <th scope="col" className="py-1 font-medium">Notes</th>
+    <DocsTable caption={caption} columns={['Field', 'Type', 'Notes']}>
+      {rows.map(([name, p]) => {
+        const notes = [required.has(name) ? 'required' : 'optional', ...constraints(resolve(p)), resolve(p).description ?? ''].filter(Boolean);
+        return (
+          <tr key={name}>
+            <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{name}</td>
+            <td className="py-1.5 pr-3 font-mono text-[13px] break-words text-slate-700">{describeType(p)}</td>
+            <td className="py-1.5 text-slate-700">{notes.join('; ')}</td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {rows.map(([name, prop]) => {
-            const p = prop.$ref ? prop : prop;
-            const notes = [required.has(name) ? 'required' : 'optional', ...constraints(resolve(p)), resolve(p).description ?? ''].filter(Boolean);
-            return (
-              <tr key={name}>
-                <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{name}</td>
-                <td className="py-1.5 pr-3 font-mono text-[13px] break-words text-slate-700">{describeType(p)}</td>
-                <td className="py-1.5 text-slate-700">{notes.join('; ')}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </DocsTable>
   );
 }

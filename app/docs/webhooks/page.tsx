@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { CodeBlock } from '@/components/docs/code-block';
 import { DocsShell } from '@/components/docs/docs-shell';
+import { DocsTable } from '@/components/docs/docs-table';
 import { openapi, resolve, type JsonSchema } from '@/components/docs/openapi-document';
 import { SchemaFields } from '@/components/docs/schema-fields';
 import { CATCH_UP_CURL, CATCH_UP_TS, NEXT_RECEIVER, VERIFY_SERVICE_SIGNATURES, VERIFY_STANDARD_WEBHOOKS } from '@/components/docs/webhook-samples';
@@ -71,26 +72,15 @@ export default function WebhooksPage() {
         <h2 id="events-title" className={H2}>
           Events
         </h2>
-        <div className="max-w-full overflow-x-auto">
-          <table className="w-full min-w-[28rem] text-left text-sm">
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">event</th>
-                <th scope="col" className="py-1 pr-3 font-medium">Meaning</th>
-                <th scope="col" className="py-1 font-medium">status</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {EVENTS.map(([event, meaning, status]) => (
-                <tr key={event}>
-                  <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{event}</td>
-                  <td className="py-1.5 pr-3 text-slate-700">{meaning}</td>
-                  <td className="py-1.5 font-mono text-[13px] text-slate-700">{status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocsTable columns={['event', 'Meaning', 'status']}>
+          {EVENTS.map(([event, meaning, status]) => (
+            <tr key={event}>
+              <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{event}</td>
+              <td className="py-1.5 pr-3 text-slate-700">{meaning}</td>
+              <td className="py-1.5 font-mono text-[13px] text-slate-700">{status}</td>
+            </tr>
+          ))}
+        </DocsTable>
       </section>
 
       <section id="payloads" aria-labelledby="payloads-title" className="space-y-4">
@@ -137,25 +127,14 @@ export default function WebhooksPage() {
           Every delivery carries three signatures. Check {code('webhook-signature')} (it covers the body and the time, so a captured request cannot be replayed) and, if you
           integrated against the original interface, {code('service-signature')}. Compare in constant time.
         </p>
-        <div className="max-w-full overflow-x-auto">
-          <table className="w-full min-w-[28rem] text-left text-sm">
-            <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Headers</caption>
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">Header</th>
-                <th scope="col" className="py-1 font-medium">Value</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 align-top">
-              {headers.map((h) => (
-                <tr key={h.name}>
-                  <td className="py-1.5 pr-3 font-mono text-[13px] whitespace-nowrap text-slate-900">{h.name}</td>
-                  <td className="py-1.5 text-slate-700">{h.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocsTable caption="Headers" columns={['Header', 'Value']}>
+          {headers.map((h) => (
+            <tr key={h.name}>
+              <td className="py-1.5 pr-3 font-mono text-[13px] whitespace-nowrap text-slate-900">{h.name}</td>
+              <td className="py-1.5 text-slate-700">{h.description}</td>
+            </tr>
+          ))}
+        </DocsTable>
         <CodeBlock label="Node: Standard Webhooks webhook-signature" code={VERIFY_STANDARD_WEBHOOKS} />
         <CodeBlock label="Node: service-signature and x-service-signature" code={VERIFY_SERVICE_SIGNATURES} />
         <CodeBlock label="Node: a receiver" code={NEXT_RECEIVER} />

@@ -10,7 +10,8 @@ import { formatMoney } from '@/components/ui/money';
 import { createPaymentFormSchema, type CreatePaymentFormInput, type CreatePaymentFormValues } from '@/lib/actions/payment.validation';
 import type { CreatedPayment } from '@/lib/payments/create-payment';
 import type { BankOrWallet } from '@/lib/rails/banks';
-import { FormField, SelectInput, TextInput } from './form-controls';
+import { FormField } from '@/components/ui/field';
+import { SelectInput, TextInput } from './form-controls';
 import { newRequestId } from './request-id';
 
 function fieldFor(message: string): keyof CreatePaymentFormInput | undefined {

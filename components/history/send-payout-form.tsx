@@ -10,7 +10,8 @@ import { formatMoney } from '@/components/ui/money';
 import type { PayoutPreview } from '@/lib/actions/payout-actions';
 import { CHARGE_PAYERS, previewPayoutSchema, sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
 import type { BankOrWallet } from '@/lib/rails/banks';
-import { FormField, SelectInput, TextInput } from './form-controls';
+import { FormField } from '@/components/ui/field';
+import { SelectInput, TextInput } from './form-controls';
 import { newRequestId } from './request-id';
 
 const TYPE_LABELS: Record<DestinationType, string> = { card_to_card: 'Another gift card', b2b: 'Another business (B2B)', bank: 'Bank or wallet account' };

@@ -10,7 +10,8 @@ interface FieldShell {
   hint?: ReactNode;
 }
 
-function Shell({ id, label, error, hint, children }: FieldShell & { children: ReactNode }) {
+/** A labelled control with its hint or error below; the control ties itself to them with aria-describedby. */
+export function FormField({ id, label, error, hint, children }: FieldShell & { children: ReactNode }) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -32,18 +33,18 @@ const describedBy = (id: string, error?: string, hint?: ReactNode) => (error ? `
 /** A labelled input whose error is announced with it (aria-describedby) and marked invalid. */
 export function TextField({ id, label, error, hint, className = '', ...props }: FieldShell & ComponentProps<'input'>) {
   return (
-    <Shell id={id} label={label} error={error} hint={hint}>
+    <FormField id={id} label={label} error={error} hint={hint}>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${error ? 'border-red-600' : 'border-slate-300'} ${className}`} {...props} />
-    </Shell>
+    </FormField>
   );
 }
 
 export function SelectField({ id, label, error, hint, className = '', children, ...props }: FieldShell & ComponentProps<'select'>) {
   return (
-    <Shell id={id} label={label} error={error} hint={hint}>
+    <FormField id={id} label={label} error={error} hint={hint}>
       <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${error ? 'border-red-600' : 'border-slate-300'} ${className}`} {...props}>
         {children}
       </select>
-    </Shell>
+    </FormField>
   );
 }

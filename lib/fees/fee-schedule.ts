@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
 import { businesses, feeRules } from '../db/schema';
@@ -40,6 +40,17 @@ export function computeFee(rule: FeeRule | undefined, amount: number): number {
   if (rule.min !== null && fee < rule.min) fee = rule.min;
   if (rule.max !== null && fee > rule.max) fee = rule.max;
   return fee;
+}
+
+/**
+ * True in SQL while the fee rule of this business, mode and kind is still
+ * `rule` (undefined: none): a statement that charges a fee read earlier
+ * refuses when the schedule changed meanwhile.
+ */
+export function feeRuleUnchanged(businessId: number, mode: Mode, kind: FeeKind, rule: FeeRule | undefined): SQL {
+  const signature = rule ? `${rule.percentScaled}:${rule.fixed}:${rule.min ?? ''}:${rule.max ?? ''}` : '';
+  return sql`coalesce((SELECT concat(percent_scaled, ':', fixed, ':', min, ':', max) FROM fee_rules
+    WHERE business_id = ${businessId} AND mode = ${mode} AND applies_to = ${kind}), '') = ${signature}`;
 }
 
 export async function feeRuleFor(db: DbOrTx, businessId: number, mode: Mode, kind: FeeKind): Promise<FeeRule | undefined> {

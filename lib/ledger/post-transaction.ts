@@ -114,7 +114,8 @@ export const postingVerdict = sql`
 /**
  * Raises what refused a posting, in the order a reader expects: an unknown
  * account or an unbalanced transaction (bugs), a closed account, then a
- * balance below zero. Answers false when only the guard refused.
+ * balance below zero. Answers false when the guard refused, before the balance
+ * is considered.
  */
 export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): boolean {
   if (v.transaction_id !== null) return true;
@@ -125,10 +126,12 @@ export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): b
   if (v.closed_account !== null) {
     throw opts.onClosed?.(Number(v.closed_account)) ?? new Error(`posting to closed ledger account ${v.closed_account}`);
   }
+  // The guard re-checks what the caller read (a card still active, say): when it refused, the caller's answer comes first.
+  if (!v.guard_ok) return false;
   if (v.short_account !== null) {
     throw opts.onInsufficient?.(Number(v.short_account)) ?? new ServiceError('insufficient_balance', 'The account does not hold enough funds.');
   }
-  return false;
+  throw new Error('posting refused for no reason the verdict names');
 }
 
 export function postedBalances(v: PostingVerdict): Map<number, number> {

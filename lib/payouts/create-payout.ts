@@ -6,7 +6,7 @@ import { executePrepared } from '../db/prepared';
 import { businesses } from '../db/schema';
 import { inOneStatement } from '../db/transaction';
 import { ServiceError, validationError } from '../errors';
-import { computeFee, type FeeRule } from '../fees/fee-schedule';
+import { computeFee, feeRuleUnchanged, type FeeRule } from '../fees/fee-schedule';
 import { newReference, randomBase62 } from '../ids';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { checkPosting, postingCtes, postingVerdict, type Actor, type Posting, type PostingVerdict } from '../ledger/post-transaction';
@@ -15,6 +15,7 @@ import { bankRailFor } from '../rails/bank-rail';
 import { amountSchema, parseInput, type Currency, type Mode } from '../validation';
 import { eventCtes } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
+import { ACTIVE, payoutParties, type PayoutCard } from './payout-parties';
 import { payoutEventInput, type PayoutRow, type PayoutType } from './payout-view';
 import { settlePayout } from './settle-payout';
 
@@ -25,7 +26,6 @@ export interface CreatePayoutOptions {
   input: unknown;
 }
 
-const ACTIVE = 1;
 
 const DESTINATION_FIELDS: Record<PayoutType, string[]> = {
   b2b: ['merchant_id'],
@@ -73,41 +73,7 @@ export function payoutTypeOf(input: Record<string, unknown>): PayoutType {
   return types[0];
 }
 
-interface SourceCard {
-  id: number;
-  business_id: number;
-  card_number: string;
-  currency: Currency;
-  status: number;
-  account_id: number;
-  first_name: string;
-  last_name: string | null;
-  email: string | null;
-  phone_number: string;
-}
-
-/**
- * The fee rule and the live cards of this mode with these numbers (of any
- * business: the caller scopes), with their holders, in one round trip. The
- * one-row LEFT JOINs always answer a row, so the fee is known without cards.
- */
-async function feeAndCards(db: Db, businessId: number, mode: Mode, type: PayoutType, numbers: string[]) {
-  const result = await executePrepared<SourceCard & { percent_scaled: number | null; fixed: number | null; min: number | null; max: number | null } & Record<string, unknown>>(db, sql`
-    SELECT f.percent_scaled, f.fixed, f.min, f.max,
-           c.id, c.business_id, c.card_number, c.currency, c.status, c.account_id,
-           cu.first_name, cu.last_name, cu.email, cu.phone_number
-    FROM (SELECT 1) one
-    LEFT JOIN fee_rules f ON f.business_id = ${businessId} AND f.mode = ${mode} AND f.applies_to = ${type}
-    LEFT JOIN (cards c JOIN customers cu ON cu.id = c.customer_id)
-      ON c.mode = ${mode} AND c.cancelled_at IS NULL AND c.card_number IN (${sql.join(numbers.map((n) => sql`${n}`), sql`, `)})`);
-  const first = result.rows[0];
-  const rule: FeeRule | undefined =
-    first.percent_scaled === null ? undefined : { percentScaled: Number(first.percent_scaled), fixed: Number(first.fixed), min: first.min, max: first.max };
-  const cards = result.rows.filter((r) => r.id !== null).map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id) }) as SourceCard);
-  return { rule, cards };
-}
-
-function checkSource(card: SourceCard | undefined, businessId: number): SourceCard {
+function checkSource(card: PayoutCard | undefined, businessId: number): PayoutCard {
   if (!card || card.business_id !== businessId) throw new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
   if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
   return card;
@@ -124,31 +90,42 @@ const closed = (sourceAccountId: number) => (accountId: number) =>
     ? new ServiceError('card_not_found', 'No gift card with this number belongs to your business.')
     : new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
 
-/** Why the cards' recheck refused the payout: a card was disabled or cancelled after it was read. */
-async function cardsChangedError(db: Db, sourceId: number, destinationId?: number): Promise<ServiceError> {
+/** A payout statement refused what was read before it; reading again answers why. */
+class PartiesChanged extends Error {}
+
+/**
+ * Why the statement's recheck refused the payout when its cards were read
+ * just before: a card disabled or cancelled since. Undefined when both are
+ * still active: the fee schedule changed instead.
+ */
+async function cardsChangedError(db: Db, sourceId: number, destinationId?: number): Promise<ServiceError | undefined> {
   const result = await db.execute<{ id: number; status: number; cancelled: boolean }>(sql`
     SELECT id, status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id IN (${sourceId}, ${destinationId ?? sourceId})`);
   const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
   const source = byId.get(sourceId);
   if (!source || source.cancelled) return new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
-  // Without a destination card, only the source can have refused, even if it is active again by now.
-  if (source.status !== ACTIVE || destinationId === undefined) return new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
-  const destination = byId.get(destinationId!);
+  if (source.status !== ACTIVE) return new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
+  if (destinationId === undefined) return undefined;
+  const destination = byId.get(destinationId);
   if (!destination || destination.cancelled) return new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
-  return new ServiceError('destination_card_disabled', 'The destination gift card is disabled.');
+  if (destination.status !== ACTIVE) return new ServiceError('destination_card_disabled', 'The destination gift card is disabled.');
+  return undefined;
 }
 
-const customerOf = (c: SourceCard): EventCustomer => ({ first_name: c.first_name, last_name: c.last_name, email: c.email, phone_number: c.phone_number });
+const customerOf = (c: PayoutCard): EventCustomer => ({ first_name: c.first_name, last_name: c.last_name, email: c.email, phone_number: c.phone_number });
 
 interface Prepared {
   type: PayoutType;
-  source: SourceCard;
+  source: PayoutCard;
   amount: number;
   fee: number;
   chargePayer: string;
   /** The payer that takes the fee off the amount received: business (B2B, bank) or receiver. */
   feeFromAmount: boolean;
   reference: string;
+  rule: FeeRule | undefined;
+  /** The cards and fee rule came from memory, unconfirmed until the statement checks them. */
+  remembered: boolean;
 }
 
 interface PayoutExtras {
@@ -207,8 +184,8 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
     onInsufficient: insufficient(accounts[0]),
     onClosed: closed(accounts[0]),
   };
-  const cardsActive = sql`(SELECT count(*) FROM cards WHERE id IN (${sql.join(cardIds.map((id) => sql`${id}`), sql`, `)})
-    AND status = ${ACTIVE} AND cancelled_at IS NULL) = ${cardIds.length}`;
+  const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${sql.join(cardIds.map((id) => sql`${id}`), sql`, `)})
+    AND status = ${ACTIVE} AND cancelled_at IS NULL) = ${cardIds.length} AND ${feeRuleUnchanged(opts.businessId, opts.mode, p.type, p.rule)}`;
   const details = JSON.stringify({ amount: p.amount, service_fee: p.fee, charge_payer: p.chargePayer, status });
   const at = (d: Date | null) => (d === null ? null : d.toISOString());
   const event =
@@ -227,7 +204,7 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
       : undefined;
   const verdict = await inOneStatement(db, async (q) => {
     const result = await executePrepared<PostingVerdict & { payout_id: number | null } & Record<string, unknown>>(q, sql`
-      WITH ${postingCtes(posting, cardsActive)},
+      WITH ${postingCtes(posting, unchanged)},
       payout AS (
         INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
                              source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
@@ -249,7 +226,9 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
       SELECT ${postingVerdict}, (SELECT id FROM payout) AS payout_id FROM verdict v`);
     return result.rows[0];
   });
-  if (!checkPosting(verdict, posting)) throw await cardsChangedError(db, p.source.id, extra.destinationCardId);
+  if (!checkPosting(verdict, posting)) {
+    throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
+  }
   return { ...payout, id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) } satisfies PayoutRow;
 }
 
@@ -289,19 +268,26 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
   }
 
   const numbers = type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
-  const { rule, cards } = await feeAndCards(db, opts.businessId, opts.mode, type, numbers);
-  const fee = computeFee(rule, input.amount);
-  if (feeFromAmount && input.amount <= fee) {
-    throw new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`);
+  // What memory says of the cards and fee is confirmed by the payout statement; when it was wrong, read again and redo.
+  for (let attempt = 1; ; attempt++) {
+    const { rule, cards, remembered } = await payoutParties(db, opts.businessId, opts.mode, type, numbers, attempt > 1);
+    const fee = computeFee(rule, input.amount);
+    if (feeFromAmount && input.amount <= fee) {
+      throw new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`);
+    }
+    const source = checkSource(cards.find((c) => c.card_number === input.card_number), opts.businessId);
+    const prepared: Prepared = { type, source, amount: input.amount, fee, chargePayer, feeFromAmount, reference: '', rule, remembered };
+    try {
+      if (type === 'card_to_card') return await cardToCard(db, opts, prepared, cards.find((c) => c.card_number === input.destination_card_number));
+      if (type === 'b2b') return await businessToBusiness(db, opts, prepared, input.merchant_id);
+      return await bank(db, opts, prepared, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
+    } catch (err) {
+      if (!(err instanceof PartiesChanged) || attempt >= 3) throw err;
+    }
   }
-  const source = checkSource(cards.find((c) => c.card_number === input.card_number), opts.businessId);
-  const prepared: Prepared = { type, source, amount: input.amount, fee, chargePayer, feeFromAmount, reference: '' };
-  if (type === 'card_to_card') return cardToCard(db, opts, prepared, cards.find((c) => c.card_number === input.destination_card_number));
-  if (type === 'b2b') return businessToBusiness(db, opts, prepared, input.merchant_id);
-  return bank(db, opts, prepared, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
 }
 
-async function cardToCard(db: Db, opts: CreatePayoutOptions, p: Prepared, destination: SourceCard | undefined) {
+async function cardToCard(db: Db, opts: CreatePayoutOptions, p: Prepared, destination: PayoutCard | undefined) {
   if (!destination) throw new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
   if (destination.status !== ACTIVE) throw new ServiceError('destination_card_disabled', 'The destination gift card is disabled.');
   if (destination.currency !== p.source.currency) throw new ServiceError('currency_mismatch', 'The source and destination cards hold different currencies.');

@@ -91,6 +91,41 @@ describe('card-to-card payouts', () => {
     await biz.test.patch(`/api/v1/card/${disabledSource.card_number}`, { status: 'disable' });
     expectError(await post({ card_number: disabledSource.card_number, destination_card_number: dest.card_number, amount: 100 }), 400, 'Gift card disabled');
   });
+
+  // The server remembers cards and fee rules it has read; each of these steps changes one after it was remembered.
+  it('applies a fee or card change made after the cards were last used', async () => {
+    const { biz: b, card } = await businessWithCard(5_000);
+    const from = card.card_number;
+    const to = (await createCard(b.test)).card_number;
+    const post = (amount: number) => b.test.post('/api/v1/card/payouts', { card_number: from, destination_card_number: to, amount });
+    expect((await post(100)).body.data.service_fee).toBe(0);
+
+    await setFees(b, 'test', [{ applies_to: 'card_to_card', percent: 0, fixed: 7 }]);
+    expect((await post(100)).body.data.service_fee).toBe(7);
+    await setFees(b, 'test', [{ applies_to: 'card_to_card', percent: 0, fixed: 7, max: 3 }]);
+    expect((await post(100)).body.data.service_fee).toBe(3);
+    await setFees(b, 'test', []);
+    expect((await post(100)).body.data.service_fee).toBe(0);
+    expect(await cardBalance(b.test, from)).toBe(5_000 - 400 - 10);
+
+    await b.test.patch(`/api/v1/card/${to}`, { status: 'disable' });
+    expectError(await post(100), 400, 'Destination card disabled');
+    await b.test.patch(`/api/v1/card/${to}`, { status: 'enable' });
+    expect((await post(100)).status).toBe(200);
+    await b.test.patch(`/api/v1/card/${from}`, { status: 'disable' });
+    // Disabled and short of funds at once: the card's state is the answer, as when it was never remembered.
+    expectError(await post(1_000_000), 400, 'Gift card disabled');
+    expectError(await post(100), 400, 'Gift card disabled');
+    await b.test.patch(`/api/v1/card/${from}`, { status: 'enable' });
+    expect((await post(100)).status).toBe(200);
+
+    await b.test.delete(`/api/v1/card/${to}`);
+    expectError(await post(100), 404, 'Destination card not found');
+    await b.test.delete(`/api/v1/card/${from}`);
+    const again = await b.test.post('/api/v1/card/payouts', { card_number: from, destination_card_number: (await createCard(b.test)).card_number, amount: 100 });
+    expectError(again, 404, 'Gift card not found');
+    expect((await verifyLedger(testDb())).ok).toBe(true);
+  });
 });
 
 describe('destination type', () => {

@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { executePrepared } from '../db/prepared';
+import type { FeeRule } from '../fees/fee-schedule';
+import type { Currency, Mode } from '../validation';
+import type { PayoutType } from './payout-view';
+
+export const ACTIVE = 1;
+
+export interface PayoutCard {
+  id: number;
+  business_id: number;
+  card_number: string;
+  currency: Currency;
+  status: number;
+  account_id: number;
+  first_name: string;
+  last_name: string | null;
+  email: string | null;
+  phone_number: string;
+}
+
+export interface PayoutParties {
+  rule: FeeRule | undefined;
+  /** The live cards of this mode among the numbers asked, of any business: the caller scopes. */
+  cards: PayoutCard[];
+  /** True when read from this process's memory: a guess the payout statement must confirm. */
+  remembered: boolean;
+}
+
+/** A Map that forgets its least recently used entry beyond `capacity`. */
+class RecentMap<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+// A card's business, currency, account and holder never change once it exists,
+// so only active cards are remembered, and "active" is re-checked by every
+// payout statement; a fee rule can change at any time and is re-checked too.
+const cards = new RecentMap<PayoutCard>(50_000);
+const rules = new RecentMap<FeeRule | null>(10_000);
+
+/**
+ * The fee rule and the cards a payout needs. From memory when every part is
+ * remembered (no round trip), else read in one round trip and remembered.
+ * `fresh` skips memory: after a payout statement refused what memory said.
+ */
+export async function payoutParties(db: Db, businessId: number, mode: Mode, type: PayoutType, numbers: string[], fresh: boolean): Promise<PayoutParties> {
+  const ruleKey = `${businessId}|${mode}|${type}`;
+  if (!fresh) {
+    const rule = rules.get(ruleKey);
+    const known = numbers.map((n) => cards.get(`${mode}|${n}`));
+    if (rule !== undefined && known.every((c) => c !== undefined)) return { rule: rule ?? undefined, cards: known as PayoutCard[], remembered: true };
+  }
+  const read = await readParties(db, businessId, mode, type, numbers);
+  rules.set(ruleKey, read.rule ?? null);
+  for (const n of numbers) {
+    const card = read.cards.find((c) => c.card_number === n);
+    if (card?.status === ACTIVE) cards.set(`${mode}|${n}`, card);
+    else cards.delete(`${mode}|${n}`);
+  }
+  return { ...read, remembered: false };
+}
+
+/** One round trip; the one-row LEFT JOINs always answer a row, so the fee is known without cards. */
+async function readParties(db: Db, businessId: number, mode: Mode, type: PayoutType, numbers: string[]) {
+  const result = await executePrepared<PayoutCard & { percent_scaled: number | null; fixed: number | null; min: number | null; max: number | null } & Record<string, unknown>>(db, sql`
+    SELECT f.percent_scaled, f.fixed, f.min, f.max,
+           c.id, c.business_id, c.card_number, c.currency, c.status, c.account_id,
+           cu.first_name, cu.last_name, cu.email, cu.phone_number
+    FROM (SELECT 1) one
+    LEFT JOIN fee_rules f ON f.business_id = ${businessId} AND f.mode = ${mode} AND f.applies_to = ${type}
+    LEFT JOIN (cards c JOIN customers cu ON cu.id = c.customer_id)
+      ON c.mode = ${mode} AND c.cancelled_at IS NULL AND c.card_number IN (${sql.join(numbers.map((n) => sql`${n}`), sql`, `)})`);
+  const first = result.rows[0];
+  const rule: FeeRule | undefined =
+    first.percent_scaled === null ? undefined : { percentScaled: Number(first.percent_scaled), fixed: Number(first.fixed), min: first.min, max: first.max };
+  const found = result.rows
+    .filter((r) => r.id !== null)
+    .map(
+      (r): PayoutCard => ({
+        id: Number(r.id),
+        business_id: r.business_id,
+        card_number: r.card_number,
+        currency: r.currency,
+        status: r.status,
+        account_id: Number(r.account_id),
+        first_name: r.first_name,
+        last_name: r.last_name,
+        email: r.email,
+        phone_number: r.phone_number,
+      }),
+    );
+  return { rule, cards: found };
+}

@@ -8,6 +8,7 @@ import { signatureHeaders } from './signing';
 /** CONTRACT.md section 6: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+const REFILL_AFTER_MS = 10;
 
 /** WEBHOOK_RETRY_SCHEDULE (milliseconds, comma-separated) or the contract's schedule. */
 export function retrySchedule(raw = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
@@ -192,6 +193,14 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
     if (ticking) wokenWhileTicking = true;
     else wakeIn(0);
   };
+  // Slots freed within a few milliseconds of each other are refilled by one claim, not one claim each.
+  let soon: NodeJS.Timeout | undefined;
+  const wakeSoon = () => {
+    soon ??= setTimeout(() => {
+      soon = undefined;
+      wakeNow();
+    }, REFILL_AFTER_MS);
+  };
 
   async function tick() {
     if (stopped || ticking) return;
@@ -212,7 +221,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
               if (was === 1) byEndpoint.delete(d.endpointId);
               else byEndpoint.set(d.endpointId, was - 1);
               // The last claim found work, so more may be waiting for this slot (or this endpoint's share).
-              if (foundWork) wakeNow();
+              if (foundWork) wakeSoon();
             });
           inFlight.add(p);
         }
@@ -232,6 +241,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   return async () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(soon);
     await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 5_000))]);
   };
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
@@ -72,3 +73,24 @@ export function writeResult(name: string, result: unknown): void {
 }
 
 export const fmt = (n: number) => n.toFixed(2);
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One HTTP request over a kept-alive connection with node:http: a much lighter
+ * client than fetch, so a throughput run measures the server more than the
+ * load generator that shares its cores (as pgbench's C client does).
+ */
+export function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = opts.body === undefined ? opts.headers : { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) };
+    const req = http.request(url, { method: opts.method ?? 'GET', agent: keepAlive, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}

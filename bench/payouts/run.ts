@@ -11,7 +11,7 @@ import { postTransaction } from '../../lib/ledger/post-transaction';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createPayout } from '../../lib/payouts/create-payout';
 import { ensureProductionBuild, startTestServer, type TestServer } from '../../tests/test-server';
-import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
+import { fmt, openBenchEnv, percentile, request, timeCalls, writeResult } from '../bench-env';
 
 /**
  * Card-to-card payouts against pgbench TPC-B on the same PostgreSQL server in
@@ -194,13 +194,12 @@ async function main() {
     const base = server.baseUrl;
     const http = await throughput(8, async () => {
       const [from, to] = distinctPair();
-      const res = await fetch(`${base}/api/v1/card/payouts`, {
+      const res = await request(`${base}/api/v1/card/payouts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${biz.api_keys.test}`, 'content-type': 'application/json' },
         body: JSON.stringify({ card_number: from, destination_card_number: to, amount: 100 }),
       });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
     });
     console.log(`HTTP card-to-card, 8 clients: ${fmt(http.perSecond)}/s, ratio to pgbench ${fmt(http.perSecond / tps)} (target >= 0.4)`, http.failures);
 

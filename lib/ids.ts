@@ -1,14 +1,26 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomFillSync, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+// Random bytes drawn 4 KB at a time: one call to the system's generator per
+// hundred or so identifiers instead of one each, on every payout's hot path.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++];
+}
 
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 4 * 62: rejecting the rest keeps every character equally likely
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
+    const byte = randomByte();
+    // 248 = 4 * 62: rejecting the rest keeps every character equally likely
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

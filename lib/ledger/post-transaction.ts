@@ -113,9 +113,9 @@ export const postingVerdict = sql`
 
 /**
  * Raises what refused a posting, in the order a reader expects: an unknown
- * account or an unbalanced transaction (bugs), a closed account, then a
- * balance below zero. Answers false when the guard refused, before the balance
- * is considered.
+ * account or an unbalanced transaction (bugs), then (unless the guard refused:
+ * the answer is false, and the caller's to give) a closed account, then a
+ * balance below zero.
  */
 export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): boolean {
   if (v.transaction_id !== null) return true;
@@ -123,11 +123,11 @@ export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): b
     throw new Error('posting to an unknown ledger account');
   }
   if (v.unbalanced !== null) throw new Error(`transaction does not balance: off in ${v.unbalanced}`);
+  // The guard re-checks what the caller read (a card still active, say): when it refused, the caller's answer comes first.
+  if (!v.guard_ok) return false;
   if (v.closed_account !== null) {
     throw opts.onClosed?.(Number(v.closed_account)) ?? new Error(`posting to closed ledger account ${v.closed_account}`);
   }
-  // The guard re-checks what the caller read (a card still active, say): when it refused, the caller's answer comes first.
-  if (!v.guard_ok) return false;
   if (v.short_account !== null) {
     throw opts.onInsufficient?.(Number(v.short_account)) ?? new ServiceError('insufficient_balance', 'The account does not hold enough funds.');
   }

@@ -93,6 +93,12 @@ const closed = (sourceAccountId: number) => (accountId: number) =>
 /** A payout statement refused what was read before it; reading again answers why. */
 class PartiesChanged extends Error {}
 
+class Refused extends Error {
+  constructor(readonly verdict: PostingVerdict & { payout_id: number | null }) {
+    super('payout statement refused');
+  }
+}
+
 /**
  * Why the statement's recheck refused the payout when its cards were read
  * just before: a card disabled or cancelled since. Undefined when both are
@@ -126,6 +132,8 @@ interface Prepared {
   rule: FeeRule | undefined;
   /** The cards and fee rule came from memory, unconfirmed until the statement checks them. */
   remembered: boolean;
+  /** `sent` once the payout statement is sent: an answer given before it rests on what memory said. */
+  progress: { sent: boolean };
 }
 
 interface PayoutExtras {
@@ -202,6 +210,7 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
           'payout',
         )
       : undefined;
+  p.progress.sent = true;
   const verdict = await inOneStatement(db, async (q) => {
     const result = await executePrepared<PostingVerdict & { payout_id: number | null } & Record<string, unknown>>(q, sql`
       WITH ${postingCtes(posting, unchanged)},
@@ -224,7 +233,13 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
         FROM payout
       )${event ? sql`, ${event}` : sql``}
       SELECT ${postingVerdict}, (SELECT id FROM payout) AS payout_id FROM verdict v`);
-    return result.rows[0];
+    const v = result.rows[0];
+    // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
+    if (v.transaction_id === null) throw new Refused(v);
+    return v;
+  }).catch((err) => {
+    if (err instanceof Refused) return err.verdict;
+    throw err;
   });
   if (!checkPosting(verdict, posting)) {
     throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
@@ -271,18 +286,21 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
   // What memory says of the cards and fee is confirmed by the payout statement; when it was wrong, read again and redo.
   for (let attempt = 1; ; attempt++) {
     const { rule, cards, remembered } = await payoutParties(db, opts.businessId, opts.mode, type, numbers, attempt > 1);
-    const fee = computeFee(rule, input.amount);
-    if (feeFromAmount && input.amount <= fee) {
-      throw new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`);
-    }
-    const source = checkSource(cards.find((c) => c.card_number === input.card_number), opts.businessId);
-    const prepared: Prepared = { type, source, amount: input.amount, fee, chargePayer, feeFromAmount, reference: '', rule, remembered };
+    const progress = { sent: false };
     try {
+      const fee = computeFee(rule, input.amount);
+      if (feeFromAmount && input.amount <= fee) {
+        throw new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`);
+      }
+      const source = checkSource(cards.find((c) => c.card_number === input.card_number), opts.businessId);
+      const prepared: Prepared = { type, source, amount: input.amount, fee, chargePayer, feeFromAmount, reference: '', rule, remembered, progress };
       if (type === 'card_to_card') return await cardToCard(db, opts, prepared, cards.find((c) => c.card_number === input.destination_card_number));
       if (type === 'b2b') return await businessToBusiness(db, opts, prepared, input.merchant_id);
       return await bank(db, opts, prepared, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
     } catch (err) {
-      if (!(err instanceof PartiesChanged) || attempt >= 3) throw err;
+      // A refusal by the statement, or an answer given before it from memory (a stale fee, a card disabled since), is checked against a fresh read.
+      const unconfirmed = err instanceof PartiesChanged || (remembered && !progress.sent && err instanceof ServiceError);
+      if (!unconfirmed || attempt >= 3) throw err;
     }
   }
 }

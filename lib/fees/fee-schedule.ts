@@ -43,14 +43,19 @@ export function computeFee(rule: FeeRule | undefined, amount: number): number {
 }
 
 /**
- * True in SQL while the fee rule of this business, mode and kind is still
- * `rule` (undefined: none): a statement that charges a fee read earlier
- * refuses when the schedule changed meanwhile.
+ * True in SQL while the fee rule of business `businessId`, mode `mode` and
+ * kind `feeKind` (placeholders) still has the terms `feeSignature`: a
+ * statement that charges a fee read earlier refuses when the schedule changed
+ * meanwhile.
  */
-export function feeRuleUnchanged(businessId: number, mode: Mode, kind: FeeKind, rule: FeeRule | undefined): SQL {
-  const signature = rule ? `${rule.percentScaled}:${rule.fixed}:${rule.min ?? ''}:${rule.max ?? ''}` : '';
+export function feeRuleUnchanged(): SQL {
   return sql`coalesce((SELECT concat(percent_scaled, ':', fixed, ':', min, ':', max) FROM fee_rules
-    WHERE business_id = ${businessId} AND mode = ${mode} AND applies_to = ${kind}), '') = ${signature}`;
+    WHERE business_id = ${sql.placeholder('businessId')} AND mode = ${sql.placeholder('mode')} AND applies_to = ${sql.placeholder('feeKind')}), '') = ${sql.placeholder('feeSignature')}`;
+}
+
+/** What feeRuleUnchanged compares: the rule's terms as one string, empty for no rule. */
+export function feeSignature(rule: FeeRule | undefined): string {
+  return rule ? `${rule.percentScaled}:${rule.fixed}:${rule.min ?? ''}:${rule.max ?? ''}` : '';
 }
 
 export async function feeRuleFor(db: DbOrTx, businessId: number, mode: Mode, kind: FeeKind): Promise<FeeRule | undefined> {

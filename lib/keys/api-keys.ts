@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { executePrepared } from '../db/prepared';
+import { compiledOnce, runCompiled } from '../db/prepared';
 import { apiKeys } from '../db/schema';
 import { ServiceError } from '../errors';
 import { randomBase62, sha256Hex } from '../ids';
@@ -40,17 +40,20 @@ export async function issueApiKey(db: DbOrTx, opts: IssueApiKeyOptions) {
   return { id: row.id, key, mode: opts.mode, active: row.active, gift_cards_enabled: row.giftCardsEnabled };
 }
 
+// Every API request runs this lookup.
+const keyLookup = compiledOnce(
+  () => sql`SELECT id, business_id, mode, active AND revoked_at IS NULL AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
+);
+
 /** Resolves `Authorization: Bearer sk_...` to its business and mode, or throws 401/403. */
 export async function authenticateApiKey(db: DbOrTx, authorization: string | null): Promise<ApiKeyAuth> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new ServiceError('unauthorized', 'Send your API key as Authorization: Bearer <API_KEY>.');
   const key = match[1];
   if (!KEY_PATTERN.test(key)) throw new ServiceError('unauthorized', 'The API key is not valid.');
-  // Every API request runs this lookup: prepared once per connection.
-  const result = await executePrepared<{ id: number; business_id: number; mode: Mode; usable: boolean; gift_cards_enabled: boolean }>(
-    db,
-    sql`SELECT id, business_id, mode, active AND revoked_at IS NULL AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${hashApiKey(key)}`,
-  );
+  const result = await runCompiled<{ id: number; business_id: number; mode: Mode; usable: boolean; gift_cards_enabled: boolean }>(db, keyLookup(), {
+    keyHash: hashApiKey(key),
+  });
   const row = result.rows[0];
   if (!row) throw new ServiceError('unauthorized', 'The API key is not valid.');
   if (!row.usable) throw new ServiceError('forbidden', 'The API key is inactive.');

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { compiledOnce, runCompiled } from '../db/prepared';
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
 
@@ -43,7 +44,6 @@ export interface PostingVerdict {
   unbalanced: string | null;
   guard_ok: boolean;
   transaction_id: number | null;
-  balances: Record<string, number> | null;
 }
 
 /** Sums postings per account; refuses fractions and movements of fewer than two accounts. */
@@ -58,6 +58,61 @@ function mergePostings(postings: Posting[]): Map<number, number> {
   return merged;
 }
 
+const P = sql.placeholder;
+
+/**
+ * The values of postingCtes' placeholders for one transaction: the accounts
+ * and amounts as arrays, or with `slots`, as that many numbered pairs (unused
+ * ones null).
+ */
+export function postingValues(opts: PostTransactionOptions, slots?: number) {
+  const merged = mergePostings(opts.postings);
+  const accountIds = [...merged.keys()].sort((a, b) => a - b);
+  const amounts = accountIds.map((id) => merged.get(id)!);
+  const accounts: Record<string, number[] | number | null> = { accountIds, amounts };
+  if (slots !== undefined) {
+    if (accountIds.length > slots) throw new Error(`${accountIds.length} accounts for a statement of ${slots}`);
+    for (let i = 0; i < slots; i++) {
+      accounts[`account${i}`] = accountIds[i] ?? null;
+      accounts[`amount${i}`] = amounts[i] ?? null;
+    }
+  }
+  return {
+    ...accounts,
+    accountCount: accountIds.length,
+    mode: opts.mode,
+    kind: opts.kind,
+    businessId: opts.businessId,
+    reference: opts.reference ?? null,
+    actorType: opts.actor.type,
+    actorId: opts.actor.id,
+    reversesId: opts.reversesId ?? null,
+  };
+}
+
+/**
+ * The accounts and amounts a posting statement reads. As arrays, for any
+ * number of accounts; or as `slots` numbered pairs, for a statement that must
+ * keep one plan: PostgreSQL guesses ten elements for an array placeholder, and
+ * then plans the statement afresh on every call.
+ */
+function wantedAccounts(slots?: number): { wanted: SQL; ids: SQL } {
+  if (slots === undefined) {
+    return {
+      wanted: sql`SELECT * FROM unnest(${P('accountIds')}::bigint[], ${P('amounts')}::bigint[]) AS w(account_id, amount)`,
+      ids: sql`ANY(${P('accountIds')}::bigint[])`,
+    };
+  }
+  const n = Array.from({ length: slots }, (_, i) => i);
+  return {
+    wanted: sql`SELECT * FROM (VALUES ${sql.join(
+      n.map((i) => sql`(${P(`account${i}`)}::bigint, ${P(`amount${i}`)}::bigint)`),
+      sql`, `,
+    )}) AS w(account_id, amount) WHERE account_id IS NOT NULL`,
+    ids: sql`ANY(ARRAY[${sql.join(n.map((i) => sql`${P(`account${i}`)}::bigint`), sql`, `)}])`,
+  };
+}
+
 /**
  * The CTEs that post one balanced transaction in a single statement: lock the
  * accounts in id order (so two movements never wait on each other in a
@@ -65,27 +120,25 @@ function mergePostings(postings: Posting[]): Map<number, number> {
  * every account exists, is open and stays at or above zero, every currency
  * sums to zero, and `guard` (evaluated in the same statement) holds. The
  * locked rows are their latest versions, so the checks hold at commit.
+ * Its placeholders take postingValues (with the same `slots`).
  *
  * Later CTEs may read `posted` (the new transaction's id: no row when
  * refused) and `moves` (account id and balance after). `postingVerdict`
  * selects the outcome.
  */
-export function postingCtes(opts: PostTransactionOptions, guard: SQL = sql`true`): SQL {
-  const merged = mergePostings(opts.postings);
-  const ids = [...merged.keys()].sort((a, b) => a - b);
-  const amounts = ids.map((id) => merged.get(id)!);
-  const idArray = `{${ids.join(',')}}`;
+export function postingCtes(guard: SQL = sql`true`, slots?: number): SQL {
+  const { wanted, ids } = wantedAccounts(slots);
   return sql`
     wanted AS (
-      SELECT * FROM unnest(${idArray}::bigint[], ${`{${amounts.join(',')}}`}::bigint[]) AS w(account_id, amount)
+      ${wanted}
     ), locked AS MATERIALIZED (
       SELECT id, currency, balance, allow_negative, closed_at IS NOT NULL AS closed
-      FROM ledger_accounts WHERE id = ANY(${idArray}::bigint[]) ORDER BY id FOR UPDATE
+      FROM ledger_accounts WHERE id = ${ids} ORDER BY id FOR UPDATE
     ), moves AS MATERIALIZED (
       SELECT l.id, l.currency, w.amount, l.balance + w.amount AS after, l.allow_negative, l.closed
       FROM locked l JOIN wanted w ON w.account_id = l.id
     ), verdict AS MATERIALIZED (
-      SELECT count(*)::int AS found, (SELECT count(*)::int FROM wanted) AS wanted,
+      SELECT count(*)::int AS found, ${P('accountCount')}::int AS wanted,
              min(id) FILTER (WHERE after < 0 AND NOT allow_negative) AS short_account,
              min(id) FILTER (WHERE closed) AS closed_account,
              (SELECT string_agg(currency || ' by ' || total, ', ') FROM
@@ -94,9 +147,9 @@ export function postingCtes(opts: PostTransactionOptions, guard: SQL = sql`true`
       FROM moves
     ), posted AS (
       INSERT INTO ledger_transactions (mode, kind, business_id, reference, actor_type, actor_id, reverses_id)
-      SELECT ${opts.mode}, ${opts.kind}, ${opts.businessId}, ${opts.reference ?? null}, ${opts.actor.type}, ${opts.actor.id}, ${opts.reversesId ?? null}::bigint
+      SELECT ${P('mode')}, ${P('kind')}, ${P('businessId')}, ${P('reference')}, ${P('actorType')}, ${P('actorId')}, ${P('reversesId')}::bigint
       FROM verdict
-      WHERE found = ${ids.length} AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok
+      WHERE found = wanted AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok
       RETURNING id
     ), entries AS (
       INSERT INTO ledger_entries (transaction_id, account_id, currency, amount, balance_after)
@@ -108,8 +161,7 @@ export function postingCtes(opts: PostTransactionOptions, guard: SQL = sql`true`
 
 /** The columns to select after postingCtes: the verdict and the posted transaction's id. */
 export const postingVerdict = sql`
-  v.found, v.wanted, v.short_account, v.closed_account, v.unbalanced, v.guard_ok, (SELECT id FROM posted) AS transaction_id,
-  (SELECT json_object_agg(id, after) FROM moves) AS balances`;
+  v.found, v.wanted, v.short_account, v.closed_account, v.unbalanced, v.guard_ok, (SELECT id FROM posted) AS transaction_id`;
 
 /**
  * Raises what refused a posting, in the order a reader expects: an unknown
@@ -134,9 +186,9 @@ export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): b
   throw new Error('posting refused for no reason the verdict names');
 }
 
-export function postedBalances(v: PostingVerdict): Map<number, number> {
-  return new Map(Object.entries(v.balances ?? {}).map(([id, after]) => [Number(id), Number(after)]));
-}
+const postingStatement = compiledOnce(
+  () => sql`WITH ${postingCtes()} SELECT ${postingVerdict}, (SELECT json_object_agg(id, after) FROM moves) AS balances FROM verdict v`,
+);
 
 /**
  * Appends one balanced transaction in one statement. Runs in the caller's
@@ -144,8 +196,11 @@ export function postedBalances(v: PostingVerdict): Map<number, number> {
  * are refused before anything is written.
  */
 export async function postTransaction(db: DbOrTx, opts: PostTransactionOptions): Promise<PostedTransaction> {
-  const result = await db.execute<PostingVerdict & Record<string, unknown>>(sql`WITH ${postingCtes(opts)} SELECT ${postingVerdict} FROM verdict v`);
+  const result = await runCompiled<PostingVerdict & { balances: Record<string, number> | null }>(db, postingStatement(), postingValues(opts));
   const v = result.rows[0];
   checkPosting(v, opts);
-  return { transactionId: Number(v.transaction_id), balances: postedBalances(v) };
+  return {
+    transactionId: Number(v.transaction_id),
+    balances: new Map(Object.entries(v.balances ?? {}).map(([id, after]) => [Number(id), Number(after)])),
+  };
 }

@@ -1,20 +1,20 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { ACTIVE } from '../cards/set-card-status';
 import type { Db } from '../db/client';
 import { counterIncrement } from '../db/list-counters';
-import { executePrepared } from '../db/prepared';
+import { compiledOnce, runCompiled } from '../db/prepared';
 import { businesses } from '../db/schema';
 import { inOneStatement } from '../db/transaction';
 import { ServiceError, validationError } from '../errors';
-import { computeFee, feeRuleUnchanged, type FeeRule } from '../fees/fee-schedule';
+import { computeFee, feeRuleUnchanged, feeSignature, type FeeRule } from '../fees/fee-schedule';
 import { newReference, randomBase62 } from '../ids';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
-import { checkPosting, postingCtes, postingVerdict, type Actor, type Posting, type PostingVerdict } from '../ledger/post-transaction';
+import { checkPosting, postingCtes, postingValues, postingVerdict, type Actor, type Posting, type PostingVerdict } from '../ledger/post-transaction';
 import { findBank } from '../rails/banks';
 import { bankRailFor } from '../rails/bank-rail';
 import { amountSchema, parseInput, type Mode } from '../validation';
-import { eventCtes } from '../webhooks/outbox';
+import { eventCtes, eventValues } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
 import { payoutParties, type PayoutCard } from './payout-parties';
 import { payoutEventInput, type PayoutRow, type PayoutType } from './payout-view';
@@ -146,17 +146,54 @@ interface PayoutExtras {
   settleAfter?: Date | null;
 }
 
+const P = sql.placeholder;
+
+/**
+ * The payout statement, with or without its event (a pending bank payout
+ * announces itself when it settles). Compiled once each: a payout only fills
+ * the placeholders.
+ */
+const payoutStatements = {
+  withEvent: compiledOnce(() => payoutStatement(true)),
+  withoutEvent: compiledOnce(() => payoutStatement(false)),
+};
+
+function payoutStatement(withEvent: boolean): SQL {
+  // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
+  const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${P('sourceCardId')}, ${P('destinationCardId')}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
+    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()}`;
+  return sql`
+    WITH ${postingCtes(unchanged, 3)},
+    payout AS (
+      INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
+                           source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
+                           account_name, transaction_id, actor_type, actor_id, created_at, updated_at, completed_at, settle_after)
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('feeKind')}, ${P('status')}, ${P('currency')}, ${P('amount')}, ${P('serviceFee')},
+             ${P('chargePayer')}, ${P('reference')}, ${P('sourceCardId')}, ${P('sourceCardNumber')}, ${P('destinationCardNumber')},
+             ${P('merchantId')}, ${P('bankSlug')}, ${P('accountNumber')}, ${P('accountName')}, posted.id, ${P('actorType')}, ${P('actorId')},
+             ${P('now')}::timestamptz, ${P('now')}::timestamptz, ${P('completedAt')}::timestamptz, ${P('settleAfter')}::timestamptz
+      FROM posted
+      RETURNING id
+    ), payout_counted AS (
+      ${counterIncrement('payouts', 'payout')}
+    ), payout_audited AS (
+      INSERT INTO audit_log (business_id, mode, actor_type, actor_id, action, target, details)
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('actorType')}, ${P('actorId')}, ${P('auditAction')}, ${P('reference')}, ${P('auditDetails')}::jsonb
+      FROM payout
+    )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}
+    SELECT ${postingVerdict}, (SELECT id FROM payout) AS payout_id FROM verdict v`;
+}
+
 /**
  * Moves the money and writes the payout row, its list total, its audit line
  * and (when final) its event, all in one statement: one round trip, atomic by
  * itself. The statement locks the ledger accounts first and reads them at
  * their latest: a card cancelled meanwhile has a closed account and refuses;
- * a card disabled before the statement started fails the cards guard.
- * Timestamps are taken here so the event can be written with the row.
+ * a card disabled before the statement started, or a fee rule changed, fails
+ * the guard. Timestamps are taken here so the event can be written with the row.
  */
 async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind: string, accounts: [number, number, number], extra: PayoutExtras, status: 'success' | 'pending') {
   const now = new Date();
-  const cardIds = extra.destinationCardId === undefined ? [p.source.id] : [p.source.id, extra.destinationCardId];
   const payout: Omit<PayoutRow, 'id' | 'transactionId'> = {
     businessId: opts.businessId,
     mode: opts.mode,
@@ -192,48 +229,42 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
     onInsufficient: insufficient(accounts[0]),
     onClosed: closed(accounts[0]),
   };
-  const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${sql.join(cardIds.map((id) => sql`${id}`), sql`, `)})
-    AND status = ${ACTIVE} AND cancelled_at IS NULL) = ${cardIds.length} AND ${feeRuleUnchanged(opts.businessId, opts.mode, p.type, p.rule)}`;
-  const details = JSON.stringify({ amount: p.amount, service_fee: p.fee, charge_payer: p.chargePayer, status });
-  const at = (d: Date | null) => (d === null ? null : d.toISOString());
-  const event =
-    status === 'success'
-      ? eventCtes(
-          `msg_${randomBase62(24)}`,
-          {
-            businessId: opts.businessId,
-            mode: opts.mode,
-            type: 'payout.success',
-            payload: payoutEventPayload(payoutEventInput({ ...payout, id: 0, transactionId: null }, 'success', customerOf(p.source))),
-            subjectReference: p.reference,
-          },
-          'payout',
-        )
-      : undefined;
+  const values = {
+    ...postingValues(posting, 3),
+    destinationCardId: extra.destinationCardId ?? null,
+    feeKind: p.type,
+    feeSignature: feeSignature(p.rule),
+    status,
+    currency: payout.currency,
+    amount: payout.amount,
+    serviceFee: payout.serviceFee,
+    chargePayer: payout.chargePayer,
+    sourceCardId: payout.sourceCardId,
+    sourceCardNumber: payout.sourceCardNumber,
+    destinationCardNumber: payout.destinationCardNumber,
+    merchantId: payout.merchantId,
+    bankSlug: payout.bankSlug,
+    accountNumber: payout.accountNumber,
+    accountName: payout.accountName,
+    now: now.toISOString(),
+    completedAt: payout.completedAt?.toISOString() ?? null,
+    settleAfter: payout.settleAfter?.toISOString() ?? null,
+    auditAction: `payout.${p.type}.created`,
+    auditDetails: JSON.stringify({ amount: p.amount, service_fee: p.fee, charge_payer: p.chargePayer, status }),
+    ...(status === 'success'
+      ? eventValues(`msg_${randomBase62(24)}`, {
+          businessId: opts.businessId,
+          mode: opts.mode,
+          type: 'payout.success',
+          payload: payoutEventPayload(payoutEventInput({ ...payout, id: 0, transactionId: null }, 'success', customerOf(p.source))),
+          subjectReference: p.reference,
+        })
+      : {}),
+  };
+  const statement = status === 'success' ? payoutStatements.withEvent() : payoutStatements.withoutEvent();
   p.progress.sent = true;
   const verdict = await inOneStatement(db, async (q) => {
-    const result = await executePrepared<PostingVerdict & { payout_id: number | null } & Record<string, unknown>>(q, sql`
-      WITH ${postingCtes(posting, unchanged)},
-      payout AS (
-        INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
-                             source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
-                             account_name, transaction_id, actor_type, actor_id, created_at, updated_at, completed_at, settle_after)
-        SELECT ${payout.businessId}, ${payout.mode}, ${payout.payoutType}, ${payout.status}, ${payout.currency}, ${payout.amount},
-               ${payout.serviceFee}, ${payout.chargePayer}, ${payout.reference}, ${payout.sourceCardId}, ${payout.sourceCardNumber},
-               ${payout.destinationCardNumber}, ${payout.merchantId}, ${payout.bankSlug}, ${payout.accountNumber}, ${payout.accountName},
-               posted.id, ${payout.actorType}, ${payout.actorId}, ${at(payout.createdAt)}::timestamptz, ${at(payout.updatedAt)}::timestamptz,
-               ${at(payout.completedAt)}::timestamptz, ${at(payout.settleAfter)}::timestamptz
-        FROM posted
-        RETURNING id
-      ), payout_counted AS (
-        ${counterIncrement(opts.businessId, opts.mode, 'payouts', 1, 'payout')}
-      ), payout_audited AS (
-        INSERT INTO audit_log (business_id, mode, actor_type, actor_id, action, target, details)
-        SELECT ${opts.businessId}, ${opts.mode}, ${opts.actor.type}, ${opts.actor.id}, ${`payout.${p.type}.created`}, ${p.reference}, ${details}::jsonb
-        FROM payout
-      )${event ? sql`, ${event}` : sql``}
-      SELECT ${postingVerdict}, (SELECT id FROM payout) AS payout_id FROM verdict v`);
-    const v = result.rows[0];
+    const v = (await runCompiled<PostingVerdict & { payout_id: number | null }>(q, statement, values)).rows[0];
     // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
     if (v.transaction_id === null) throw new Refused(v);
     return v;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { ACTIVE } from '../cards/set-card-status';
 import type { Db } from '../db/client';
-import { executePrepared } from '../db/prepared';
+import { compiledOnce, runCompiled } from '../db/prepared';
 import type { FeeRule } from '../fees/fee-schedule';
 import type { Currency, Mode } from '../validation';
 import type { PayoutType } from './payout-view';
@@ -80,16 +80,25 @@ export async function payoutParties(db: Db, businessId: number, mode: Mode, type
   return { ...read, remembered: false };
 }
 
-/** One round trip; the one-row LEFT JOINs always answer a row, so the fee is known without cards. */
-async function readParties(db: Db, businessId: number, mode: Mode, type: PayoutType, numbers: string[]) {
-  const result = await executePrepared<PayoutCard & { percent_scaled: number | null; fixed: number | null; min: number | null; max: number | null } & Record<string, unknown>>(db, sql`
+const P = sql.placeholder;
+const partiesQuery = compiledOnce(
+  () => sql`
     SELECT f.percent_scaled, f.fixed, f.min, f.max,
            c.id, c.business_id, c.card_number, c.currency, c.status, c.account_id,
            cu.first_name, cu.last_name, cu.email, cu.phone_number
     FROM (SELECT 1) one
-    LEFT JOIN fee_rules f ON f.business_id = ${businessId} AND f.mode = ${mode} AND f.applies_to = ${type}
+    LEFT JOIN fee_rules f ON f.business_id = ${P('businessId')} AND f.mode = ${P('mode')} AND f.applies_to = ${P('type')}
     LEFT JOIN (cards c JOIN customers cu ON cu.id = c.customer_id)
-      ON c.mode = ${mode} AND c.cancelled_at IS NULL AND c.card_number IN (${sql.join(numbers.map((n) => sql`${n}`), sql`, `)})`);
+      ON c.mode = ${P('mode')} AND c.cancelled_at IS NULL AND c.card_number IN (${P('number')}, ${P('otherNumber')})`,
+);
+
+/** One round trip; the one-row LEFT JOINs always answer a row, so the fee is known without cards. */
+async function readParties(db: Db, businessId: number, mode: Mode, type: PayoutType, numbers: string[]) {
+  const result = await runCompiled<PayoutCard & { percent_scaled: number | null; fixed: number | null; min: number | null; max: number | null } & Record<string, unknown>>(
+    db,
+    partiesQuery(),
+    { businessId, mode, type, number: numbers[0], otherNumber: numbers[1] ?? null },
+  );
   const first = result.rows[0];
   const rule: FeeRule | undefined =
     first.percent_scaled === null ? undefined : { percentScaled: Number(first.percent_scaled), fixed: Number(first.fixed), min: first.min, max: first.max };

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { counterIncrement } from '../db/list-counters';
+import { compiledOnce, runCompiled } from '../db/prepared';
 import { randomBase62 } from '../ids';
 import type { EventType } from './payloads';
 
@@ -20,28 +21,44 @@ export interface EnqueueEventOptions {
  */
 export async function enqueueEvent(tx: Tx, opts: EnqueueEventOptions): Promise<string> {
   const eventId = `msg_${randomBase62(24)}`;
-  await tx.execute(sql`WITH ${eventCtes(eventId, opts)} SELECT 1`);
+  await runCompiled(tx, eventStatement(), eventValues(eventId, opts));
   return eventId;
 }
+
+const eventStatement = compiledOnce(() => sql`WITH ${eventCtes()} SELECT 1`);
+
+/** The values of eventCtes' placeholders. */
+export function eventValues(eventId: string, opts: EnqueueEventOptions) {
+  return {
+    eventId,
+    businessId: opts.businessId,
+    mode: opts.mode,
+    eventType: opts.type,
+    eventBody: JSON.stringify(opts.payload),
+    subjectReference: opts.subjectReference,
+  };
+}
+
+const P = sql.placeholder;
 
 /**
  * The same writes as CTEs for a statement that carries them with its own
  * (named event, event_counted, event_deliveries); with `onlyIf`, only when
- * that CTE (of at most one row) has its row.
+ * that CTE (of at most one row) has its row. Its placeholders take eventValues.
  */
-export function eventCtes(eventId: string, opts: EnqueueEventOptions, onlyIf?: string): SQL {
+export function eventCtes(onlyIf?: string): SQL {
   return sql`
     event AS (
       INSERT INTO webhook_events (event_id, business_id, mode, type, body, subject_reference)
-      SELECT ${eventId}, ${opts.businessId}, ${opts.mode}, ${opts.type}, ${JSON.stringify(opts.payload)}, ${opts.subjectReference}
+      SELECT ${P('eventId')}, ${P('businessId')}, ${P('mode')}, ${P('eventType')}, ${P('eventBody')}, ${P('subjectReference')}
       ${onlyIf ? sql`FROM ${sql.identifier(onlyIf)}` : sql``}
       RETURNING id
     ), event_counted AS (
-      ${counterIncrement(opts.businessId, opts.mode, 'events', 1, 'event')}
+      ${counterIncrement('events', 'event')}
     ), event_deliveries AS (
       -- An endpoint disabled by a 410 gets its delivery as failed, so a replay of the period reaches it once registered again.
       INSERT INTO webhook_deliveries (event_id, endpoint_id, state)
       SELECT event.id, w.id, CASE WHEN w.disabled_at IS NULL THEN 'pending' ELSE 'failed' END FROM event, webhook_endpoints w
-      WHERE w.business_id = ${opts.businessId} AND w.mode = ${opts.mode}
+      WHERE w.business_id = ${P('businessId')} AND w.mode = ${P('mode')}
     )`;
 }

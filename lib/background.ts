@@ -1,3 +1,4 @@
+import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Db } from './db/client';
 import { startSettlementWorker } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
@@ -7,10 +8,11 @@ export type Stop = () => Promise<void>;
 export type BackgroundTask = (db: Db) => Stop;
 
 /**
- * Loops that run beside the web server (sandbox settlement, webhook delivery).
+ * Loops that run beside the web server (sandbox settlement, webhook delivery,
+ * pruning of expired Idempotency-Key answers).
  * Each feature adds its starter to this list.
  */
-const TASKS: BackgroundTask[] = [startPaymentSettlement, startSettlementWorker, startDeliveryWorker];
+const TASKS: BackgroundTask[] = [startPaymentSettlement, startSettlementWorker, startDeliveryWorker, startIdempotencyPruning];
 
 export function startBackgroundWork(db: Db): Stop {
   const stops = TASKS.map((start) => start(db));

@@ -264,7 +264,7 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] })],
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
 );
 
 export const webhookEndpoints = pgTable(

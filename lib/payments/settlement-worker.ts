@@ -1,5 +1,6 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Stop } from '../background';
+import { backgroundLoop } from '../background-loop';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import type { Actor } from '../ledger/post-transaction';
@@ -36,25 +37,5 @@ export async function settleDuePayments(db: Db, batch = 20): Promise<number> {
 }
 
 /** The background loop started with the server (lib/background.ts). */
-export function startPaymentSettlement(db: Db, intervalMs = 250): Stop {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        if ((await settleDuePayments(db)) > 0) continue;
-      } catch (err) {
-        console.error('payment settlement:', err instanceof Error ? err.message : err);
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, intervalMs);
-      });
-    }
-  })();
-  return async () => {
-    stopped = true;
-    wake?.();
-    await loop;
-  };
-}
+export const startPaymentSettlement = (db: Db, intervalMs = 250): Stop =>
+  backgroundLoop('payment settlement', intervalMs, async () => (await settleDuePayments(db)) > 0);

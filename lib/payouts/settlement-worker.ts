@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sandboxBankRail } from '../rails/bank-rail';
 import type { Stop } from '../background';
+import { backgroundLoop } from '../background-loop';
 import { settlePayout } from './settle-payout';
 
 const POLL_MS = 250;
@@ -28,24 +29,5 @@ export async function settleDuePayouts(db: Db): Promise<number> {
   return settled;
 }
 
-export function startSettlementWorker(db: Db): Stop {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = (async () => {
-      try {
-        while (!stopped && (await settleDuePayouts(db)) === BATCH);
-      } catch (err) {
-        console.error('settlement worker:', err instanceof Error ? err.message : err);
-      }
-      if (!stopped) timer = setTimeout(tick, POLL_MS);
-    })();
-  };
-  timer = setTimeout(tick, POLL_MS);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
-}
+export const startSettlementWorker = (db: Db): Stop =>
+  backgroundLoop('settlement worker', POLL_MS, async () => (await settleDuePayouts(db)) === BATCH);

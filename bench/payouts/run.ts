@@ -196,8 +196,8 @@ async function main() {
       const tps = pgbench(pgbenchUrl!);
       let before = 0;
       const run = await throughput(db, 8, () => c2c(...distinctPair()), async () => void (before = await commits()));
-      // PostgreSQL publishes its counters within a second; the payouts are over by now.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // An idle backend publishes its counters within 10 seconds (PostgreSQL 15).
+      await new Promise((r) => setTimeout(r, 11_000));
       const transactionsPerPayout = (await commits() - before - 1) / run.done;
       rounds.push({ tps, core: run.perSecond, transactionsPerPayout });
       console.log(
@@ -300,7 +300,7 @@ async function main() {
     const ledger = await verifyLedger(db);
     console.log(`verifyLedger: ${ledger.ok ? 'clean' : ledger.problems.join('; ')} (${ledger.transactions} transactions)`);
     Object.assign(results, {
-      rounds,
+      rounds: Object.fromEntries(rounds.map((r, i) => [`round_${i + 1}`, { pgbench_tps: r.tps, core_per_second: r.core, ratio: r.core / r.tps, transactions_per_payout: r.transactionsPerPayout }])),
       pgbench_tps: tps,
       core_per_second: core.perSecond,
       core_ratio: core.ratio,

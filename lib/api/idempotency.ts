@@ -54,7 +54,8 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
     }
     [claim] = await db
       .update(idempotencyKeys)
-      .set({ createdAt: sql`now()` })
+      // A new claim gets its own 24 hours: one taken over near the end must not expire between committing and storing its answer.
+      .set({ createdAt: sql`now()`, expiresAt: TTL })
       .where(and(where, eq(idempotencyKeys.state, 'in_progress'), eq(idempotencyKeys.createdAt, stored.createdAt), sql`${idempotencyKeys.createdAt} < now() - ${ABANDONED_AFTER}`))
       .returning({ token: idempotencyKeys.createdAt });
     if (!claim) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');

@@ -46,7 +46,7 @@ describe('compiled statements', () => {
         const found = JSON.stringify(explained.rows[0]['QUERY PLAN']).match(/"Node Type":"LockRows"[^}]*?"Plan Rows":(\d+)/);
         return Number(found?.[1]);
       } finally {
-        await pool.query(`RESET plan_cache_mode; DEALLOCATE ALL`);
+        await pool.query(`RESET plan_cache_mode; DEALLOCATE ${name}`);
       }
     };
     expect(await lockedRows(3)).toBeLessThanOrEqual(3);

@@ -65,7 +65,9 @@ export async function runCompiled<T>(db: DbOrTx, statement: Compiled, values: Re
     if (value === undefined) throw new Error(`no value for placeholder ${slot.placeholder}`);
     return value;
   });
-  const client = (db as unknown as { session: { client: pg.Pool | pg.PoolClient } }).session.client;
+  // drizzle's node-postgres session holds the pool, or in a transaction the connection it runs on.
+  const client = (db as unknown as { session?: { client?: pg.Pool | pg.PoolClient } }).session?.client;
+  if (!client) throw new Error('runCompiled needs a node-postgres drizzle handle');
   const result = await client.query({ name: statement.name, text: statement.text, values: args });
   return result as unknown as { rows: T[]; rowCount: number | null };
 }

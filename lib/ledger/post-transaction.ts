@@ -69,14 +69,11 @@ export function postingValues(opts: PostTransactionOptions, slots?: number) {
   const merged = mergePostings(opts.postings);
   const accountIds = [...merged.keys()].sort((a, b) => a - b);
   const amounts = accountIds.map((id) => merged.get(id)!);
-  const accounts: Record<string, number[] | number | null> = { accountIds, amounts };
-  if (slots !== undefined) {
-    if (accountIds.length > slots) throw new Error(`${accountIds.length} accounts for a statement of ${slots}`);
-    for (let i = 0; i < slots; i++) {
-      accounts[`account${i}`] = accountIds[i] ?? null;
-      accounts[`amount${i}`] = amounts[i] ?? null;
-    }
-  }
+  if (slots !== undefined && accountIds.length > slots) throw new Error(`${accountIds.length} accounts for a statement of ${slots}`);
+  const accounts =
+    slots === undefined
+      ? { accountIds, amounts }
+      : Object.fromEntries(Array.from({ length: slots }, (_, i) => [[`account${i}`, accountIds[i] ?? null], [`amount${i}`, amounts[i] ?? null]]).flat());
   return {
     ...accounts,
     accountCount: accountIds.length,

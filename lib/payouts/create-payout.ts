@@ -8,7 +8,7 @@ import { businesses } from '../db/schema';
 import { inOneStatement } from '../db/transaction';
 import { ServiceError, validationError } from '../errors';
 import { computeFee, feeRuleUnchanged, feeSignature, type FeeRule } from '../fees/fee-schedule';
-import { newReference, randomBase62 } from '../ids';
+import { newReference } from '../ids';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { checkPosting, postingCtes, postingValues, postingVerdict, type Actor, type Posting, type PostingVerdict } from '../ledger/post-transaction';
 import { findBank } from '../rails/banks';
@@ -168,7 +168,7 @@ function payoutStatement(withEvent: boolean): SQL {
       INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
                            source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
                            account_name, transaction_id, actor_type, actor_id, created_at, updated_at, completed_at, settle_after)
-      SELECT ${P('businessId')}, ${P('mode')}, ${P('feeKind')}, ${P('status')}, ${P('currency')}, ${P('amount')}, ${P('serviceFee')},
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('payoutType')}, ${P('status')}, ${P('currency')}, ${P('amount')}, ${P('serviceFee')},
              ${P('chargePayer')}, ${P('reference')}, ${P('sourceCardId')}, ${P('sourceCardNumber')}, ${P('destinationCardNumber')},
              ${P('merchantId')}, ${P('bankSlug')}, ${P('accountNumber')}, ${P('accountName')}, posted.id, ${P('actorType')}, ${P('actorId')},
              ${P('now')}::timestamptz, ${P('now')}::timestamptz, ${P('completedAt')}::timestamptz, ${P('settleAfter')}::timestamptz
@@ -229,30 +229,20 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
     onInsufficient: insufficient(accounts[0]),
     onClosed: closed(accounts[0]),
   };
+  // The payout row's fields fill the placeholders of the same name; its business, mode, reference and actor are the posting's.
   const values = {
     ...postingValues(posting, 3),
+    ...payout,
     destinationCardId: extra.destinationCardId ?? null,
     feeKind: p.type,
     feeSignature: feeSignature(p.rule),
-    status,
-    currency: payout.currency,
-    amount: payout.amount,
-    serviceFee: payout.serviceFee,
-    chargePayer: payout.chargePayer,
-    sourceCardId: payout.sourceCardId,
-    sourceCardNumber: payout.sourceCardNumber,
-    destinationCardNumber: payout.destinationCardNumber,
-    merchantId: payout.merchantId,
-    bankSlug: payout.bankSlug,
-    accountNumber: payout.accountNumber,
-    accountName: payout.accountName,
     now: now.toISOString(),
     completedAt: payout.completedAt?.toISOString() ?? null,
     settleAfter: payout.settleAfter?.toISOString() ?? null,
     auditAction: `payout.${p.type}.created`,
     auditDetails: JSON.stringify({ amount: p.amount, service_fee: p.fee, charge_payer: p.chargePayer, status }),
     ...(status === 'success'
-      ? eventValues(`msg_${randomBase62(24)}`, {
+      ? eventValues({
           businessId: opts.businessId,
           mode: opts.mode,
           type: 'payout.success',

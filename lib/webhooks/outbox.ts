@@ -20,17 +20,17 @@ export interface EnqueueEventOptions {
  * money movement it announces committed.
  */
 export async function enqueueEvent(tx: Tx, opts: EnqueueEventOptions): Promise<string> {
-  const eventId = `msg_${randomBase62(24)}`;
-  await runCompiled(tx, eventStatement(), eventValues(eventId, opts));
-  return eventId;
+  const values = eventValues(opts);
+  await runCompiled(tx, eventStatement(), values);
+  return values.eventId;
 }
 
 const eventStatement = compiledOnce(() => sql`WITH ${eventCtes()} SELECT 1`);
 
-/** The values of eventCtes' placeholders. */
-export function eventValues(eventId: string, opts: EnqueueEventOptions) {
+/** The values of eventCtes' placeholders, with a new event id. */
+export function eventValues(opts: EnqueueEventOptions) {
   return {
-    eventId,
+    eventId: `msg_${randomBase62(24)}`,
     businessId: opts.businessId,
     mode: opts.mode,
     eventType: opts.type,

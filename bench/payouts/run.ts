@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -13,6 +15,7 @@ import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createPayout } from '../../lib/payouts/create-payout';
 import { ensureProductionBuild, startTestServer, type TestServer } from '../../tests/test-server';
 import { fmt, openBenchEnv, percentile, request, timeCalls, writeResult } from '../bench-env';
+import { pgbenchPayoutScript } from './pgbench-payout-script';
 
 /**
  * Card-to-card payouts against pgbench TPC-B on the same PostgreSQL server in
@@ -62,17 +65,23 @@ function pgbenchConnection(url: string) {
   };
 }
 
-/** A CHECKPOINT, an untimed warm-up, then SECONDS of pgbench -c 8 -j 2 with `script` (TPC-B when none); answers tps. */
-function pgbench(url: string, script: string[] = []): number {
+/**
+ * A CHECKPOINT, an untimed warm-up, then SECONDS of pgbench -c 8 -j 2 with
+ * `script` (TPC-B when none); answers tps and the transactions of both runs.
+ */
+function pgbench(url: string, script: string[] = []): { tps: number; transactions: number } {
   const { env, args } = pgbenchConnection(url);
   spawnSync('psql', [...args, '-c', 'CHECKPOINT'], { env });
-  spawnSync('pgbench', ['-n', '-c', '8', '-j', '2', '-T', String(WARMUP_SECONDS), ...script, ...args], { env, encoding: 'utf8' });
-  const run = spawnSync('pgbench', ['-n', '-c', '8', '-j', '2', '-T', String(SECONDS), ...script, ...args], { env, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
-  if (/number of failed transactions: [1-9]/.test(run.stdout)) throw new Error(`pgbench transactions failed:\n${run.stdout}`);
-  const m = /tps = ([\d.]+)/.exec(run.stdout);
-  if (!m) throw new Error(`no tps in pgbench output:\n${run.stdout}`);
-  return Number(m[1]);
+  const runs = [WARMUP_SECONDS, SECONDS].map((seconds) => {
+    const run = spawnSync('pgbench', ['-n', '-c', '8', '-j', '2', '-T', String(seconds), ...script, ...args], { env, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
+    if (/number of failed transactions: [1-9]/.test(run.stdout)) throw new Error(`pgbench transactions failed:\n${run.stdout}`);
+    const tps = /tps = ([\d.]+)/.exec(run.stdout);
+    const processed = /number of transactions actually processed: (\d+)/.exec(run.stdout);
+    if (!tps || !processed) throw new Error(`no tps in pgbench output:\n${run.stdout}`);
+    return { tps: Number(tps[1]), transactions: Number(processed[1]) };
+  });
+  return { tps: runs[1].tps, transactions: runs[0].transactions + runs[1].transactions };
 }
 
 function initPgbench(url: string): void {
@@ -198,7 +207,7 @@ async function main() {
     }) as typeof pool.query;
     const rounds: { tps: number; core: number; statementsPerPayout: number }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const tps = pgbench(pgbenchUrl!);
+      const { tps } = pgbench(pgbenchUrl!);
       let before = 0;
       const run = await throughput(db, 8, () => c2c(...distinctPair()), async () => void (before = statements));
       const statementsPerPayout = (statements - before) / run.done;
@@ -234,7 +243,17 @@ async function main() {
     const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
     const lastEvent = async () => Number((await db.execute<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM webhook_events`)).rows[0].id);
     const eventsBefore = await lastEvent();
-    const statementTps = pgbench(env.databaseUrl, ['-M', 'prepared', '-D', `biz=${biz.id}`, '-D', `lo=${range.lo}`, '-D', `hi=${range.hi}`, '-f', path.join(import.meta.dirname, 'payout-statement.sql')]);
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-')), 'payout-statement.sql');
+    fs.writeFileSync(script, pgbenchPayoutScript());
+    const statementRun = pgbench(env.databaseUrl, ['-M', 'prepared', '-D', `biz=${biz.id}`, '-D', `lo=${range.lo}`, '-D', `hi=${range.hi}`, '-f', script]);
+    fs.rmSync(path.dirname(script), { recursive: true });
+    const statementTps = statementRun.tps;
+    // A refused statement is no error to pgbench: every transaction it ran must have written its payout and event.
+    const written = await db.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM webhook_events WHERE id > ${eventsBefore} AND business_id = ${biz.id} AND subject_reference ~ '^c2c_[0-9]+_[0-9]+$'`);
+    if (written.rows[0].n !== statementRun.transactions) {
+      throw new Error(`pgbench ran ${statementRun.transactions} payout statements but ${written.rows[0].n} wrote their payout`);
+    }
     // Its events only stand in for real ones: nobody waits for them, and delivering them would only lengthen the drain.
     await db.execute(sql`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'pending' AND event_id > ${eventsBefore} AND event_id <= ${await lastEvent()}`);
     console.log(`the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps, ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`);

@@ -151,9 +151,9 @@ const P = sql.placeholder;
 /**
  * The payout statement, with or without its event (a pending bank payout
  * announces itself when it settles). Compiled once each: a payout only fills
- * the placeholders.
+ * the placeholders. bench/payouts also runs it through pgbench.
  */
-const payoutStatements = {
+export const payoutStatements = {
   withEvent: compiledOnce(() => payoutStatement(true)),
   withoutEvent: compiledOnce(() => payoutStatement(false)),
 };

@@ -270,7 +270,7 @@ async function main() {
     results.webhook_drain_per_second = backlog / drainSeconds;
 
     const base = server.baseUrl;
-    const http = await throughput(db, 8, async () => {
+    const httpPayout = async () => {
       const [from, to] = distinctPair();
       const res = await request(`${base}/api/v1/card/payouts`, {
         method: 'POST',
@@ -278,8 +278,16 @@ async function main() {
         body: JSON.stringify({ card_number: from, destination_card_number: to, amount: 100 }),
       });
       if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
-    });
+    };
+    const http = await throughput(db, 8, httpPayout);
     console.log(`HTTP card-to-card, 8 clients: ${fmt(http.perSecond)}/s, ratio to pgbench ${fmt(http.perSecond / tps)} (target >= 0.4)`, http.failures);
+
+    // Next.js's own ceiling on this machine: a route that only runs SELECT 1, served by the same server to 8 clients.
+    const floor = await throughput(db, 8, async () => {
+      const res = await request(`${base}/api/health`);
+      if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
+    });
+    console.log(`GET /api/health (one SELECT 1), 8 clients: ${fmt(floor.perSecond)}/s, ratio to pgbench ${fmt(floor.perSecond / tps)}: the most any route reaches here`, floor.failures);
 
     // Payout lists: one business with 1,000 payouts and one with 1,000,000, written in bulk.
     const listBusiness = async (name: string, n: number) => {
@@ -319,6 +327,11 @@ async function main() {
       );
     }
 
+    // The share of the dashboard's own webhook: the same HTTP payouts with the business's endpoints disabled, so no event is delivered.
+    await db.execute(sql`UPDATE webhook_endpoints SET disabled_at = now() WHERE business_id = ${biz.id}`);
+    const httpNoHooks = await throughput(db, 8, httpPayout);
+    console.log(`HTTP card-to-card with the business's webhook endpoints disabled: ${fmt(httpNoHooks.perSecond)}/s, ratio to pgbench ${fmt(httpNoHooks.perSecond / tps)}`, httpNoHooks.failures);
+
     const ledger = await verifyLedger(db);
     console.log(`verifyLedger: ${ledger.ok ? 'clean' : ledger.problems.join('; ')} (${ledger.transactions} transactions)`);
     Object.assign(results, {
@@ -330,6 +343,10 @@ async function main() {
       statement_alone_ratio: statementTps / tps,
       http_per_second: http.perSecond,
       http_ratio: http.perSecond / tps,
+      http_without_webhooks_per_second: httpNoHooks.perSecond,
+      http_without_webhooks_ratio: httpNoHooks.perSecond / tps,
+      health_route_per_second: floor.perSecond,
+      health_route_ratio: floor.perSecond / tps,
       hot_per_second: hotRun.perSecond,
       hot_ratio_to_uniform: hotRun.perSecond / core.perSecond,
       list_p95_ms: lists,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { createDb } from '../lib/db/client';
 import type { Tx } from '../lib/db/client';
 import { withCommitHook } from '../lib/db/commit-hooks';
 import { ServiceError } from '../lib/errors';
@@ -66,5 +67,39 @@ describe('payouts from remembered cards and fees', () => {
     expect(await marks()).toBe(0);
     expect(await outcome(payWithHook(500))).toBe('paid');
     expect(await marks()).toBe(1);
+  });
+});
+
+describe('a fee schedule edited under every attempt', () => {
+  it('answers unavailable after three refused statements and moves nothing', async () => {
+    const { biz, card } = await businessWithCard(10_000);
+    const to = (await createCard(biz.test)).card_number;
+    await setFees(biz, 'test', [{ applies_to: 'card_to_card', fixed: 10 }]);
+    // A pool of our own: right after each read of the parties (fee rule included), the schedule is edited, before the statement runs.
+    const { db, pool } = createDb(inject('databaseUrl'), 2);
+    const query = pool.query.bind(pool);
+    let edits = 0;
+    pool.query = (async (...args: Parameters<typeof query>) => {
+      const result = await query(...args);
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (/LEFT JOIN fee_rules/.test(text) && !/INSERT INTO payouts/.test(text)) {
+        edits++;
+        await testDb().execute(sql`UPDATE fee_rules SET fixed = fixed + 1 WHERE business_id = ${biz.id} AND mode = 'test' AND applies_to = 'card_to_card'`);
+      }
+      return result;
+    }) as typeof pool.query;
+    try {
+      const answer = await createPayout(db, { businessId: biz.id, mode: 'test', actor, input: { card_number: card.card_number, destination_card_number: to, amount: 500 } }).catch((e) => e);
+      expect(answer).toBeInstanceOf(ServiceError);
+      expect((answer as ServiceError).code).toBe('unavailable');
+      expect((answer as ServiceError).status).toBe(503);
+      expect(edits).toBe(3);
+    } finally {
+      await pool.end();
+    }
+    expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+    expect(await cardBalance(biz.test, to)).toBe(0);
+    const payouts = await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${biz.id} AND payout_type = 'card_to_card'`);
+    expect(payouts.rows[0].n).toBe(0);
   });
 });

@@ -321,7 +321,12 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
     } catch (err) {
       // A refusal by the statement, or an answer given before it from memory (a stale fee, a card disabled since), is checked against a fresh read.
       const unconfirmed = err instanceof PartiesChanged || (remembered && !progress.sent && err instanceof ServiceError);
-      if (!unconfirmed || attempt >= 3) throw err;
+      if (!unconfirmed) throw err;
+      // A schedule edited under every attempt is no fault of the request: say so with a retryable answer, not a 500.
+      if (attempt >= 3) {
+        if (!(err instanceof PartiesChanged)) throw err;
+        throw new ServiceError('unavailable', 'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.');
+      }
     }
   }
 }

@@ -108,6 +108,7 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   rate_limited: 'Too many requests with this API key; wait the Retry-After header’s seconds',
   internal: 'Something failed on our side; nothing was changed; quote request_id',
   failed_to_initiate_payout: 'Live mode with no bank payout provider configured (nothing debited), or the rail refused the payout (its debit reversed, payout.failed sent); retry with a new Idempotency-Key',
+  unavailable: 'The fee schedule was edited under each of three attempts; nothing was moved; send the request again',
   payment_request_failed: 'No payment processor configured for the mode (nothing recorded), or the wallet refused the charge (the payment failed, payment.failed sent)',
 };
 
@@ -239,6 +240,7 @@ export const OPERATIONS: Operation[] = [
       'card_not_found',
       'destination_card_not_found',
       'failed_to_initiate_payout',
+      'unavailable',
     ],
   },
   {

@@ -70,12 +70,7 @@ export function postingValues(opts: PostTransactionOptions, slots?: number) {
   const accountIds = [...merged.keys()].sort((a, b) => a - b);
   const amounts = accountIds.map((id) => merged.get(id)!);
   if (slots !== undefined && accountIds.length > slots) throw new Error(`${accountIds.length} accounts for a statement of ${slots}`);
-  const accounts =
-    slots === undefined
-      ? { accountIds, amounts }
-      : Object.fromEntries(Array.from({ length: slots }, (_, i) => [[`account${i}`, accountIds[i] ?? null], [`amount${i}`, amounts[i] ?? null]]).flat());
-  return {
-    ...accounts,
+  const values: Record<string, unknown> = {
     accountCount: accountIds.length,
     mode: opts.mode,
     kind: opts.kind,
@@ -85,6 +80,13 @@ export function postingValues(opts: PostTransactionOptions, slots?: number) {
     actorId: opts.actor.id,
     reversesId: opts.reversesId ?? null,
   };
+  // Assigned, not spread: on Node 20's V8 `{ ...a, key }` and fromEntries took more of a payout's time than the rest of this.
+  if (slots === undefined) return Object.assign(values, { accountIds, amounts });
+  for (let i = 0; i < slots; i++) {
+    values[`account${i}`] = accountIds[i] ?? null;
+    values[`amount${i}`] = amounts[i] ?? null;
+  }
+  return values;
 }
 
 /**

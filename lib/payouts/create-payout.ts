@@ -230,9 +230,8 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
     onClosed: closed(accounts[0]),
   };
   // The payout row's fields fill the placeholders of the same name; its business, mode, reference and actor are the posting's.
-  const values = {
-    ...postingValues(posting, 3),
-    ...payout,
+  // Object.assign, not `{ ...a, key }`: Node 20's V8 takes microseconds for a spread followed by more properties.
+  const values = Object.assign(postingValues(posting, 3), payout, {
     destinationCardId: extra.destinationCardId ?? null,
     feeKind: p.type,
     feeSignature: feeSignature(p.rule),
@@ -241,16 +240,19 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
     settleAfter: payout.settleAfter?.toISOString() ?? null,
     auditAction: `payout.${p.type}.created`,
     auditDetails: JSON.stringify({ amount: p.amount, service_fee: p.fee, charge_payer: p.chargePayer, status }),
-    ...(status === 'success'
-      ? eventValues({
-          businessId: opts.businessId,
-          mode: opts.mode,
-          type: 'payout.success',
-          payload: payoutEventPayload(payoutEventInput({ ...payout, id: 0, transactionId: null }, 'success', customerOf(p.source))),
-          subjectReference: p.reference,
-        })
-      : {}),
-  };
+  });
+  if (status === 'success') {
+    Object.assign(
+      values,
+      eventValues({
+        businessId: opts.businessId,
+        mode: opts.mode,
+        type: 'payout.success',
+        payload: payoutEventPayload(payoutEventInput({ id: 0, transactionId: null, ...payout }, 'success', customerOf(p.source))),
+        subjectReference: p.reference,
+      }),
+    );
+  }
   const statement = status === 'success' ? payoutStatements.withEvent() : payoutStatements.withoutEvent();
   p.progress.sent = true;
   const verdict = await inOneStatement(db, async (q) => {
@@ -265,7 +267,7 @@ async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind:
   if (!checkPosting(verdict, posting)) {
     throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
   }
-  return { ...payout, id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) } satisfies PayoutRow;
+  return Object.assign({ id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) }, payout) satisfies PayoutRow;
 }
 
 /**

@@ -69,7 +69,7 @@ const lines = [
   `| memory | ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB |`,
   `| OS | ${os.type()} ${os.release()} (${os.arch()}) |`,
   `| Node.js | ${process.version} |`,
-  `| PostgreSQL | ${postgresVersion()} |`,
+  `| PostgreSQL (where a bench names no database of its own) | ${postgresVersion()} |`,
   '',
   '## Runs',
   '',

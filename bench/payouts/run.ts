@@ -32,8 +32,8 @@ const BIG = Number(process.env.BENCH_PAYOUTS ?? 1_000_000);
 const SMALL = 1_000;
 const LIST_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 10);
-// pgbench and the core take turns this many times: the shared machine's speed drifts by a third within minutes.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// pgbench and the core take turns this many times: the shared machine's speed drifts by a third within minutes (one run gave rounds of 0.55, 0.94 and 0.60).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432';
 const ACTOR = { type: 'system', id: 'bench' } as const;
 

@@ -326,8 +326,9 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
       if (!unconfirmed) throw err;
       // A schedule edited under every attempt is no fault of the request: say so with a retryable answer, not a 500.
       if (attempt >= 3) {
-        if (!(err instanceof PartiesChanged)) throw err;
-        throw new ServiceError('unavailable', 'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.');
+        throw err instanceof PartiesChanged
+          ? new ServiceError('unavailable', 'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.')
+          : err;
       }
     }
   }

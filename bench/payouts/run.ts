@@ -283,11 +283,11 @@ async function main() {
     console.log(`HTTP card-to-card, 8 clients: ${fmt(http.perSecond)}/s, ratio to pgbench ${fmt(http.perSecond / tps)} (target >= 0.4)`, http.failures);
 
     // Next.js's own ceiling on this machine: a route that only runs SELECT 1, served by the same server to 8 clients.
-    const floor = await throughput(db, 8, async () => {
+    const health = await throughput(db, 8, async () => {
       const res = await request(`${base}/api/health`);
       if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
     });
-    console.log(`GET /api/health (one SELECT 1), 8 clients: ${fmt(floor.perSecond)}/s, ratio to pgbench ${fmt(floor.perSecond / tps)}: the most any route reaches here`, floor.failures);
+    console.log(`GET /api/health (one SELECT 1), 8 clients: ${fmt(health.perSecond)}/s, ratio to pgbench ${fmt(health.perSecond / tps)}: the most any route reaches here`, health.failures);
 
     // Payout lists: one business with 1,000 payouts and one with 1,000,000, written in bulk.
     const listBusiness = async (name: string, n: number) => {
@@ -345,8 +345,8 @@ async function main() {
       http_ratio: http.perSecond / tps,
       http_without_webhooks_per_second: httpNoHooks.perSecond,
       http_without_webhooks_ratio: httpNoHooks.perSecond / tps,
-      health_route_per_second: floor.perSecond,
-      health_route_ratio: floor.perSecond / tps,
+      health_route_per_second: health.perSecond,
+      health_route_ratio: health.perSecond / tps,
       hot_per_second: hotRun.perSecond,
       hot_ratio_to_uniform: hotRun.perSecond / core.perSecond,
       list_p95_ms: lists,

@@ -23,6 +23,7 @@ export const ERRORS = {
   payment_not_found: [404, 'Payment not found'],
   payout_not_found: [404, 'Payout not found'],
   not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
   card_exists: [409, 'Gift card already exists'],
   duplicate_merchant_reference: [409, 'Duplicate merchant reference'],
   already_disabled: [409, 'Already disabled'],

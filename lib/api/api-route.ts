@@ -5,9 +5,10 @@ import { randomBase62, sha256Hex } from '../ids';
 import { authenticateApiKey, type ApiKeyAuth } from '../keys/api-keys';
 import type { Actor } from '../ledger/post-transaction';
 import { withIdempotency } from './idempotency';
-import { limitApiKey, RateLimitedError } from './rate-limit';
+import { requestAddress } from './client-address';
+import { countAdminTokenFailure, limitApiKey, RateLimitedError, refuseAdminAddressOverLimit } from './rate-limit';
+import { readJsonBody } from './read-body';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ApiResult {
   status?: number;
@@ -42,6 +43,8 @@ export function errorResponse(err: unknown, requestId: string): Response {
   if (err instanceof ServiceError) {
     const headers: Record<string, string> = { 'x-request-id': requestId };
     if (err instanceof RateLimitedError) headers['retry-after'] = String(err.retryAfterSeconds);
+    // The rest of an oversized body is never read: closing the connection stops the client sending it.
+    if (err.code === 'payload_too_large') headers.connection = 'close';
     return json(err.status, { status: 'error', message: err.title, error: err.detail }, headers);
   }
   console.error(`[${requestId}]`, err);
@@ -52,29 +55,7 @@ export function errorResponse(err: unknown, requestId: string): Response {
   );
 }
 
-// PostgreSQL text cannot hold a NUL byte: a query carrying one fails, so it is refused at the door.
-const holdsNul = (v: unknown): boolean =>
-  typeof v === 'string' ? v.includes('\u0000') : typeof v === 'object' && v !== null && Object.entries(v).some(([k, x]) => k.includes('\u0000') || holdsNul(x));
-
-async function readJsonBody(req: Request): Promise<{ raw: string; body: unknown }> {
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ServiceError('payload_too_large', 'The request body is larger than 1 MB.');
-  const buffer = Buffer.from(await req.arrayBuffer());
-  if (buffer.length > MAX_BODY_BYTES) throw new ServiceError('payload_too_large', 'The request body is larger than 1 MB.');
-  const raw = buffer.toString('utf8');
-  if (raw.trim() === '') return { raw, body: {} };
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    throw new ServiceError('validation_error', { body: 'The request body is not valid JSON.' });
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ServiceError('validation_error', { body: 'The request body must be a JSON object.' });
-  }
-  if (holdsNul(body)) throw new ServiceError('validation_error', { body: 'Text must not contain the NUL character (\\u0000).' });
-  return { raw, body };
-}
+const holdsNul = (texts: Iterable<string>) => [...texts].some((t) => t.includes('\u0000'));
 
 async function run<P, A>(
   req: Request,
@@ -88,8 +69,8 @@ async function run<P, A>(
     const auth = await authenticate(req, db);
     const params = ((await paramsPromise) ?? {}) as P;
     // An identifier with a NUL byte names nothing; a query parameter with one is invalid.
-    if (holdsNul(params)) throw new ServiceError('not_found', 'No object has this identifier.');
-    const nulParam = [...new URL(req.url).searchParams].find(([k, v]) => holdsNul(k) || holdsNul(v));
+    if (holdsNul(Object.values(params as Record<string, string>))) throw new ServiceError('not_found', 'No object has this identifier.');
+    const nulParam = [...new URL(req.url).searchParams].find((pair) => holdsNul(pair));
     if (nulParam) throw new ServiceError('validation_error', { [nulParam[0].replace(/\u0000/g, '')]: 'Must not contain the NUL character.' });
     const hasBody = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH';
     const { raw, body } = hasBody ? await readJsonBody(req) : { raw: '', body: undefined };
@@ -144,9 +125,12 @@ export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteConte
       req,
       params,
       async (r) => {
+        const address = requestAddress(r.headers);
+        refuseAdminAddressOverLimit(address);
         const expected = process.env.ADMIN_TOKEN;
         const match = /^Bearer\s+(\S+)\s*$/i.exec(r.headers.get('authorization') ?? '');
         if (!expected || !match || !tokenMatches(match[1], expected)) {
+          countAdminTokenFailure(address);
           throw new ServiceError('unauthorized', 'Send the back office token as Authorization: Bearer <ADMIN_TOKEN>.');
         }
         return { type: 'admin', id: 'admin' } satisfies Actor;
@@ -154,3 +138,25 @@ export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteConte
       async (ctx, actor) => envelope(await handler({ ...ctx, actor })),
     );
 }
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Fallbacks = Record<(typeof HTTP_METHODS)[number], (req: Request) => Response>;
+
+const fallbacks = (answer: (req: Request) => Response): Fallbacks =>
+  Object.fromEntries(HTTP_METHODS.map((m) => [m, answer])) as Fallbacks;
+
+/**
+ * The methods a route file does not serve, answering 405 in the envelope instead of
+ * Next.js's bare 405: `export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');`
+ */
+export function methodsNotAllowed(allow: string): Fallbacks {
+  return fallbacks(() => {
+    const res = errorResponse(new ServiceError('method_not_allowed', `This path answers ${allow}.`), `req_${randomBase62(20)}`);
+    res.headers.set('allow', allow);
+    return res;
+  });
+}
+
+/** Every method of a path no route serves: 404 in the envelope. */
+export const unknownPath = (): Fallbacks =>
+  fallbacks((req) => errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), `req_${randomBase62(20)}`));

@@ -42,6 +42,14 @@ export class TokenBuckets {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)) };
   }
 
+  /** Whether take() would succeed, without spending anything. */
+  peek(key: string, now = Date.now()): TakeResult {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return { ok: true };
+    const tokens = Math.min(this.opts.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.opts.perSecond);
+    return tokens >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.opts.perSecond)) };
+  }
+
   /** A bucket that has refilled completely holds no information: forget it. */
   private sweep(now: number): void {
     for (const [key, b] of this.buckets) {
@@ -56,13 +64,13 @@ export class RateLimitedError extends ServiceError {
   }
 }
 
-function positiveEnv(name: string, fallback: number): number {
+export function positiveEnv(name: string, fallback: number): number {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 // On globalThis: each route is bundled apart, and a key's bucket must be one per process, not one per route.
-const shared = globalThis as unknown as { __apiKeyBuckets?: TokenBuckets; __signInBuckets?: TokenBuckets };
+const shared = globalThis as unknown as { __apiKeyBuckets?: TokenBuckets; __adminTokenBuckets?: TokenBuckets };
 
 /**
  * RATE_LIMIT_PER_SECOND (default 1000) and RATE_LIMIT_BURST (default 2000) per API key.
@@ -92,12 +100,21 @@ export async function limitApiKey(authorization: string | null): Promise<void> {
   throw new RateLimitedError(taken.retryAfterSeconds, `This API key is over its limit of ${apiKeyLimits().opts.perSecond} requests per second; retry after ${taken.retryAfterSeconds} s.`);
 }
 
-/** SIGN_IN_ATTEMPTS_PER_MINUTE (default 10) per email and client address. */
-export function signInLimits(): TokenBuckets {
-  const perMinute = positiveEnv('SIGN_IN_ATTEMPTS_PER_MINUTE', 10);
-  shared.__signInBuckets ??= new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute });
-  return shared.__signInBuckets;
+/**
+ * Wrong back office tokens per client address (ADMIN_TOKEN_ATTEMPTS_PER_MINUTE, default 10).
+ * An address that has spent them is refused (429) before its token is compared, right or wrong.
+ */
+export function refuseAdminAddressOverLimit(address: string): void {
+  const left = adminTokenFailures().peek(address);
+  if (!left.ok) throw new RateLimitedError(left.retryAfterSeconds, `Too many wrong back office tokens from this address; retry after ${left.retryAfterSeconds} s.`);
 }
 
-/** The error message next-auth passes to signIn()'s `error` when an attempt is refused for being one too many. */
-export const SIGN_IN_LIMITED = 'TooManyAttempts';
+export function countAdminTokenFailure(address: string): void {
+  adminTokenFailures().take(address);
+}
+
+function adminTokenFailures(): TokenBuckets {
+  const perMinute = positiveEnv('ADMIN_TOKEN_ATTEMPTS_PER_MINUTE', 10);
+  shared.__adminTokenBuckets ??= new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute });
+  return shared.__adminTokenBuckets;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhooks/delivery-worker';
 import { ERRORS, type ErrorCode } from '../errors';
-import { MAX_BODY_BYTES } from '../api/api-route';
+import { MAX_BODY_BYTES } from '../api/read-body';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
 import { paymentEventSchema, payoutEventSchema, responseRegistry } from './response-schemas';

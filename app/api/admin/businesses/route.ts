@@ -1,4 +1,4 @@
-import { adminRoute } from '@/lib/api/api-route';
+import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { createBusiness } from '@/lib/admin/businesses';
 
 export const POST = adminRoute(async ({ db, body }) => ({
@@ -6,3 +6,5 @@ export const POST = adminRoute(async ({ db, body }) => ({
   message: 'Business created successfully',
   data: await createBusiness(db, body),
 }));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

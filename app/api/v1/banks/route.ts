@@ -1,4 +1,6 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { BANKS } from '@/lib/rails/banks';
 
 export const GET = apiRoute(async () => ({ message: 'Banks retrieved successfully', data: BANKS }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { parsePageQuery } from '@/lib/api/pagination';
 import { createCard } from '@/lib/cards/create-card';
 import { listCards } from '@/lib/cards/list-cards';
@@ -18,3 +18,5 @@ export const GET = apiRoute(async ({ db, auth, query }) => ({
     phoneNumber: query.get('phone_number') ?? undefined,
   }),
 }));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');

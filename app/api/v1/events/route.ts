@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { parsePageQuery } from '@/lib/api/pagination';
 import { listEvents } from '@/lib/webhooks/list-events';
 
@@ -11,3 +11,5 @@ export const GET = apiRoute(async ({ db, auth, query }) => ({
     filters: { type: query.get('type'), undelivered: query.get('undelivered') },
   }),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

@@ -1,3 +1,4 @@
+import { methodsNotAllowed } from '@/lib/api/api-route';
 import checkedIn from '@/openapi.json';
 import { readSettings } from '@/lib/config';
 
@@ -16,3 +17,5 @@ export function GET() {
   const paths = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, item.servers ? { ...item, servers: withOrigin(item.servers) } : item]));
   return Response.json({ ...checkedIn, servers: withOrigin(document.servers), paths }, { headers: { 'cache-control': 'public, max-age=300' } });
 }
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

@@ -1,7 +1,9 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { createTransfer } from '@/lib/payouts/create-transfer';
 
 export const POST = apiRoute(async ({ db, auth, actor, body }) => ({
   message: 'Transfer initiated successfully',
   data: await createTransfer(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
 }));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { cancelCard } from '@/lib/cards/cancel-card';
 import { getCard } from '@/lib/cards/get-card';
 import { setCardStatus } from '@/lib/cards/set-card-status';
@@ -19,3 +19,5 @@ export const DELETE = apiRoute<Params>(async ({ db, auth, actor, params }) => {
   await cancelCard(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, actor });
   return { message: 'Gift card cancelled successfully', data: null };
 });
+
+export const { POST, PUT } = methodsNotAllowed('GET, PATCH, DELETE');

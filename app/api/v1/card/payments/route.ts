@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { parsePageQuery } from '@/lib/api/pagination';
 import { createPayment } from '@/lib/payments/create-payment';
 import { listPayments } from '@/lib/payments/list-payments';
@@ -14,3 +14,5 @@ export const GET = apiRoute(async ({ db, auth, query }) => ({
   message: 'Payments retrieved successfully',
   data: await listPayments(db, { businessId: auth.businessId, mode: auth.mode, page: parsePageQuery(query) }),
 }));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');

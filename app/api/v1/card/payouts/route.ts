@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { parsePageQuery } from '@/lib/api/pagination';
 import { createPayout } from '@/lib/payouts/create-payout';
 import { listPayouts } from '@/lib/payouts/list-payouts';
@@ -12,3 +12,5 @@ export const GET = apiRoute(async ({ db, auth, query }) => ({
   message: 'Payouts retrieved successfully',
   data: await listPayouts(db, { businessId: auth.businessId, mode: auth.mode, page: parsePageQuery(query) }),
 }));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');

@@ -1,4 +1,4 @@
-import { adminRoute } from '@/lib/api/api-route';
+import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { requireBusiness } from '@/lib/admin/businesses';
 import { createUser } from '@/lib/auth/users';
 
@@ -7,3 +7,5 @@ export const POST = adminRoute<{ id: string }>(async ({ db, params, body }) => (
   message: 'User created successfully',
   data: await createUser(db, (await requireBusiness(db, params.id)).id, body),
 }));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

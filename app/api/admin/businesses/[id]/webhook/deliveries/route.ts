@@ -1,4 +1,4 @@
-import { adminRoute } from '@/lib/api/api-route';
+import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { parsePageQuery } from '@/lib/api/pagination';
 import { requireBusiness } from '@/lib/admin/businesses';
 import type { Mode } from '@/lib/validation';
@@ -13,3 +13,5 @@ export const GET = adminRoute<{ id: string }>(async ({ db, params, query }) => (
     eventId: query.get('event_id') ?? undefined,
   }),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

@@ -1,4 +1,4 @@
-import { adminRoute } from '@/lib/api/api-route';
+import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { requireBusiness } from '@/lib/admin/businesses';
 import { rotateWebhookSecret } from '@/lib/webhooks/rotate-secret';
 
@@ -6,3 +6,5 @@ export const POST = adminRoute<{ id: string }>(async ({ db, params, body }) => (
   message: 'Webhook secret rotated successfully',
   data: await rotateWebhookSecret(db, (await requireBusiness(db, params.id)).id, body),
 }));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

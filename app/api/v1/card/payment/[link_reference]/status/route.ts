@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { getPaymentStatus } from '@/lib/payments/get-payment-status';
 
 type Params = { link_reference: string };
@@ -7,3 +7,5 @@ export const GET = apiRoute<Params>(async ({ db, auth, params }) => ({
   message: 'Payment status retrieved successfully',
   data: await getPaymentStatus(db, { businessId: auth.businessId, mode: auth.mode, linkReference: params.link_reference }),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

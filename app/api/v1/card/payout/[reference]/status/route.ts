@@ -1,7 +1,9 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { getPayoutStatus } from '@/lib/payouts/get-payout-status';
 
 export const GET = apiRoute<{ reference: string }>(async ({ db, auth, params }) => ({
   message: 'Payout status retrieved successfully',
   data: await getPayoutStatus(db, { businessId: auth.businessId, mode: auth.mode, reference: params.reference }),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

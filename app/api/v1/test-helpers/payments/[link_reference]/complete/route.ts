@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { completeTestPayment } from '@/lib/payments/complete-test-payment';
 
 type Params = { link_reference: string };
@@ -7,3 +7,5 @@ export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) =
   message: 'Payment completed',
   data: await completeTestPayment(db, { businessId: auth.businessId, mode: auth.mode, linkReference: params.link_reference, actor, input: body }),
 }));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

@@ -1,7 +1,9 @@
-import { apiRoute } from '@/lib/api/api-route';
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { settlePayoutAsProvider } from '@/lib/payouts/settle-payout-as-provider';
 
 export const POST = apiRoute<{ reference: string }>(async ({ db, auth, actor, params, body }) => ({
   message: 'Payout status updated',
   data: await settlePayoutAsProvider(db, { businessId: auth.businessId, mode: auth.mode, reference: params.reference, actor, input: body }),
 }));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

@@ -1,0 +1,3 @@
+import { unknownPath } from '@/lib/api/api-route';
+
+export const { GET, POST, PUT, PATCH, DELETE } = unknownPath();

@@ -21,7 +21,7 @@ export default async function globalSetup() {
   }
   await applyMigrations(databaseUrl);
   ensureProductionBuild();
-  const adminToken = 'adm_e2e_token_0123456789abcdef';
+  const adminToken = 'adm_e2e_token_0123456789abcdef_0123456789';
   const server = await startTestServer({ databaseUrl, adminToken }).catch(async (err) => {
     await embedded?.stop();
     throw err;

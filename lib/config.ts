@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
 export interface Settings {
   port: number;
   dataDir: string;
@@ -30,6 +32,10 @@ export function ensureSecrets(settings: Settings, env: NodeJS.ProcessEnv = proce
   const missing = (['AUTH_SECRET', 'ADMIN_TOKEN'] as const).filter((k) => !env[k]);
   if (missing.length && settings.production) {
     throw new Error(`Refusing to start in production without ${missing.join(' and ')}: set them in the environment.`);
+  }
+  // The back office moves money: in production a guessable token is refused, as a missing one is.
+  if (env.NODE_ENV === 'production' && env.ADMIN_TOKEN && env.ADMIN_TOKEN.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new Error(`Refusing to start in production with an ADMIN_TOKEN shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters.`);
   }
   let stored: Record<string, string> = {};
   const file = path.join(settings.dataDir, 'secrets.json');

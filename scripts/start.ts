@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
+import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
+import { securityHeaders } from '../lib/api/security-headers';
 import { ensureSecrets, readSettings } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
@@ -56,7 +58,16 @@ async function main() {
     const app = next({ dev: false, dir: process.cwd(), hostname: '0.0.0.0', port: settings.port });
     await app.prepare();
     const handle = app.getRequestHandler();
-    server = http.createServer((req, res) => void handle(req, res));
+    const trustedHops = trustedProxyHops();
+    const headerOptions = { https: settings.appUrl.startsWith('https:'), allowEval: false };
+    server = http.createServer((req, res) => {
+      // Whatever the client wrote in X-Forwarded-For is replaced: sign-in and back office limits read this one address.
+      req.headers['x-forwarded-for'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedHops);
+      const { response, requestPolicy } = securityHeaders(req.url ?? '/', headerOptions);
+      for (const [name, value] of Object.entries(response)) res.setHeader(name, value);
+      if (requestPolicy) req.headers['content-security-policy'] = requestPolicy;
+      void handle(req, res);
+    });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(settings.port, () => resolve());

@@ -36,7 +36,7 @@ export default async function setup(project: TestProject) {
     databaseUrl = embedded.url;
   }
   console.log(`tests use ${embedded ? 'an embedded PostgreSQL' : `database ${runDatabase} on DATABASE_URL's server`}`);
-  const adminToken = 'adm_test_token_0123456789abcdef';
+  const adminToken = 'adm_test_token_0123456789abcdef_0123456789';
   let server: TestServer;
   try {
     await applyMigrations(databaseUrl);

@@ -73,6 +73,9 @@ export async function startTestServer(opts: {
       TEST_SETTLE_AFTER_MS: '0',
       // Several servers share one PostgreSQL (max_connections 100 on a stock server) with the test pools.
       DB_POOL_SIZE: '8',
+      // Every test client connects from 127.0.0.1: the per-address limits are tested on servers of their own.
+      SIGN_IN_ATTEMPTS_PER_MINUTE: '100000',
+      ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: '100000',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

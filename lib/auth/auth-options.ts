@@ -1,8 +1,9 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { signInLimits, SIGN_IN_LIMITED } from '../api/rate-limit';
+import { requestAddress } from '../api/client-address';
 import { getDb } from '../db/client';
 import type { Role } from './users';
+import { signInLimits, SIGN_IN_LIMITED } from './sign-in-limits';
 import { verifyCredentials } from './users';
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -35,15 +36,32 @@ export const authOptions: NextAuthOptions = {
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
       async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
-        const forwarded = String(req.headers?.['x-forwarded-for'] ?? req.headers?.['x-real-ip'] ?? '').split(',')[0].trim();
+        const email = credentials.email.trim().toLowerCase();
+        const address = requestAddress(req.headers ?? {});
+        const limits = signInLimits();
         // next-auth answers a thrown authorize with 401 and ?error=<message>: the form tells this case apart by that message.
-        if (!signInLimits().take(`${credentials.email.trim().toLowerCase()}|${forwarded || 'direct'}`).ok) throw new Error(SIGN_IN_LIMITED);
-        const user = await verifyCredentials(getDb(), credentials.email, credentials.password);
-        return user ? { id: String(user.id), email: user.email, businessId: user.businessId, role: user.role } : null;
+        if (!limits.admit(email, address)) throw new Error(SIGN_IN_LIMITED);
+        const user = await verifyCredentials(getDb(), email, credentials.password);
+        if (!user) {
+          limits.failed(email, address);
+          return null;
+        }
+        limits.succeeded(email, address);
+        return { id: String(user.id), email: user.email, businessId: user.businessId, role: user.role };
       },
     }),
   ],
   callbacks: {
+    // Only our own pages: a callbackUrl elsewhere (or not a URL at all, like javascript:...) lands on the dashboard.
+    redirect({ url, baseUrl }) {
+      if (url.startsWith('/') && !url.startsWith('//')) return `${baseUrl}${url}`;
+      try {
+        if (new URL(url).origin === baseUrl) return url;
+      } catch {
+        /* not a URL */
+      }
+      return baseUrl;
+    },
     jwt({ token, user }) {
       if (user) {
         token.uid = user.id;

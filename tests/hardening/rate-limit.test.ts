@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { measureNoisyNeighbour } from '../../bench/rate-limit/noisy-neighbour';
 import { writeResult } from '../../bench/bench-env';
@@ -18,7 +19,7 @@ const admin = () => apiClient(inject('adminToken'), server.baseUrl);
 beforeAll(async () => {
   const start = (env: Record<string, string>) => startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env });
   [server, roomy] = await Promise.all([
-    start({ RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10', SIGN_IN_ATTEMPTS_PER_MINUTE: '5' }),
+    start({ RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10', SIGN_IN_ATTEMPTS_PER_MINUTE: '5', ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: '10' }),
     start({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '10' }),
   ]);
 });
@@ -92,31 +93,68 @@ describe('API rate limit per key', () => {
   }, 240_000);
 });
 
-async function signInAttempt(email: string, password: string, ip: string) {
-  const csrf = await fetch(`${server.baseUrl}/api/auth/csrf`);
-  const { csrfToken } = await csrf.json();
-  const cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'x-forwarded-for': ip },
-    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
-    redirect: 'manual',
+/** One HTTP exchange from a chosen loopback address (127.0.0.0/8 is all this machine's), so the server sees distinct clients. */
+function fromAddress(localAddress: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; setCookies: string[]; body: string }>((resolve, reject) => {
+    const url = new URL(path, server.baseUrl);
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? 'GET', headers: opts.headers, localAddress }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, setCookies: ([] as string[]).concat(res.headers['set-cookie'] ?? []), body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
   });
-  const body = await res.json();
-  return new URL(body.url).searchParams.get('error');
 }
 
-describe('dashboard sign-in attempts', () => {
-  it('refuse a sixth attempt per email and address within the minute with TooManyAttempts, even with the right password', async () => {
-    const email = `limit-${Date.now()}@example.com`;
-    const res = await admin().post('/api/admin/businesses', { name: 'Sign-in limit', owner_email: email, owner_password: 'correct horse battery' });
-    expect(res.status).toBe(201);
-    expect(await signInAttempt(email, 'correct horse battery', '203.0.113.7')).toBeNull();
-    for (let i = 0; i < 4; i++) expect(await signInAttempt(email, 'wrong', '203.0.113.7')).toBe('CredentialsSignin');
-    expect(await signInAttempt(email, 'wrong', '203.0.113.7')).toBe('TooManyAttempts');
-    expect(await signInAttempt(email, 'correct horse battery', '203.0.113.7')).toBe('TooManyAttempts');
-    // Another address for the same email, and the same address for another email, are counted apart.
-    expect(await signInAttempt(email, 'correct horse battery', '198.51.100.9')).toBeNull();
-    expect(await signInAttempt(`other-${email}`, 'wrong', '203.0.113.7')).toBe('CredentialsSignin');
+/** A sign-in through next-auth's credentials callback: null when it signed in, else next-auth's error code. */
+async function signInAttempt(email: string, password: string, localAddress: string, forwardedFor?: string) {
+  const csrf = await fromAddress(localAddress, '/api/auth/csrf');
+  const { csrfToken } = JSON.parse(csrf.body);
+  const cookie = csrf.setCookies.map((c) => c.split(';')[0]).join('; ');
+  const res = await fromAddress(localAddress, '/api/auth/callback/credentials', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...(forwardedFor && { 'x-forwarded-for': forwardedFor }) },
+    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }).toString(),
+  });
+  return new URL(JSON.parse(res.body).url).searchParams.get('error');
+}
+
+async function owner(name: string) {
+  const email = `${name}-${Date.now()}@example.com`;
+  const res = await admin().post('/api/admin/businesses', { name, owner_email: email, owner_password: 'correct horse battery' });
+  expect(res.status).toBe(201);
+  return email;
+}
+
+describe('dashboard sign-in attempts (5 a minute per address on this server)', () => {
+  it('limits one address across all emails, however it rotates X-Forwarded-For', async () => {
+    const emails = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => owner(`spray${i}`)));
+    const answers = [];
+    for (const [i, email] of emails.entries()) answers.push(await signInAttempt(email, 'wrong', '127.0.0.2', `198.51.100.${i + 1}`));
+    expect(answers).toEqual([...Array(5).fill('CredentialsSignin'), 'TooManyAttempts']);
+    // Even the right password is refused from that address until its bucket refills.
+    expect(await signInAttempt(emails[0], 'correct horse battery', '127.0.0.2', '203.0.113.50')).toBe('TooManyAttempts');
+  });
+
+  it('lets the owner sign in from their own address after 100 failures from another', async () => {
+    const email = await owner('lockout');
+    const answers = [];
+    for (let i = 0; i < 100; i++) answers.push(await signInAttempt(email, `guess-${i}`, '127.0.0.3'));
+    expect(answers.filter((a) => a === 'CredentialsSignin')).toHaveLength(5);
+    expect(answers.filter((a) => a === 'TooManyAttempts')).toHaveLength(95);
+    expect(await signInAttempt(email, 'correct horse battery', '127.0.0.4')).toBeNull();
+  }, 120_000);
+});
+
+describe('back office token attempts', () => {
+  it('refuses an address after 10 wrong tokens, even with the right one, and leaves other addresses alone', async () => {
+    const post = (token: string) =>
+      fromAddress('127.0.0.5', '/api/admin/businesses', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"name":"Guess"}' });
+    for (let i = 0; i < 10; i++) expect((await post(`adm_guess_${i}_0123456789abcdef0123456789`)).status).toBe(401);
+    const refused = await post(inject('adminToken'));
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ status: 'error', message: 'Too many requests' });
+    expect((await admin().post('/api/admin/businesses', { name: 'Still served' })).status).toBe(201);
   });
 });

@@ -10,8 +10,10 @@ const OUTCOMES: readonly string[] = ['success', 'failed', 'cancelled'] satisfies
 
 /** The test-mode buttons: only a hosted test payment can be finished here, and only once. */
 export async function completeCheckout(formData: FormData): Promise<void> {
-  const reference = String(formData.get('reference') ?? '');
-  const outcome = String(formData.get('outcome') ?? '');
+  // Anyone can post to an action: a body that is not the page's form is nothing to complete.
+  const field = (name: string) => (formData instanceof FormData ? String(formData.get(name) ?? '') : '');
+  const reference = field('reference');
+  const outcome = field('outcome');
   if (reference && OUTCOMES.includes(outcome)) {
     try {
       await completePayment(getDb(), {

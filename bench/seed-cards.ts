@@ -4,7 +4,7 @@ import type { Db } from '../lib/db/client';
 import { newCardNumber } from '../lib/ids';
 
 /**
- * Test-mode ETB cards for a business, as the schema holds them (holder, ledger
+ * Test-mode ETB cards for a business, as the schema holds them (holder and its name, ledger
  * account, card, list total), inserted 5,000 per statement: card creation
  * through the API would take minutes at 100,000. Newest first by created_at.
  */
@@ -19,9 +19,12 @@ export async function seedCards(db: Db, businessId: number, count: number): Prom
       WITH input AS (
         SELECT * FROM unnest(${`{${batch.join(',')}}`}::text[], ${`{${phones.join(',')}}`}::text[]) WITH ORDINALITY AS t(card_number, phone, ord)
       ), cu AS (
-        INSERT INTO customers (mode, phone_number, national_number, first_name, last_name)
-        SELECT 'test', phone || '-' || ${tag}, substr(phone, 5), 'Bench', 'Holder' FROM input ORDER BY ord
+        INSERT INTO customers (mode, phone_number, national_number)
+        SELECT 'test', phone || '-' || ${tag}, substr(phone, 5) FROM input ORDER BY ord
         RETURNING id, phone_number
+      ), named AS (
+        INSERT INTO customer_names (business_id, customer_id, first_name, last_name)
+        SELECT ${businessId}, id, 'Bench', 'Holder' FROM cu
       ), acc AS (
         INSERT INTO ledger_accounts (kind, name, business_id, mode, currency)
         SELECT 'card', 'card:' || card_number, ${businessId}, 'test', 'ETB' FROM input ORDER BY ord

@@ -99,9 +99,12 @@ async function seedCards(db: Db, businessId: number, count: number, eachBalance:
   await db.execute(sql`
     WITH input AS (SELECT * FROM unnest(${`{${numbers.join(',')}}`}::text[]) WITH ORDINALITY AS t(card_number, ord)),
     cu AS (
-      INSERT INTO customers (mode, phone_number, national_number, first_name, last_name)
-      SELECT 'test', '+2519' || lpad(ord::text, 8, '0') || '-' || ${tag}, '9' || lpad(ord::text, 8, '0'), 'Bench', 'Holder' FROM input
+      INSERT INTO customers (mode, phone_number, national_number)
+      SELECT 'test', '+2519' || lpad(ord::text, 8, '0') || '-' || ${tag}, '9' || lpad(ord::text, 8, '0') FROM input
       RETURNING id, phone_number),
+    named AS (
+      INSERT INTO customer_names (business_id, customer_id, first_name, last_name)
+      SELECT ${businessId}, id, 'Bench', 'Holder' FROM cu),
     acc AS (
       INSERT INTO ledger_accounts (kind, name, business_id, mode, currency)
       SELECT 'card', 'card:' || card_number, ${businessId}, 'test', 'ETB' FROM input RETURNING id, name)

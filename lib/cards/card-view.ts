@@ -16,7 +16,8 @@ export interface CardRow {
   created_at: Date;
   updated_at: Date;
   cancelled_at: Date | null;
-  first_name: string;
+  /** The holder as the card's own business named them: null when it gave no name (the phone was known from elsewhere). */
+  first_name: string | null;
   last_name: string | null;
   phone_number: string;
   email: string | null;
@@ -57,9 +58,10 @@ export function toGiftCard(row: CardRow): GiftCard {
 const cardSelect = (source: SQL) => sql`
   SELECT c.id, c.ref_id, c.business_id, c.mode, c.customer_id, c.card_number, c.currency, c.status, c.disabled_by,
          c.account_id, c.created_at, c.updated_at, c.cancelled_at,
-         cu.first_name, cu.last_name, cu.phone_number, cu.email, a.balance
+         n.first_name, n.last_name, cu.phone_number, n.email, a.balance
   FROM ${source} c
   JOIN customers cu ON cu.id = c.customer_id
+  LEFT JOIN customer_names n ON n.business_id = c.business_id AND n.customer_id = c.customer_id
   JOIN ledger_accounts a ON a.id = c.account_id`;
 
 export async function selectCards(db: DbOrTx, where: SQL, tail: SQL = sql``): Promise<CardRow[]> {

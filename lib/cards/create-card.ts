@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { bumpCounter } from '../db/list-counters';
-import { cards, customers } from '../db/schema';
+import { cards, customerNames, customers } from '../db/schema';
 import { inTransaction, pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { newCardNumber } from '../ids';
@@ -38,7 +38,10 @@ export interface CreateCardOptions {
   input: unknown;
 }
 
-/** Issues a card to a customer (found or created by phone number); one live card per customer, currency, business and mode. */
+/**
+ * Issues a card to a customer (found or created by phone number); one live card per customer, currency, business and mode.
+ * The name is the business's own: a phone known from another business needs no first_name, and then carries no name.
+ */
 export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftCard> {
   const input = parseInput(createCardSchema, opts.input);
   const phone = normalisePhone(input.phone_number);
@@ -46,7 +49,8 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
   for (let attempt = 0; ; attempt++) {
     try {
       const cardNumber = await inTransaction(db, async (tx) => {
-        const customerId = await findOrCreateCustomer(tx, opts.mode, phone, input.first_name, input.last_name);
+        const customerId = await findOrCreateCustomer(tx, opts.mode, phone, input.first_name);
+        await nameCustomer(tx, opts.businessId, customerId, input.first_name, input.last_name);
         const cardNumber = newCardNumber();
         const accountId = await createCardAccount(tx, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
         await tx.insert(cards).values({
@@ -75,13 +79,23 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
   }
 }
 
-async function findOrCreateCustomer(tx: Tx, mode: Mode, phone: { e164: string; national: string }, firstName?: string, lastName?: string) {
+/** "New to the service" is decided by the phone alone, across businesses, as SPEC.md says. */
+async function findOrCreateCustomer(tx: Tx, mode: Mode, phone: { e164: string; national: string }, firstName?: string) {
   const [existing] = await tx.select({ id: customers.id }).from(customers).where(and(eq(customers.phoneNumber, phone.e164), eq(customers.mode, mode)));
   if (existing) return existing.id;
   if (!firstName) throw new ServiceError('user_not_found', `No customer has this phone number in ${mode} mode yet: send first_name to create one.`);
-  const [created] = await tx
-    .insert(customers)
-    .values({ mode, phoneNumber: phone.e164, nationalNumber: phone.national, firstName, lastName: lastName ?? null })
-    .returning({ id: customers.id });
+  const [created] = await tx.insert(customers).values({ mode, phoneNumber: phone.e164, nationalNumber: phone.national }).returning({ id: customers.id });
   return created.id;
+}
+
+/**
+ * The first name this business gives a customer stays: POST /card creates a card and renames no other.
+ * That also keeps the payout path's memory of a named holder true (lib/payouts/payout-parties.ts).
+ */
+async function nameCustomer(tx: Tx, businessId: number, customerId: number, firstName?: string, lastName?: string) {
+  if (!firstName && !lastName) return;
+  await tx
+    .insert(customerNames)
+    .values({ businessId, customerId, firstName: firstName ?? null, lastName: lastName ?? null })
+    .onConflictDoNothing({ target: [customerNames.businessId, customerNames.customerId] });
 }

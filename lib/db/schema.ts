@@ -57,16 +57,28 @@ export const customers = pgTable(
   'customers',
   {
     id: serial('id').primaryKey(),
-    // Test and live keep their own customers: a name typed in test mode never shows on a live card.
+    // The service-wide identity of a phone, per mode: it decides "new to the service"; names live in customer_names.
     mode: text('mode').notNull(),
     phoneNumber: text('phone_number').notNull(),
     nationalNumber: text('national_number').notNull(),
-    firstName: text('first_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('customers_national_idx').on(t.nationalNumber), uniqueIndex('customers_phone_mode_idx').on(t.phoneNumber, t.mode)],
+);
+
+// A customer's name as one business gave it: no business ever reads another's.
+// The customer row is per mode, so each row here is too.
+export const customerNames = pgTable(
+  'customer_names',
+  {
+    businessId: integer('business_id').notNull().references(() => businesses.id),
+    customerId: integer('customer_id').notNull().references(() => customers.id),
+    firstName: text('first_name'),
     lastName: text('last_name'),
     email: text('email'),
     createdAt: createdAt(),
   },
-  (t) => [index('customers_national_idx').on(t.nationalNumber), uniqueIndex('customers_phone_mode_idx').on(t.phoneNumber, t.mode)],
+  (t) => [primaryKey({ columns: [t.businessId, t.customerId] })],
 );
 
 export const ledgerAccounts = pgTable(

@@ -36,7 +36,7 @@ interface HolderRow {
   status: number;
   cancelled_at: Date | null;
   account_id: number;
-  first_name: string;
+  first_name: string | null;
   last_name: string | null;
   email: string | null;
   phone_number: string;
@@ -79,8 +79,9 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
 
     // FOR SHARE waits out a cancellation or disable in flight, so the card's state below is the one that holds at commit.
     const holder = await tx.execute<HolderRow & Record<string, unknown>>(sql`
-      SELECT c.status, c.cancelled_at, c.account_id, cu.first_name, cu.last_name, cu.email, cu.phone_number
+      SELECT c.status, c.cancelled_at, c.account_id, n.first_name, n.last_name, n.email, cu.phone_number
       FROM cards c JOIN customers cu ON cu.id = c.customer_id
+      LEFT JOIN customer_names n ON n.business_id = ${row.businessId} AND n.customer_id = c.customer_id
       WHERE c.id = ${row.cardId} FOR SHARE OF c`);
     const card = holder.rows[0];
 

@@ -13,7 +13,8 @@ export interface PayoutCard {
   currency: Currency;
   status: number;
   account_id: number;
-  first_name: string;
+  /** The holder as the card's own business named them; only a source card's (the caller's own) ever reaches an event. */
+  first_name: string | null;
   last_name: string | null;
   email: string | null;
   phone_number: string;
@@ -55,6 +56,8 @@ class RecentMap<V> {
 // A card's business, currency, account and holder never change once it exists,
 // so only active cards are remembered, and "active" is re-checked by every
 // payout statement; a fee rule can change at any time and is re-checked too.
+// A holder without a name is the exception: its business may name it later,
+// so such a card is read afresh each time.
 const cards = new RecentMap<PayoutCard>(50_000);
 const rules = new RecentMap<FeeRule | null>(10_000);
 
@@ -74,7 +77,7 @@ export async function payoutParties(db: Db, businessId: number, mode: Mode, type
   rules.set(ruleKey, read.rule ?? null);
   for (const n of numbers) {
     const card = read.cards.find((c) => c.card_number === n);
-    if (card?.status === ACTIVE) cards.set(`${mode}|${n}`, card);
+    if (card?.status === ACTIVE && (card.first_name !== null || card.last_name !== null)) cards.set(`${mode}|${n}`, card);
     else cards.delete(`${mode}|${n}`);
   }
   return { ...read, remembered: false };
@@ -85,10 +88,11 @@ const partiesQuery = compiledOnce(
   () => sql`
     SELECT f.percent_scaled, f.fixed, f.min, f.max,
            c.id, c.business_id, c.card_number, c.currency, c.status, c.account_id,
-           cu.first_name, cu.last_name, cu.email, cu.phone_number
+           n.first_name, n.last_name, n.email, cu.phone_number
     FROM (SELECT 1) one
     LEFT JOIN fee_rules f ON f.business_id = ${P('businessId')} AND f.mode = ${P('mode')} AND f.applies_to = ${P('type')}
-    LEFT JOIN (cards c JOIN customers cu ON cu.id = c.customer_id)
+    LEFT JOIN (cards c JOIN customers cu ON cu.id = c.customer_id
+               LEFT JOIN customer_names n ON n.business_id = c.business_id AND n.customer_id = c.customer_id)
       ON c.mode = ${P('mode')} AND c.cancelled_at IS NULL AND c.card_number IN (${P('number')}, ${P('otherNumber')})`,
 );
 

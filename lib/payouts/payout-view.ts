@@ -72,8 +72,10 @@ export function payoutEventInput(p: PayoutRow, status: 'success' | 'failed', cus
 /** The source card's holder, for the event's customer object. */
 export async function payoutCustomer(db: DbOrTx, p: PayoutRow): Promise<EventCustomer | undefined> {
   if (!p.sourceCardId) return undefined;
-  const result = await db.execute<{ first_name: string; last_name: string | null; email: string | null; phone_number: string }>(sql`
-    SELECT cu.first_name, cu.last_name, cu.email, cu.phone_number FROM cards c JOIN customers cu ON cu.id = c.customer_id WHERE c.id = ${p.sourceCardId}`);
+  const result = await db.execute<{ first_name: string | null; last_name: string | null; email: string | null; phone_number: string }>(sql`
+    SELECT n.first_name, n.last_name, n.email, cu.phone_number FROM cards c JOIN customers cu ON cu.id = c.customer_id
+    LEFT JOIN customer_names n ON n.business_id = ${p.businessId} AND n.customer_id = c.customer_id
+    WHERE c.id = ${p.sourceCardId}`);
   return result.rows[0];
 }
 

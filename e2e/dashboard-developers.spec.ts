@@ -86,11 +86,13 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
     await expect
       .poll(async () => {
         await page.reload();
-        return (await delivery.getByTestId('attempt').first().textContent()) ?? '';
+        return (await delivery.textContent()) ?? '';
       }, { timeout: 20_000 })
-      .toContain('200');
-    await expect(delivery.getByText('delivered')).toBeVisible();
-    await expect(delivery.getByTestId('attempt').first()).toContainText('thanks');
+      .toContain('delivered');
+    // The receiver is on loopback: the business sees that it worked, never its status, reply or timing.
+    const attempt = delivery.getByTestId('attempt').first();
+    await expect(attempt).not.toContainText('thanks');
+    await expect(attempt.locator('td').nth(1)).toHaveText('—');
     await expectAccessible(page);
     await screenshots(page, testInfo, 'developers');
 

@@ -61,8 +61,9 @@ describe('retries', () => {
       expect(new Set(mine.map((r) => r.body.toString())).size).toBe(1);
       await new Promise((r) => setTimeout(r, 600));
       expect(receiver.requests.filter((r) => r.path === '/hook')).toHaveLength(6);
+      // A loopback receiver's status codes are kept for the back office only (private_detail).
       const { rows } = await db.execute<{ status_code: number; state: string }>(sql`
-        SELECT a.status_code, d.state FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+        SELECT coalesce((a.private_detail->>'status_code')::int, a.status_code) AS status_code, d.state FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
         JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.kind = 'business' ORDER BY a.id`);
       expect(rows.map((r) => r.status_code)).toEqual([500, 500, 500, 500, 500, 200]);
       expect(rows[0].state).toBe('delivered');

@@ -45,7 +45,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                     <tr key={i} className="border-t border-slate-100 align-top" data-testid="attempt">
                       <td className="py-1 pr-3 whitespace-nowrap"><LocalTime iso={a.attemptedAt} /></td>
                       <td className="py-1 pr-3 font-mono">{a.statusCode ?? '—'}</td>
-                      <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs} ms</td>
+                      <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
                       <td className="py-1 pr-3 text-red-800">{a.error ?? ''}</td>
                       <td className="py-1 break-all font-mono text-slate-700">{a.responseExcerpt ? a.responseExcerpt.slice(0, 120) : ''}</td>
                     </tr>

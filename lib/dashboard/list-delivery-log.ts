@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Mode } from '../validation';
 
+/** As stored for the business: for a non-public address, only whether it worked (see attemptRow). */
 export interface DeliveryAttempt {
   attemptedAt: string;
   statusCode: number | null;
-  durationMs: number;
+  durationMs: number | null;
   error: string | null;
   responseExcerpt: string | null;
 }

@@ -339,10 +339,12 @@ export const webhookAttempts = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     deliveryId: id64('delivery_id').notNull().references(() => webhookDeliveries.id),
     attemptedAt: createdAt(),
+    // These columns are what the business may see; an attempt to a non-public address keeps its real outcome in private_detail.
     statusCode: integer('status_code'),
-    durationMs: integer('duration_ms').notNull(),
+    durationMs: integer('duration_ms'),
     error: text('error'),
     responseExcerpt: text('response_excerpt'),
+    privateDetail: jsonb('private_detail'),
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId)],
 );

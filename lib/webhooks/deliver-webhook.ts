@@ -32,6 +32,12 @@ export interface DeliveryAttemptResult {
   responseExcerpt: string | null;
   /** From Retry-After, when the receiver sent one. */
   retryAfterMs: number | null;
+  /**
+   * The reply or network error came from an address not checked to be public:
+   * a loopback name test mode allows, or our own dashboard endpoint. Its detail
+   * is the server's own network, never the business's to read.
+   */
+  nonPublic: boolean;
 }
 
 /** Retry-After as delta-seconds or an HTTP date. */
@@ -56,7 +62,12 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
  */
 export async function deliverWebhook(o: DeliverWebhookOptions): Promise<DeliveryAttemptResult> {
   const started = performance.now();
-  const done = (r: Omit<DeliveryAttemptResult, 'durationMs'>): DeliveryAttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  let nonPublic = false;
+  const done = (r: Omit<DeliveryAttemptResult, 'durationMs' | 'nonPublic'>): DeliveryAttemptResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+    nonPublic,
+  });
   let url: URL;
   let lookup: LookupFunction | undefined;
   try {
@@ -64,8 +75,10 @@ export async function deliverWebhook(o: DeliverWebhookOptions): Promise<Delivery
       const target = await resolveWebhookTarget(o.url, o.mode);
       url = target.url;
       if (target.address) lookup = pinnedLookup(target.address, target.family ?? 4);
+      nonPublic = !target.public;
     } else {
       url = new URL(o.url);
+      nonPublic = true;
     }
   } catch (err) {
     const reason = err instanceof ServiceError && typeof err.detail === 'object' ? Object.values(err.detail).join(' ') : 'invalid URL';
@@ -77,7 +90,7 @@ export async function deliverWebhook(o: DeliverWebhookOptions): Promise<Delivery
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (r: Omit<DeliveryAttemptResult, 'durationMs'>) => {
+    const finish = (r: Omit<DeliveryAttemptResult, 'durationMs' | 'nonPublic'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);

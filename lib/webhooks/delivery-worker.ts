@@ -105,6 +105,35 @@ export interface RecordAttemptOptions {
   schedule: number[];
 }
 
+/** What the business sees of a failed attempt to a non-public address, instead of its status, reply or network error. */
+export const NON_PUBLIC_FAILURE = 'Delivery failed; details are not shown for non-public addresses.';
+
+export interface AttemptDetail {
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface AttemptRow extends Omit<AttemptDetail, 'duration_ms'> {
+  duration_ms: number | null;
+  /** Only for the back office. */
+  private_detail: AttemptDetail | null;
+}
+
+/**
+ * One attempt as stored. Its columns are what the business may see; for a
+ * non-public address (CONTRACT.md section 6) they say only whether it worked,
+ * and the real outcome goes to private_detail, which only the back office
+ * reads: a reader of the columns cannot show it by mistake. Even the status
+ * code and the duration stay out, as they tell an open port from a closed one.
+ */
+export function attemptRow(r: DeliveryAttemptResult): AttemptRow {
+  const detail = { status_code: r.statusCode, duration_ms: r.durationMs, error: r.error, response_excerpt: r.responseExcerpt };
+  if (!r.nonPublic) return { ...detail, private_detail: null };
+  return { status_code: null, duration_ms: null, error: r.ok ? null : NON_PUBLIC_FAILURE, response_excerpt: null, private_detail: detail };
+}
+
 /**
  * Stores the attempt and moves the delivery on: delivered, retried later, or
  * failed for good. Only the holder of the lease (same attempts count, still
@@ -118,13 +147,16 @@ export async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttem
   } else if (r.statusCode === 410 || d.attempts > o.schedule.length) {
     update = sql`UPDATE webhook_deliveries SET state = 'failed' WHERE ${leased}`;
   } else {
-    const delay = Math.min(Math.max(o.schedule[d.attempts - 1], r.retryAfterMs ?? 0), MAX_RETRY_AFTER_MS);
+    // A non-public address's Retry-After would show the business one of its reply headers through the next attempt's time.
+    const retryAfterMs = r.nonPublic ? 0 : (r.retryAfterMs ?? 0);
+    const delay = Math.min(Math.max(o.schedule[d.attempts - 1], retryAfterMs), MAX_RETRY_AFTER_MS);
     update = sql`UPDATE webhook_deliveries SET next_attempt_at = now() + ${delay} * interval '1 millisecond' WHERE ${leased}`;
   }
+  const row = attemptRow(r);
   await db.execute(sql`
     WITH attempt AS (
-      INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_excerpt)
-      VALUES (${d.id}, ${r.statusCode}, ${r.durationMs}, ${r.error}, ${r.responseExcerpt})
+      INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_excerpt, private_detail)
+      VALUES (${d.id}, ${row.status_code}, ${row.duration_ms}, ${row.error}, ${row.response_excerpt}, ${row.private_detail && JSON.stringify(row.private_detail)}::jsonb)
     )
     ${update}`);
   if (r.statusCode === 410) {

@@ -12,15 +12,22 @@ export interface ListDeliveriesOptions {
   eventId?: string;
 }
 
-/** The delivery log for the back office: each delivery, newest first, with every attempt. */
+/**
+ * The delivery log for the back office: each delivery, newest first, with every
+ * attempt as it really went, including what an attempt to a non-public address
+ * keeps from the business (its private_detail wins over the columns).
+ */
 export async function listDeliveries(db: Db, o: ListDeliveriesOptions) {
   if (o.mode !== 'test' && o.mode !== 'live') throw new ServiceError('validation_error', { mode: 'Mode must be test or live.' });
   const where = sql`e.business_id = ${o.businessId} AND e.mode = ${o.mode} ${o.eventId ? sql`AND e.event_id = ${o.eventId}` : sql``}`;
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     SELECT d.id, e.event_id, e.type, w.kind, w.url, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.created_at,
       coalesce((SELECT json_agg(json_build_object(
-          'attempted_at', a.created_at, 'status_code', a.status_code, 'duration_ms', a.duration_ms,
-          'error', a.error, 'response_excerpt', a.response_excerpt) ORDER BY a.id)
+          'attempted_at', a.created_at,
+          'status_code', coalesce((a.private_detail->>'status_code')::int, a.status_code),
+          'duration_ms', coalesce((a.private_detail->>'duration_ms')::int, a.duration_ms),
+          'error', coalesce(a.private_detail->>'error', a.error),
+          'response_excerpt', coalesce(a.private_detail->>'response_excerpt', a.response_excerpt)) ORDER BY a.id)
         FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
     FROM webhook_deliveries d
     JOIN webhook_events e ON e.id = d.event_id

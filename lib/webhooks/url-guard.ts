@@ -5,9 +5,23 @@ import type { Mode } from '../validation';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
+// IANA's special-purpose IPv4 ranges not globally reachable (documentation included), the retired 6to4 relay anycast, and 224/3.
+const NON_PUBLIC_V4: [string, number][] = [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+];
+
+const v4Number = (ip: string) => ip.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+const NON_PUBLIC_V4_RANGES = NON_PUBLIC_V4.map(([base, bits]) => ({ prefix: v4Number(base) >>> (32 - bits), bits }));
+
+function isNonPublicV4(n: number): boolean {
+  return NON_PUBLIC_V4_RANGES.some((r) => n >>> (32 - r.bits) === r.prefix);
+}
+
 /** The eight 16-bit words of an IPv6 address, with :: expanded and a dotted IPv4 tail converted. */
 function ipv6Words(ip: string): number[] {
-  let text = ip;
+  let text = ip.split('%')[0];
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {
     const [a, b, c, d] = dotted.slice(1).map(Number);
@@ -20,28 +34,33 @@ function ipv6Words(ip: string): number[] {
   return tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill(0), ...t];
 }
 
-/** True for addresses a live webhook must never reach: loopback, private, link-local, CGNAT, multicast, reserved. */
+/**
+ * Only global unicast (2000::/3) outside IANA's special blocks is public. Of the
+ * forms that carry an IPv4 address, IPv4-mapped and the well-known NAT64 prefix
+ * (what DNS64 hands out) are judged by that address; the rest (IPv4-compatible,
+ * IPv4-translated, local NAT64, 6to4, Teredo, ISATAP) go through relays or
+ * translators we cannot see past, so they are refused whatever they carry.
+ */
+function isNonPublicV6(w: number[]): boolean {
+  if (w.length !== 8 || w.some((x) => !(x >= 0 && x <= 0xffff))) return true;
+  const zero = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && w[5] === 0xffff) return isNonPublicV4(w[6] * 0x10000 + w[7]);
+  if (w[0] === 0x64 && w[1] === 0xff9b && zero(2, 6)) return isNonPublicV4(w[6] * 0x10000 + w[7]);
+  if ((w[4] & 0xfcff) === 0 && w[5] === 0x5efe) return true;
+  if (w[0] < 0x2000 || w[0] > 0x3fff) return true;
+  return (
+    (w[0] === 0x2001 && w[1] < 0x200) || // IETF protocol assignments 2001::/23, Teredo among them
+    (w[0] === 0x2001 && w[1] === 0xdb8) || // documentation
+    w[0] === 0x2002 || // 6to4
+    (w[0] === 0x3fff && w[1] < 0x1000) // documentation 3fff::/20
+  );
+}
+
+/** True for addresses a live webhook must never reach: loopback, private, link-local, CGNAT, documentation, multicast, reserved. */
 export function isNonPublicAddress(address: string): boolean {
   const ip = address.replace(/^\[|\]$/g, '');
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split('.').map(Number);
-    return (
-      a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) || a >= 224
-    );
-  }
-  if (net.isIPv6(ip)) {
-    const lower = ip.toLowerCase();
-    const words = ipv6Words(lower);
-    // IPv4-mapped and IPv4-compatible forms (also in hex, as URL parsing writes them) reach the embedded IPv4 address.
-    if (words.slice(0, 5).every((w) => w === 0) && (words[5] === 0xffff || words[5] === 0)) {
-      if (words[5] === 0 && words[6] === 0 && words[7] <= 1) return true;
-      return isNonPublicAddress(`${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}`);
-    }
-    if (words[0] === 0x2002) return isNonPublicAddress(`${words[1] >> 8}.${words[1] & 255}.${words[2] >> 8}.${words[2] & 255}`);
-    return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff') || lower.startsWith('64:ff9b:') || lower.startsWith('2001:db8');
-  }
+  if (net.isIPv4(ip)) return isNonPublicV4(v4Number(ip));
+  if (net.isIPv6(ip)) return isNonPublicV6(ipv6Words(ip.toLowerCase()));
   return true;
 }
 
@@ -50,6 +69,8 @@ export interface WebhookTarget {
   /** The checked address to connect to, so a second DNS answer cannot swap it; absent for test-mode loopback names. */
   address?: string;
   family?: 4 | 6;
+  /** False for the loopback names test mode allows: what answers there is the server's own network. */
+  public: boolean;
 }
 
 /**
@@ -68,7 +89,7 @@ export async function resolveWebhookTarget(raw: string, mode: Mode): Promise<Web
   const host = url.hostname.toLowerCase();
   if (mode === 'test') {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ServiceError('validation_error', { url: 'url must be http or https.' });
-    if (LOOPBACK_NAMES.has(host)) return { url };
+    if (LOOPBACK_NAMES.has(host)) return { url, public: false };
   } else if (url.protocol !== 'https:') {
     throw new ServiceError('validation_error', { url: 'Live webhook URLs must use https.' });
   }
@@ -82,7 +103,7 @@ export async function resolveWebhookTarget(raw: string, mode: Mode): Promise<Web
   if (addresses.length === 0 || addresses.some((a) => isNonPublicAddress(a.address))) {
     throw new ServiceError('validation_error', { url: 'url must resolve to a public address.' });
   }
-  return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+  return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4, public: true };
 }
 
 export async function checkWebhookUrl(raw: string, mode: Mode): Promise<URL> {

@@ -4,7 +4,7 @@ import { listCounters } from './schema';
 
 const SHARDS = 64;
 
-export type CounterKind = 'cards' | 'payouts' | 'payments' | 'events';
+export type CounterKind = 'cards' | 'payouts' | 'transfers' | 'payments' | 'events';
 
 // A connection's writers share one shard, so writers on different connections rarely wait on one row.
 const connectionShard = sql.raw(`pg_backend_pid() % ${SHARDS}`);

@@ -56,7 +56,7 @@ export const payoutListItemSchema = reg(
     service_fee: minorUnits,
     initiator_reference: z.string().optional().meta({ description: 'card_to_card only' }),
     provider_reference: z.string().optional().meta({ description: 'bank and b2b only' }),
-    source_card_number: z.string().nullable().meta({ description: 'null for a ledger top-up, which has no source card' }),
+    source_card_number: z.string().meta({ description: 'the card debited; ledger top-ups (POST /transfers) debit no card and are not listed here' }),
     destination_card_number: z.string().nullish().meta({ description: 'card_to_card only' }),
     merchant_id: z.string().nullish().meta({ description: 'b2b only' }),
     mode,

@@ -98,7 +98,7 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
         settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs),
       })
       .returning();
-    await bumpCounter(tx, opts.businessId, opts.mode, 'payouts', 1);
+    await bumpCounter(tx, opts.businessId, opts.mode, 'transfers', 1);
     await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'transfer.created', target: reference, details: { amount: input.amount, card_number: card.card_number } });
     return row;
   });

@@ -12,14 +12,18 @@ export interface ListPayoutsOptions {
   page: PageRequest;
 }
 
-/** Newest first, ties by id so paging is stable; the total comes from counters, not a COUNT. */
+/**
+ * The card payouts, newest first, ties by id so paging is stable; the total comes from
+ * counters, not a COUNT. Ledger top-ups debit no card, so they are not card payouts: they
+ * have their own counter and show through their status endpoint and the dashboard.
+ */
 export async function listPayouts(db: DbOrTx, opts: ListPayoutsOptions) {
   const { limit, offset, page } = opts.page;
   const [rows, total] = await Promise.all([
     db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.businessId, opts.businessId), eq(payouts.mode, opts.mode)))
+      .where(and(eq(payouts.businessId, opts.businessId), eq(payouts.mode, opts.mode), eq(payouts.isLedgerTopup, false)))
       .orderBy(desc(payouts.createdAt), desc(payouts.id))
       .limit(limit)
       .offset(offset),

@@ -11,7 +11,7 @@ export type PayoutStatus = 'pending' | 'success' | 'failed';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** SPEC.md's payout record, keys in its order, with only the reference field of the payout's type. */
+/** SPEC.md's payout record, keys in its order, with only the reference field of the payout's type; card payouts only (a ledger top-up has no source card). */
 export function toPayoutListItem(p: PayoutRow) {
   const c2c = p.payoutType === 'card_to_card';
   return {
@@ -21,7 +21,7 @@ export function toPayoutListItem(p: PayoutRow) {
     amount: p.amount,
     service_fee: p.serviceFee,
     ...(c2c ? { initiator_reference: p.reference } : { provider_reference: p.reference }),
-    source_card_number: p.sourceCardNumber,
+    source_card_number: p.sourceCardNumber!,
     ...(c2c && { destination_card_number: p.destinationCardNumber }),
     ...(p.payoutType === 'b2b' && { merchant_id: p.merchantId }),
     mode: p.mode,

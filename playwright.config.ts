@@ -1,10 +1,23 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * Browser tests against the production build, in Debian's Chromium (never a
- * downloaded browser). e2e/global-setup.ts starts the database and server and
+ * Browser tests against the production build, in the Chromium or Chrome that
+ * scripts/find-browser.sh finds or installs (npm test runs it first and exports
+ * CHROMIUM_PATH; a bare `npx playwright test` runs it here, once, as workers
+ * inherit the variable). e2e/global-setup.ts starts the database and server and
  * hands their address to the specs through the environment.
  */
+process.env.CHROMIUM_PATH ||= findBrowser();
+
+function findBrowser(): string {
+  try {
+    return execFileSync('bash', [`${import.meta.dirname}/scripts/find-browser.sh`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  } catch {
+    process.exit(1); // the script has said what to run
+  }
+}
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
@@ -25,7 +38,7 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
+          executablePath: process.env.CHROMIUM_PATH,
           args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
         },
       },

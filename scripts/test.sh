@@ -2,6 +2,11 @@
 # Every suite: vitest (unit, PostgreSQL integration, HTTP API) then Playwright (browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The browser is found (or installed) first, so a missing one stops the run before minutes of tsc and vitest.
+if compgen -G "e2e/*.spec.ts" > /dev/null; then
+  CHROMIUM_PATH=$(bash scripts/find-browser.sh)
+  export CHROMIUM_PATH
+fi
 npx tsc --noEmit
 npx vitest run
 if compgen -G "e2e/*.spec.ts" > /dev/null; then

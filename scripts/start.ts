@@ -59,12 +59,12 @@ async function main() {
     await app.prepare();
     const handle = app.getRequestHandler();
     const trustedHops = trustedProxyHops();
-    const headerOptions = { https: settings.appUrl.startsWith('https:'), allowEval: false };
+    const headers = securityHeaders({ https: settings.appUrl.startsWith('https:') });
     server = http.createServer((req, res) => {
       // Whatever the client wrote in X-Forwarded-For is replaced: sign-in and back office limits read this one address.
       req.headers['x-forwarded-for'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedHops);
-      const { response, requestPolicy } = securityHeaders(req.url ?? '/', headerOptions);
-      for (const [name, value] of Object.entries(response)) res.setHeader(name, value);
+      const { response, requestPolicy } = headers.for(req.url ?? '/');
+      for (const [name, value] of response) res.setHeader(name, value);
       if (requestPolicy) req.headers['content-security-policy'] = requestPolicy;
       void handle(req, res);
     });

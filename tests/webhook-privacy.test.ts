@@ -137,8 +137,8 @@ describe('attemptRow', () => {
     const refused = await deliverWebhook({ url: 'http://10.0.0.1/h', mode: 'test', guard: true, headers: {}, body: Buffer.from('{}') });
     expect(refused).toMatchObject({ nonPublic: false, error: expect.stringMatching(/^refused/) });
     expect(attemptRow(refused).error).toBe(refused.error);
-    // Our own dashboard endpoint is never checked, so its replies are not the business's either.
+    // Our own dashboard endpoint is never shown to a business, so its attempts are stored as they are.
     const unguarded = await deliverWebhook({ url: 'http://127.0.0.1:1/x', mode: 'test', guard: false, headers: {}, body: Buffer.from('{}'), timeoutMs: 2000 });
-    expect(unguarded).toMatchObject({ nonPublic: true, statusCode: null });
+    expect(unguarded).toMatchObject({ nonPublic: false, statusCode: null });
   });
 });

@@ -7,36 +7,41 @@ export interface SecurityHeaderOptions {
   allowEval?: boolean;
 }
 
+export type HeaderList = readonly (readonly [string, string])[];
+
 /**
- * Headers for every answer. Pages get a Content-Security-Policy with a fresh nonce,
- * written into the request too: Next.js reads the nonce from the request's policy and
- * puts it on its own scripts. API answers are data, never rendered: nothing may load.
+ * Headers for every answer, built once: `for(path)` gives a request's set. Pages get a
+ * Content-Security-Policy with a fresh nonce, to be written into the request too:
+ * Next.js reads the nonce from the request's policy and puts it on its own scripts.
+ * API answers are data, never rendered: nothing may load, and their set is one constant.
  */
-export function securityHeaders(path: string, opts: SecurityHeaderOptions): { response: Record<string, string>; requestPolicy?: string } {
-  const response: Record<string, string> = {
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'strict-origin-when-cross-origin',
-    'x-frame-options': 'DENY',
+export function securityHeaders(opts: SecurityHeaderOptions): { for(path: string): { response: HeaderList; requestPolicy?: string } } {
+  const always: HeaderList = [
+    ['x-content-type-options', 'nosniff'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ['x-frame-options', 'DENY'],
+    ...(opts.https ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as const] : []),
+  ];
+  const api = { response: [...always, ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"] as const] };
+  const pagePolicy = (nonce: string) =>
+    [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.allowEval ? " 'unsafe-eval'" : ''}`,
+      // React writes style attributes (chart bars, widths); styles cannot run code.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+  return {
+    for(path) {
+      if (path.startsWith('/api/')) return api;
+      const policy = pagePolicy(randomBase62(22));
+      return { response: [...always, ['content-security-policy', policy]], requestPolicy: policy };
+    },
   };
-  if (opts.https) response['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
-  if (path.startsWith('/api/')) {
-    response['content-security-policy'] = "default-src 'none'; frame-ancestors 'none'";
-    return { response };
-  }
-  const nonce = randomBase62(22);
-  const policy = [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.allowEval ? " 'unsafe-eval'" : ''}`,
-    // React writes style attributes (chart bars, widths); styles cannot run code.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  response['content-security-policy'] = policy;
-  return { response, requestPolicy: policy };
 }

@@ -33,9 +33,9 @@ export interface DeliveryAttemptResult {
   /** From Retry-After, when the receiver sent one. */
   retryAfterMs: number | null;
   /**
-   * The reply or network error came from an address not checked to be public:
-   * a loopback name test mode allows, or our own dashboard endpoint. Its detail
-   * is the server's own network, never the business's to read.
+   * The reply or network error came from a business's endpoint at an address not
+   * public: a loopback name test mode allows. Its detail is the server's own
+   * network, never the business's to read.
    */
   nonPublic: boolean;
 }
@@ -77,8 +77,9 @@ export async function deliverWebhook(o: DeliverWebhookOptions): Promise<Delivery
       if (target.address) lookup = pinnedLookup(target.address, target.family ?? 4);
       nonPublic = !target.public;
     } else {
+      // Our own dashboard endpoint: its attempts are never shown to a business (the delivery log and the
+      // events API read the business's own endpoint only), so its outcome is kept as is.
       url = new URL(o.url);
-      nonPublic = true;
     }
   } catch (err) {
     const reason = err instanceof ServiceError && typeof err.detail === 'object' ? Object.values(err.detail).join(' ') : 'invalid URL';

@@ -81,7 +81,10 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
  * client than fetch, so a throughput run measures the server more than the
  * load generator that shares its cores (as pgbench's C client does).
  */
-export function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string }> {
+export function request(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers = opts.body === undefined ? opts.headers : { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) };
     const req = http.request(url, { method: opts.method ?? 'GET', agent: keepAlive, headers }, (res) => {

@@ -47,7 +47,8 @@ function rows(prefix: string, value: unknown): [string, string][] {
   if (value === null || value === undefined) return [[prefix, String(value)]];
   if (typeof value === 'number') return [[prefix, Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(value < 10 ? 3 : 2)]];
   if (Array.isArray(value)) {
-    if (value.every((v) => typeof v !== 'object' || v === null)) return [[prefix, value.length > 8 ? `${value.length} items` : value.map((v) => rows('', v)[0][1]).join(', ') || '(none)']];
+    if (value.every((v) => typeof v !== 'object' || v === null))
+      return [[prefix, value.length > 8 ? `${value.length} items` : value.map((v) => rows('', v)[0][1]).join(', ') || '(none)']];
     return [[prefix, `${value.length} items`]];
   }
   if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => rows(prefix ? `${prefix}.${k}` : k, v));
@@ -79,7 +80,12 @@ const lines = [
   '',
 ];
 
-const results = fs.existsSync(OUT) ? fs.readdirSync(OUT).filter((f) => f.endsWith('.json')).sort() : [];
+const results = fs.existsSync(OUT)
+  ? fs
+      .readdirSync(OUT)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 for (const file of results) {
   const full = path.join(OUT, file);
   const fresh = fs.statSync(full).mtime >= startedAt;

@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
-test('an operator creates a card, tops it up through the checkout page, sees the balance and the movement, then cancels it', async ({ page, context }, testInfo) => {
+test('an operator creates a card, tops it up through the checkout page, sees the balance and the movement, then cancels it', async ({
+  page,
+  context,
+}, testInfo) => {
   const biz = await seedBusiness();
   await signIn(page, biz.emails.operator);
   await page.goto(`${baseUrl()}/cards`);

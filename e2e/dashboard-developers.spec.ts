@@ -76,7 +76,12 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
     expect((await admin('POST', `/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency: 'ETB', amount: 50_000 })).status).toBe(200);
     const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Dev', last_name: 'Test' });
     expect(card.status).toBe(201);
-    const transfer = await call('POST', '/api/v1/transfers', biz.keys.test, { amount: 2_500, bank_slug: 'link', account_number: card.body.data.card_number, account_name: 'Top-up' });
+    const transfer = await call('POST', '/api/v1/transfers', biz.keys.test, {
+      amount: 2_500,
+      bank_slug: 'link',
+      account_number: card.body.data.card_number,
+      account_name: 'Top-up',
+    });
     expect(transfer.status).toBe(200);
     const ref = transfer.body.data.provider_reference;
     expect((await call('POST', `/api/v1/test-helpers/payouts/${ref}/settle`, biz.keys.test, { status: 'success' })).status).toBe(200);
@@ -84,10 +89,13 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
 
     const delivery = page.getByTestId('delivery').filter({ hasText: 'payout.success' });
     await expect
-      .poll(async () => {
-        await page.reload();
-        return (await delivery.textContent()) ?? '';
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await page.reload();
+          return (await delivery.textContent()) ?? '';
+        },
+        { timeout: 20_000 },
+      )
       .toContain('delivered');
     // The receiver is on loopback: the business sees that it worked, never its status, reply or timing.
     const attempt = delivery.getByTestId('attempt').first();
@@ -150,7 +158,9 @@ test('owner adds an operator who can sign in, changes a role, removes a user; ne
   const support = page.getByTestId('team-member').filter({ hasText: biz.emails.support });
   await support.getByLabel(`Role of ${biz.emails.support}`, { exact: true }).selectOption('finance');
   await support.getByRole('button', { name: `Save role of ${biz.emails.support}` }).click();
-  await expect(page.getByTestId('team-member').filter({ hasText: biz.emails.support }).getByLabel(`Role of ${biz.emails.support}`, { exact: true })).toHaveValue('finance');
+  await expect(
+    page.getByTestId('team-member').filter({ hasText: biz.emails.support }).getByLabel(`Role of ${biz.emails.support}`, { exact: true }),
+  ).toHaveValue('finance');
   const finance = page.getByTestId('team-member').filter({ hasText: biz.emails.finance });
   await finance.getByRole('button', { name: `Remove ${biz.emails.finance}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove user' }).click();

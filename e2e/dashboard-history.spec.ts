@@ -24,7 +24,9 @@ test('an operator sends a card-to-card payout with a live fee preview and finds 
   const biz = await seedBusiness();
   const [source, destination] = [await newCard(biz.keys.test), await newCard(biz.keys.test)];
   await fundCard(biz, source, 50_000);
-  expect((await admin('PUT', `/api/admin/businesses/${biz.id}/fees`, { mode: 'test', rules: [{ applies_to: 'card_to_card', percent: '2', fixed: 0 }] })).status).toBe(200);
+  expect(
+    (await admin('PUT', `/api/admin/businesses/${biz.id}/fees`, { mode: 'test', rules: [{ applies_to: 'card_to_card', percent: '2', fixed: 0 }] })).status,
+  ).toBe(200);
 
   await signIn(page, biz.emails.operator);
   await page.goto(`${baseUrl()}/payouts/new?card=${source}`);
@@ -102,7 +104,13 @@ test('finance exports the filtered payouts as CSV matching the API list, and has
   for (const amount of [1_000, 2_500]) {
     expect((await call('POST', '/api/v1/card/payouts', biz.keys.test, { card_number: source, destination_card_number: destination, amount })).status).toBe(200);
   }
-  const bank = await call('POST', '/api/v1/card/payouts', biz.keys.test, { card_number: source, amount: 3_000, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' });
+  const bank = await call('POST', '/api/v1/card/payouts', biz.keys.test, {
+    card_number: source,
+    amount: 3_000,
+    bank_slug: 'cbe',
+    account_number: '1000123456',
+    account_name: 'Abebe Kebede',
+  });
   expect(bank.body.data.status).toBe('PENDING');
 
   await signIn(page, biz.emails.finance);
@@ -110,7 +118,10 @@ test('finance exports the filtered payouts as CSV matching the API list, and has
   await expect(page.getByTestId('payouts-table').locator('tbody tr')).toHaveCount(4);
   await expect(page.getByRole('link', { name: 'Send payout' })).toHaveCount(0);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-  const [header, ...lines] = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+  const [header, ...lines] = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\r\n');
   const columns = header.split(',');
   const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [columns[i], v])));
 
@@ -152,7 +163,13 @@ test('a pending bank payout turns to success on open pages without a reload, wit
   const biz = await seedBusiness();
   const source = await newCard(biz.keys.test);
   await fundCard(biz, source, 20_000);
-  const bank = await call('POST', '/api/v1/card/payouts', biz.keys.test, { card_number: source, amount: 5_000, bank_slug: 'telebirr', account_number: '0911223344', account_name: 'Sara Alemu' });
+  const bank = await call('POST', '/api/v1/card/payouts', biz.keys.test, {
+    card_number: source,
+    amount: 5_000,
+    bank_slug: 'telebirr',
+    account_number: '0911223344',
+    account_name: 'Sara Alemu',
+  });
   const reference = bank.body.data.provider_reference as string;
 
   const context = await browser.newContext();

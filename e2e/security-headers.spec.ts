@@ -27,7 +27,9 @@ test('pages run under their Content-Security-Policy with no violation, and the c
   // attack, gets an empty frame; its own page, framed beside it, shows.
   const site = http.createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
-    res.end(req.url === '/own' ? '<button>Own button</button>' : `<iframe name="checkout" src="${checkoutUrl}"></iframe><iframe name="own" src="/own"></iframe>`);
+    res.end(
+      req.url === '/own' ? '<button>Own button</button>' : `<iframe name="checkout" src="${checkoutUrl}"></iframe><iframe name="own" src="/own"></iframe>`,
+    );
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   try {

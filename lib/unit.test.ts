@@ -69,7 +69,12 @@ describe('API keys', () => {
 });
 
 describe('fees', () => {
-  const rule = (percent: string, fixed = 0, min: number | null = null, max: number | null = null) => ({ percentScaled: parsePercent(percent)!, fixed, min, max });
+  const rule = (percent: string, fixed = 0, min: number | null = null, max: number | null = null) => ({
+    percentScaled: parsePercent(percent)!,
+    fixed,
+    min,
+    max,
+  });
   it.each([
     ['0', 0, 10_000, 0],
     ['1.5', 0, 10_000, 150],

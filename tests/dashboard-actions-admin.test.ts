@@ -49,9 +49,18 @@ describe('developers and team actions: roles', () => {
       expect(ALL_ACTIONS).toContain(def);
       expect(['developers', 'team']).toContain(def.permission);
     }
-    expect(MINE.map((d) => d.name).sort()).toEqual(
-      ['addUser', 'createApiKey', 'removeUser', 'replayEvent', 'replayFailedWebhooks', 'revealWebhookSecret', 'revokeApiKey', 'rotateWebhookSecret', 'setWebhookUrl', 'updateUserRole'],
-    );
+    expect(MINE.map((d) => d.name).sort()).toEqual([
+      'addUser',
+      'createApiKey',
+      'removeUser',
+      'replayEvent',
+      'replayFailedWebhooks',
+      'revealWebhookSecret',
+      'revokeApiKey',
+      'rotateWebhookSecret',
+      'setWebhookUrl',
+      'updateUserRole',
+    ]);
   });
 
   it('refuse operator, finance and support with Forbidden, changing nothing', async () => {
@@ -79,7 +88,12 @@ describe('developers and team actions: roles', () => {
     expect(keysAfter).toHaveLength(2);
     const owner = await testDb().select().from(users).where(eq(users.id, a.sessions.owner.userId));
     expect(owner[0].role).toBe('owner');
-    expect(await testDb().select().from(users).where(eq(users.email, `intruder-${a.biz.id}@example.com`))).toHaveLength(0);
+    expect(
+      await testDb()
+        .select()
+        .from(users)
+        .where(eq(users.email, `intruder-${a.biz.id}@example.com`)),
+    ).toHaveLength(0);
     expect((await runActionAs(developer.createApiKey, null, {})).ok).toBe(false);
   });
 
@@ -138,7 +152,10 @@ describe('developers and team actions: what they do', () => {
     const after = await client.get('/api/v1/card');
     expect(after.status).toBe(403);
     expect(after.body.message).toBe('Forbidden');
-    expect(await runActionAs(developer.revokeApiKey, sessions.owner, { key_id: created.data.id })).toEqual({ ok: false, message: 'Already disabled: This API key is already revoked.' });
+    expect(await runActionAs(developer.revokeApiKey, sessions.owner, { key_id: created.data.id })).toEqual({
+      ok: false,
+      message: 'Already disabled: This API key is already revoked.',
+    });
     // The biz's original key still works.
     expect((await biz.test.get('/api/v1/card')).status).toBe(200);
     const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 10, action: 'api_key' });
@@ -155,7 +172,10 @@ describe('developers and team actions: what they do', () => {
     const refused = await runActionAs(developer.setWebhookUrl, live, { url: 'http://127.0.0.1:8080/hooks' });
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.fieldErrors?.url).toBeTruthy();
-    expect(await runActionAs(developer.revealWebhookSecret, sessions.owner, {})).toEqual({ ok: false, message: 'Not found: No webhook URL is registered for this mode.' });
+    expect(await runActionAs(developer.revealWebhookSecret, sessions.owner, {})).toEqual({
+      ok: false,
+      message: 'Not found: No webhook URL is registered for this mode.',
+    });
     expect((await runActionAs(developer.setWebhookUrl, sessions.owner, { url: 'http://127.0.0.1:8080/hooks' })).ok).toBe(true);
     const first = await runActionAs(developer.revealWebhookSecret, sessions.owner, {});
     const rotated = await runActionAs(developer.rotateWebhookSecret, sessions.owner, {});
@@ -178,8 +198,14 @@ describe('developers and team actions: what they do', () => {
       fieldErrors: { email: 'A user with this email already exists.' },
     });
 
-    expect(await runActionAs(team.updateUserRole, sessions.owner, { user_id: sessions.owner.userId, role: 'support' })).toMatchObject({ ok: false, fieldErrors: { role: expect.stringContaining('own role') } });
-    expect(await runActionAs(team.removeUser, sessions.owner, { user_id: sessions.owner.userId })).toEqual({ ok: false, message: 'Forbidden: You cannot remove yourself.' });
+    expect(await runActionAs(team.updateUserRole, sessions.owner, { user_id: sessions.owner.userId, role: 'support' })).toMatchObject({
+      ok: false,
+      fieldErrors: { role: expect.stringContaining('own role') },
+    });
+    expect(await runActionAs(team.removeUser, sessions.owner, { user_id: sessions.owner.userId })).toEqual({
+      ok: false,
+      message: 'Forbidden: You cannot remove yourself.',
+    });
     // A second owner may not demote or remove the only other owner once it is the last one.
     expect((await runActionAs(team.updateUserRole, sessions.owner, { user_id: ok.data.id, role: 'owner' })).ok).toBe(true);
     const second = { ...sessions.owner, userId: ok.data.id, email, actor: { type: 'user' as const, id: String(ok.data.id) } };

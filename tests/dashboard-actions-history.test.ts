@@ -33,7 +33,9 @@ async function fundedCard(biz: TestBusiness, amount: number) {
 }
 
 async function balanceOf(cardNumber: string): Promise<number> {
-  const r = await testDb().execute<{ balance: number }>(sql`SELECT a.balance FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.card_number = ${cardNumber}`);
+  const r = await testDb().execute<{ balance: number }>(
+    sql`SELECT a.balance FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.card_number = ${cardNumber}`,
+  );
   return Number(r.rows[0].balance);
 }
 
@@ -46,7 +48,10 @@ beforeAll(async () => {
   [a, b] = await Promise.all([createTestBusiness('History A'), createTestBusiness('History B')]);
   source = await fundedCard(a, 50_000);
   destination = await createCard(a.test);
-  expect((await adminClient().put(`/api/admin/businesses/${a.id}/fees`, { mode: 'test', rules: [{ applies_to: 'card_to_card', percent: '1.5', fixed: 10 }] })).status).toBe(200);
+  expect(
+    (await adminClient().put(`/api/admin/businesses/${a.id}/fees`, { mode: 'test', rules: [{ applies_to: 'card_to_card', percent: '1.5', fixed: 10 }] }))
+      .status,
+  ).toBe(200);
 });
 
 const payoutInput = () => ({
@@ -86,7 +91,7 @@ describe('payout and payment actions', () => {
     expect(await runActionAs(sendPayout, null, payoutInput())).toMatchObject({ ok: false, message: expect.stringMatching(/^Unauthorized/) });
   });
 
-  it("refuse an operator of another business: the card is not found, nothing moves", async () => {
+  it('refuse an operator of another business: the card is not found, nothing moves', async () => {
     const before = await balanceOf(source.card_number);
     const other = session(b, 'operator');
     expect(await runActionAs(sendPayout, other, payoutInput())).toMatchObject({ ok: false, message: expect.stringMatching(/^Gift card not found/) });
@@ -126,18 +131,27 @@ describe('payout and payment actions', () => {
 
   it('puts core refusals on the form: insufficient balance, unknown destination', async () => {
     const operator = session(a, 'operator');
-    expect(await runActionAs(sendPayout, operator, { ...payoutInput(), amount: '100000' })).toMatchObject({ ok: false, message: expect.stringMatching(/^Insufficient balance/) });
+    expect(await runActionAs(sendPayout, operator, { ...payoutInput(), amount: '100000' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Insufficient balance/),
+    });
     expect(await runActionAs(sendPayout, operator, { ...payoutInput(), destination_card_number: '4000000000000002' })).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^Destination card not found/),
     });
-    expect(await runActionAs(sendPayout, operator, { ...payoutInput(), amount: '10.005' })).toMatchObject({ ok: false, fieldErrors: { amount: expect.any(String) } });
+    expect(await runActionAs(sendPayout, operator, { ...payoutInput(), amount: '10.005' })).toMatchObject({
+      ok: false,
+      fieldErrors: { amount: expect.any(String) },
+    });
   });
 
   it('starts a hosted payment once per submission', async () => {
     const input = paymentInput();
     const first = await runActionAs(startPayment, session(a, 'owner'), input);
-    expect(first).toMatchObject({ ok: true, data: { status: 'PENDING', amount: 500, card_number: source.card_number, checkout_url: expect.stringContaining('/checkout/pay') } });
+    expect(first).toMatchObject({
+      ok: true,
+      data: { status: 'PENDING', amount: 500, card_number: source.card_number, checkout_url: expect.stringContaining('/checkout/pay') },
+    });
     expect(await runActionAs(startPayment, session(a, 'owner'), input)).toEqual(first);
     const count = await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payments WHERE business_id = ${a.id} AND actor_type = 'user'`);
     expect(count.rows[0].n).toBe(1);

@@ -125,7 +125,12 @@ describe('card actions', () => {
   });
 
   it('a payment link top-up answers its checkout URL; amounts are parsed without floats', async () => {
-    const result = await runActionAs(topUpCardAction, aSessions.owner, { card_number: cardNumber, source: 'link', amount: '0.29', idempotency_key: randomUUID() });
+    const result = await runActionAs(topUpCardAction, aSessions.owner, {
+      card_number: cardNumber,
+      source: 'link',
+      amount: '0.29',
+      idempotency_key: randomUUID(),
+    });
     expect(!result.ok && result.fieldErrors?.amount).toMatch(/at least 100/);
     const link = await runActionAs(topUpCardAction, aSessions.owner, { card_number: cardNumber, source: 'link', amount: '1.1', idempotency_key: randomUUID() });
     expect(link.ok).toBe(true);
@@ -139,11 +144,15 @@ describe('card actions', () => {
     const t = await runActionAs(topUpCardAction, aSessions.owner, { card_number: card, source: 'business', amount: '5', idempotency_key: randomUUID() });
     expect(t.ok).toBe(true);
     await a.test.post(`/api/v1/test-helpers/payouts/${(t as any).data.reference}/settle`, { status: 'success' });
-    const businessBefore = await testDb().execute<{ balance: number }>(sql`SELECT balance FROM ledger_accounts WHERE name = ${`business:${a.id}`} AND mode = 'test' AND currency = 'ETB'`);
+    const businessBefore = await testDb().execute<{ balance: number }>(
+      sql`SELECT balance FROM ledger_accounts WHERE name = ${`business:${a.id}`} AND mode = 'test' AND currency = 'ETB'`,
+    );
     expect(await runActionAs(cancelCardAction, aSessions.operator, { card_number: card })).toEqual({ ok: true, data: { movedToBusiness: 500 } });
     const again = await runActionAs(cancelCardAction, aSessions.operator, { card_number: card });
     expect(!again.ok && again.message).toMatch(/^Gift card not found/);
-    const businessAfter = await testDb().execute<{ balance: number }>(sql`SELECT balance FROM ledger_accounts WHERE name = ${`business:${a.id}`} AND mode = 'test' AND currency = 'ETB'`);
+    const businessAfter = await testDb().execute<{ balance: number }>(
+      sql`SELECT balance FROM ledger_accounts WHERE name = ${`business:${a.id}`} AND mode = 'test' AND currency = 'ETB'`,
+    );
     expect(Number(businessAfter.rows[0].balance) - Number(businessBefore.rows[0].balance)).toBe(500);
   });
 });

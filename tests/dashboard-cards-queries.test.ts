@@ -33,7 +33,7 @@ describe('dashboard card queries', () => {
   });
 
   it('filters by status and leaves the total out when filtered', async () => {
-    expect((await a.test.patch(`/api/v1/card/${numbers[0]}`, { status: "disable" })).status).toBe(200);
+    expect((await a.test.patch(`/api/v1/card/${numbers[0]}`, { status: 'disable' })).status).toBe(200);
     const disabled = await searchCards(testDb(), { ...scope(), status: 'disabled' });
     expect(disabled.items.map((c) => c.card_number)).toEqual([numbers[0]]);
     expect(disabled.total).toBeNull();

@@ -78,7 +78,12 @@ export function testDb(): Db {
 }
 
 export async function createCard(client: ApiClient, currency = 'ETB', phone = randomPhone()) {
-  const res = await client.typed.createCard({ phone_number: phone, currency: currency as CreateCardInput['currency'], first_name: 'Test', last_name: 'Holder' });
+  const res = await client.typed.createCard({
+    phone_number: phone,
+    currency: currency as CreateCardInput['currency'],
+    first_name: 'Test',
+    last_name: 'Holder',
+  });
   if (res.httpStatus !== 201 || res.status !== 'success') throw new Error(`could not create card: ${res.httpStatus} ${JSON.stringify(res)}`);
   return res.data;
 }

@@ -6,8 +6,10 @@ import { pruneIdempotencyKeys } from '../lib/api/prune-idempotency-keys';
 import { testDb } from './helpers';
 
 const keysOf = async (apiKeyId: number) =>
-  (await testDb().execute<{ key: string; state: string; hours_left: number }>(sql`
-    SELECT key, state, (extract(epoch FROM expires_at - now()) / 3600)::float8 AS hours_left FROM idempotency_keys WHERE api_key_id = ${apiKeyId} ORDER BY key`)).rows;
+  (
+    await testDb().execute<{ key: string; state: string; hours_left: number }>(sql`
+    SELECT key, state, (extract(epoch FROM expires_at - now()) / 3600)::float8 AS hours_left FROM idempotency_keys WHERE api_key_id = ${apiKeyId} ORDER BY key`)
+  ).rows;
 
 describe('Idempotency-Key answers over time', () => {
   it('are pruned only past their 24 hours, a batch at a time, saying when more are left', async () => {
@@ -21,7 +23,8 @@ describe('Idempotency-Key answers over time', () => {
         INSERT INTO idempotency_keys (api_key_id, key, request_hash, state, expires_at)
         VALUES (${apiKeyId}, 'fresh-1', 'h', 'done', now() + interval '1 hour'), (${apiKeyId}, 'fresh-2', 'h', 'committed', now() + interval '24 hours'),
                (${apiKeyId}, 'in-progress', 'h', 'in_progress', now() + interval '24 hours')`);
-      const left = async () => (await tx.execute<{ key: string }>(sql`SELECT key FROM idempotency_keys WHERE api_key_id = ${apiKeyId} ORDER BY key`)).rows.map((r) => r.key);
+      const left = async () =>
+        (await tx.execute<{ key: string }>(sql`SELECT key FROM idempotency_keys WHERE api_key_id = ${apiKeyId} ORDER BY key`)).rows.map((r) => r.key);
       const prune = () => pruneIdempotencyKeys(tx, 3);
       // Other test files only write keys good for 24 hours, so every expired key is one of these five.
       expect(await prune()).toBe(true);

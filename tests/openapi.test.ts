@@ -70,7 +70,8 @@ describe('openapi.json', () => {
         for (const [status, response] of Object.entries<any>(op.responses)) {
           const resolved = response.$ref ? v.resolve(response.$ref) : response;
           const at = response.$ref ? response.$ref.slice(1) : `${base}/responses/${status}`;
-          for (const ex of Object.values<any>(resolved.content?.['application/json']?.examples ?? {})) check(`${at}/content/application~1json/schema`, ex.value);
+          for (const ex of Object.values<any>(resolved.content?.['application/json']?.examples ?? {}))
+            check(`${at}/content/application~1json/schema`, ex.value);
         }
       }
     }
@@ -84,7 +85,9 @@ describe('openapi.json', () => {
     const create = checkedIn.paths['/card'].post.responses;
     expect(create['409']['x-error-codes']).toEqual(expect.arrayContaining(['card_exists', 'idempotency_key_reused', 'request_in_progress']));
     expect(create['404'].content['application/json'].schema.properties.message.enum).toEqual(['User not found']);
-    expect(checkedIn.paths['/card/payouts'].post.responses['502'].content['application/json'].schema.properties.message.enum).toEqual(['Failed to initiate payout']);
+    expect(checkedIn.paths['/card/payouts'].post.responses['502'].content['application/json'].schema.properties.message.enum).toEqual([
+      'Failed to initiate payout',
+    ]);
     expect(checkedIn.paths['/card/payouts'].post.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     expect(checkedIn.paths['/businesses'].post.security).toEqual([{ adminToken: [] }]);
     expect(checkedIn.paths['/openapi.json'].get.security).toEqual([]);

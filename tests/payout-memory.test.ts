@@ -17,10 +17,11 @@ import { createCard, testDb } from './helpers';
  */
 const actor = { type: 'api_key' as const, id: 'payout-memory-test' };
 const pay = (businessId: number, input: Record<string, unknown>) => createPayout(testDb(), { businessId, mode: 'test', actor, input });
-const outcome = (p: Promise<unknown>) => p.then(
-  () => 'paid',
-  (err) => (err instanceof ServiceError ? err.code : String(err)),
-);
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => 'paid',
+    (err) => (err instanceof ServiceError ? err.code : String(err)),
+  );
 
 describe('payouts from remembered cards and fees', () => {
   it('read again when memory gave the answer: a fee lowered since, a source disabled since', async () => {
@@ -89,7 +90,12 @@ describe('a fee schedule edited under every attempt', () => {
       return result;
     }) as typeof pool.query;
     try {
-      const answer = await createPayout(db, { businessId: biz.id, mode: 'test', actor, input: { card_number: card.card_number, destination_card_number: to, amount: 500 } }).catch((e) => e);
+      const answer = await createPayout(db, {
+        businessId: biz.id,
+        mode: 'test',
+        actor,
+        input: { card_number: card.card_number, destination_card_number: to, amount: 500 },
+      }).catch((e) => e);
       expect(answer).toBeInstanceOf(ServiceError);
       expect((answer as ServiceError).code).toBe('unavailable');
       expect((answer as ServiceError).status).toBe(503);
@@ -99,7 +105,9 @@ describe('a fee schedule edited under every attempt', () => {
     }
     expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
     expect(await cardBalance(biz.test, to)).toBe(0);
-    const payouts = await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${biz.id} AND payout_type = 'card_to_card'`);
+    const payouts = await testDb().execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${biz.id} AND payout_type = 'card_to_card'`,
+    );
     expect(payouts.rows[0].n).toBe(0);
   });
 });

@@ -56,8 +56,14 @@ describe('concurrent payouts', () => {
     expect(cancel.status).toBe(200);
     const inTally = tallyAnswers(ins);
     const outTally = tallyAnswers(outs);
-    expect(Object.keys(inTally).every((k) => ['200 Payout initiated successfully', '404 Destination card not found'].includes(k)), JSON.stringify(inTally)).toBe(true);
-    expect(Object.keys(outTally).every((k) => ['200 Payout initiated successfully', '404 Gift card not found'].includes(k)), JSON.stringify(outTally)).toBe(true);
+    expect(
+      Object.keys(inTally).every((k) => ['200 Payout initiated successfully', '404 Destination card not found'].includes(k)),
+      JSON.stringify(inTally),
+    ).toBe(true);
+    expect(
+      Object.keys(outTally).every((k) => ['200 Payout initiated successfully', '404 Gift card not found'].includes(k)),
+      JSON.stringify(outTally),
+    ).toBe(true);
     expect(inTally['404 Destination card not found'], 'payouts were still arriving when the card was cancelled').toBeGreaterThan(0);
     const inOk = inTally['200 Payout initiated successfully'] ?? 0;
     const outOk = outTally['200 Payout initiated successfully'] ?? 0;
@@ -96,54 +102,63 @@ describe('concurrent payouts', () => {
     const { db, pool } = createDb(inject('databaseUrl'), 34);
     afterAll(() => pool.end());
 
-    it('conserves money exactly, never overdraws, and lets no deadlock reach a caller', async () => {
-      const biz = await createTestBusiness();
-      await setFees(biz, 'test', [{ applies_to: 'card_to_card', percent: 1, fixed: 5 }]);
-      const cards: string[] = [];
-      for (let i = 0; i < 50; i++) cards.push((await createCard(biz.test, 'USD')).card_number);
-      await Promise.all(cards.map((c) => fundCard(biz, c, 20_000, 'USD')));
-      const initial = 50 * 20_000;
+    it(
+      'conserves money exactly, never overdraws, and lets no deadlock reach a caller',
+      async () => {
+        const biz = await createTestBusiness();
+        await setFees(biz, 'test', [{ applies_to: 'card_to_card', percent: 1, fixed: 5 }]);
+        const cards: string[] = [];
+        for (let i = 0; i < 50; i++) cards.push((await createCard(biz.test, 'USD')).card_number);
+        await Promise.all(cards.map((c) => fundCard(biz, c, 20_000, 'USD')));
+        const initial = 50 * 20_000;
 
-      const outcomes = new Map<string, number>();
-      const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
-      const deadline = Date.now() + STRESS_SECONDS * 1000;
-      const worker = async () => {
-        while (Date.now() < deadline) {
-          const from = cards[Math.floor(Math.random() * 50)];
-          let to = cards[Math.floor(Math.random() * 49)];
-          if (to === from) to = cards[49];
-          try {
-            await createPayout(db, {
-              businessId: biz.id,
-              mode: 'test',
-              actor: { type: 'system', id: 'stress' },
-              input: { card_number: from, destination_card_number: to, amount: 100 + Math.floor(Math.random() * 2_000), charge_payer: Math.random() < 0.5 ? 'sender' : 'receiver' },
-            });
-            count('success');
-          } catch (err) {
-            count(err instanceof ServiceError ? err.code : `unexpected: ${err instanceof Error ? err.message : String(err)}`);
+        const outcomes = new Map<string, number>();
+        const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
+        const deadline = Date.now() + STRESS_SECONDS * 1000;
+        const worker = async () => {
+          while (Date.now() < deadline) {
+            const from = cards[Math.floor(Math.random() * 50)];
+            let to = cards[Math.floor(Math.random() * 49)];
+            if (to === from) to = cards[49];
+            try {
+              await createPayout(db, {
+                businessId: biz.id,
+                mode: 'test',
+                actor: { type: 'system', id: 'stress' },
+                input: {
+                  card_number: from,
+                  destination_card_number: to,
+                  amount: 100 + Math.floor(Math.random() * 2_000),
+                  charge_payer: Math.random() < 0.5 ? 'sender' : 'receiver',
+                },
+              });
+              count('success');
+            } catch (err) {
+              count(err instanceof ServiceError ? err.code : `unexpected: ${err instanceof Error ? err.message : String(err)}`);
+            }
           }
-        }
-      };
-      await Promise.all(Array.from({ length: 32 }, worker));
+        };
+        await Promise.all(Array.from({ length: 32 }, worker));
 
-      const unexpected = [...outcomes.keys()].filter((k) => k !== 'success' && k !== 'insufficient_balance');
-      expect(unexpected).toEqual([]);
-      expect(outcomes.get('success')).toBeGreaterThan(0);
-      const balances = await testDb().execute<{ total: number; lowest: number }>(sql`
+        const unexpected = [...outcomes.keys()].filter((k) => k !== 'success' && k !== 'insufficient_balance');
+        expect(unexpected).toEqual([]);
+        expect(outcomes.get('success')).toBeGreaterThan(0);
+        const balances = await testDb().execute<{ total: number; lowest: number }>(sql`
         SELECT sum(a.balance)::bigint AS total, min(a.balance)::bigint AS lowest FROM cards c JOIN ledger_accounts a ON a.id = c.account_id
         WHERE c.business_id = ${biz.id} AND c.mode = 'test'`);
-      const fees = await testDb().execute<{ total: number }>(sql`
+        const fees = await testDb().execute<{ total: number }>(sql`
         SELECT coalesce(sum(e.amount), 0)::bigint AS total FROM payouts p
         JOIN ledger_entries e ON e.transaction_id = p.transaction_id
         JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'fee_revenue'
         WHERE p.business_id = ${biz.id} AND p.payout_type = 'card_to_card'`);
-      expect(Number(balances.rows[0].total) + Number(fees.rows[0].total)).toBe(initial);
-      expect(Number(balances.rows[0].lowest)).toBeGreaterThanOrEqual(0);
-      expect(Number(fees.rows[0].total)).toBeGreaterThan(0);
-      expect((await verifyLedger(testDb())).problems).toEqual([]);
-      console.log(`bank-style: ${JSON.stringify(Object.fromEntries(outcomes))} in ${STRESS_SECONDS} s`);
-    }, (STRESS_SECONDS + 120) * 1000);
+        expect(Number(balances.rows[0].total) + Number(fees.rows[0].total)).toBe(initial);
+        expect(Number(balances.rows[0].lowest)).toBeGreaterThanOrEqual(0);
+        expect(Number(fees.rows[0].total)).toBeGreaterThan(0);
+        expect((await verifyLedger(testDb())).problems).toEqual([]);
+        console.log(`bank-style: ${JSON.stringify(Object.fromEntries(outcomes))} in ${STRESS_SECONDS} s`);
+      },
+      (STRESS_SECONDS + 120) * 1000,
+    );
   });
 });
 

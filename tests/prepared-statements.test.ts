@@ -31,7 +31,10 @@ describe('compiled statements', () => {
       kind: 'plan_test',
       businessId: null,
       actor: { type: 'system' as const, id: 'plan-test' },
-      postings: [{ accountId: 1, amount: -100 }, { accountId: 2, amount: 100 }],
+      postings: [
+        { accountId: 1, amount: -100 },
+        { accountId: 2, amount: 100 },
+      ],
     };
     const lockedRows = async (slots?: number) => {
       const statement = compile(sql`WITH ${postingCtes(sql`true`, slots)} SELECT ${postingVerdict} FROM verdict v`);

@@ -37,7 +37,14 @@ const bankPayout = (businessId: number, cardNumber: string, amount: number, char
     businessId,
     mode: 'test',
     actor,
-    input: { card_number: cardNumber, amount, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede', ...(chargePayer ? { charge_payer: chargePayer } : {}) },
+    input: {
+      card_number: cardNumber,
+      amount,
+      bank_slug: 'cbe',
+      account_number: '1000123456',
+      account_name: 'Abebe Kebede',
+      ...(chargePayer ? { charge_payer: chargePayer } : {}),
+    },
   });
 
 describe('bank rail instructions', () => {
@@ -101,7 +108,14 @@ describe('wallet rail charges', () => {
       businessId,
       mode: 'test',
       actor,
-      input: { type: 'direct-charge', card_number: cardNumber, amount: 2_500, phone_number: randomPhone(), payment_method: 'telebirr', merchant_reference: merchantReference },
+      input: {
+        type: 'direct-charge',
+        card_number: cardNumber,
+        amount: 2_500,
+        phone_number: randomPhone(),
+        payment_method: 'telebirr',
+        merchant_reference: merchantReference,
+      },
     });
 
   it('asks the customer to pay only for a recorded payment, never for a duplicate merchant_reference', async () => {
@@ -122,7 +136,10 @@ describe('wallet rail charges', () => {
     const sent: Parameters<typeof recordingWallet>[0] = [];
     useWalletRail('test', recordingWallet(sent, true));
 
-    await expect(directCharge(biz.id, card.card_number, 'order-78')).rejects.toMatchObject({ code: 'payment_request_failed', message: 'Payment request failed' });
+    await expect(directCharge(biz.id, card.card_number, 'order-78')).rejects.toMatchObject({
+      code: 'payment_request_failed',
+      message: 'Payment request failed',
+    });
 
     const reference = sent[0].request.reference;
     const { rows } = await testDb().execute<{ status: string }>(sql`SELECT status FROM payments WHERE link_reference = ${reference}`);

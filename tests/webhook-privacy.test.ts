@@ -20,8 +20,20 @@ const SECRET_HEADER = 'x-internal-token';
 
 async function emit(business: TestBusiness): Promise<string> {
   const now = new Date();
-  const payload = paymentEventPayload({ status: 'success', mode: 'test', paymentType: 'link', currency: 'ETB', amount: 700, serviceFee: 0, serviceReference: `lnk_${Math.random()}`, createdAt: now, updatedAt: now });
-  return testDb().transaction((tx) => enqueueEvent(tx, { businessId: business.id, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${Math.random()}` }));
+  const payload = paymentEventPayload({
+    status: 'success',
+    mode: 'test',
+    paymentType: 'link',
+    currency: 'ETB',
+    amount: 700,
+    serviceFee: 0,
+    serviceReference: `lnk_${Math.random()}`,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return testDb().transaction((tx) =>
+    enqueueEvent(tx, { businessId: business.id, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${Math.random()}` }),
+  );
 }
 
 async function withUrl(name: string, url: string): Promise<TestBusiness> {
@@ -85,7 +97,13 @@ describe('deliveries to loopback, as the business sees them', () => {
     const eventId = await emit(business);
     const entry = await loggedDelivery(business, eventId);
 
-    expect(entry.attempts[0]).toEqual({ attemptedAt: expect.any(String), statusCode: null, durationMs: null, error: NON_PUBLIC_FAILURE, responseExcerpt: null });
+    expect(entry.attempts[0]).toEqual({
+      attemptedAt: expect.any(String),
+      statusCode: null,
+      durationMs: null,
+      error: NON_PUBLIC_FAILURE,
+      responseExcerpt: null,
+    });
     // The URL is the business's own; the attempts must not echo it back as a network error.
     expect(JSON.stringify(entry.attempts)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
 
@@ -125,7 +143,13 @@ describe('deliveries to loopback, as the business sees them', () => {
 describe('attemptRow', () => {
   it("keeps a public address's outcome in the columns, and a non-public one's only in private_detail", async () => {
     const base = { ok: false, statusCode: 500, durationMs: 12, error: 'HTTP 500', responseExcerpt: 'boom', retryAfterMs: null };
-    expect(attemptRow({ ...base, nonPublic: false })).toEqual({ status_code: 500, duration_ms: 12, error: 'HTTP 500', response_excerpt: 'boom', private_detail: null });
+    expect(attemptRow({ ...base, nonPublic: false })).toEqual({
+      status_code: 500,
+      duration_ms: 12,
+      error: 'HTTP 500',
+      response_excerpt: 'boom',
+      private_detail: null,
+    });
     expect(attemptRow({ ...base, nonPublic: true })).toEqual({
       status_code: null,
       duration_ms: null,

@@ -16,7 +16,11 @@ const ADMIN = 'adm_crash_token_0123456789abcdef';
 
 async function setUpBusiness(server: TestServer, receiverUrl: string, name = 'Crash test'): Promise<number> {
   const call = (method: string, path: string, body: unknown) =>
-    fetch(`${server.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
   const created = await call('POST', '/api/admin/businesses', { name });
   await call('PUT', `/api/admin/businesses/${created.data.id}/webhook`, { mode: 'test', url: `${receiverUrl}/hook` });
   return created.data.id;
@@ -24,7 +28,17 @@ async function setUpBusiness(server: TestServer, receiverUrl: string, name = 'Cr
 
 function emit(db: Db, businessId: number, n: number): Promise<string> {
   const now = new Date();
-  const payload = paymentEventPayload({ status: 'success', mode: 'test', paymentType: 'link', currency: 'ETB', amount: 100 + n, serviceFee: 0, serviceReference: `lnk_${n}`, createdAt: now, updatedAt: now });
+  const payload = paymentEventPayload({
+    status: 'success',
+    mode: 'test',
+    paymentType: 'link',
+    currency: 'ETB',
+    amount: 100 + n,
+    serviceFee: 0,
+    serviceReference: `lnk_${n}`,
+    createdAt: now,
+    updatedAt: now,
+  });
   return db.transaction((tx) => enqueueEvent(tx, { businessId, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${n}` }));
 }
 
@@ -183,7 +197,9 @@ describe('one business flooding its slow receiver', () => {
       await quick.waitFor((rs) => rs.some((r) => r.headers['webhook-id'] === id), 10_000);
       const waited = Date.now() - sentAt;
       const floodServed = slow.requests.length;
-      console.log(`fairness: the other business's event arrived after ${waited} ms, with ${floodServed} of ${FLOOD} flood events served; at most ${mostInFlight} flood deliveries in flight`);
+      console.log(
+        `fairness: the other business's event arrived after ${waited} ms, with ${floodServed} of ${FLOOD} flood events served; at most ${mostInFlight} flood deliveries in flight`,
+      );
       // First come, first served would have sent it only after every flood event was taken, 64 at a time (at least 336 served).
       expect(floodServed).toBeLessThan(FLOOD / 2);
       expect(mostInFlight).toBeLessThanOrEqual(32);

@@ -28,9 +28,15 @@ export default async function OverviewPage() {
             <table className="w-full text-sm">
               <thead>
                 <tr className="text-left text-slate-600">
-                  <th scope="col" className="py-1 font-medium">Currency</th>
-                  <th scope="col" className="py-1 text-right font-medium">Business account</th>
-                  <th scope="col" className="py-1 text-right font-medium">On cards</th>
+                  <th scope="col" className="py-1 font-medium">
+                    Currency
+                  </th>
+                  <th scope="col" className="py-1 text-right font-medium">
+                    Business account
+                  </th>
+                  <th scope="col" className="py-1 text-right font-medium">
+                    On cards
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -55,10 +61,15 @@ export default async function OverviewPage() {
               {overview.recent.map((r) => (
                 <li key={`${r.kind}-${r.reference}`} className="flex items-center justify-between gap-2 py-2">
                   <div className="min-w-0">
-                    <Link href={r.kind === 'payout' ? `/payouts/${r.reference}` : `/payments/${r.reference}`} className="font-medium text-slate-900 underline-offset-2 hover:underline">
+                    <Link
+                      href={r.kind === 'payout' ? `/payouts/${r.reference}` : `/payments/${r.reference}`}
+                      className="font-medium text-slate-900 underline-offset-2 hover:underline"
+                    >
                       {r.kind === 'payout' ? 'Payout' : 'Payment'} · {r.type.replaceAll('_', ' ')}
                     </Link>
-                    <p className="text-xs text-slate-600"><LocalTime iso={r.createdAt} /></p>
+                    <p className="text-xs text-slate-600">
+                      <LocalTime iso={r.createdAt} />
+                    </p>
                   </div>
                   <div className="flex items-center gap-2">
                     <span className="tabular-nums">{formatMoney(r.amount, r.currency)}</span>

@@ -17,7 +17,11 @@ async function main() {
   try {
     const base = env.server!.baseUrl;
     const admin = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${env.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
 
     const makeBusiness = async (name: string) => (await admin('/api/admin/businesses', { name })).data as { id: number; api_keys: { test: string } };
     const small = await makeBusiness('bench-small');
@@ -34,10 +38,11 @@ async function main() {
     const bigSeed = await seed(big.id, BIG);
     console.log(`seeded ${SMALL} and ${BIG} cards (${fmt(bigSeed.seconds)} s) on ${env.databaseLabel}`);
 
-    const get = (key: string, path: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => {
-      if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
-      await r.arrayBuffer();
-    });
+    const get = (key: string, path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => {
+        if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+        await r.arrayBuffer();
+      });
     const measure = async (key: string, cards: string[]) => {
       await timeCalls(50, 4, () => get(key, '/api/v1/card'));
       const list = await timeCalls(REQUESTS, 4, () => get(key, '/api/v1/card'));
@@ -51,12 +56,21 @@ async function main() {
     const detailRatio = b1.detail.p95 / s1.detail.p95;
     console.log('');
     console.log(`GET /card page 1     p95 at ${SMALL}: ${fmt(s1.list.p95)} ms   at ${BIG}: ${fmt(b1.list.p95)} ms   ratio ${fmt(listRatio)} (target <= 2)`);
-    console.log(`GET /card/{number}   p95 at ${SMALL}: ${fmt(s1.detail.p95)} ms   at ${BIG}: ${fmt(b1.detail.p95)} ms   ratio ${fmt(detailRatio)} (target <= 2)`);
-    console.log(`(p50: list ${fmt(s1.list.p50)} / ${fmt(b1.list.p50)} ms, detail ${fmt(s1.detail.p50)} / ${fmt(b1.detail.p50)} ms; ${REQUESTS} requests each, 4 in flight)`);
+    console.log(
+      `GET /card/{number}   p95 at ${SMALL}: ${fmt(s1.detail.p95)} ms   at ${BIG}: ${fmt(b1.detail.p95)} ms   ratio ${fmt(detailRatio)} (target <= 2)`,
+    );
+    console.log(
+      `(p50: list ${fmt(s1.list.p50)} / ${fmt(b1.list.p50)} ms, detail ${fmt(s1.detail.p50)} / ${fmt(b1.detail.p50)} ms; ${REQUESTS} requests each, 4 in flight)`,
+    );
     writeResult('cards', {
-      database: env.databaseLabel, small: SMALL, big: BIG, requests: REQUESTS,
-      list_p95_ms: [s1.list.p95, b1.list.p95], detail_p95_ms: [s1.detail.p95, b1.detail.p95],
-      list_ratio: listRatio, detail_ratio: detailRatio,
+      database: env.databaseLabel,
+      small: SMALL,
+      big: BIG,
+      requests: REQUESTS,
+      list_p95_ms: [s1.list.p95, b1.list.p95],
+      detail_p95_ms: [s1.detail.p95, b1.detail.p95],
+      list_ratio: listRatio,
+      detail_ratio: detailRatio,
       pass: listRatio <= 2 && detailRatio <= 2,
     });
   } finally {

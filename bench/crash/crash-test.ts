@@ -122,7 +122,10 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
               ? ['/api/v1/card/payouts', { card_number: src, destination_card_number: dst, amount }]
               : op === 'b2b'
                 ? ['/api/v1/card/payouts', { card_number: src, merchant_id: merchant.merchant_id, amount }]
-                : ['/api/v1/card/payouts', { card_number: src, amount, bank_slug: 'cbe', account_number: randomInt(0, 10) === 0 ? '12340000' : '12345678', account_name: 'Bank' }];
+                : [
+                    '/api/v1/card/payouts',
+                    { card_number: src, amount, bank_slug: 'cbe', account_number: randomInt(0, 10) === 0 ? '12340000' : '12345678', account_name: 'Bank' },
+                  ];
         const s: Sent = { id, op, amount, outcome: 'undecided' };
         sent.push(s);
         const idem = `crash-${id}`;
@@ -191,7 +194,9 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
       const byId = new Map(sent.map((s) => [100 + s.id, s]));
       const duplicates = [...byAmount].filter(([, list]) => list.length > 1).map(([a]) => `amount ${a}`);
       const orphans = rows.filter((r) => !byId.has(Number(r.amount))).map((r) => r.reference);
-      const missing = sent.filter((s) => s.outcome === 'success' && byAmount.get(s.amount)?.[0]?.reference !== s.reference).map((s) => `${s.op} ${s.reference}`);
+      const missing = sent
+        .filter((s) => s.outcome === 'success' && byAmount.get(s.amount)?.[0]?.reference !== s.reference)
+        .map((s) => `${s.op} ${s.reference}`);
       const refusedWithEntry = sent.filter((s) => s.outcome === 'refused' && byAmount.has(s.amount)).map((s) => `${s.op} ${s.amount} (${s.status})`);
       const missingEvents = rows
         .filter((r) => r.status !== 'pending' && !(r.events === 1 && r.event_type === `payout.${r.status}`))
@@ -207,7 +212,9 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
         requests: sent.length,
         succeeded: sent.filter((s) => s.outcome === 'success').length,
         refused: sent.filter((s) => s.outcome === 'refused').length,
-        refused_by_answer: sent.filter((s) => s.outcome === 'refused').reduce<Record<string, number>>((acc, s) => ({ ...acc, [`${s.status} ${s.message}`]: (acc[`${s.status} ${s.message}`] ?? 0) + 1 }), {}),
+        refused_by_answer: sent
+          .filter((s) => s.outcome === 'refused')
+          .reduce<Record<string, number>>((acc, s) => ({ ...acc, [`${s.status} ${s.message}`]: (acc[`${s.status} ${s.message}`] ?? 0) + 1 }), {}),
         undecided: undecided.length,
         undecided_that_committed: undecided.filter((s) => byAmount.has(s.amount)).length,
         payouts_in_db: rows.length,

@@ -108,7 +108,11 @@ async function main() {
       { name: 'cards?status=disabled', path: '/cards?status=disabled', expect: 'cards-table' },
       { name: 'cards?q=card_number', path: (cards: string[]) => `/cards?q=${cards[Math.floor(cards.length / 2)]}`, expect: 'cards-table' },
       // The seeded national numbers are 9 + business digit + 7-digit index; asked with the trunk 0 as a caller reads it out.
-      { name: 'cards?q=phone', path: (cards: string[]) => `/cards?q=09${cards === smallCards ? small.id % 10 : big.id % 10}${String(Math.floor(cards.length / 2)).padStart(7, '0')}`, expect: 'cards-table' },
+      {
+        name: 'cards?q=phone',
+        path: (cards: string[]) => `/cards?q=09${cards === smallCards ? small.id % 10 : big.id % 10}${String(Math.floor(cards.length / 2)).padStart(7, '0')}`,
+        expect: 'cards-table',
+      },
     ] as const;
     const p95 = (s: number[]) => percentile(s, 95);
     const figures: Record<string, { small: number; big: number; ratio: number }> = {};
@@ -140,12 +144,17 @@ async function main() {
 
     console.log('');
     for (const [name, f] of Object.entries(figures)) {
-      console.log(`GET /${name.padEnd(22)} p95 at ${SMALL}: ${fmt(f.small).padStart(7)} ms   at ${BIG}: ${fmt(f.big).padStart(7)} ms   ratio ${fmt(f.ratio)}${name === 'cards' || name === 'payouts' ? ' (target <= 2)' : ''}`);
+      console.log(
+        `GET /${name.padEnd(22)} p95 at ${SMALL}: ${fmt(f.small).padStart(7)} ms   at ${BIG}: ${fmt(f.big).padStart(7)} ms   ratio ${fmt(f.ratio)}${name === 'cards' || name === 'payouts' ? ' (target <= 2)' : ''}`,
+      );
     }
     console.log(`/cards JavaScript: ${srcs.length} scripts, ${fmt(jsKb)} kB gzipped (target <= ${JS_BUDGET_KB} kB)`);
     console.log(`(${REQUESTS} requests per page and size, 4 in flight, signed in as the owner)`);
     writeResult('dashboard', {
-      database: env.databaseLabel, small: SMALL, big: BIG, requests: REQUESTS,
+      database: env.databaseLabel,
+      small: SMALL,
+      big: BIG,
+      requests: REQUESTS,
       pages_p95_ms: Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, [f.small, f.big]])),
       ratios: Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, f.ratio])),
       cards_js_scripts: srcs.length,

@@ -135,9 +135,11 @@ async function seedCards(db: Db, businessId: number, count: number, eachBalance:
 async function throughput(db: Db, clients: number, call: () => Promise<void>, started?: () => Promise<void>) {
   await db.execute(sql`CHECKPOINT`);
   const warmUntil = Date.now() + WARMUP_SECONDS * 1000;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (Date.now() < warmUntil) await call().catch(() => {});
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < warmUntil) await call().catch(() => {});
+    }),
+  );
   // Statistics as a running service has them. Tables analyzed while nearly empty make PostgreSQL plan
   // foreign key checks as whole-table scans, kept until autovacuum's next ANALYZE, a minute or more away.
   await db.execute(sql`ANALYZE`);
@@ -193,7 +195,9 @@ async function main() {
     const biz = await createBusiness(db, { name: 'bench' });
     const cards = await seedCards(db, biz.id, CARDS, 1_000_000_000);
     const c2c = (from: string, to: string) =>
-      createPayout(db, { businessId: biz.id, mode: 'test', actor: ACTOR, input: { card_number: from, destination_card_number: to, amount: 100 } }).then(() => {});
+      createPayout(db, { businessId: biz.id, mode: 'test', actor: ACTOR, input: { card_number: from, destination_card_number: to, amount: 100 } }).then(
+        () => {},
+      );
     const distinctPair = () => {
       const from = pick(cards);
       let to = pick(cards);
@@ -212,7 +216,12 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       const { tps } = pgbench(pgbenchUrl!);
       let before = 0;
-      const run = await throughput(db, 8, () => c2c(...distinctPair()), async () => void (before = statements));
+      const run = await throughput(
+        db,
+        8,
+        () => c2c(...distinctPair()),
+        async () => void (before = statements),
+      );
       const statementsPerPayout = (statements - before) / run.done;
       rounds.push({ tps, core: run.perSecond, statementsPerPayout });
       console.log(
@@ -222,7 +231,9 @@ async function main() {
     }
     const tps = median(rounds.map((r) => r.tps));
     const core = { perSecond: median(rounds.map((r) => r.core)), ratio: median(rounds.map((r) => r.core / r.tps)) };
-    console.log(`pgbench TPC-B median ${fmt(tps)} tps; core median ${fmt(core.perSecond)}/s; core ratio, median of ${ROUNDS} rounds: ${fmt(core.ratio)} (target >= 0.7)`);
+    console.log(
+      `pgbench TPC-B median ${fmt(tps)} tps; core median ${fmt(core.perSecond)}/s; core ratio, median of ${ROUNDS} rounds: ${fmt(core.ratio)} (target >= 0.7)`,
+    );
 
     const hot = cards[0];
     const others = cards.slice(1);
@@ -230,7 +241,16 @@ async function main() {
     const hotAccount = Number((await db.execute<{ id: number }>(sql`SELECT account_id AS id FROM cards WHERE card_number = ${hot}`)).rows[0].id);
     const refill = () =>
       db.transaction((tx) =>
-        postTransaction(tx, { mode: 'test', kind: 'bench_funding', businessId: biz.id, actor: ACTOR, postings: [{ accountId: deposits, amount: -1_000_000_000 }, { accountId: hotAccount, amount: 1_000_000_000 }] }),
+        postTransaction(tx, {
+          mode: 'test',
+          kind: 'bench_funding',
+          businessId: biz.id,
+          actor: ACTOR,
+          postings: [
+            { accountId: deposits, amount: -1_000_000_000 },
+            { accountId: hotAccount, amount: 1_000_000_000 },
+          ],
+        }),
       );
     const hotRun = await throughput(db, 8, async () => {
       try {
@@ -240,7 +260,10 @@ async function main() {
         await refill();
       }
     });
-    console.log(`hot card, 8 connections paying out of one card: ${fmt(hotRun.perSecond)}/s, ratio to uniform ${fmt(hotRun.perSecond / core.perSecond)} (target >= 0.3)`, hotRun.failures);
+    console.log(
+      `hot card, 8 connections paying out of one card: ${fmt(hotRun.perSecond)}/s, ratio to uniform ${fmt(hotRun.perSecond / core.perSecond)} (target >= 0.3)`,
+      hotRun.failures,
+    );
 
     // The same payouts by the statement alone, sent by pgbench's C client: what PostgreSQL allows before any Node.js work.
     const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
@@ -258,8 +281,12 @@ async function main() {
       throw new Error(`pgbench ran ${statementRun.transactions} payout statements but ${written.rows[0].n} wrote their payout`);
     }
     // Its events only stand in for real ones: nobody waits for them, and delivering them would only lengthen the drain.
-    await db.execute(sql`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'pending' AND event_id > ${eventsBefore} AND event_id <= ${await lastEvent()}`);
-    console.log(`the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps, ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`);
+    await db.execute(
+      sql`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'pending' AND event_id > ${eventsBefore} AND event_id <= ${await lastEvent()}`,
+    );
+    console.log(
+      `the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps, ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`,
+    );
 
     // Start the server, then let it deliver the webhook events the core phases wrote before timing HTTP.
     ensureProductionBuild();
@@ -290,7 +317,10 @@ async function main() {
       const res = await request(`${base}/api/health`);
       if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
     });
-    console.log(`GET /api/health (one SELECT 1), 8 clients: ${fmt(health.perSecond)}/s, ratio to pgbench ${fmt(health.perSecond / tps)}: the most any route reaches here`, health.failures);
+    console.log(
+      `GET /api/health (one SELECT 1), 8 clients: ${fmt(health.perSecond)}/s, ratio to pgbench ${fmt(health.perSecond / tps)}: the most any route reaches here`,
+      health.failures,
+    );
 
     // Payout lists: one business with 1,000 payouts and one with 1,000,000, written in bulk.
     const listBusiness = async (name: string, n: number) => {
@@ -333,12 +363,20 @@ async function main() {
     // The share of the dashboard's own webhook: the same HTTP payouts with the business's endpoints disabled, so no event is delivered.
     await db.execute(sql`UPDATE webhook_endpoints SET disabled_at = now() WHERE business_id = ${biz.id}`);
     const httpNoHooks = await throughput(db, 8, httpPayout);
-    console.log(`HTTP card-to-card with the business's webhook endpoints disabled: ${fmt(httpNoHooks.perSecond)}/s, ratio to pgbench ${fmt(httpNoHooks.perSecond / tps)}`, httpNoHooks.failures);
+    console.log(
+      `HTTP card-to-card with the business's webhook endpoints disabled: ${fmt(httpNoHooks.perSecond)}/s, ratio to pgbench ${fmt(httpNoHooks.perSecond / tps)}`,
+      httpNoHooks.failures,
+    );
 
     const ledger = await verifyLedger(db);
     console.log(`verifyLedger: ${ledger.ok ? 'clean' : ledger.problems.join('; ')} (${ledger.transactions} transactions)`);
     Object.assign(results, {
-      rounds: Object.fromEntries(rounds.map((r, i) => [`round_${i + 1}`, { pgbench_tps: r.tps, core_per_second: r.core, ratio: r.core / r.tps, statements_per_payout: r.statementsPerPayout }])),
+      rounds: Object.fromEntries(
+        rounds.map((r, i) => [
+          `round_${i + 1}`,
+          { pgbench_tps: r.tps, core_per_second: r.core, ratio: r.core / r.tps, statements_per_payout: r.statementsPerPayout },
+        ]),
+      ),
       pgbench_tps: tps,
       core_per_second: core.perSecond,
       core_ratio: core.ratio,

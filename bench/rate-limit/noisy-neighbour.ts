@@ -55,7 +55,10 @@ Promise.all(Array.from({ length: Number(process.env.FLOOD_CONCURRENCY) }, loop))
 `;
 
 async function flood(url: string, key: string, concurrency: number) {
-  const child = spawn(process.execPath, ['-e', FLOOD], { env: { ...process.env, FLOOD_URL: url, FLOOD_KEY: key, FLOOD_CONCURRENCY: String(concurrency) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', FLOOD], {
+    env: { ...process.env, FLOOD_URL: url, FLOOD_KEY: key, FLOOD_CONCURRENCY: String(concurrency) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   let onData: () => void = () => {};
   child.stdout!.on('data', (d) => {
@@ -74,7 +77,11 @@ async function flood(url: string, key: string, concurrency: number) {
 }
 
 async function admin(o: NoisyNeighbourOptions, path: string, body: unknown) {
-  const res = await fetch(`${o.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${o.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${o.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${o.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = await res.json();
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data;
@@ -91,7 +98,11 @@ export async function measureNoisyNeighbour(o: NoisyNeighbourOptions): Promise<N
   const a = await admin(o, '/api/admin/businesses', { name: 'Noisy A' });
   const b = await admin(o, '/api/admin/businesses', { name: 'Quiet B' });
   const call = (key: string, method: string, path: string, body?: unknown) =>
-    fetch(`${o.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${o.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const phone = `+2519${randomInt(1, 10)}${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
   const created = await call(b.api_keys.test, 'POST', '/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Quiet', last_name: 'B' });
   const card = (await created.json()).data.card_number as string;

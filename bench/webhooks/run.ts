@@ -21,7 +21,17 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 async function emit(db: Db, businessId: number, n: number): Promise<string> {
   const now = new Date();
-  const payload = paymentEventPayload({ status: 'success', mode: 'test', paymentType: 'link', currency: 'ETB', amount: 100 + n, serviceFee: 0, serviceReference: `lnk_${n}`, createdAt: now, updatedAt: now });
+  const payload = paymentEventPayload({
+    status: 'success',
+    mode: 'test',
+    paymentType: 'link',
+    currency: 'ETB',
+    amount: 100 + n,
+    serviceFee: 0,
+    serviceReference: `lnk_${n}`,
+    createdAt: now,
+    updatedAt: now,
+  });
   return db.transaction((tx) => enqueueEvent(tx, { businessId, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${n}` }));
 }
 
@@ -47,7 +57,8 @@ async function main() {
 
     // 1. drain a backlog
     const backlog: string[] = [];
-    for (let i = 0; i < BACKLOG; i += 50) backlog.push(...(await Promise.all(Array.from({ length: Math.min(50, BACKLOG - i) }, (_, j) => emit(db, business.id, i + j)))));
+    for (let i = 0; i < BACKLOG; i += 50)
+      backlog.push(...(await Promise.all(Array.from({ length: Math.min(50, BACKLOG - i) }, (_, j) => emit(db, business.id, i + j)))));
     const t0 = performance.now();
     let stop = startDeliveryWorker(db);
     while (!backlog.every((id) => arrived.has(id))) await new Promise((r) => setTimeout(r, 20));
@@ -72,16 +83,26 @@ async function main() {
     while (![...committed.keys()].every((id) => arrived.has(id))) await new Promise((r) => setTimeout(r, 20));
     await stop();
     const latencies = [...committed].map(([id, at]) => arrived.get(id)! - at);
-    const { rows } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state <> 'delivered' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE kind = 'business')`);
+    const { rows } = await db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state <> 'delivered' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE kind = 'business')`,
+    );
 
     console.log(`webhooks bench (${env.databaseLabel}, worker in process, receiver answers 200 at once)`);
     console.log(`  drain ${BACKLOG} queued events: ${drainMs.toFixed(0)} ms = ${perSecond.toFixed(0)} deliveries/s (target >= 500)`);
-    console.log(`  steady ${RATE}/s for ${SECONDS} s: commit to delivery p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms (target p99 < 1000 ms)`);
+    console.log(
+      `  steady ${RATE}/s for ${SECONDS} s: commit to delivery p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms (target p99 < 1000 ms)`,
+    );
     console.log(`  business deliveries not delivered at the end: ${rows[0].n}`);
     const p99 = percentile(latencies, 99);
     writeResult('webhooks', {
-      database: env.databaseLabel, backlog: BACKLOG, deliveries_per_second: perSecond, steady_rate: RATE, steady_seconds: SECONDS,
-      commit_to_delivery_p50_ms: percentile(latencies, 50), commit_to_delivery_p99_ms: p99, undelivered: Number(rows[0].n),
+      database: env.databaseLabel,
+      backlog: BACKLOG,
+      deliveries_per_second: perSecond,
+      steady_rate: RATE,
+      steady_seconds: SECONDS,
+      commit_to_delivery_p50_ms: percentile(latencies, 50),
+      commit_to_delivery_p99_ms: p99,
+      undelivered: Number(rows[0].n),
       pass: perSecond >= 500 && p99 < 1000 && Number(rows[0].n) === 0,
     });
   } finally {

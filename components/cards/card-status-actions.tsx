@@ -63,7 +63,15 @@ export function CardStatusActions({ cardNumber, active, balance, currency, canCh
         </Notice>
       )}
       {canCancel && (
-        <ConfirmDialog open={confirming} title={`Cancel card ending ${cardNumber.slice(-4)}?`} confirmLabel="Cancel card for good" cancelLabel="Keep card" pending={pending} onConfirm={cancel} onClose={() => setConfirming(false)}>
+        <ConfirmDialog
+          open={confirming}
+          title={`Cancel card ending ${cardNumber.slice(-4)}?`}
+          confirmLabel="Cancel card for good"
+          cancelLabel="Keep card"
+          pending={pending}
+          onConfirm={cancel}
+          onClose={() => setConfirming(false)}
+        >
           <p>A cancelled card can never be used or enabled again.</p>
           <p className="mt-2 font-medium text-slate-900" data-testid="cancel-balance-destination">
             {balance > 0

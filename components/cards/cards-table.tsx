@@ -16,7 +16,10 @@ export function CardsTable({ cards }: { cards: CardRow[] }) {
           {cards.map((c) => (
             <tr key={c.id} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0">
               <td className="col-span-2 md:px-4 md:py-3">
-                <Link href={`/cards/${c.card_number}`} className="font-mono font-medium text-emerald-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-700">
+                <Link
+                  href={`/cards/${c.card_number}`}
+                  className="font-mono font-medium text-emerald-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-700"
+                >
                   {c.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}
                 </Link>
               </td>

@@ -35,7 +35,17 @@ export function CreateCardFormView() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <TextField id="phone_number" label="Phone number" type="tel" autoComplete="off" inputMode="tel" placeholder="+251911234567" hint="International format with the country code." error={errors.phone_number?.message} {...register('phone_number')} />
+      <TextField
+        id="phone_number"
+        label="Phone number"
+        type="tel"
+        autoComplete="off"
+        inputMode="tel"
+        placeholder="+251911234567"
+        hint="International format with the country code."
+        error={errors.phone_number?.message}
+        {...register('phone_number')}
+      />
       <SelectField id="currency" label="Currency" error={errors.currency?.message} {...register('currency')}>
         {CURRENCIES.map((c) => (
           <option key={c} value={c}>
@@ -44,7 +54,14 @@ export function CreateCardFormView() {
         ))}
       </SelectField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField id="first_name" label="First name" autoComplete="off" hint="Needed when the phone number is new." error={errors.first_name?.message} {...register('first_name')} />
+        <TextField
+          id="first_name"
+          label="First name"
+          autoComplete="off"
+          hint="Needed when the phone number is new."
+          error={errors.first_name?.message}
+          {...register('first_name')}
+        />
         <TextField id="last_name" label="Last name (optional)" autoComplete="off" error={errors.last_name?.message} {...register('last_name')} />
       </div>
       {message && <Notice tone="error">{message}</Notice>}

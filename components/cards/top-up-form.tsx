@@ -39,7 +39,10 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
     reset({ card_number: cardNumber, source: values.source, amount: '', idempotency_key: newIdempotencyKey() });
     const data = result.data;
     if (data.source === 'business') {
-      setOutcome({ kind: 'transfer', text: `${formatMoney(data.amount, currency)} is on its way from your business balance (reference ${data.reference}); the card is credited when the transfer settles.` });
+      setOutcome({
+        kind: 'transfer',
+        text: `${formatMoney(data.amount, currency)} is on its way from your business balance (reference ${data.reference}); the card is credited when the transfer settles.`,
+      });
     } else {
       const fee = data.serviceFee > 0 ? ` plus a ${formatMoney(data.serviceFee, currency)} fee` : '';
       setOutcome({ kind: 'link', url: data.checkoutUrl, text: `Payment link for ${formatMoney(data.amount, currency)}${fee}. Send it to the customer:` });
@@ -70,7 +73,15 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
           </label>
         </div>
       </fieldset>
-      <TextField id="top-up-amount" label={`Amount (${currency})`} inputMode="decimal" autoComplete="off" placeholder="25.00" error={errors.amount?.message} {...register('amount')} />
+      <TextField
+        id="top-up-amount"
+        label={`Amount (${currency})`}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="25.00"
+        error={errors.amount?.message}
+        {...register('amount')}
+      />
       <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
         {isSubmitting ? 'Working…' : source === 'business' ? 'Top up from business balance' : 'Create payment link'}
       </Button>
@@ -80,8 +91,16 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
         <Notice tone="success" testId="payment-link">
           <p>{outcome.text}</p>
           <div className="mt-2 flex flex-col gap-2 sm:flex-row">
-            <label htmlFor="checkout-url" className="sr-only">Checkout link</label>
-            <input id="checkout-url" readOnly value={outcome.url} onFocus={(e) => e.currentTarget.select()} className="min-h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900" />
+            <label htmlFor="checkout-url" className="sr-only">
+              Checkout link
+            </label>
+            <input
+              id="checkout-url"
+              readOnly
+              value={outcome.url}
+              onFocus={(e) => e.currentTarget.select()}
+              className="min-h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900"
+            />
             <Button
               variant="secondary"
               className="sm:w-auto"

@@ -21,15 +21,21 @@ export function CheckoutSummary({ currency, amount, serviceFee, total, lastFour 
       </div>
       <div className="flex justify-between gap-4 py-3">
         <dt className="text-slate-600">Top-up amount</dt>
-        <dd className="font-medium tabular-nums" data-testid="amount">{formatMoney(amount, currency)}</dd>
+        <dd className="font-medium tabular-nums" data-testid="amount">
+          {formatMoney(amount, currency)}
+        </dd>
       </div>
       <div className="flex justify-between gap-4 py-3">
         <dt className="text-slate-600">Service fee</dt>
-        <dd className="font-medium tabular-nums" data-testid="service-fee">{formatMoney(serviceFee, currency)}</dd>
+        <dd className="font-medium tabular-nums" data-testid="service-fee">
+          {formatMoney(serviceFee, currency)}
+        </dd>
       </div>
       <div className="flex justify-between gap-4 py-3 text-lg">
         <dt className="font-semibold">Total</dt>
-        <dd className="font-semibold tabular-nums" data-testid="total">{formatMoney(total, currency)}</dd>
+        <dd className="font-semibold tabular-nums" data-testid="total">
+          {formatMoney(total, currency)}
+        </dd>
       </div>
     </dl>
   );

@@ -1,7 +1,19 @@
 const OUTCOMES = {
-  success: { title: 'Payment successful', text: 'The gift card has been topped up. You can close this page.', tone: 'border-emerald-300 bg-emerald-50 text-emerald-900' },
-  failed: { title: 'Payment failed', text: 'No money was taken. Ask the business for a new payment link to try again.', tone: 'border-red-300 bg-red-50 text-red-900' },
-  cancelled: { title: 'Payment cancelled', text: 'No money was taken. Ask the business for a new payment link to try again.', tone: 'border-slate-300 bg-slate-100 text-slate-900' },
+  success: {
+    title: 'Payment successful',
+    text: 'The gift card has been topped up. You can close this page.',
+    tone: 'border-emerald-300 bg-emerald-50 text-emerald-900',
+  },
+  failed: {
+    title: 'Payment failed',
+    text: 'No money was taken. Ask the business for a new payment link to try again.',
+    tone: 'border-red-300 bg-red-50 text-red-900',
+  },
+  cancelled: {
+    title: 'Payment cancelled',
+    text: 'No money was taken. Ask the business for a new payment link to try again.',
+    tone: 'border-slate-300 bg-slate-100 text-slate-900',
+  },
 } as const;
 
 /** The final state of a finished payment; there is nothing left to press. */

@@ -16,7 +16,12 @@ export function ModeSwitch({ mode }: { mode: 'test' | 'live' }) {
           type="button"
           aria-pressed={mode === m}
           data-testid={`mode-${m}`}
-          onClick={() => start(async () => { await switchMode(m); router.refresh(); })}
+          onClick={() =>
+            start(async () => {
+              await switchMode(m);
+              router.refresh();
+            })
+          }
           className={`rounded-md px-3 py-1 font-medium capitalize focus-visible:outline-2 focus-visible:outline-emerald-700 ${mode === m ? (m === 'test' ? 'bg-amber-400 text-amber-950' : 'bg-emerald-700 text-white') : 'text-slate-700 hover:bg-white'}`}
         >
           {m}

@@ -19,7 +19,12 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
   const totalOut = days.reduce((s, d) => s + d.payouts, 0);
   return (
     <figure>
-      <svg viewBox="0 0 300 100" role="img" aria-label={`${currency}: ${formatMoney(totalIn, currency)} paid in and ${formatMoney(totalOut, currency)} paid out over 30 days`} className="h-32 w-full">
+      <svg
+        viewBox="0 0 300 100"
+        role="img"
+        aria-label={`${currency}: ${formatMoney(totalIn, currency)} paid in and ${formatMoney(totalOut, currency)} paid out over 30 days`}
+        className="h-32 w-full"
+      >
         {days.map((d, i) => (
           <g key={d.day}>
             <rect x={i * 10 + 1} y={100 - (d.payments / max) * 100} width={4} height={(d.payments / max) * 100} className="fill-emerald-600" />
@@ -28,8 +33,14 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
         ))}
       </svg>
       <figcaption className="mt-2 flex flex-wrap gap-4 text-xs text-slate-700">
-        <span><span className="mr-1 inline-block h-2 w-2 bg-emerald-600" />Payments {formatMoney(totalIn, currency)}</span>
-        <span><span className="mr-1 inline-block h-2 w-2 bg-sky-600" />Payouts {formatMoney(totalOut, currency)}</span>
+        <span>
+          <span className="mr-1 inline-block h-2 w-2 bg-emerald-600" />
+          Payments {formatMoney(totalIn, currency)}
+        </span>
+        <span>
+          <span className="mr-1 inline-block h-2 w-2 bg-sky-600" />
+          Payouts {formatMoney(totalOut, currency)}
+        </span>
       </figcaption>
     </figure>
   );

@@ -42,12 +42,20 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
         <div className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="new-key">
           <p className="text-sm font-medium text-amber-950">Copy this key now. It is shown once and never again; we keep only its hash.</p>
           <SecretBox label={`New ${mode} API key`} value={created} testId="new-key-value" />
-          <Button variant="secondary" className="sm:w-auto" onClick={() => setCreated(null)}>I have stored it safely</Button>
+          <Button variant="secondary" className="sm:w-auto" onClick={() => setCreated(null)}>
+            I have stored it safely
+          </Button>
         </div>
       ) : (
-        <Button onClick={create} disabled={pending} className="sm:w-auto">{pending ? 'Creating…' : `Create ${mode} API key`}</Button>
+        <Button onClick={create} disabled={pending} className="sm:w-auto">
+          {pending ? 'Creating…' : `Create ${mode} API key`}
+        </Button>
       )}
-      {message && <Notice tone={message.tone} testId="keys-notice">{message.text}</Notice>}
+      {message && (
+        <Notice tone={message.tone} testId="keys-notice">
+          {message.text}
+        </Notice>
+      )}
       {keys.length === 0 ? (
         <p className="text-sm text-slate-600">No {mode} keys yet.</p>
       ) : (

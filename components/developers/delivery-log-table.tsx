@@ -33,17 +33,29 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                 <caption className="sr-only">Attempts for {d.eventId}</caption>
                 <thead className="text-left text-slate-600">
                   <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">Time</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Duration</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Error</th>
-                    <th scope="col" className="py-1 font-medium">Response</th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Time
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Status
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Duration
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Error
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Response
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {d.attempts.map((a, i) => (
                     <tr key={i} className="border-t border-slate-100 align-top" data-testid="attempt">
-                      <td className="py-1 pr-3 whitespace-nowrap"><LocalTime iso={a.attemptedAt} /></td>
+                      <td className="py-1 pr-3 whitespace-nowrap">
+                        <LocalTime iso={a.attemptedAt} />
+                      </td>
                       <td className="py-1 pr-3 font-mono">{a.statusCode ?? '—'}</td>
                       <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
                       <td className="py-1 pr-3 text-red-800">{a.error ?? ''}</td>

@@ -21,14 +21,18 @@ export function ReplayEventButton({ eventId }: { eventId: string }) {
         onClick={() =>
           startTransition(async () => {
             const res = await replayEvent({ event_id: eventId });
-            setResult(res.ok ? { ok: true, text: res.data.deliveries ? 'Queued again' : 'Still in flight; try again shortly' } : { ok: false, text: res.message });
+            setResult(
+              res.ok ? { ok: true, text: res.data.deliveries ? 'Queued again' : 'Still in flight; try again shortly' } : { ok: false, text: res.message },
+            );
             router.refresh();
           })
         }
       >
         {pending ? 'Replaying…' : 'Replay'}
       </Button>
-      <span role="status" className={`text-xs ${result?.ok === false ? 'text-red-800' : 'text-slate-700'}`}>{result?.text}</span>
+      <span role="status" className={`text-xs ${result?.ok === false ? 'text-red-800' : 'text-slate-700'}`}>
+        {result?.text}
+      </span>
     </div>
   );
 }
@@ -67,7 +71,9 @@ export function ReplayFailedForm() {
         <TextField id="replay-from" label="From" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} error={errors.from} />
         <TextField id="replay-to" label="To" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} error={errors.to} />
       </div>
-      <Button type="submit" variant="secondary" disabled={pending} className="sm:w-auto">{pending ? 'Replaying…' : 'Replay failed events of this period'}</Button>
+      <Button type="submit" variant="secondary" disabled={pending} className="sm:w-auto">
+        {pending ? 'Replaying…' : 'Replay failed events of this period'}
+      </Button>
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
     </form>
   );

@@ -8,7 +8,9 @@ export function SecretBox({ label, value, testId }: { label: string; value: stri
   const id = `${testId ?? 'secret'}-value`;
   return (
     <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">{label}</label>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
       <div className="mt-1 flex flex-col gap-2 sm:flex-row">
         <input
           id={id}
@@ -29,7 +31,9 @@ export function SecretBox({ label, value, testId }: { label: string; value: stri
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <p aria-live="polite" className="sr-only">{copied ? 'Copied to the clipboard.' : ''}</p>
+      <p aria-live="polite" className="sr-only">
+        {copied ? 'Copied to the clipboard.' : ''}
+      </p>
     </div>
   );
 }

@@ -91,16 +91,33 @@ export function WebhookEndpointPanel({ endpoint, mode }: { endpoint: WebhookEndp
           )}
           <div className="flex flex-col gap-2 sm:flex-row">
             {secret ? (
-              <Button variant="secondary" className="sm:w-auto" onClick={() => setSecret(null)}>Hide secret</Button>
+              <Button variant="secondary" className="sm:w-auto" onClick={() => setSecret(null)}>
+                Hide secret
+              </Button>
             ) : (
-              <Button variant="secondary" className="sm:w-auto" onClick={reveal} disabled={pending}>Reveal secret</Button>
+              <Button variant="secondary" className="sm:w-auto" onClick={reveal} disabled={pending}>
+                Reveal secret
+              </Button>
             )}
-            <Button variant="danger" className="sm:w-auto" onClick={() => setConfirmRotate(true)} disabled={pending}>Rotate secret</Button>
+            <Button variant="danger" className="sm:w-auto" onClick={() => setConfirmRotate(true)} disabled={pending}>
+              Rotate secret
+            </Button>
           </div>
         </div>
       )}
-      {message && <Notice tone={message.tone} testId="webhook-notice">{message.text}</Notice>}
-      <ConfirmDialog open={confirmRotate} title="Rotate the signing secret?" confirmLabel="Rotate secret" pending={pending} onConfirm={rotate} onClose={() => setConfirmRotate(false)}>
+      {message && (
+        <Notice tone={message.tone} testId="webhook-notice">
+          {message.text}
+        </Notice>
+      )}
+      <ConfirmDialog
+        open={confirmRotate}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        pending={pending}
+        onConfirm={rotate}
+        onClose={() => setConfirmRotate(false)}
+      >
         Events will be signed with a new secret. The current one keeps signing beside it for 24 hours, so you have a day to update your receiver.
       </ConfirmDialog>
     </div>

@@ -13,7 +13,13 @@ export function requestExample(op: DocumentedOperation): unknown {
   return content ? Object.values(content.examples ?? {})[0]?.value : undefined;
 }
 
-const QUERY_EXAMPLES: Record<string, string> = { listCards: '?limit=15', listPayouts: '?page=1&limit=15', listPayments: '?page=1&limit=15', listEvents: '?undelivered=true', listDeliveries: '?mode=test' };
+const QUERY_EXAMPLES: Record<string, string> = {
+  listCards: '?limit=15',
+  listPayouts: '?page=1&limit=15',
+  listPayments: '?page=1&limit=15',
+  listEvents: '?undelivered=true',
+  listDeliveries: '?mode=test',
+};
 
 function concretePath(op: DocumentedOperation): string {
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => PATH_EXAMPLES[name] ?? name);
@@ -51,7 +57,9 @@ export function typescriptSample(op: DocumentedOperation): string {
     return [
       `const res = await fetch(\`\${${base}}${concretePath(op)}\`, {`,
       `  method: '${op.method.toUpperCase()}',`,
-      ...(op.security?.length === 0 ? [] : [`  headers: { authorization: \`Bearer \${process.env.ADMIN_TOKEN}\`${body !== undefined ? ", 'content-type': 'application/json'" : ''} },`]),
+      ...(op.security?.length === 0
+        ? []
+        : [`  headers: { authorization: \`Bearer \${process.env.ADMIN_TOKEN}\`${body !== undefined ? ", 'content-type': 'application/json'" : ''} },`]),
       ...(body !== undefined ? [`  body: JSON.stringify(${indent(JSON.stringify(body, null, 2), 2)}),`] : []),
       '});',
       'const answer = await res.json(); // { status, message, data } or { status, message, error }',

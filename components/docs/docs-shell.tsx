@@ -9,7 +9,11 @@ export interface DocsNavGroup {
 /** The reference pages' frame: a top bar, a section list (a sidebar on wide screens) and the content. */
 export function DocsShell({ current, nav, children }: { current: 'api' | 'webhooks'; nav: DocsNavGroup[]; children: ReactNode }) {
   const tab = (href: string, label: string, active: boolean) => (
-    <Link href={href} aria-current={active ? 'page' : undefined} className={`rounded-md px-3 py-1.5 text-sm font-medium ${active ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-200'}`}>
+    <Link
+      href={href}
+      aria-current={active ? 'page' : undefined}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium ${active ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-200'}`}
+    >
       {label}
     </Link>
   );

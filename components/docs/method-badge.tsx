@@ -7,5 +7,9 @@ const COLORS: Record<string, string> = {
 };
 
 export function MethodBadge({ method }: { method: string }) {
-  return <span className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-bold ${COLORS[method] ?? 'bg-slate-100 text-slate-900'}`}>{method.toUpperCase()}</span>;
+  return (
+    <span className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-bold ${COLORS[method] ?? 'bg-slate-100 text-slate-900'}`}>
+      {method.toUpperCase()}
+    </span>
+  );
 }

@@ -79,7 +79,9 @@ export function OperationSection({ op }: { op: DocumentedOperation }) {
             Answers <strong>{successStatus}</strong>
             {success.content && op.security?.length !== 0 && (
               <>
-                {' '}with <code className="font-mono text-[13px]">data</code>: <code className="font-mono text-[13px]">{describeType(success.content['application/json'].schema.properties?.data ?? {})}</code>
+                {' '}
+                with <code className="font-mono text-[13px]">data</code>:{' '}
+                <code className="font-mono text-[13px]">{describeType(success.content['application/json'].schema.properties?.data ?? {})}</code>
               </>
             )}
             .

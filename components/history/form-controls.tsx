@@ -15,5 +15,12 @@ export function TextInput({ invalid, ...props }: InputHTMLAttributes<HTMLInputEl
 }
 
 export function SelectInput({ invalid, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
-  return <select {...props} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${props.id}-error` : undefined} className={`${control} border-slate-300`} />;
+  return (
+    <select
+      {...props}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      className={`${control} border-slate-300`}
+    />
+  );
 }

@@ -11,11 +11,15 @@ const control =
 function FilterSelect({ name, label, all, options, value }: { name: string; label: string; all: string; options: FilterOption[]; value?: string }) {
   return (
     <div>
-      <label htmlFor={`filter-${name}`} className="block text-sm font-medium text-slate-700">{label}</label>
+      <label htmlFor={`filter-${name}`} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
       <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} className={control}>
         <option value="">{all}</option>
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
     </div>
@@ -26,24 +30,49 @@ function FilterSelect({ name, label, all, options, value }: { name: string; labe
  * A plain GET form: filters live in the URL (shareable, back button works)
  * and need no JavaScript. Applying filters starts again at the newest page.
  */
-export function HistoryFilters({ path, types, statuses, values }: { path: string; types: FilterOption[]; statuses: FilterOption[]; values: { type?: string; status?: string; from?: string; to?: string } }) {
+export function HistoryFilters({
+  path,
+  types,
+  statuses,
+  values,
+}: {
+  path: string;
+  types: FilterOption[];
+  statuses: FilterOption[];
+  values: { type?: string; status?: string; from?: string; to?: string };
+}) {
   return (
-    <form method="get" action={path} className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-5" aria-label="Filters">
+    <form
+      method="get"
+      action={path}
+      className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-5"
+      aria-label="Filters"
+    >
       <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
       <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
       <div>
-        <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">From (UTC day)</label>
+        <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">
+          From (UTC day)
+        </label>
         <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} className={control} />
       </div>
       <div>
-        <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">To (UTC day)</label>
+        <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">
+          To (UTC day)
+        </label>
         <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} className={control} />
       </div>
       <div className="col-span-2 flex items-end gap-2 md:col-span-1">
-        <button type="submit" className="inline-flex min-h-10 flex-1 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+        <button
+          type="submit"
+          className="inline-flex min-h-10 flex-1 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+        >
           Apply
         </button>
-        <Link href={path} className="inline-flex min-h-10 items-center rounded-lg px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700">
+        <Link
+          href={path}
+          className="inline-flex min-h-10 items-center rounded-lg px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
+        >
           Clear
         </Link>
       </div>

@@ -11,11 +11,16 @@ export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
   return (
     <TableScroll label="Ledger transactions">
       <table className="w-full min-w-[640px] text-sm" data-testid="ledger-trail">
-        <TableHead variant="scrolling" columns={['Transaction', 'Account', { label: 'Amount', numeric: true }, { label: 'Balance after', numeric: true }, 'When · by']} />
+        <TableHead
+          variant="scrolling"
+          columns={['Transaction', 'Account', { label: 'Amount', numeric: true }, { label: 'Balance after', numeric: true }, 'When · by']}
+        />
         <tbody>
           {entries.map((e, i) => (
             <tr key={`${e.transactionId}-${i}`} className="border-t border-slate-100">
-              <td className="px-3 py-2 text-xs">#{e.transactionId} · {e.kind.replaceAll('_', ' ')}</td>
+              <td className="px-3 py-2 text-xs">
+                #{e.transactionId} · {e.kind.replaceAll('_', ' ')}
+              </td>
               <td className="px-3 py-2 text-xs">{e.account}</td>
               <td className={`px-3 py-2 text-right tabular-nums ${e.amount < 0 ? 'text-red-800' : 'text-emerald-800'}`}>
                 {e.amount > 0 ? '+' : ''}

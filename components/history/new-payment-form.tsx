@@ -64,17 +64,31 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
 
   if (created) {
     return (
-      <section aria-labelledby="created-heading" className="space-y-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" data-testid="payment-created">
-        <h2 id="created-heading" className="text-lg font-semibold text-slate-900">Payment started</h2>
+      <section
+        aria-labelledby="created-heading"
+        className="space-y-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+        data-testid="payment-created"
+      >
+        <h2 id="created-heading" className="text-lg font-semibold text-slate-900">
+          Payment started
+        </h2>
         <p className="text-sm text-slate-700">
           {formatMoney(created.amount, created.currency)} to card <span className="font-mono">{created.card_number}</span>; the customer pays{' '}
           {formatMoney(created.amount + created.service_fee, created.currency)} including a {formatMoney(created.service_fee, created.currency)} fee.
         </p>
         {created.checkout_url ? (
           <div>
-            <label htmlFor="checkout-url" className="block text-sm font-medium text-slate-800">Checkout link for the customer</label>
+            <label htmlFor="checkout-url" className="block text-sm font-medium text-slate-800">
+              Checkout link for the customer
+            </label>
             <div className="mt-1 flex flex-col gap-2 sm:flex-row">
-              <input id="checkout-url" readOnly value={created.checkout_url} onFocus={(e) => e.currentTarget.select()} className="block w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm" />
+              <input
+                id="checkout-url"
+                readOnly
+                value={created.checkout_url}
+                onFocus={(e) => e.currentTarget.select()}
+                className="block w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm"
+              />
               <Button
                 variant="secondary"
                 className="sm:w-auto"
@@ -86,12 +100,17 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
                 {copied ? 'Copied' : 'Copy link'}
               </Button>
             </div>
-            <p aria-live="polite" className="sr-only">{copied ? 'Link copied' : ''}</p>
+            <p aria-live="polite" className="sr-only">
+              {copied ? 'Link copied' : ''}
+            </p>
           </div>
         ) : (
           <p className="text-sm text-slate-700">The charge was sent to the customer’s {created.payment_method} wallet; it completes when they approve it.</p>
         )}
-        <Link href={`/payments/${created.link_reference}`} className="inline-block text-sm font-medium text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
+        <Link
+          href={`/payments/${created.link_reference}`}
+          className="inline-block text-sm font-medium text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
+        >
           View payment {created.link_reference}
         </Link>
       </section>
@@ -110,7 +129,10 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
               ['direct-charge', 'Direct wallet charge'],
             ] as const
           ).map(([value, label]) => (
-            <label key={value} className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700">
+            <label
+              key={value}
+              className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700"
+            >
               <input type="radio" value={value} {...register('type')} className="h-4 w-4 accent-emerald-700" />
               {label}
             </label>
@@ -120,10 +142,20 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
       <FormField id="card_number" label="Card number" error={errors.card_number?.message}>
         <TextInput id="card_number" inputMode="numeric" autoComplete="off" invalid={!!errors.card_number} {...register('card_number')} />
       </FormField>
-      <FormField id="amount" label="Amount" error={errors.amount?.message} hint="What the card receives, in units of its currency, e.g. 25.50. The fee is added for the customer.">
+      <FormField
+        id="amount"
+        label="Amount"
+        error={errors.amount?.message}
+        hint="What the card receives, in units of its currency, e.g. 25.50. The fee is added for the customer."
+      >
         <TextInput id="amount" inputMode="decimal" autoComplete="off" invalid={!!errors.amount} {...register('amount')} />
       </FormField>
-      <FormField id="merchant_reference" label="Order reference (optional)" error={errors.merchant_reference?.message} hint="Your own id for this payment; must be unique.">
+      <FormField
+        id="merchant_reference"
+        label="Order reference (optional)"
+        error={errors.merchant_reference?.message}
+        hint="Your own id for this payment; must be unique."
+      >
         <TextInput id="merchant_reference" autoComplete="off" invalid={!!errors.merchant_reference} {...register('merchant_reference')} />
       </FormField>
       {type === 'direct-charge' && (

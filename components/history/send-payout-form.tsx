@@ -8,7 +8,14 @@ import { previewPayout, sendPayout } from '@/app/(dashboard)/payouts/actions';
 import { Button } from '@/components/ui/button';
 import { formatMoney } from '@/components/ui/money';
 import type { PayoutPreview } from '@/lib/actions/payout-actions';
-import { CHARGE_PAYERS, previewPayoutSchema, sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
+import {
+  CHARGE_PAYERS,
+  previewPayoutSchema,
+  sendPayoutSchema,
+  type DestinationType,
+  type SendPayoutInput,
+  type SendPayoutValues,
+} from '@/lib/actions/payout.validation';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
 import { SelectInput, TextInput } from './form-controls';
@@ -42,7 +49,18 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
   const [sent, setSent] = useState(false);
   const form = useForm<SendPayoutInput, unknown, SendPayoutValues>({
     resolver: zodResolver(sendPayoutSchema),
-    defaultValues: { request_id: '', card_number: defaultCard, destination_type: 'card_to_card', amount: '', charge_payer: 'sender', destination_card_number: '', merchant_id: '', bank_slug: '', account_number: '', account_name: '' },
+    defaultValues: {
+      request_id: '',
+      card_number: defaultCard,
+      destination_type: 'card_to_card',
+      amount: '',
+      charge_payer: 'sender',
+      destination_card_number: '',
+      merchant_id: '',
+      bank_slug: '',
+      account_number: '',
+      account_name: '',
+    },
   });
   const { register, handleSubmit, setValue, setError, getValues, formState } = form;
   const errors = formState.errors;
@@ -67,7 +85,9 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
     const timer = setTimeout(async () => {
       const res = await previewPayout(input);
       if (stale) return;
-      setPreview(res.ok ? { state: 'ready', preview: res.data } : { state: 'error', message: res.fieldErrors ? Object.values(res.fieldErrors).join(' ') : res.message });
+      setPreview(
+        res.ok ? { state: 'ready', preview: res.data } : { state: 'error', message: res.fieldErrors ? Object.values(res.fieldErrors).join(' ') : res.message },
+      );
     }, 250);
     return () => {
       stale = true;
@@ -116,7 +136,10 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
           <legend className="text-sm font-medium text-slate-800">Send to</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-3">
             {(Object.keys(TYPE_LABELS) as DestinationType[]).map((t) => (
-              <label key={t} className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700">
+              <label
+                key={t}
+                className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700"
+              >
                 <input type="radio" value={t} {...register('destination_type')} className="h-4 w-4 accent-emerald-700" />
                 {TYPE_LABELS[t]}
               </label>
@@ -125,8 +148,19 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
         </fieldset>
 
         {type === 'card_to_card' && (
-          <FormField id="destination_card_number" label="Destination card number" error={errors.destination_card_number?.message} hint="Any active card of the same currency and mode.">
-            <TextInput id="destination_card_number" inputMode="numeric" autoComplete="off" invalid={!!errors.destination_card_number} {...register('destination_card_number')} />
+          <FormField
+            id="destination_card_number"
+            label="Destination card number"
+            error={errors.destination_card_number?.message}
+            hint="Any active card of the same currency and mode."
+          >
+            <TextInput
+              id="destination_card_number"
+              inputMode="numeric"
+              autoComplete="off"
+              invalid={!!errors.destination_card_number}
+              {...register('destination_card_number')}
+            />
           </FormField>
         )}
         {type === 'b2b' && (
@@ -136,7 +170,12 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
         )}
         {type === 'bank' && (
           <>
-            <FormField id="bank_slug" label="Bank or wallet" error={errors.bank_slug?.message} hint={currency ? `Accepting ${currency}.` : 'Enter the source card to see the banks for its currency.'}>
+            <FormField
+              id="bank_slug"
+              label="Bank or wallet"
+              error={errors.bank_slug?.message}
+              hint={currency ? `Accepting ${currency}.` : 'Enter the source card to see the banks for its currency.'}
+            >
               <SelectInput id="bank_slug" invalid={!!errors.bank_slug} {...register('bank_slug')}>
                 <option value="">Choose…</option>
                 {bankChoices.map((b) => (
@@ -155,7 +194,12 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
           </>
         )}
 
-        <FormField id="amount" label={`Amount${currency ? ` (${currency})` : ''}`} error={errors.amount?.message} hint="In units of the card’s currency, e.g. 25.50.">
+        <FormField
+          id="amount"
+          label={`Amount${currency ? ` (${currency})` : ''}`}
+          error={errors.amount?.message}
+          hint="In units of the card’s currency, e.g. 25.50."
+        >
           <TextInput id="amount" inputMode="decimal" autoComplete="off" invalid={!!errors.amount} {...register('amount')} />
         </FormField>
 
@@ -163,7 +207,10 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
           <legend className="text-sm font-medium text-slate-800">Service fee</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {CHARGE_PAYERS[type].map((p) => (
-              <label key={p} className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700">
+              <label
+                key={p}
+                className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700"
+              >
                 <input type="radio" value={p} {...register('charge_payer')} className="h-4 w-4 accent-emerald-700" />
                 {PAYER_LABELS[p]}
               </label>
@@ -183,7 +230,9 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
       </div>
 
       <aside aria-labelledby="preview-heading" className="h-fit rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-        <h2 id="preview-heading" className="text-base font-semibold text-slate-900">Preview</h2>
+        <h2 id="preview-heading" className="text-base font-semibold text-slate-900">
+          Preview
+        </h2>
         <div aria-live="polite" data-testid="fee-preview" className="mt-3 text-sm">
           {preview.state === 'idle' && <p className="text-slate-600">Enter the source card and an amount to see the fee.</p>}
           {preview.state === 'loading' && <p className="text-slate-600">Working out the fee…</p>}
@@ -211,7 +260,9 @@ function PreviewFigures({ preview: p }: { preview: PayoutPreview }) {
         {rows.map(([label, value, id]) => (
           <div key={label} className="flex justify-between gap-3">
             <dt className="text-slate-600">{label}</dt>
-            <dd className="font-medium tabular-nums capitalize text-slate-900" data-testid={id}>{value}</dd>
+            <dd className="font-medium tabular-nums capitalize text-slate-900" data-testid={id}>
+              {value}
+            </dd>
           </div>
         ))}
       </dl>

@@ -38,14 +38,30 @@ export function AddUserForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <TextField id="new-user-email" label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
-      <TextField id="new-user-password" label="Password" type="password" autoComplete="new-password" hint="At least 10 characters. Share it with them safely." error={errors.password?.message} {...register('password')} />
+      <TextField
+        id="new-user-password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 10 characters. Share it with them safely."
+        error={errors.password?.message}
+        {...register('password')}
+      />
       <SelectField id="new-user-role" label="Role" error={errors.role?.message} {...register('role')}>
         {TEAM_ROLES.map((r) => (
-          <option key={r} value={r}>{r}</option>
+          <option key={r} value={r}>
+            {r}
+          </option>
         ))}
       </SelectField>
-      {message && <Notice tone={message.tone} testId="add-user-notice">{message.text}</Notice>}
-      <Button type="submit" disabled={isSubmitting} className="sm:w-auto">{isSubmitting ? 'Adding…' : 'Add user'}</Button>
+      {message && (
+        <Notice tone={message.tone} testId="add-user-notice">
+          {message.text}
+        </Notice>
+      )}
+      <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
+        {isSubmitting ? 'Adding…' : 'Add user'}
+      </Button>
     </form>
   );
 }

@@ -56,10 +56,14 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
         )}
       </div>
       {isSelf ? (
-        <span className="text-sm font-medium capitalize text-slate-800" data-testid="own-role">{member.role}</span>
+        <span className="text-sm font-medium capitalize text-slate-800" data-testid="own-role">
+          {member.role}
+        </span>
       ) : (
         <div className="flex items-center gap-2">
-          <label htmlFor={selectId} className="sr-only">Role of {member.email}</label>
+          <label htmlFor={selectId} className="sr-only">
+            Role of {member.email}
+          </label>
           <select
             id={selectId}
             value={role}
@@ -67,18 +71,39 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
             className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-3 focus-visible:outline-emerald-700"
           >
             {TEAM_ROLES.map((r) => (
-              <option key={r} value={r}>{r}</option>
+              <option key={r} value={r}>
+                {r}
+              </option>
             ))}
           </select>
-          <Button variant="secondary" className="min-h-10 w-auto px-3 py-1 text-sm" disabled={pending || role === member.role} onClick={save} aria-label={`Save role of ${member.email}`}>
+          <Button
+            variant="secondary"
+            className="min-h-10 w-auto px-3 py-1 text-sm"
+            disabled={pending || role === member.role}
+            onClick={save}
+            aria-label={`Save role of ${member.email}`}
+          >
             Save
           </Button>
-          <Button variant="danger" className="min-h-10 w-auto px-3 py-1 text-sm" disabled={pending} onClick={() => setConfirming(true)} aria-label={`Remove ${member.email}`}>
+          <Button
+            variant="danger"
+            className="min-h-10 w-auto px-3 py-1 text-sm"
+            disabled={pending}
+            onClick={() => setConfirming(true)}
+            aria-label={`Remove ${member.email}`}
+          >
             Remove
           </Button>
         </div>
       )}
-      <ConfirmDialog open={confirming} title={`Remove ${member.email}?`} confirmLabel="Remove user" pending={pending} onConfirm={remove} onClose={() => setConfirming(false)}>
+      <ConfirmDialog
+        open={confirming}
+        title={`Remove ${member.email}?`}
+        confirmLabel="Remove user"
+        pending={pending}
+        onConfirm={remove}
+        onClose={() => setConfirming(false)}
+      >
         They are signed out at once and can no longer open the dashboard. What they did stays in the audit log.
       </ConfirmDialog>
     </li>

@@ -18,7 +18,11 @@ export function FormField({ id, label, error, hint, children }: FieldShell & { c
         {label}
       </label>
       {children}
-      {hint && !error && <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">{hint}</p>}
+      {hint && !error && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
           {error}
@@ -34,7 +38,13 @@ const describedBy = (id: string, error?: string, hint?: ReactNode) => (error ? `
 export function TextField({ id, label, error, hint, className = '', ...props }: FieldShell & ComponentProps<'input'>) {
   return (
     <FormField id={id} label={label} error={error} hint={hint}>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${error ? 'border-red-600' : 'border-slate-300'} ${className}`} {...props} />
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control} ${error ? 'border-red-600' : 'border-slate-300'} ${className}`}
+        {...props}
+      />
     </FormField>
   );
 }
@@ -42,7 +52,13 @@ export function TextField({ id, label, error, hint, className = '', ...props }: 
 export function SelectField({ id, label, error, hint, className = '', children, ...props }: FieldShell & ComponentProps<'select'>) {
   return (
     <FormField id={id} label={label} error={error} hint={hint}>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${control} ${error ? 'border-red-600' : 'border-slate-300'} ${className}`} {...props}>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${control} ${error ? 'border-red-600' : 'border-slate-300'} ${className}`}
+        {...props}
+      >
         {children}
       </select>
     </FormField>

@@ -8,5 +8,7 @@ const TONES: Record<string, string> = {
 };
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONES[status] ?? 'bg-slate-100 text-slate-800'}`}>{status}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONES[status] ?? 'bg-slate-100 text-slate-800'}`}>{status}</span>
+  );
 }

@@ -43,7 +43,13 @@ export const disableCardAction = defineAction({
   permission: 'cards:status',
   schema: cardRefSchema,
   handler: async ({ db, session, input }) => {
-    const { card } = await setCardStatus(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor, input: { status: 'disable' } });
+    const { card } = await setCardStatus(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      cardNumber: input.card_number,
+      actor: session.actor,
+      input: { status: 'disable' },
+    });
     return { status: card.status };
   },
 });
@@ -53,7 +59,13 @@ export const enableCardAction = defineAction({
   permission: 'cards:status',
   schema: cardRefSchema,
   handler: async ({ db, session, input }) => {
-    const { card } = await setCardStatus(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor, input: { status: 'enable' } });
+    const { card } = await setCardStatus(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      cardNumber: input.card_number,
+      actor: session.actor,
+      input: { status: 'enable' },
+    });
     return { status: card.status };
   },
 });
@@ -62,7 +74,8 @@ export const cancelCardAction = defineAction({
   name: 'cards.cancel',
   permission: 'cards:cancel',
   schema: cardRefSchema,
-  handler: ({ db, session, input }) => cancelCardCore(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor }),
+  handler: ({ db, session, input }) =>
+    cancelCardCore(db, { businessId: session.businessId, mode: session.mode, cardNumber: input.card_number, actor: session.actor }),
 });
 
 export type TopUpResult =
@@ -79,14 +92,22 @@ export const topUpCardAction = defineAction({
   schema: topUpFormSchema,
   handler: async ({ db, session, input }) => {
     const amount = toMinorUnits(input.amount);
-    return runOnce(db, session, { action: 'cards.top_up', requestId: input.idempotency_key, input: [input.card_number, input.source, amount] }, async (): Promise<TopUpResult> => {
-      const base = { businessId: session.businessId, mode: session.mode, actor: session.actor };
-      if (input.source === 'business') {
-        const transfer = await createTransfer(db, { ...base, input: { amount, bank_slug: 'link', account_number: input.card_number, account_name: `Top-up by ${session.email}` } });
-        return { source: 'business', reference: transfer.provider_reference, amount };
-      }
-      const payment = await createPayment(db, { ...base, input: { type: 'hosted', amount, card_number: input.card_number } });
-      return { source: 'link', linkReference: payment.link_reference, checkoutUrl: payment.checkout_url!, amount, serviceFee: payment.service_fee };
-    });
+    return runOnce(
+      db,
+      session,
+      { action: 'cards.top_up', requestId: input.idempotency_key, input: [input.card_number, input.source, amount] },
+      async (): Promise<TopUpResult> => {
+        const base = { businessId: session.businessId, mode: session.mode, actor: session.actor };
+        if (input.source === 'business') {
+          const transfer = await createTransfer(db, {
+            ...base,
+            input: { amount, bank_slug: 'link', account_number: input.card_number, account_name: `Top-up by ${session.email}` },
+          });
+          return { source: 'business', reference: transfer.provider_reference, amount };
+        }
+        const payment = await createPayment(db, { ...base, input: { type: 'hosted', amount, card_number: input.card_number } });
+        return { source: 'link', linkReference: payment.link_reference, checkoutUrl: payment.checkout_url!, amount, serviceFee: payment.service_fee };
+      },
+    );
   },
 });

@@ -8,7 +8,10 @@ import { CURRENCIES } from '../validation';
  */
 
 const optionalName = (label: string) =>
-  z.string().trim().max(100, { error: `${label} must be at most 100 characters.` });
+  z
+    .string()
+    .trim()
+    .max(100, { error: `${label} must be at most 100 characters.` });
 
 export const createCardFormSchema = z.object({
   phone_number: z
@@ -25,7 +28,6 @@ export type CreateCardForm = z.infer<typeof createCardFormSchema>;
 export const cardRefSchema = z.object({
   card_number: z.string({ error: 'card_number is required.' }).trim().min(1, { error: 'card_number is required.' }).max(64),
 });
-
 
 export const topUpFormSchema = z.object({
   card_number: cardRefSchema.shape.card_number,

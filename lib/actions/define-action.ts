@@ -35,7 +35,9 @@ export async function runActionAs<S extends z.ZodType, T>(def: ActionDef<S, T>, 
     return { ok: true, data: await def.handler({ db: getDb(), session, input: parseInput(def.schema, input) }) };
   } catch (err) {
     if (err instanceof ServiceError) {
-      return typeof err.detail === 'string' ? { ok: false, message: `${err.title}: ${err.detail}` } : { ok: false, message: err.title, fieldErrors: err.detail };
+      return typeof err.detail === 'string'
+        ? { ok: false, message: `${err.title}: ${err.detail}` }
+        : { ok: false, message: err.title, fieldErrors: err.detail };
     }
     console.error(`dashboard action ${def.name} failed`, err);
     return { ok: false, message: 'Something went wrong on our side; nothing was changed.' };

@@ -7,11 +7,7 @@ export const revokeApiKeySchema = z.object({
 });
 
 export const setWebhookUrlSchema = z.object({
-  url: z
-    .string({ error: 'url is required.' })
-    .trim()
-    .min(1, { error: 'Enter the URL that should receive events.' })
-    .max(2048, { error: 'url is too long.' }),
+  url: z.string({ error: 'url is required.' }).trim().min(1, { error: 'Enter the URL that should receive events.' }).max(2048, { error: 'url is too long.' }),
 });
 
 export const endpointSecretSchema = z.object({});

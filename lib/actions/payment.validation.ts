@@ -8,7 +8,10 @@ export const createPaymentFormSchema = z
   .object({
     request_id: z.uuid({ error: 'The form lost its request id; reload the page.' }),
     type: z.enum(PAYMENT_KINDS, { error: 'Choose hosted link or direct charge.' }),
-    card_number: z.string({ error: 'Enter the card number.' }).trim().regex(/^\d{16}$/, { error: 'The card number is 16 digits.' }),
+    card_number: z
+      .string({ error: 'Enter the card number.' })
+      .trim()
+      .regex(/^\d{16}$/, { error: 'The card number is 16 digits.' }),
     amount: amountText,
     merchant_reference: z.string().trim().max(255, { error: 'At most 255 characters.' }).optional(),
     phone_number: z.string().trim().max(32).optional(),
@@ -16,7 +19,8 @@ export const createPaymentFormSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.type !== 'direct-charge') return;
-    if (!/^\+\d{8,15}$/.test(v.phone_number ?? '')) ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'Enter the wallet’s phone number with its country code, e.g. +251911234567.' });
+    if (!/^\+\d{8,15}$/.test(v.phone_number ?? ''))
+      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'Enter the wallet’s phone number with its country code, e.g. +251911234567.' });
     if (!v.payment_method) ctx.addIssue({ code: 'custom', path: ['payment_method'], message: 'Choose a wallet.' });
   });
 

@@ -30,7 +30,9 @@ export const previewPayout = defineAction({
     const fee = computeFee(await feeRuleFor(db, session.businessId, session.mode, input.destination_type), input.amount);
     const feeFromAmount = input.charge_payer === (input.destination_type === 'card_to_card' ? 'receiver' : 'business');
     if (feeFromAmount && input.amount <= fee) {
-      throw new ServiceError('validation_error', { amount: `The amount must be greater than the service fee of ${fee} minor units when the ${input.charge_payer} pays it.` });
+      throw new ServiceError('validation_error', {
+        amount: `The amount must be greater than the service fee of ${fee} minor units when the ${input.charge_payer} pays it.`,
+      });
     }
     const { debit, credit } = splitAmounts(input.amount, fee, feeFromAmount);
     const balance = Number(card.balance);

@@ -11,9 +11,11 @@ export const CHARGE_PAYERS: Record<DestinationType, readonly [string, string]> =
   bank: ['business', 'customer'],
 };
 
-
 const cardNumber = (label: string) =>
-  z.string({ error: `Enter the ${label}.` }).trim().regex(/^\d{16}$/, { error: `The ${label} is 16 digits.` });
+  z
+    .string({ error: `Enter the ${label}.` })
+    .trim()
+    .regex(/^\d{16}$/, { error: `The ${label} is 16 digits.` });
 const optionalText = z.string().trim().max(200).optional();
 
 const fee = {
@@ -25,7 +27,11 @@ const fee = {
 
 function payerFits(v: { destination_type: DestinationType; charge_payer: string }, ctx: z.RefinementCtx) {
   if (!CHARGE_PAYERS[v.destination_type].includes(v.charge_payer)) {
-    ctx.addIssue({ code: 'custom', path: ['charge_payer'], message: `For this destination the fee is paid by ${CHARGE_PAYERS[v.destination_type].join(' or ')}.` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['charge_payer'],
+      message: `For this destination the fee is paid by ${CHARGE_PAYERS[v.destination_type].join(' or ')}.`,
+    });
   }
 }
 
@@ -52,7 +58,8 @@ export const sendPayoutSchema = z
       if (!v[field]) ctx.addIssue({ code: 'custom', path: [field], message });
     };
     if (v.destination_type === 'card_to_card') {
-      if (!/^\d{16}$/.test(v.destination_card_number ?? '')) ctx.addIssue({ code: 'custom', path: ['destination_card_number'], message: 'The destination card number is 16 digits.' });
+      if (!/^\d{16}$/.test(v.destination_card_number ?? ''))
+        ctx.addIssue({ code: 'custom', path: ['destination_card_number'], message: 'The destination card number is 16 digits.' });
     } else if (v.destination_type === 'b2b') {
       need('merchant_id', 'Enter the merchant id of the business to pay.');
     } else {

@@ -17,7 +17,9 @@ export interface RunOnceOptions {
  * is refused as in progress. A failure releases the key so the user can retry.
  */
 export async function runOnce<T>(db: Db, session: DashboardSession, opts: RunOnceOptions, run: () => Promise<T>): Promise<T> {
-  const fingerprint = createHash('sha256').update(JSON.stringify([opts.action, session.businessId, session.mode, opts.input])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([opts.action, session.businessId, session.mode, opts.input]))
+    .digest('hex');
   const res = await withIdempotency(db, { apiKeyId: -session.userId, key: `dashboard:${opts.requestId}`, fingerprint }, async () => {
     const data = await run();
     return new Response(JSON.stringify(data ?? null), { status: 200 });

@@ -19,10 +19,15 @@ export const createBusinessSchema = z.object({
 export async function createBusiness(db: Db, input: unknown) {
   const { name, owner_email, owner_password } = parseInput(createBusinessSchema, input);
   if ((owner_email === undefined) !== (owner_password === undefined)) {
-    throw new ServiceError('validation_error', { [owner_email === undefined ? 'owner_email' : 'owner_password']: 'owner_email and owner_password go together.' });
+    throw new ServiceError('validation_error', {
+      [owner_email === undefined ? 'owner_email' : 'owner_password']: 'owner_email and owner_password go together.',
+    });
   }
   return db.transaction(async (tx) => {
-    const [business] = await tx.insert(businesses).values({ name, merchantId: `mer_${randomBase62(16)}` }).returning();
+    const [business] = await tx
+      .insert(businesses)
+      .values({ name, merchantId: `mer_${randomBase62(16)}` })
+      .returning();
     const test = await issueApiKey(tx, { businessId: business.id, mode: 'test' });
     const live = await issueApiKey(tx, { businessId: business.id, mode: 'live' });
     for (const mode of ['test', 'live'] as const) await ensureDashboardEndpoint(tx, business.id, mode);

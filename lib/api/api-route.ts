@@ -9,7 +9,6 @@ import { requestAddress } from './client-address';
 import { countAdminTokenFailure, limitApiKey, RateLimitedError, refuseAdminAddressOverLimit } from './rate-limit';
 import { readJsonBody } from './read-body';
 
-
 export interface ApiResult {
   status?: number;
   message: string;
@@ -50,7 +49,12 @@ export function errorResponse(err: unknown, requestId: string): Response {
   console.error(`[${requestId}]`, err);
   return json(
     500,
-    { status: 'error', message: 'Internal server error', error: 'Something went wrong on our side; nothing was changed. Quote the request_id when reporting it.', request_id: requestId },
+    {
+      status: 'error',
+      message: 'Internal server error',
+      error: 'Something went wrong on our side; nothing was changed. Quote the request_id when reporting it.',
+      request_id: requestId,
+    },
     { 'x-request-id': requestId },
   );
 }
@@ -142,8 +146,7 @@ export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteConte
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Fallbacks = Record<(typeof HTTP_METHODS)[number], (req: Request) => Response>;
 
-const fallbacks = (answer: (req: Request) => Response): Fallbacks =>
-  Object.fromEntries(HTTP_METHODS.map((m) => [m, answer])) as Fallbacks;
+const fallbacks = (answer: (req: Request) => Response): Fallbacks => Object.fromEntries(HTTP_METHODS.map((m) => [m, answer])) as Fallbacks;
 
 /**
  * The methods a route file does not serve, answering 405 in the envelope instead of
@@ -159,4 +162,6 @@ export function methodsNotAllowed(allow: string): Fallbacks {
 
 /** Every method of a path no route serves: 404 in the envelope. */
 export const unknownPath = (): Fallbacks =>
-  fallbacks((req) => errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), `req_${randomBase62(20)}`));
+  fallbacks((req) =>
+    errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), `req_${randomBase62(20)}`),
+  );

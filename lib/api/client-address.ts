@@ -24,6 +24,11 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
 
 /** The address scripts/start.ts wrote into X-Forwarded-For, replacing whatever the client sent. */
 export function requestAddress(headers: { get(name: string): string | null } | Record<string, string | string[] | undefined>): string {
-  const value = typeof headers.get === 'function' ? (headers as Headers).get('x-forwarded-for') : (headers as Record<string, string | undefined>)['x-forwarded-for'];
-  return String(value ?? '').split(',')[0].trim() || 'unknown';
+  const value =
+    typeof headers.get === 'function' ? (headers as Headers).get('x-forwarded-for') : (headers as Record<string, string | undefined>)['x-forwarded-for'];
+  return (
+    String(value ?? '')
+      .split(',')[0]
+      .trim() || 'unknown'
+  );
 }

@@ -20,8 +20,15 @@ function movingHandler(reference: string, gate?: Promise<void>, rails: ['deposit
     const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
     await inTransaction(db, async (tx) => {
       await postTransaction(tx, {
-        mode: 'test', kind: 'idempotency_test', businessId: null, reference, actor: { type: 'system', id: 'test' },
-        postings: [{ accountId: a, amount: -100 }, { accountId: b, amount: 100 }],
+        mode: 'test',
+        kind: 'idempotency_test',
+        businessId: null,
+        reference,
+        actor: { type: 'system', id: 'test' },
+        postings: [
+          { accountId: a, amount: -100 },
+          { accountId: b, amount: 100 },
+        ],
       });
       await gate;
     });
@@ -34,10 +41,16 @@ const movements = async (reference: string) =>
   Number((await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${reference}`)).rows[0].n);
 
 async function seedClaim(key: string, state: string, ageSeconds: number) {
-  await testDb().insert(idempotencyKeys).values({
-    apiKeyId: API_KEY, key, requestHash: 'h', state,
-    createdAt: sql`now() - make_interval(secs => ${ageSeconds})`, expiresAt: sql`now() + interval '1 day'`,
-  });
+  await testDb()
+    .insert(idempotencyKeys)
+    .values({
+      apiKeyId: API_KEY,
+      key,
+      requestHash: 'h',
+      state,
+      createdAt: sql`now() - make_interval(secs => ${ageSeconds})`,
+      expiresAt: sql`now() + interval '1 day'`,
+    });
 }
 
 const opts = (key: string) => ({ apiKeyId: API_KEY, key, fingerprint: 'h' });
@@ -84,7 +97,9 @@ describe('idempotency after a crash', () => {
     const first = withIdempotency(testDb(), opts(key), slow.run).catch((e) => e);
     await expect.poll(() => slow.calls()).toBe(1);
     // The first run looks dead: its claim is aged past the minute, and a retry takes over.
-    await testDb().update(idempotencyKeys).set({ createdAt: sql`created_at - interval '2 minutes'` })
+    await testDb()
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`created_at - interval '2 minutes'` })
       .where(and(eq(idempotencyKeys.apiKeyId, API_KEY), eq(idempotencyKeys.key, key)));
     const fastRef = `idem-fast-${key}`;
     // (other accounts, so the retry does not wait on the first run's row locks)

@@ -50,13 +50,23 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
       });
     }
     if (stored.state === 'committed') {
-      throw new ServiceError('request_in_progress', 'The first request with this Idempotency-Key took effect but its answer was not stored; look the result up (e.g. GET /card/payouts) instead of retrying.');
+      throw new ServiceError(
+        'request_in_progress',
+        'The first request with this Idempotency-Key took effect but its answer was not stored; look the result up (e.g. GET /card/payouts) instead of retrying.',
+      );
     }
     [claim] = await db
       .update(idempotencyKeys)
       // A new claim gets its own 24 hours: one taken over near the end must not expire between committing and storing its answer.
       .set({ createdAt: sql`now()`, expiresAt: TTL })
-      .where(and(where, eq(idempotencyKeys.state, 'in_progress'), eq(idempotencyKeys.createdAt, stored.createdAt), sql`${idempotencyKeys.createdAt} < now() - ${ABANDONED_AFTER}`))
+      .where(
+        and(
+          where,
+          eq(idempotencyKeys.state, 'in_progress'),
+          eq(idempotencyKeys.createdAt, stored.createdAt),
+          sql`${idempotencyKeys.createdAt} < now() - ${ABANDONED_AFTER}`,
+        ),
+      )
       .returning({ token: idempotencyKeys.createdAt });
     if (!claim) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }

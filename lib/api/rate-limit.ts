@@ -59,7 +59,10 @@ export class TokenBuckets {
 }
 
 export class RateLimitedError extends ServiceError {
-  constructor(readonly retryAfterSeconds: number, detail: string) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    detail: string,
+  ) {
     super('rate_limited', detail);
   }
 }
@@ -97,7 +100,10 @@ export async function limitApiKey(authorization: string | null): Promise<void> {
   // Jittered, so a client's parallel loops that were refused together do not come back together as a burst.
   const holdMs = Math.min(positiveEnv('RATE_LIMIT_HOLD_MS', 1000) * (0.5 + Math.random()), taken.retryAfterSeconds * 1000);
   await new Promise((r) => setTimeout(r, holdMs));
-  throw new RateLimitedError(taken.retryAfterSeconds, `This API key is over its limit of ${apiKeyLimits().opts.perSecond} requests per second; retry after ${taken.retryAfterSeconds} s.`);
+  throw new RateLimitedError(
+    taken.retryAfterSeconds,
+    `This API key is over its limit of ${apiKeyLimits().opts.perSecond} requests per second; retry after ${taken.retryAfterSeconds} s.`,
+  );
 }
 
 /**
@@ -106,7 +112,8 @@ export async function limitApiKey(authorization: string | null): Promise<void> {
  */
 export function refuseAdminAddressOverLimit(address: string): void {
   const left = adminTokenFailures().peek(address);
-  if (!left.ok) throw new RateLimitedError(left.retryAfterSeconds, `Too many wrong back office tokens from this address; retry after ${left.retryAfterSeconds} s.`);
+  if (!left.ok)
+    throw new RateLimitedError(left.retryAfterSeconds, `Too many wrong back office tokens from this address; retry after ${left.retryAfterSeconds} s.`);
 }
 
 export function countAdminTokenFailure(address: string): void {

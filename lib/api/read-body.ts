@@ -4,7 +4,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper than any body the API takes; a client-controlled depth must never reach a recursive walk. */
 export const MAX_JSON_DEPTH = 32;
 
-const tooLarge = (limit: number) => new ServiceError('payload_too_large', `The request body is larger than ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`}.`);
+const tooLarge = (limit: number) =>
+  new ServiceError('payload_too_large', `The request body is larger than ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`}.`);
 
 /**
  * The body's bytes, counted as they arrive: past `limit` the stream is cancelled

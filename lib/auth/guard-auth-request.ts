@@ -39,7 +39,10 @@ export async function guardAuthRequest(req: Request, handle: (form: string | und
       throw new ServiceError('validation_error', { callbackUrl: 'callbackUrl must be a path of this site.' });
     }
     if (cookieValues(req.headers.get('cookie'), CALLBACK_COOKIES).some((v) => !isHttpTarget(v))) {
-      const res = errorResponse(new ServiceError('validation_error', { callbackUrl: 'The stored callback address was not a path of this site; it has been cleared.' }), requestId);
+      const res = errorResponse(
+        new ServiceError('validation_error', { callbackUrl: 'The stored callback address was not a path of this site; it has been cleared.' }),
+        requestId,
+      );
       for (const name of CALLBACK_COOKIES) res.headers.append('set-cookie', `${name}=; Path=/; Max-Age=0`);
       return res;
     }

@@ -22,7 +22,14 @@ export async function removeUser(db: Db, opts: RemoveUserOptions) {
     const { target, owners } = await lockTeamMember(tx, opts.businessId, opts.userId);
     if (target.role === 'owner' && owners <= 1) throw new ServiceError('forbidden', 'The business must keep at least one owner.');
     await tx.delete(users).where(and(eq(users.id, target.id), eq(users.businessId, opts.businessId)));
-    await recordAudit(tx, { businessId: opts.businessId, mode: null, actor: opts.actor, action: 'user.removed', target: target.email, details: { role: target.role } });
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: null,
+      actor: opts.actor,
+      action: 'user.removed',
+      target: target.email,
+      details: { role: target.role },
+    });
     return { id: target.id, email: target.email };
   });
 }

@@ -22,7 +22,10 @@ export type { DashboardSession };
 export async function getDashboardSession(): Promise<DashboardSession | null> {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id) return null;
-  const [user] = await getDb().select().from(users).where(eq(users.id, Number(session.user.id)));
+  const [user] = await getDb()
+    .select()
+    .from(users)
+    .where(eq(users.id, Number(session.user.id)));
   if (!user) return null;
   const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === 'live' ? 'live' : 'test';
   return { userId: user.id, email: user.email, businessId: user.businessId, role: user.role as Role, mode, actor: { type: 'user', id: String(user.id) } };

@@ -24,8 +24,18 @@ export async function updateUserRole(db: Db, opts: UpdateUserRoleOptions) {
     const { target, owners } = await lockTeamMember(tx, opts.businessId, opts.userId);
     if (target.role === opts.role) return { id: target.id, email: target.email, role: target.role };
     if (target.role === 'owner' && owners <= 1) throw new ServiceError('validation_error', { role: 'The business must keep at least one owner.' });
-    await tx.update(users).set({ role: opts.role }).where(and(eq(users.id, target.id), eq(users.businessId, opts.businessId)));
-    await recordAudit(tx, { businessId: opts.businessId, mode: null, actor: opts.actor, action: 'user.role_changed', target: target.email, details: { from: target.role, to: opts.role } });
+    await tx
+      .update(users)
+      .set({ role: opts.role })
+      .where(and(eq(users.id, target.id), eq(users.businessId, opts.businessId)));
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: null,
+      actor: opts.actor,
+      action: 'user.role_changed',
+      target: target.email,
+      details: { from: target.role, to: opts.role },
+    });
     return { id: target.id, email: target.email, role: opts.role };
   });
 }

@@ -11,7 +11,10 @@ export const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const newUserSchema = z.object({
-  email: z.email({ error: 'email must be a valid email address.' }).max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email({ error: 'email must be a valid email address.' })
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   password: z.string({ error: 'password is required.' }).min(10, { error: 'password must be at least 10 characters.' }).max(200),
   role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}.` }),
 });
@@ -37,7 +40,10 @@ export async function createUser(db: DbOrTx, businessId: number, input: unknown)
 
 /** Checks a sign-in; the same work is done for unknown emails so timing tells nothing. */
 export async function verifyCredentials(db: DbOrTx, email: string, password: string) {
-  const [row] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
   const ok = await bcrypt.compare(password, row?.passwordHash ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva');
   return ok && row ? { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId } : null;
 }

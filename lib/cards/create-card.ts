@@ -73,7 +73,8 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
         throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
       }
       // A random card number or a concurrent first sight of the same phone collided: try again.
-      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_mode_idx' || constraint === 'ledger_accounts_name_idx') && attempt < 5) continue;
+      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_mode_idx' || constraint === 'ledger_accounts_name_idx') && attempt < 5)
+        continue;
       throw err;
     }
   }
@@ -81,7 +82,10 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
 
 /** "New to the service" is decided by the phone alone, across businesses, as SPEC.md says. */
 async function findOrCreateCustomer(tx: Tx, mode: Mode, phone: { e164: string; national: string }, firstName?: string) {
-  const [existing] = await tx.select({ id: customers.id }).from(customers).where(and(eq(customers.phoneNumber, phone.e164), eq(customers.mode, mode)));
+  const [existing] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.phoneNumber, phone.e164), eq(customers.mode, mode)));
   if (existing) return existing.id;
   if (!firstName) throw new ServiceError('user_not_found', `No customer has this phone number in ${mode} mode yet: send first_name to create one.`);
   const [created] = await tx.insert(customers).values({ mode, phoneNumber: phone.e164, nationalNumber: phone.national }).returning({ id: customers.id });

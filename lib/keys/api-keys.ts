@@ -42,7 +42,8 @@ export async function issueApiKey(db: DbOrTx, opts: IssueApiKeyOptions) {
 
 // Every API request runs this lookup.
 const keyLookup = compiledOnce(
-  () => sql`SELECT id, business_id, mode, active AND revoked_at IS NULL AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
+  () =>
+    sql`SELECT id, business_id, mode, active AND revoked_at IS NULL AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
 );
 
 /** Resolves `Authorization: Bearer sk_...` to its business and mode, or throws 401/403. */

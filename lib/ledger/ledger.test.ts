@@ -15,7 +15,18 @@ async function twoAccounts(start = 0) {
   const b = await createCardAccount(db, { businessId: null as unknown as number, mode: 'test', currency: 'ETB', cardNumber: newCardNumber() });
   if (start) {
     const src = await clearingAccountId(db, 'deposits', 'test', 'ETB');
-    await db.transaction((tx) => postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: src, amount: -start }, { accountId: a, amount: start }] }));
+    await db.transaction((tx) =>
+      postTransaction(tx, {
+        mode: 'test',
+        kind: 't',
+        businessId: null,
+        actor,
+        postings: [
+          { accountId: src, amount: -start },
+          { accountId: a, amount: start },
+        ],
+      }),
+    );
   }
   return { a, b };
 }
@@ -27,7 +38,16 @@ describe('postTransaction', () => {
   it('moves money and records entries with the balance after each', async () => {
     const { a, b } = await twoAccounts(1000);
     const posted = await testDb().transaction((tx) =>
-      postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: a, amount: -300 }, { accountId: b, amount: 300 }] }),
+      postTransaction(tx, {
+        mode: 'test',
+        kind: 't',
+        businessId: null,
+        actor,
+        postings: [
+          { accountId: a, amount: -300 },
+          { accountId: b, amount: 300 },
+        ],
+      }),
     );
     expect(await balanceOf(a)).toBe(700);
     expect(await balanceOf(b)).toBe(300);
@@ -44,7 +64,18 @@ describe('postTransaction', () => {
     const { a, b } = await twoAccounts(100);
     const before = await testDb().execute(sql`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id IN (${a}, ${b})`);
     await expect(
-      testDb().transaction((tx) => postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: a, amount: -101 }, { accountId: b, amount: 101 }] })),
+      testDb().transaction((tx) =>
+        postTransaction(tx, {
+          mode: 'test',
+          kind: 't',
+          businessId: null,
+          actor,
+          postings: [
+            { accountId: a, amount: -101 },
+            { accountId: b, amount: 101 },
+          ],
+        }),
+      ),
     ).rejects.toBeInstanceOf(ServiceError);
     const after = await testDb().execute(sql`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id IN (${a}, ${b})`);
     expect(after.rows[0]).toEqual(before.rows[0]);
@@ -54,10 +85,32 @@ describe('postTransaction', () => {
   it('refuses postings that do not sum to zero, or a float', async () => {
     const { a, b } = await twoAccounts(1000);
     await expect(
-      testDb().transaction((tx) => postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: a, amount: -300 }, { accountId: b, amount: 299 }] })),
+      testDb().transaction((tx) =>
+        postTransaction(tx, {
+          mode: 'test',
+          kind: 't',
+          businessId: null,
+          actor,
+          postings: [
+            { accountId: a, amount: -300 },
+            { accountId: b, amount: 299 },
+          ],
+        }),
+      ),
     ).rejects.toThrow(/does not balance/);
     await expect(
-      testDb().transaction((tx) => postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: a, amount: -1.5 }, { accountId: b, amount: 1.5 }] })),
+      testDb().transaction((tx) =>
+        postTransaction(tx, {
+          mode: 'test',
+          kind: 't',
+          businessId: null,
+          actor,
+          postings: [
+            { accountId: a, amount: -1.5 },
+            { accountId: b, amount: 1.5 },
+          ],
+        }),
+      ),
     ).rejects.toThrow(/not an integer/);
     expect(await balanceOf(a)).toBe(1000);
   });
@@ -67,7 +120,18 @@ describe('postTransaction', () => {
     const { a } = await twoAccounts(1000);
     const usd = await createCardAccount(db, { businessId: null as unknown as number, mode: 'test', currency: 'USD', cardNumber: newCardNumber() });
     await expect(
-      db.transaction((tx) => postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: a, amount: -100 }, { accountId: usd, amount: 100 }] })),
+      db.transaction((tx) =>
+        postTransaction(tx, {
+          mode: 'test',
+          kind: 't',
+          businessId: null,
+          actor,
+          postings: [
+            { accountId: a, amount: -100 },
+            { accountId: usd, amount: 100 },
+          ],
+        }),
+      ),
     ).rejects.toThrow(/does not balance/);
   });
 
@@ -75,12 +139,35 @@ describe('postTransaction', () => {
     const { a, b } = await twoAccounts(10_000);
     const db = testDb();
     const src = await clearingAccountId(db, 'deposits', 'test', 'ETB');
-    await db.transaction((tx) => postTransaction(tx, { mode: 'test', kind: 't', businessId: null, actor, postings: [{ accountId: src, amount: -10_000 }, { accountId: b, amount: 10_000 }] }));
+    await db.transaction((tx) =>
+      postTransaction(tx, {
+        mode: 'test',
+        kind: 't',
+        businessId: null,
+        actor,
+        postings: [
+          { accountId: src, amount: -10_000 },
+          { accountId: b, amount: 10_000 },
+        ],
+      }),
+    );
     const moves = Array.from({ length: 60 }, (_, i) =>
       db.transaction((tx) =>
         postTransaction(tx, {
-          mode: 'test', kind: 't', businessId: null, actor,
-          postings: i % 2 ? [{ accountId: a, amount: -100 }, { accountId: b, amount: 100 }] : [{ accountId: b, amount: -100 }, { accountId: a, amount: 100 }],
+          mode: 'test',
+          kind: 't',
+          businessId: null,
+          actor,
+          postings:
+            i % 2
+              ? [
+                  { accountId: a, amount: -100 },
+                  { accountId: b, amount: 100 },
+                ]
+              : [
+                  { accountId: b, amount: -100 },
+                  { accountId: a, amount: 100 },
+                ],
         }),
       ),
     );

@@ -108,7 +108,10 @@ function wantedAccounts(slots?: number): { wanted: SQL; ids: SQL } {
       n.map((i) => sql`(${P(`account${i}`)}::bigint, ${P(`amount${i}`)}::bigint)`),
       sql`, `,
     )}) AS w(account_id, amount) WHERE account_id IS NOT NULL`,
-    ids: sql`ANY(ARRAY[${sql.join(n.map((i) => sql`${P(`account${i}`)}::bigint`), sql`, `)}])`,
+    ids: sql`ANY(ARRAY[${sql.join(
+      n.map((i) => sql`${P(`account${i}`)}::bigint`),
+      sql`, `,
+    )}])`,
   };
 }
 

@@ -67,7 +67,12 @@ function errorExample(code: ErrorCode): Json {
     value:
       code === 'validation_error'
         ? { status: 'error', message: 'Validation error', error: { amount: 'Amount must be at least 100 minor units (1 unit of currency).' } }
-        : { status: 'error', message: ERRORS[code][1], error: ERROR_CONDITIONS[code] ?? ERRORS[code][1], ...(code === 'internal' && { request_id: 'req_8Hk2Lm4Nq6Rs8Tv0Wx2Y' }) },
+        : {
+            status: 'error',
+            message: ERRORS[code][1],
+            error: ERROR_CONDITIONS[code] ?? ERRORS[code][1],
+            ...(code === 'internal' && { request_id: 'req_8Hk2Lm4Nq6Rs8Tv0Wx2Y' }),
+          },
   };
 }
 
@@ -81,7 +86,9 @@ function errorResponse(list: ErrorCode[]): Json {
     description: list.map((c) => `${ERRORS[c][1]}: ${ERROR_CONDITIONS[c] ?? ''}`.replace(/: $/, '')).join('. '),
     headers: {
       'x-request-id': { $ref: '#/components/headers/RequestId' },
-      ...(list.includes('rate_limited') && { 'retry-after': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^\\d+$' } } }),
+      ...(list.includes('rate_limited') && {
+        'retry-after': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^\\d+$' } },
+      }),
     },
     'x-error-codes': list,
     content: {
@@ -116,7 +123,8 @@ function errorResponses(op: Operation): Record<string, Json> {
 
 function parameters(op: Operation): Json[] {
   const params: Json[] = [];
-  for (const [name, description] of Object.entries(op.pathParams ?? {})) params.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+  for (const [name, description] of Object.entries(op.pathParams ?? {}))
+    params.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
   for (const q of op.query ?? []) {
     const schema = z.toJSONSchema(q.schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json;
     delete schema.$schema;
@@ -209,8 +217,20 @@ const signatureHeaders: Json[] = [
     description: 'Only during a secret rotation: x-service-signature computed with the new secret.',
     schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   },
-  { name: 'webhook-id', in: 'header', required: true, description: 'Standard Webhooks: the event id, the same on every attempt (deduplicate on it).', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Standard Webhooks: seconds since the epoch of this attempt; refuse old ones.', schema: { type: 'string', pattern: '^\\d+$' } },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: the event id, the same on every attempt (deduplicate on it).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: seconds since the epoch of this attempt; refuse old ones.',
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',
@@ -221,7 +241,9 @@ const signatureHeaders: Json[] = [
   },
 ];
 
-const retries = DEFAULT_RETRY_SCHEDULE_MS.map((ms) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`)).join(', ');
+const retries = DEFAULT_RETRY_SCHEDULE_MS.map((ms) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`)).join(
+  ', ',
+);
 
 function webhookItem(event: string, schema: z.ZodType, example: unknown, summary: string): Json {
   const id = responseRegistry.get(schema)!.id;
@@ -251,7 +273,10 @@ export function buildDocument(): Json {
 
   const paths: Json = {};
   for (const op of OPERATIONS) {
-    const item = (paths[op.path] ??= op.api === 'admin' ? { servers: [{ url: '{app_url}/api/admin', description: 'Provider back office', variables: { app_url: { default: 'http://localhost:3000' } } }] } : {});
+    const item = (paths[op.path] ??=
+      op.api === 'admin'
+        ? { servers: [{ url: '{app_url}/api/admin', description: 'Provider back office', variables: { app_url: { default: 'http://localhost:3000' } } }] }
+        : {});
     item[op.method] = operationObject(op);
   }
 
@@ -263,7 +288,9 @@ export function buildDocument(): Json {
       description:
         'Issue stored-value gift cards, top them up with payments and transfers, and pay out from them. Amounts are integers in minor units (100 = 1 unit of currency). Every answer is an envelope: `{status: "success", message, data}` or `{status: "error", message, error}`. The API key selects the mode: `sk_test_` keys see test data only, `sk_live_` keys live data only.',
     },
-    servers: [{ url: '{app_url}/api/v1', description: 'REST API', variables: { app_url: { default: 'http://localhost:3000', description: 'APP_URL of the service' } } }],
+    servers: [
+      { url: '{app_url}/api/v1', description: 'REST API', variables: { app_url: { default: 'http://localhost:3000', description: 'APP_URL of the service' } } },
+    ],
     security: [{ apiKey: [] }],
     tags: [
       { name: 'Cards', description: 'Gift cards: create, read, enable or disable, cancel' },
@@ -280,7 +307,12 @@ export function buildDocument(): Json {
     paths,
     webhooks: {
       'payment.success': webhookItem('payment.success', paymentEventSchema, ex.paymentEventExample, 'A card was topped up'),
-      'payment.failed': webhookItem('payment.failed', paymentEventSchema, { ...ex.paymentEventExample, event: 'payment.failed', status: 'failed' }, 'A payment failed'),
+      'payment.failed': webhookItem(
+        'payment.failed',
+        paymentEventSchema,
+        { ...ex.paymentEventExample, event: 'payment.failed', status: 'failed' },
+        'A payment failed',
+      ),
       'payment.cancelled': webhookItem(
         'payment.cancelled',
         paymentEventSchema,
@@ -293,7 +325,12 @@ export function buildDocument(): Json {
     components: {
       schemas,
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_test_… or sk_live_…', description: 'Your secret API key: `Authorization: Bearer <API_KEY>`. Keep it on your server.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'sk_test_… or sk_live_…',
+          description: 'Your secret API key: `Authorization: Bearer <API_KEY>`. Keep it on your server.',
+        },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The back office token: `Authorization: Bearer <ADMIN_TOKEN>`.' },
       },
       parameters: {

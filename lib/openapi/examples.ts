@@ -51,7 +51,12 @@ export const cardToCardCreatedExample: CardToCardPayoutCreated = {
 
 export const bankCreatedExample: BankPayoutCreated = { provider_reference: 'bnk_Pq8sW2nX4cV7bR1e', status: 'PENDING' };
 
-export const transferCreatedExample: TransferCreated = { provider_reference: 'trf_Lm3kD9fG1hJ6aS2q', status: 'PENDING', created_at: created, updated_at: created };
+export const transferCreatedExample: TransferCreated = {
+  provider_reference: 'trf_Lm3kD9fG1hJ6aS2q',
+  status: 'PENDING',
+  created_at: created,
+  updated_at: created,
+};
 
 export const payoutPageExample: PayoutPage = {
   items: [

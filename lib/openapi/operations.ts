@@ -107,9 +107,11 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   payload_too_large: 'The body is larger than 1 MB',
   rate_limited: 'Too many requests with this API key; wait the Retry-After header’s seconds',
   internal: 'Something failed on our side; nothing was changed; quote request_id',
-  failed_to_initiate_payout: 'Live mode with no bank payout provider configured (nothing debited), or the rail refused the payout (its debit reversed, payout.failed sent); retry with a new Idempotency-Key',
+  failed_to_initiate_payout:
+    'Live mode with no bank payout provider configured (nothing debited), or the rail refused the payout (its debit reversed, payout.failed sent); retry with a new Idempotency-Key',
   unavailable: 'The fee schedule was edited under each of three attempts; nothing was moved; send the request again',
-  payment_request_failed: 'No payment processor configured for the mode (nothing recorded), or the wallet refused the charge (the payment failed, payment.failed sent)',
+  payment_request_failed:
+    'No payment processor configured for the mode (nothing recorded), or the wallet refused the charge (the payment failed, payment.failed sent)',
 };
 
 /** Errors any operation of an API can answer, by method. */
@@ -153,7 +155,11 @@ export const OPERATIONS: Operation[] = [
     description: 'Newest first; cancelled cards are not listed.',
     query: [
       ...page,
-      { name: 'phone_number', description: 'Filter by the holder’s national number, with or without its trunk 0 (911234567 or 0911234567)', schema: z.string() },
+      {
+        name: 'phone_number',
+        description: 'Filter by the holder’s national number, with or without its trunk 0 (911234567 or 0911234567)',
+        schema: z.string(),
+      },
     ],
     success: { status: 200, message: 'Gift cards retrieved successfully', data: r.cardPageSchema, examples: { page: ex.cardPageExample } },
     errors: ['validation_error'],
@@ -348,7 +354,12 @@ export const OPERATIONS: Operation[] = [
       { name: 'type', description: 'Only events of this kind', schema: filtersSchema.shape.type },
       { name: 'undelivered', description: 'true: only events not yet delivered to your URL', schema: filtersSchema.shape.undelivered },
     ],
-    success: { status: 200, message: 'Events retrieved successfully', data: r.eventPageSchema, examples: { page: { items: [ex.eventItemExample], total: 1, page: 1, limit: 15, pages: 1 } } },
+    success: {
+      status: 200,
+      message: 'Events retrieved successfully',
+      data: r.eventPageSchema,
+      examples: { page: { items: [ex.eventItemExample], total: 1, page: 1, limit: 15, pages: 1 } },
+    },
     errors: ['validation_error'],
   },
   {
@@ -418,7 +429,12 @@ export const OPERATIONS: Operation[] = [
     description: 'Inactive or not-enabled keys answer 403 Forbidden on every endpoint.',
     pathParams: { id: 'The business id' },
     body: { schemas: { IssueApiKeyRequest: issueKeySchema }, examples: { IssueApiKeyRequest: { mode: 'test', active: true, gift_cards_enabled: true } } },
-    success: { status: 201, message: 'API key issued successfully', data: r.apiKeyIssuedSchema, examples: { key: { key: 'sk_test_…', mode: 'test', active: true, gift_cards_enabled: true } } },
+    success: {
+      status: 201,
+      message: 'API key issued successfully',
+      data: r.apiKeyIssuedSchema,
+      examples: { key: { key: 'sk_test_…', mode: 'test', active: true, gift_cards_enabled: true } },
+    },
     errors: ['not_found', 'validation_error'],
   },
   {
@@ -433,7 +449,12 @@ export const OPERATIONS: Operation[] = [
       schemas: { CreateUserRequest: newUserSchema },
       examples: { CreateUserRequest: { email: 'finance@kaldi.example', password: 'a-long-password', role: 'finance' } },
     },
-    success: { status: 201, message: 'User created successfully', data: r.userCreatedSchema, examples: { user: { id: 7, email: 'finance@kaldi.example', role: 'finance', business_id: 42 } } },
+    success: {
+      status: 201,
+      message: 'User created successfully',
+      data: r.userCreatedSchema,
+      examples: { user: { id: 7, email: 'finance@kaldi.example', role: 'finance', business_id: 42 } },
+    },
     errors: ['not_found', 'validation_error'],
   },
   {
@@ -449,7 +470,12 @@ export const OPERATIONS: Operation[] = [
       schemas: { FeeScheduleRequest: feeScheduleSchema },
       examples: { FeeScheduleRequest: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } },
     },
-    success: { status: 200, message: 'Fee schedule updated successfully', data: r.feeScheduleResultSchema, examples: { fees: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } } },
+    success: {
+      status: 200,
+      message: 'Fee schedule updated successfully',
+      data: r.feeScheduleResultSchema,
+      examples: { fees: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } },
+    },
     errors: ['not_found', 'validation_error'],
   },
   {
@@ -461,8 +487,16 @@ export const OPERATIONS: Operation[] = [
     summary: 'Register a mode’s webhook URL',
     description: 'Live URLs must be https and resolve to public addresses. The secret is generated when not given.',
     pathParams: { id: 'The business id' },
-    body: { schemas: { RegisterWebhookRequest: registerWebhookSchema }, examples: { RegisterWebhookRequest: { mode: 'live', url: 'https://shop.example/webhooks/giftcards' } } },
-    success: { status: 200, message: 'Webhook registered successfully', data: r.webhookEndpointSchema, examples: { endpoint: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…' } } },
+    body: {
+      schemas: { RegisterWebhookRequest: registerWebhookSchema },
+      examples: { RegisterWebhookRequest: { mode: 'live', url: 'https://shop.example/webhooks/giftcards' } },
+    },
+    success: {
+      status: 200,
+      message: 'Webhook registered successfully',
+      data: r.webhookEndpointSchema,
+      examples: { endpoint: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…' } },
+    },
     errors: ['not_found', 'validation_error'],
   },
   {
@@ -475,7 +509,12 @@ export const OPERATIONS: Operation[] = [
     description: 'Test funds, or a recorded live deposit.',
     pathParams: { id: 'The business id' },
     body: { schemas: { DepositRequest: depositSchema }, examples: { DepositRequest: { mode: 'test', currency: 'ETB', amount: 1000000 } } },
-    success: { status: 200, message: 'Business account credited successfully', data: r.depositResultSchema, examples: { deposit: { mode: 'test', currency: 'ETB', amount: 1000000, balance: 1000000 } } },
+    success: {
+      status: 200,
+      message: 'Business account credited successfully',
+      data: r.depositResultSchema,
+      examples: { deposit: { mode: 'test', currency: 'ETB', amount: 1000000, balance: 1000000 } },
+    },
     errors: ['not_found', 'validation_error'],
   },
   {
@@ -511,7 +550,12 @@ export const OPERATIONS: Operation[] = [
         ReplayFailedRequest: { mode: 'test', from: '2025-06-01T00:00:00Z', to: '2025-06-02T00:00:00Z' },
       },
     },
-    success: { status: 200, message: 'Webhook replay scheduled', data: r.replayResultSchema, examples: { replay: { mode: 'test', event_id: 'msg_3Fh8Kd0Lq2Zx9Vb7Nm1cR4tY', deliveries: 2 } } },
+    success: {
+      status: 200,
+      message: 'Webhook replay scheduled',
+      data: r.replayResultSchema,
+      examples: { replay: { mode: 'test', event_id: 'msg_3Fh8Kd0Lq2Zx9Vb7Nm1cR4tY', deliveries: 2 } },
+    },
     errors: ['not_found', 'validation_error'],
   },
   {
@@ -528,7 +572,9 @@ export const OPERATIONS: Operation[] = [
       status: 200,
       message: 'Webhook secret rotated successfully',
       data: r.webhookRotatedSchema,
-      examples: { rotated: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…', previous_secret_expires_at: '2025-06-02T09:30:00.000Z' } },
+      examples: {
+        rotated: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…', previous_secret_expires_at: '2025-06-02T09:30:00.000Z' },
+      },
     },
     errors: ['not_found', 'validation_error'],
   },

@@ -145,10 +145,7 @@ export const paymentCreatedSchema = reg(
   }),
 );
 
-export const bankSchema = reg(
-  'Bank',
-  z.strictObject({ slug: z.string(), name: z.string(), type: z.enum(['bank', 'wallet']), currencies: z.array(currency) }),
-);
+export const bankSchema = reg('Bank', z.strictObject({ slug: z.string(), name: z.string(), type: z.enum(['bank', 'wallet']), currencies: z.array(currency) }));
 
 const customer = z
   .strictObject({ first_name: z.string().optional(), last_name: z.string().optional(), email: z.string().optional(), phone_number: z.string().optional() })
@@ -172,9 +169,7 @@ const paymentEventFields = {
 export const paymentEventSchema = reg(
   'PaymentEvent',
   z.union(
-    (['success', 'failed', 'cancelled'] as const).map((s) =>
-      z.strictObject({ event: z.literal(`payment.${s}`), status: z.literal(s), ...paymentEventFields }),
-    ),
+    (['success', 'failed', 'cancelled'] as const).map((s) => z.strictObject({ event: z.literal(`payment.${s}`), status: z.literal(s), ...paymentEventFields })),
   ),
   'payment.success, payment.failed and payment.cancelled: keys in this order, empty optional fields left out.',
 );
@@ -238,10 +233,7 @@ export const validationErrorsSchema = reg(
   z.record(z.string(), z.string()).meta({ description: 'One message per field name (body for a malformed body)' }),
 );
 
-export const successEnvelopeSchema = reg(
-  'SuccessEnvelope',
-  z.strictObject({ status: z.literal('success'), message: z.string(), data: z.unknown() }),
-);
+export const successEnvelopeSchema = reg('SuccessEnvelope', z.strictObject({ status: z.literal('success'), message: z.string(), data: z.unknown() }));
 
 export const errorEnvelopeSchema = reg(
   'ErrorEnvelope',
@@ -299,10 +291,7 @@ export const feeScheduleResultSchema = reg(
 
 export const webhookEndpointSchema = reg('WebhookEndpoint', z.strictObject({ mode, url: z.string(), secret: z.string() }));
 
-export const webhookRotatedSchema = reg(
-  'WebhookRotated',
-  z.strictObject({ mode, url: z.string(), secret: z.string(), previous_secret_expires_at: timestamp }),
-);
+export const webhookRotatedSchema = reg('WebhookRotated', z.strictObject({ mode, url: z.string(), secret: z.string(), previous_secret_expires_at: timestamp }));
 
 export const depositResultSchema = reg('Deposit', z.strictObject({ mode, currency, amount: minorUnits, balance: z.int() }));
 

@@ -126,7 +126,14 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
     throw err;
   }
   // Recorded first: a customer is never asked to pay for a payment that does not exist.
-  if (type === 'direct-charge') await pushWalletCharge(db, opts, { linkReference, paymentMethod: paymentMethod!, phoneNumber: phone!, amount: input.amount + fee, currency: card.currency });
+  if (type === 'direct-charge')
+    await pushWalletCharge(db, opts, {
+      linkReference,
+      paymentMethod: paymentMethod!,
+      phoneNumber: phone!,
+      amount: input.amount + fee,
+      currency: card.currency,
+    });
 
   return {
     link_reference: linkReference,
@@ -140,7 +147,11 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
   };
 }
 
-async function pushWalletCharge(db: Db, opts: CreatePaymentOptions, charge: { linkReference: string; paymentMethod: string; phoneNumber: string; amount: number; currency: string }) {
+async function pushWalletCharge(
+  db: Db,
+  opts: CreatePaymentOptions,
+  charge: { linkReference: string; paymentMethod: string; phoneNumber: string; amount: number; currency: string },
+) {
   let settleAfter: Date | null;
   try {
     ({ settleAfter } = await requestWalletCharge({ mode: opts.mode, reference: charge.linkReference, ...charge }));
@@ -150,6 +161,9 @@ async function pushWalletCharge(db: Db, opts: CreatePaymentOptions, charge: { li
     throw new ServiceError('payment_request_failed', 'The wallet rail refused the charge; the payment failed and nothing was charged.');
   }
   if (settleAfter) {
-    await db.update(payments).set({ settleAfter }).where(and(eq(payments.linkReference, charge.linkReference), eq(payments.status, 'pending')));
+    await db
+      .update(payments)
+      .set({ settleAfter })
+      .where(and(eq(payments.linkReference, charge.linkReference), eq(payments.status, 'pending')));
   }
 }

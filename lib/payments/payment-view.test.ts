@@ -29,9 +29,32 @@ const base: Payment = {
 
 describe('payment record', () => {
   it('keeps SPEC.md key order and leaves out empty optional fields', () => {
-    expect(Object.keys(toPaymentRecord(base))).toEqual(['link_reference', 'status', 'currency', 'amount', 'service_fee', 'card_number', 'mode', 'created_at', 'updated_at']);
+    expect(Object.keys(toPaymentRecord(base))).toEqual([
+      'link_reference',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'card_number',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
     const full = toPaymentRecord({ ...base, merchantReference: 'o-1', providerReference: 'prc_1', paymentMethod: 'telebirr', status: 'success' });
-    expect(Object.keys(full)).toEqual(['link_reference', 'merchant_reference', 'provider_reference', 'status', 'currency', 'amount', 'service_fee', 'payment_method', 'card_number', 'mode', 'created_at', 'updated_at']);
+    expect(Object.keys(full)).toEqual([
+      'link_reference',
+      'merchant_reference',
+      'provider_reference',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'payment_method',
+      'card_number',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
     expect(full.created_at).toBe('2024-01-02T03:04:05.678Z');
   });
 

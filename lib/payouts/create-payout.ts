@@ -65,7 +65,10 @@ export function payoutTypeOf(input: Record<string, unknown>): PayoutType {
     throw new ServiceError('invalid_payout_request', 'Send exactly one destination: merchant_id, destination_card_number, or the bank fields.');
   }
   if (types.length === 0) {
-    throw validationError('destination', 'Send merchant_id (B2B), destination_card_number (card-to-card), or bank_slug, account_number and account_name (bank).');
+    throw validationError(
+      'destination',
+      'Send merchant_id (B2B), destination_card_number (card-to-card), or bank_slug, account_number and account_name (bank).',
+    );
   }
   if (types[0] === 'bank' && !DESTINATION_FIELDS.bank.every(sent)) {
     throw new ServiceError('invalid_payout_request', 'bank_slug, account_number and account_name must be sent together.');
@@ -192,7 +195,15 @@ function payoutStatement(withEvent: boolean): SQL {
  * a card disabled before the statement started, or a fee rule changed, fails
  * the guard. Timestamps are taken here so the event can be written with the row.
  */
-async function writePayout(db: Db, opts: CreatePayoutOptions, p: Prepared, kind: string, accounts: [number, number, number], extra: PayoutExtras, status: 'success' | 'pending') {
+async function writePayout(
+  db: Db,
+  opts: CreatePayoutOptions,
+  p: Prepared,
+  kind: string,
+  accounts: [number, number, number],
+  extra: PayoutExtras,
+  status: 'success' | 'pending',
+) {
   const now = new Date();
   const payout: Omit<PayoutRow, 'id' | 'transactionId'> = {
     businessId: opts.businessId,
@@ -315,9 +326,18 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
       if (feeFromAmount && input.amount <= fee) {
         throw new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`);
       }
-      const source = checkSource(cards.find((c) => c.card_number === input.card_number), opts.businessId);
+      const source = checkSource(
+        cards.find((c) => c.card_number === input.card_number),
+        opts.businessId,
+      );
       const prepared: Prepared = { type, source, amount: input.amount, fee, chargePayer, feeFromAmount, reference: '', rule, remembered, progress };
-      if (type === 'card_to_card') return await cardToCard(db, opts, prepared, cards.find((c) => c.card_number === input.destination_card_number));
+      if (type === 'card_to_card')
+        return await cardToCard(
+          db,
+          opts,
+          prepared,
+          cards.find((c) => c.card_number === input.destination_card_number),
+        );
       if (type === 'b2b') return await businessToBusiness(db, opts, prepared, input.merchant_id);
       return await bank(db, opts, prepared, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
     } catch (err) {
@@ -327,7 +347,10 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
       // A schedule edited under every attempt is no fault of the request: say so with a retryable answer, not a 500.
       if (attempt >= 3) {
         throw err instanceof PartiesChanged
-          ? new ServiceError('unavailable', 'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.')
+          ? new ServiceError(
+              'unavailable',
+              'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.',
+            )
           : err;
       }
     }
@@ -340,10 +363,18 @@ async function cardToCard(db: Db, opts: CreatePayoutOptions, p: Prepared, destin
   if (destination.currency !== p.source.currency) throw new ServiceError('currency_mismatch', 'The source and destination cards hold different currencies.');
   const feeAccount = await feeRevenueAccountId(db, opts.mode, p.source.currency);
   p.reference = newReference('c2c');
-  const payout = await writePayout(db, opts, p, 'payout_card_to_card', [p.source.account_id, destination.account_id, feeAccount], {
-    destinationCardId: destination.id,
-    destinationCardNumber: destination.card_number,
-  }, 'success');
+  const payout = await writePayout(
+    db,
+    opts,
+    p,
+    'payout_card_to_card',
+    [p.source.account_id, destination.account_id, feeAccount],
+    {
+      destinationCardId: destination.id,
+      destinationCardNumber: destination.card_number,
+    },
+    'success',
+  );
   return {
     initiator_reference: payout.reference,
     source_card_number: payout.sourceCardNumber,

@@ -99,7 +99,14 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
       })
       .returning();
     await bumpCounter(tx, opts.businessId, opts.mode, 'transfers', 1);
-    await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'transfer.created', target: reference, details: { amount: input.amount, card_number: card.card_number } });
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      actor: opts.actor,
+      action: 'transfer.created',
+      target: reference,
+      details: { amount: input.amount, card_number: card.card_number },
+    });
     return row;
   });
   return {

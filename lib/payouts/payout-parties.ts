@@ -98,11 +98,9 @@ const partiesQuery = compiledOnce(
 
 /** One round trip; the one-row LEFT JOINs always answer a row, so the fee is known without cards. */
 async function readParties(db: Db, businessId: number, mode: Mode, type: PayoutType, numbers: string[]) {
-  const result = await runCompiled<PayoutCard & { percent_scaled: number | null; fixed: number | null; min: number | null; max: number | null } & Record<string, unknown>>(
-    db,
-    partiesQuery(),
-    { businessId, mode, type, number: numbers[0], otherNumber: numbers[1] ?? null },
-  );
+  const result = await runCompiled<
+    PayoutCard & { percent_scaled: number | null; fixed: number | null; min: number | null; max: number | null } & Record<string, unknown>
+  >(db, partiesQuery(), { businessId, mode, type, number: numbers[0], otherNumber: numbers[1] ?? null });
   const first = result.rows[0];
   const rule: FeeRule | undefined =
     first.percent_scaled === null ? undefined : { percentScaled: Number(first.percent_scaled), fixed: Number(first.fixed), min: first.min, max: first.max };

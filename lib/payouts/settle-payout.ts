@@ -59,8 +59,10 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
     if (p.status !== 'pending') return p;
     // Card before accounts: the lock order card cancellation uses.
     const locked = card
-      ? (await tx.execute<{ cancelled: boolean; active: boolean }>(sql`
-          SELECT cancelled_at IS NOT NULL AS cancelled, status = 1 AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)).rows[0]
+      ? (
+          await tx.execute<{ cancelled: boolean; active: boolean }>(sql`
+          SELECT cancelled_at IS NOT NULL AS cancelled, status = 1 AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)
+        ).rows[0]
       : undefined;
     const cardGone = !locked || locked.cancelled;
 
@@ -102,11 +104,7 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
         reversesId: outcome === 'failed' ? p.transactionId : null,
       });
     }
-    const [settled] = await tx
-      .update(payouts)
-      .set({ status: outcome, updatedAt: sql`now()`, completedAt: sql`now()` })
-      .where(eq(payouts.id, p.id))
-      .returning();
+    const [settled] = await tx.update(payouts).set({ status: outcome, updatedAt: sql`now()`, completedAt: sql`now()` }).where(eq(payouts.id, p.id)).returning();
     await enqueueEvent(tx, {
       businessId: p.businessId,
       mode,

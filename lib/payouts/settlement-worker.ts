@@ -29,5 +29,4 @@ export async function settleDuePayouts(db: Db): Promise<number> {
   return settled;
 }
 
-export const startSettlementWorker = (db: Db): Stop =>
-  backgroundLoop('settlement worker', POLL_MS, async () => (await settleDuePayouts(db)) === BATCH);
+export const startSettlementWorker = (db: Db): Stop => backgroundLoop('settlement worker', POLL_MS, async () => (await settleDuePayouts(db)) === BATCH);

@@ -31,9 +31,13 @@ export async function listEvents(db: Db, o: ListEventsOptions) {
   const undelivered = f.undelivered === 'true';
   const where = sql`e.business_id = ${o.businessId} AND e.mode = ${o.mode}
     ${f.type ? sql`AND e.type = ${f.type}` : sql``}
-    ${undelivered ? sql`AND NOT EXISTS (
+    ${
+      undelivered
+        ? sql`AND NOT EXISTS (
       SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-      WHERE d.event_id = e.id AND w.kind = 'business' AND d.state = 'delivered')` : sql``}`;
+      WHERE d.event_id = e.id AND w.kind = 'business' AND d.state = 'delivered')`
+        : sql``
+    }`;
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     SELECT e.event_id, e.type, e.created_at, e.body, d.state, d.attempts, d.last_attempt_at, d.delivered_at
     FROM webhook_events e

@@ -29,10 +29,22 @@ describe('receiveWebhook', () => {
 
   it('rejects 1,000 single-byte mutations of body, id or timestamp, then accepts the original once', async () => {
     const id = `msg_mut_${Date.now()}`;
-    const body = Buffer.from(JSON.stringify({ event: 'payout.success', status: 'success', mode: 'test', payout_type: 'card_to_card', currency: 'ETB', amount: 1500, initiator_reference: 'r', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }));
+    const body = Buffer.from(
+      JSON.stringify({
+        event: 'payout.success',
+        status: 'success',
+        mode: 'test',
+        payout_type: 'card_to_card',
+        currency: 'ETB',
+        amount: 1500,
+        initiator_reference: 'r',
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      }),
+    );
     const original = signed(id, body);
     let seed = 12345;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const outcomes = new Map<number, number>();
     for (let i = 0; i < 1000; i++) {
       const target = i % 3;
@@ -62,7 +74,9 @@ describe('receiveWebhook', () => {
       outcomes.set(status, (outcomes.get(status) ?? 0) + 1);
     }
     expect(outcomes.get(401)).toBeGreaterThan(500);
-    const { rows } = await testDb().execute(sql`SELECT count(*)::int AS n FROM received_webhooks WHERE endpoint_id = (SELECT id FROM webhook_endpoints WHERE public_id = ${endpoint.public_id})`);
+    const { rows } = await testDb().execute(
+      sql`SELECT count(*)::int AS n FROM received_webhooks WHERE endpoint_id = (SELECT id FROM webhook_endpoints WHERE public_id = ${endpoint.public_id})`,
+    );
     expect(rows[0].n).toBe(0);
     expect(await receive(original.headers, body)).toEqual({ webhookId: id, duplicate: false });
     expect(await receive(original.headers, body)).toEqual({ webhookId: id, duplicate: true });
@@ -78,21 +92,27 @@ describe('receiveWebhook', () => {
     await expect(receive(ok.headers, body)).resolves.toMatchObject({ duplicate: false });
   });
 
-  it('refuses another endpoint\'s secret, and accepts the previous secret only during its overlap', async () => {
+  it("refuses another endpoint's secret, and accepts the previous secret only during its overlap", async () => {
     const body = Buffer.from('{"event":"payment.failed"}');
     const foreign = signed(`msg_foreign_${Date.now()}`, body, undefined, `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
     await expect(receive(foreign.headers, body)).rejects.toMatchObject({ status: 401 });
     const old = endpoint.secret;
     const fresh = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
-    await testDb().execute(sql`UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = now() + interval '1 hour', secret = ${fresh} WHERE public_id = ${endpoint.public_id}`);
+    await testDb().execute(
+      sql`UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = now() + interval '1 hour', secret = ${fresh} WHERE public_id = ${endpoint.public_id}`,
+    );
     try {
       const byOld = signed(`msg_old_${Date.now()}`, body, undefined, old);
       await expect(receive(byOld.headers, body)).resolves.toMatchObject({ duplicate: false });
-      await testDb().execute(sql`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE public_id = ${endpoint.public_id}`);
+      await testDb().execute(
+        sql`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE public_id = ${endpoint.public_id}`,
+      );
       const late = signed(`msg_late_${Date.now()}`, body, undefined, old);
       await expect(receive(late.headers, body)).rejects.toMatchObject({ status: 401 });
     } finally {
-      await testDb().execute(sql`UPDATE webhook_endpoints SET secret = ${old}, previous_secret = NULL, previous_secret_expires_at = NULL WHERE public_id = ${endpoint.public_id}`);
+      await testDb().execute(
+        sql`UPDATE webhook_endpoints SET secret = ${old}, previous_secret = NULL, previous_secret_expires_at = NULL WHERE public_id = ${endpoint.public_id}`,
+      );
     }
   });
 

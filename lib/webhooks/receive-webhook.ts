@@ -40,7 +40,8 @@ export async function receiveWebhook(db: Db, o: ReceiveWebhookOptions): Promise<
     .map(([k]) => [k, `The ${k} header is required.`]);
   if (missing.length) throw new ServiceError('validation_error', Object.fromEntries(missing));
   if (!/^[A-Za-z0-9_.:-]{1,255}$/.test(id!)) throw new ServiceError('validation_error', { 'webhook-id': 'The webhook-id header is malformed.' });
-  if (!/^\d{1,12}$/.test(timestamp!)) throw new ServiceError('validation_error', { 'webhook-timestamp': 'The webhook-timestamp header must be whole seconds.' });
+  if (!/^\d{1,12}$/.test(timestamp!))
+    throw new ServiceError('validation_error', { 'webhook-timestamp': 'The webhook-timestamp header must be whole seconds.' });
 
   const { rows } = await db.execute<{ id: number; business_id: number; mode: Mode; secret: string; previous_secret: string | null }>(sql`
     SELECT id, business_id, mode, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret

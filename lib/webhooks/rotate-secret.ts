@@ -9,7 +9,12 @@ import { newWebhookSecret } from './endpoints';
 export const rotateSecretSchema = z.object({
   mode: modeSchema,
   secret: z.string({ error: 'secret must be a string.' }).min(16, { error: 'secret must be at least 16 characters.' }).max(200).optional(),
-  overlap_hours: z.number({ error: 'overlap_hours must be a number.' }).int().min(0).max(24 * 7).optional(),
+  overlap_hours: z
+    .number({ error: 'overlap_hours must be a number.' })
+    .int()
+    .min(0)
+    .max(24 * 7)
+    .optional(),
 });
 
 /**

@@ -4,7 +4,15 @@ import { deliverWebhook } from './deliver-webhook';
 import { isNonPublicAddress, resolveWebhookTarget } from './url-guard';
 import { startReceiver } from '../../tests/api/webhooks-receiver';
 
-const FORBIDDEN = ['https://127.0.0.1/h', 'https://10.0.0.1/h', 'https://169.254.169.254/latest/meta-data', 'https://localhost/h', 'https://[::1]/h', 'https://192.168.1.10/h', 'https://[::ffff:127.0.0.1]/h'];
+const FORBIDDEN = [
+  'https://127.0.0.1/h',
+  'https://10.0.0.1/h',
+  'https://169.254.169.254/latest/meta-data',
+  'https://localhost/h',
+  'https://[::1]/h',
+  'https://192.168.1.10/h',
+  'https://[::ffff:127.0.0.1]/h',
+];
 
 // Each form a live webhook must not reach, as a URL host: the reason beside it.
 const NON_PUBLIC_HOSTS: [string, string][] = [
@@ -51,16 +59,40 @@ const NON_PUBLIC_HOSTS: [string, string][] = [
   ['[5f00::1]', 'outside global unicast 2000::/3'],
 ];
 
-const PUBLIC_ADDRESSES = ['8.8.8.8', '1.1.1.1', '192.0.1.1', '198.51.99.1', '::ffff:8.8.8.8', '64:ff9b::808:808', '2001:4860:4860::8888', '2001:200::1', '2606:4700:4700::1111', '2a00:1450:4001:81c::200e', '3fff:1000::1'];
+const PUBLIC_ADDRESSES = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '192.0.1.1',
+  '198.51.99.1',
+  '::ffff:8.8.8.8',
+  '64:ff9b::808:808',
+  '2001:4860:4860::8888',
+  '2001:200::1',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:81c::200e',
+  '3fff:1000::1',
+];
 
 describe('non-public addresses', () => {
   it.each(NON_PUBLIC_HOSTS)('refuses %s in live mode (%s)', async (host) => {
     expect(isNonPublicAddress(host)).toBe(true);
-    await expect(resolveWebhookTarget(`https://${host}/h`, 'live')).rejects.toMatchObject({ status: 400, detail: { url: 'url must resolve to a public address.' } });
+    await expect(resolveWebhookTarget(`https://${host}/h`, 'live')).rejects.toMatchObject({
+      status: 400,
+      detail: { url: 'url must resolve to a public address.' },
+    });
   });
 
   it('takes the same forms spelt out, as DNS answers them', () => {
-    for (const ip of ['::ffff:0:127.0.0.1', '::127.0.0.1', '64:ff9b::10.0.0.1', '64:FF9B::7F00:1', '0:0:0:0:0:ffff:7f00:1', '2001:db8::5efe:10.0.0.1', 'fe80::1%eth0', 'not an address']) {
+    for (const ip of [
+      '::ffff:0:127.0.0.1',
+      '::127.0.0.1',
+      '64:ff9b::10.0.0.1',
+      '64:FF9B::7F00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '2001:db8::5efe:10.0.0.1',
+      'fe80::1%eth0',
+      'not an address',
+    ]) {
       expect(isNonPublicAddress(ip), ip).toBe(true);
     }
   });

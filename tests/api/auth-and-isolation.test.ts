@@ -13,16 +13,23 @@ beforeAll(async () => {
   testCard = (await createCard(a.test)).card_number;
 });
 
-const cardCalls = (client: ReturnType<typeof apiClient>, card: string) => [
-  ['GET detail', () => client.get(`/api/v1/card/${card}`)],
-  ['PATCH disable', () => client.patch(`/api/v1/card/${card}`, { status: 'disable' })],
-  ['PATCH enable', () => client.patch(`/api/v1/card/${card}`, { status: 'enable' })],
-  ['DELETE', () => client.delete(`/api/v1/card/${card}`)],
-] as const;
+const cardCalls = (client: ReturnType<typeof apiClient>, card: string) =>
+  [
+    ['GET detail', () => client.get(`/api/v1/card/${card}`)],
+    ['PATCH disable', () => client.patch(`/api/v1/card/${card}`, { status: 'disable' })],
+    ['PATCH enable', () => client.patch(`/api/v1/card/${card}`, { status: 'enable' })],
+    ['DELETE', () => client.delete(`/api/v1/card/${card}`)],
+  ] as const;
 
 describe('keys', () => {
   it('401 Unauthorized without a key, with a malformed key, or an unknown key', async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer' }, { authorization: 'Basic abc' }, { authorization: 'Bearer sk_test_short' }, { authorization: `Bearer sk_test_${'A'.repeat(32)}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer' },
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer sk_test_short' },
+      { authorization: `Bearer sk_test_${'A'.repeat(32)}` },
+    ]) {
       const res = await apiClient(undefined).get('/api/v1/card', { headers });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ status: 'error', message: 'Unauthorized' });

@@ -4,7 +4,11 @@ import { businessBalance } from '../ledger-helpers';
 
 describe('back office', () => {
   it('creates a business with both keys and an owner account', async () => {
-    const res = await adminClient().post('/api/admin/businesses', { name: 'Owned', owner_email: `owner-${Date.now()}@example.com`, owner_password: 'correct horse battery' });
+    const res = await adminClient().post('/api/admin/businesses', {
+      name: 'Owned',
+      owner_email: `owner-${Date.now()}@example.com`,
+      owner_password: 'correct horse battery',
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data).slice(0, 4)).toEqual(['id', 'merchant_id', 'name', 'api_keys']);
     expect(res.body.data.merchant_id).toMatch(/^mer_/);
@@ -41,11 +45,20 @@ describe('back office', () => {
     const biz = await createTestBusiness();
     const ok = await adminClient().put(`/api/admin/businesses/${biz.id}/fees`, {
       mode: 'test',
-      rules: [{ applies_to: 'card_to_card', percent: 1.5, fixed: 10, min: 20, max: 500 }, { applies_to: 'bank', percent: '2', fixed: 0 }],
+      rules: [
+        { applies_to: 'card_to_card', percent: 1.5, fixed: 10, min: 20, max: 500 },
+        { applies_to: 'bank', percent: '2', fixed: 0 },
+      ],
     });
     expect(ok.status).toBe(200);
     expect(ok.body.data.rules[0]).toEqual({ applies_to: 'card_to_card', percent: '1.5', fixed: 10, min: 20, max: 500 });
-    for (const rules of [[{ applies_to: 'bank', percent: 101 }], [{ applies_to: 'bank', percent: -1 }], [{ applies_to: 'bank', fixed: 1.5 }], [{ applies_to: 'atm' }], [{ applies_to: 'bank', min: 10, max: 5 }]]) {
+    for (const rules of [
+      [{ applies_to: 'bank', percent: 101 }],
+      [{ applies_to: 'bank', percent: -1 }],
+      [{ applies_to: 'bank', fixed: 1.5 }],
+      [{ applies_to: 'atm' }],
+      [{ applies_to: 'bank', min: 10, max: 5 }],
+    ]) {
       const res = await adminClient().put(`/api/admin/businesses/${biz.id}/fees`, { mode: 'test', rules });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('Validation error');
@@ -83,7 +96,13 @@ describe('back office', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ mode: 'test', url: 'http://127.0.0.1:9/hook' });
     expect(ok.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://10.0.0.1/hook', 'https://169.254.169.254/latest', 'https://localhost/hook']) {
+    for (const url of [
+      'http://example.com/hook',
+      'https://127.0.0.1/hook',
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest',
+      'https://localhost/hook',
+    ]) {
       const res = await adminClient().put(`/api/admin/businesses/${biz.id}/webhook`, { mode: 'live', url });
       expect({ url, status: res.status }).toEqual({ url, status: 400 });
     }

@@ -8,7 +8,19 @@ beforeAll(async () => {
   biz = await createTestBusiness('Cards Co');
 });
 
-const CARD_KEYS = ['ref_id', 'name', 'card_number', 'currency', 'status', 'last_four', 'is_scoped', 'business_id', 'available_amount', 'created_at', 'updated_at'];
+const CARD_KEYS = [
+  'ref_id',
+  'name',
+  'card_number',
+  'currency',
+  'status',
+  'last_four',
+  'is_scoped',
+  'business_id',
+  'available_amount',
+  'created_at',
+  'updated_at',
+];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('POST /card', () => {
@@ -27,7 +39,7 @@ describe('POST /card', () => {
     expect(card.updated_at).toMatch(ISO_MS);
   });
 
-  it('knows a returning customer without first_name, across businesses, without the other business\'s name', async () => {
+  it("knows a returning customer without first_name, across businesses, without the other business's name", async () => {
     const phone = randomPhone();
     await createCard(biz.test, 'ETB', phone);
     const other = await createTestBusiness('Other');
@@ -97,8 +109,14 @@ describe('POST /card', () => {
   it('ignores fields it does not know, including attempts to set balance, status or owner', async () => {
     const other = await createTestBusiness('Victim');
     const res = await biz.test.post('/api/v1/card', {
-      phone_number: randomPhone(), currency: 'ETB', first_name: 'A',
-      available_amount: 1_000_000, status: 3, business_id: other.id, mode: 'live', balance: 5,
+      phone_number: randomPhone(),
+      currency: 'ETB',
+      first_name: 'A',
+      available_amount: 1_000_000,
+      status: 3,
+      business_id: other.id,
+      mode: 'live',
+      balance: 5,
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ available_amount: 0, status: 1, business_id: biz.id });
@@ -117,7 +135,8 @@ describe('GET /card', () => {
     expect(Object.keys(page1.body.data)).toEqual(['items', 'page', 'pages', 'size', 'total']);
     expect(page1.body.data).toMatchObject({ page: 1, pages: 3, size: 2, total: 5 });
     const all = [];
-    for (let p = 1; p <= 3; p++) all.push(...(await b.test.get(`/api/v1/card?limit=2&page=${p}`)).body.data.items.map((c: { card_number: string }) => c.card_number));
+    for (let p = 1; p <= 3; p++)
+      all.push(...(await b.test.get(`/api/v1/card?limit=2&page=${p}`)).body.data.items.map((c: { card_number: string }) => c.card_number));
     expect(all).toEqual([...made].reverse());
     const defaults = await b.test.get('/api/v1/card');
     expect(defaults.body.data).toMatchObject({ page: 1, size: 15, total: 5, pages: 1 });

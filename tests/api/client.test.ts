@@ -53,7 +53,15 @@ describe('the typed client, through a whole flow', () => {
     expect('status' in b2b && b2b.status).toBe('SUCCESS');
     const banks = ok(await client.listBanks());
     const bank = banks.find((b) => b.type === 'bank' && b.currencies.includes('ETB'))!;
-    const toBank = ok(await client.createPayout({ card_number: card.card_number, amount: 5_000, bank_slug: bank.slug, account_number: '1000123456789', account_name: 'Typed Client' }));
+    const toBank = ok(
+      await client.createPayout({
+        card_number: card.card_number,
+        amount: 5_000,
+        bank_slug: bank.slug,
+        account_number: '1000123456789',
+        account_name: 'Typed Client',
+      }),
+    );
     expect('provider_reference' in toBank && toBank.status).toBe('PENDING');
     // Three card payouts; the top-up that funded the card is not one.
     expect(ok(await client.listPayouts({ limit: 10 })).total).toBe(3);

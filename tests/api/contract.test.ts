@@ -92,12 +92,20 @@ describe('back office', () => {
     conforms('issueApiKey', await admin.post(`${bizA}/api-keys`, { mode: 'test', active: true }), 201);
     conforms('issueApiKey', await admin.post('/api/admin/businesses/999999999/api-keys', { mode: 'test' }), 404);
     conforms('issueApiKey', await admin.post(`${bizA}/api-keys`, { mode: 'staging' }), 400);
-    conforms('createUser', await admin.post(`${bizA}/users`, { email: `ops-${Date.now()}@example.com`, password: 'long-enough-password', role: 'operator' }), 201);
+    conforms(
+      'createUser',
+      await admin.post(`${bizA}/users`, { email: `ops-${Date.now()}@example.com`, password: 'long-enough-password', role: 'operator' }),
+      201,
+    );
     conforms('createUser', await admin.post(`${bizA}/users`, { email: 'not-an-email', password: 'x', role: 'owner' }), 400);
   });
 
   it('setFeeSchedule, creditBusinessAccount', async () => {
-    conforms('setFeeSchedule', await admin.put(`${bizA}/fees`, { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10, min: 0, max: 100000 }] }), 200);
+    conforms(
+      'setFeeSchedule',
+      await admin.put(`${bizA}/fees`, { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10, min: 0, max: 100000 }] }),
+      200,
+    );
     conforms('setFeeSchedule', await admin.put(`${bizA}/fees`, { mode: 'test', rules: [{ applies_to: 'nothing' }] }), 400);
     conforms('creditBusinessAccount', await admin.post(`${bizA}/balance`, { mode: 'test', currency: 'ETB', amount: 10_000_000 }), 200);
     conforms('creditBusinessAccount', await admin.post(`${bizA}/balance`, { mode: 'test', currency: 'ETB', amount: 1 }), 400);
@@ -124,8 +132,10 @@ describe('REST API', () => {
 
   it('createCard: 201, 401, 400, 404, 409', async () => {
     phone = randomPhone();
-    card = conforms('createCard', await a.test.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Contract', last_name: 'Holder' }), 201).data.card_number;
-    second = conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Second' }), 201).data.card_number;
+    card = conforms('createCard', await a.test.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Contract', last_name: 'Holder' }), 201)
+      .data.card_number;
+    second = conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Second' }), 201).data
+      .card_number;
     conforms('createCard', await apiClient().post('/api/v1/card', { phone_number: phone, currency: 'ETB' }), 401);
     conforms('createCard', await a.test.post('/api/v1/card', { phone_number: phone, currency: 'EUR' }), 400);
     conforms('createCard', await a.test.post('/api/v1/card', { phone_number: '0911234567', currency: 'ETB' }), 400);
@@ -159,9 +169,17 @@ describe('REST API', () => {
   });
 
   it('createTransfer, settlePayout, getPayoutStatus', async () => {
-    const transfer = conforms('createTransfer', await a.test.post('/api/v1/transfers', { amount: 500_000, bank_slug: 'link', account_number: card, account_name: 'Top-up' }), 200);
+    const transfer = conforms(
+      'createTransfer',
+      await a.test.post('/api/v1/transfers', { amount: 500_000, bank_slug: 'link', account_number: card, account_name: 'Top-up' }),
+      200,
+    );
     conforms('createTransfer', await a.test.post('/api/v1/transfers', { amount: 500, bank_slug: 'cbe', account_number: card, account_name: 'Top-up' }), 400);
-    conforms('createTransfer', await a.test.post('/api/v1/transfers', { amount: 10 ** 11, bank_slug: 'link', account_number: card, account_name: 'Too much' }), 400);
+    conforms(
+      'createTransfer',
+      await a.test.post('/api/v1/transfers', { amount: 10 ** 11, bank_slug: 'link', account_number: card, account_name: 'Too much' }),
+      400,
+    );
     const ref = transfer.data.provider_reference;
     conforms('settlePayout', await a.test.post(`/api/v1/test-helpers/payouts/${ref}/settle`, { status: 'success' }), 200);
     conforms('settlePayout', await a.test.post('/api/v1/test-helpers/payouts/trf_unknown/settle', { status: 'success' }), 404);
@@ -174,22 +192,52 @@ describe('REST API', () => {
   it('createPayout of each type, listPayouts', async () => {
     const c2c = await createTestCard(a);
     conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: c2c, amount: 1000 }), 200);
-    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, merchant_id: b.merchant_id, amount: 1000, charge_payer: 'customer' }), 200);
-    const bank = conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1000123450000', account_name: 'Fails' }), 200);
+    conforms(
+      'createPayout',
+      await a.test.post('/api/v1/card/payouts', { card_number: card, merchant_id: b.merchant_id, amount: 1000, charge_payer: 'customer' }),
+      200,
+    );
+    const bank = conforms(
+      'createPayout',
+      await a.test.post('/api/v1/card/payouts', { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1000123450000', account_name: 'Fails' }),
+      200,
+    );
     conforms('settlePayout', await a.test.post(`/api/v1/test-helpers/payouts/${bank.data.provider_reference}/settle`, { status: 'failed' }), 200);
     conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: card, amount: 1000 }), 400);
-    conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: c2c, merchant_id: b.merchant_id, amount: 1000 }), 400);
+    conforms(
+      'createPayout',
+      await a.test.post('/api/v1/card/payouts', { card_number: card, destination_card_number: c2c, merchant_id: b.merchant_id, amount: 1000 }),
+      400,
+    );
     conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: '0000000000000000', merchant_id: b.merchant_id, amount: 1000 }), 404);
     conforms('createPayout', await a.test.post('/api/v1/card/payouts', { card_number: card, merchant_id: b.merchant_id, amount: 10 ** 11 }), 400);
-    conforms('createPayout', await a.live.post('/api/v1/card/payouts', { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1', account_name: 'x' }), 404);
+    conforms(
+      'createPayout',
+      await a.live.post('/api/v1/card/payouts', { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1', account_name: 'x' }),
+      404,
+    );
     conforms('listPayouts', await a.test.get('/api/v1/card/payouts?limit=100'), 200);
     conforms('listPayouts', await a.test.get('/api/v1/card/payouts?limit=101'), 400);
   });
 
   it('createPayment (hosted and direct charge), completePayment, getPaymentStatus, listPayments', async () => {
     const ref = `order-${Date.now()}`;
-    const hosted = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: card, merchant_reference: ref }), 201);
-    conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 10_000, card_number: card, phone_number: randomPhone(), payment_method: 'telebirr' }), 201);
+    const hosted = conforms(
+      'createPayment',
+      await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: card, merchant_reference: ref }),
+      201,
+    );
+    conforms(
+      'createPayment',
+      await a.test.post('/api/v1/card/payments', {
+        type: 'direct-charge',
+        amount: 10_000,
+        card_number: card,
+        phone_number: randomPhone(),
+        payment_method: 'telebirr',
+      }),
+      201,
+    );
     conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: card, merchant_reference: ref }), 409);
     conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 10_000, card_number: card }), 400);
     const link = hosted.data.link_reference;
@@ -213,8 +261,16 @@ describe('REST API', () => {
 
   it('Idempotency-Key: a reuse with another body is 409; a body over 1 MB is 413', async () => {
     const key = `contract-${Date.now()}`;
-    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD', first_name: 'Idem' }, { headers: { 'idempotency-key': key } }), 201);
-    conforms('createCard', await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD', first_name: 'Other' }, { headers: { 'idempotency-key': key } }), 409);
+    conforms(
+      'createCard',
+      await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD', first_name: 'Idem' }, { headers: { 'idempotency-key': key } }),
+      201,
+    );
+    conforms(
+      'createCard',
+      await a.test.post('/api/v1/card', { phone_number: randomPhone(), currency: 'USD', first_name: 'Other' }, { headers: { 'idempotency-key': key } }),
+      409,
+    );
     conforms('createPayment', await a.test.post('/api/v1/card/payments', undefined, { raw: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) }), 413);
   });
 

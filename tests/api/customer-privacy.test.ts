@@ -57,7 +57,13 @@ describe('a customer name belongs to the business that gave it', () => {
       const c2c = await b.test.post('/api/v1/card/payouts', { card_number: bCard, destination_card_number: aCard, amount: 1_000 });
       expect(c2c.status, JSON.stringify(c2c.body)).toBe(200);
     }
-    const bank = await b.test.post('/api/v1/card/payouts', { card_number: bCard, amount: 1_000, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Someone' });
+    const bank = await b.test.post('/api/v1/card/payouts', {
+      card_number: bCard,
+      amount: 1_000,
+      bank_slug: 'cbe',
+      account_number: '1000123456',
+      account_name: 'Someone',
+    });
     expect(bank.status, JSON.stringify(bank.body)).toBe(200);
     expect((await b.test.post(`/api/v1/test-helpers/payouts/${bank.body.data.provider_reference}/settle`, { status: 'success' })).status).toBe(200);
 

@@ -12,7 +12,11 @@ describe(`sandbox wallet rail with TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS}`, () 
   let biz: TestBusiness;
   let client: ApiClient;
   beforeAll(async () => {
-    server = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { TEST_SETTLE_AFTER_MS: String(SETTLE_AFTER_MS) } });
+    server = await startTestServer({
+      databaseUrl: inject('databaseUrl'),
+      adminToken: inject('adminToken'),
+      env: { TEST_SETTLE_AFTER_MS: String(SETTLE_AFTER_MS) },
+    });
     biz = await createTestBusiness('Sandbox wallet shop');
     client = apiClient(biz.keys.test, server.baseUrl);
   });
@@ -21,7 +25,13 @@ describe(`sandbox wallet rail with TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS}`, () 
   });
 
   const charge = async (cardNumber: string, phone: string, amount: number) => {
-    const res = await client.post('/api/v1/card/payments', { type: 'direct-charge', amount, card_number: cardNumber, phone_number: phone, payment_method: 'telebirr' });
+    const res = await client.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount,
+      card_number: cardNumber,
+      phone_number: phone,
+      payment_method: 'telebirr',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data.link_reference as string;
   };

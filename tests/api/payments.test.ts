@@ -2,7 +2,20 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminClient, createCard, createTestBusiness, randomPhone, testDb, type TestBusiness } from '../helpers';
 
-const RECORD_KEYS = ['link_reference', 'merchant_reference', 'provider_reference', 'status', 'currency', 'amount', 'service_fee', 'payment_method', 'card_number', 'mode', 'created_at', 'updated_at'];
+const RECORD_KEYS = [
+  'link_reference',
+  'merchant_reference',
+  'provider_reference',
+  'status',
+  'currency',
+  'amount',
+  'service_fee',
+  'payment_method',
+  'card_number',
+  'mode',
+  'created_at',
+  'updated_at',
+];
 const inSpecOrder = (keys: string[]) => RECORD_KEYS.filter((k) => keys.includes(k));
 
 async function setPaymentFee(biz: TestBusiness, percent: string, fixed: number) {
@@ -62,7 +75,14 @@ describe('POST /card/payments', () => {
     expect(res.body.status).toBe('success');
     const d = res.body.data;
     expect(Object.keys(d)).toEqual(['link_reference', 'status', 'amount', 'service_fee', 'currency', 'card_number', 'merchant_reference', 'checkout_url']);
-    expect(d).toMatchObject({ status: 'PENDING', amount: 10_000, service_fee: 160, currency: 'ETB', card_number: card.card_number, merchant_reference: 'order-1' });
+    expect(d).toMatchObject({
+      status: 'PENDING',
+      amount: 10_000,
+      service_fee: 160,
+      currency: 'ETB',
+      card_number: card.card_number,
+      merchant_reference: 'order-1',
+    });
     expect(d.checkout_url).toBe(`${inject('baseUrl')}/checkout/${d.link_reference}`);
     const page = await fetch(d.checkout_url);
     expect(page.status).toBe(200);
@@ -104,21 +124,39 @@ describe('POST /card/payments', () => {
   });
 
   it.each(['cbe', 'waafi', 'nope'])('refuses payment_method %s for an ETB card (a bank, another currency, unknown)', async (slug) => {
-    const res = await biz.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 1000, card_number: card.card_number, phone_number: randomPhone(), payment_method: slug });
+    const res = await biz.test.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 1000,
+      card_number: card.card_number,
+      phone_number: randomPhone(),
+      payment_method: slug,
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Validation error');
     expect(res.body.error.payment_method).toContain('telebirr');
   });
 
   it('refuses a phone number that is not international', async () => {
-    const res = await biz.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 1000, card_number: card.card_number, phone_number: '0911234567', payment_method: 'telebirr' });
+    const res = await biz.test.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 1000,
+      card_number: card.card_number,
+      phone_number: '0911234567',
+      payment_method: 'telebirr',
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Invalid phone number');
   });
 
   it('accepts a USD wallet for a USD card', async () => {
     const usd = await createCard(biz.test, 'USD');
-    const res = await biz.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 1000, card_number: usd.card_number, phone_number: randomPhone(), payment_method: 'waafi' });
+    const res = await biz.test.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 1000,
+      card_number: usd.card_number,
+      phone_number: randomPhone(),
+      payment_method: 'waafi',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.currency).toBe('USD');
   });
@@ -146,12 +184,21 @@ describe('POST /card/payments', () => {
   it('answers 409 Duplicate merchant reference within a business, but another business may use the same reference', async () => {
     const ref = `order-${Date.now()}`;
     await hosted(biz, card.card_number, 1000, { merchant_reference: ref });
-    const again = await biz.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 2000, card_number: card.card_number, phone_number: randomPhone(), payment_method: 'mpesa', merchant_reference: ref });
+    const again = await biz.test.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 2000,
+      card_number: card.card_number,
+      phone_number: randomPhone(),
+      payment_method: 'mpesa',
+      merchant_reference: ref,
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Duplicate merchant reference');
     const other = await createTestBusiness('Another shop');
     const otherCard = await createCard(other.test);
-    expect((await other.test.post('/api/v1/card/payments', { type: 'hosted', amount: 1000, card_number: otherCard.card_number, merchant_reference: ref })).status).toBe(201);
+    expect(
+      (await other.test.post('/api/v1/card/payments', { type: 'hosted', amount: 1000, card_number: otherCard.card_number, merchant_reference: ref })).status,
+    ).toBe(201);
   });
 
   it('replays the same answer for a repeated Idempotency-Key and creates one payment', async () => {
@@ -173,7 +220,13 @@ describe('live mode', () => {
     const hostedRes = await biz.live.post('/api/v1/card/payments', { type: 'hosted', amount: 1000, card_number: card.card_number });
     expect(hostedRes.status).toBe(502);
     expect(hostedRes.body.message).toBe('Payment request failed');
-    const direct = await biz.live.post('/api/v1/card/payments', { type: 'direct-charge', amount: 1000, card_number: card.card_number, phone_number: randomPhone(), payment_method: 'telebirr' });
+    const direct = await biz.live.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 1000,
+      card_number: card.card_number,
+      phone_number: randomPhone(),
+      payment_method: 'telebirr',
+    });
     expect(direct.status).toBe(502);
     expect(direct.body.message).toBe('Payment request failed');
     expect((await biz.live.post('/api/v1/card/payments', { type: 'hosted', amount: 10, card_number: card.card_number })).status).toBe(400);
@@ -198,8 +251,27 @@ describe('settlement through the test helper', () => {
     expect(res.status).toBe(200);
     const rec = res.body.data;
     expect(Object.keys(rec)).toEqual(inSpecOrder(Object.keys(rec)));
-    expect(Object.keys(rec)).toEqual(['link_reference', 'merchant_reference', 'provider_reference', 'status', 'currency', 'amount', 'service_fee', 'card_number', 'mode', 'created_at', 'updated_at']);
-    expect(rec).toMatchObject({ link_reference: p.link_reference, status: 'success', amount: 10_000, service_fee: 160, card_number: card.card_number, mode: 'test' });
+    expect(Object.keys(rec)).toEqual([
+      'link_reference',
+      'merchant_reference',
+      'provider_reference',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'card_number',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(rec).toMatchObject({
+      link_reference: p.link_reference,
+      status: 'success',
+      amount: 10_000,
+      service_fee: 160,
+      card_number: card.card_number,
+      mode: 'test',
+    });
     expect(await balance(biz, card.card_number)).toBe(10_000);
 
     const entries = await ledgerFor(p.link_reference);
@@ -219,8 +291,19 @@ describe('settlement through the test helper', () => {
     expect(events.map((e) => e.type)).toEqual(['payment.success']);
     const body = events[0].body;
     expect(Object.keys(body)).toEqual([
-      'event', 'status', 'mode', 'payment_type', 'currency', 'amount', 'service_fee', 'merchant_reference',
-      'service_reference', 'processor_reference', 'customer', 'created_at', 'updated_at',
+      'event',
+      'status',
+      'mode',
+      'payment_type',
+      'currency',
+      'amount',
+      'service_fee',
+      'merchant_reference',
+      'service_reference',
+      'processor_reference',
+      'customer',
+      'created_at',
+      'updated_at',
     ]);
     expect(body).toMatchObject({
       event: 'payment.success',
@@ -271,7 +354,13 @@ describe('settlement through the test helper', () => {
   it('a direct charge settles through the wallet clearing account with payment_type direct_charge and its payment_method', async () => {
     const card = await createCard(biz.test);
     const phone = randomPhone();
-    const created = await biz.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 2000, card_number: card.card_number, phone_number: phone, payment_method: 'cbebirr' });
+    const created = await biz.test.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 2000,
+      card_number: card.card_number,
+      phone_number: phone,
+      payment_method: 'cbebirr',
+    });
     const ref = created.body.data.link_reference;
     const res = await complete(biz, ref, 'success');
     expect(res.body.data).toMatchObject({ status: 'success', payment_method: 'cbebirr', service_fee: 40 });
@@ -338,8 +427,22 @@ describe('GET /card/payment/{link_reference}/status and GET /card/payments', () 
     const own = await biz.test.get(`/api/v1/card/payment/${p.link_reference}/status`);
     expect(own.status).toBe(200);
     expect(own.body.data).toMatchObject({ link_reference: p.link_reference, status: 'pending', amount: 10_000, service_fee: 0 });
-    expect(Object.keys(own.body.data)).toEqual(['link_reference', 'status', 'currency', 'amount', 'service_fee', 'card_number', 'mode', 'created_at', 'updated_at']);
-    for (const [client, ref] of [[other.test, p.link_reference], [biz.live, p.link_reference], [biz.test, 'pay_nope']] as const) {
+    expect(Object.keys(own.body.data)).toEqual([
+      'link_reference',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'card_number',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
+    for (const [client, ref] of [
+      [other.test, p.link_reference],
+      [biz.live, p.link_reference],
+      [biz.test, 'pay_nope'],
+    ] as const) {
       const res = await client.get(`/api/v1/card/payment/${ref}/status`);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('Payment not found');
@@ -388,7 +491,13 @@ describe('hosted checkout page', () => {
     expect((await page('pay_doesnotexist')).status).toBe(404);
     const biz = await createTestBusiness('Page shop');
     const card = await createCard(biz.test);
-    const direct = await biz.test.post('/api/v1/card/payments', { type: 'direct-charge', amount: 1000, card_number: card.card_number, phone_number: randomPhone(), payment_method: 'telebirr' });
+    const direct = await biz.test.post('/api/v1/card/payments', {
+      type: 'direct-charge',
+      amount: 1000,
+      card_number: card.card_number,
+      phone_number: randomPhone(),
+      payment_method: 'telebirr',
+    });
     expect((await page(direct.body.data.link_reference)).status).toBe(404);
   });
 

@@ -15,7 +15,10 @@ describe('card-to-card payouts', () => {
   let biz: TestBusiness;
   let source: string;
   beforeAll(async () => {
-    ({ biz, card: { card_number: source } } = await businessWithCard(100_000));
+    ({
+      biz,
+      card: { card_number: source },
+    } = await businessWithCard(100_000));
   });
 
   it('moves amount plus fee from the sender by default, answers the SPEC fields, lists it and writes its event', async () => {
@@ -26,8 +29,23 @@ describe('card-to-card payouts', () => {
     const res = await biz.test.post('/api/v1/card/payouts', { card_number: source, destination_card_number: dest.card_number, amount: 1000 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const d = res.body.data;
-    expect(Object.keys(d)).toEqual(['initiator_reference', 'source_card_number', 'destination_card_number', 'amount', 'service_fee', 'charge_payer', 'currency']);
-    expect(d).toMatchObject({ source_card_number: source, destination_card_number: dest.card_number, amount: 1000, service_fee: 25, charge_payer: 'sender', currency: 'ETB' });
+    expect(Object.keys(d)).toEqual([
+      'initiator_reference',
+      'source_card_number',
+      'destination_card_number',
+      'amount',
+      'service_fee',
+      'charge_payer',
+      'currency',
+    ]);
+    expect(d).toMatchObject({
+      source_card_number: source,
+      destination_card_number: dest.card_number,
+      amount: 1000,
+      service_fee: 25,
+      charge_payer: 'sender',
+      currency: 'ETB',
+    });
     expect(await cardBalance(biz.test, source)).toBe(100_000 - 1025);
     expect(await cardBalance(other.test, dest.card_number)).toBe(1000);
     expect((await ledgerBalance('provider:fee-revenue', 'test', 'ETB')) - feeBefore).toBeGreaterThanOrEqual(25);
@@ -41,8 +59,27 @@ describe('card-to-card payouts', () => {
     const [event] = await eventsFor(d.initiator_reference);
     expect(event.type).toBe('payout.success');
     const body = JSON.parse(event.body);
-    expect(Object.keys(body)).toEqual(['event', 'status', 'mode', 'payout_type', 'currency', 'amount', 'initiator_reference', 'customer', 'meta', 'created_at', 'updated_at']);
-    expect(body).toMatchObject({ event: 'payout.success', status: 'success', mode: 'test', payout_type: 'card_to_card', amount: 1000, meta: { source_card_number: source, destination_card_number: dest.card_number } });
+    expect(Object.keys(body)).toEqual([
+      'event',
+      'status',
+      'mode',
+      'payout_type',
+      'currency',
+      'amount',
+      'initiator_reference',
+      'customer',
+      'meta',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(body).toMatchObject({
+      event: 'payout.success',
+      status: 'success',
+      mode: 'test',
+      payout_type: 'card_to_card',
+      amount: 1000,
+      meta: { source_card_number: source, destination_card_number: dest.card_number },
+    });
     await setFees(biz, 'test', []);
   });
 
@@ -50,11 +87,21 @@ describe('card-to-card payouts', () => {
     const dest = await createCard(biz.test);
     await setFees(biz, 'test', [{ applies_to: 'card_to_card', percent: 0, fixed: 150 }]);
     const before = await cardBalance(biz.test, source);
-    const ok = await biz.test.post('/api/v1/card/payouts', { card_number: source, destination_card_number: dest.card_number, amount: 500, charge_payer: 'receiver' });
+    const ok = await biz.test.post('/api/v1/card/payouts', {
+      card_number: source,
+      destination_card_number: dest.card_number,
+      amount: 500,
+      charge_payer: 'receiver',
+    });
     expect(ok.status).toBe(200);
     expect(await cardBalance(biz.test, source)).toBe(before - 500);
     expect(await cardBalance(biz.test, dest.card_number)).toBe(350);
-    const small = await biz.test.post('/api/v1/card/payouts', { card_number: source, destination_card_number: dest.card_number, amount: 150, charge_payer: 'receiver' });
+    const small = await biz.test.post('/api/v1/card/payouts', {
+      card_number: source,
+      destination_card_number: dest.card_number,
+      amount: 150,
+      charge_payer: 'receiver',
+    });
     expectError(small, 400, 'Amount is too small to cover the service fee');
     await setFees(biz, 'test', []);
   });
@@ -64,7 +111,11 @@ describe('card-to-card payouts', () => {
     const usd = await createCard(biz.test, 'USD');
     const post = (body: Record<string, unknown>) => biz.test.post('/api/v1/card/payouts', body);
     expectError(await post({ card_number: source, destination_card_number: source, amount: 100 }), 400, 'Same card');
-    expectError(await post({ card_number: source, destination_card_number: dest.card_number, amount: 100, charge_payer: 'business' }), 400, 'Invalid charge payer');
+    expectError(
+      await post({ card_number: source, destination_card_number: dest.card_number, amount: 100, charge_payer: 'business' }),
+      400,
+      'Invalid charge payer',
+    );
     expectError(await post({ card_number: source, destination_card_number: '4000000000000002', amount: 100 }), 404, 'Destination card not found');
     expectError(await post({ card_number: source, destination_card_number: usd.card_number, amount: 100 }), 400, 'Currency mismatch');
     expectError(await post({ card_number: source, destination_card_number: dest.card_number, amount: 10_000_000 }), 400, 'Insufficient balance');
@@ -122,7 +173,11 @@ describe('card-to-card payouts', () => {
     await b.test.delete(`/api/v1/card/${to}`);
     expectError(await post(100), 404, 'Destination card not found');
     await b.test.delete(`/api/v1/card/${from}`);
-    const again = await b.test.post('/api/v1/card/payouts', { card_number: from, destination_card_number: (await createCard(b.test)).card_number, amount: 100 });
+    const again = await b.test.post('/api/v1/card/payouts', {
+      card_number: from,
+      destination_card_number: (await createCard(b.test)).card_number,
+      amount: 100,
+    });
     expectError(again, 404, 'Gift card not found');
     expect((await verifyLedger(testDb())).ok).toBe(true);
   });
@@ -133,7 +188,11 @@ describe('destination type', () => {
     const { biz, card } = await businessWithCard(0);
     const post = (body: Record<string, unknown>) => biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, amount: 100, ...body });
     expectError(await post({ merchant_id: 'mer_x', destination_card_number: '4000000000000002' }), 400, 'Invalid payout request');
-    expectError(await post({ destination_card_number: '4000000000000002', bank_slug: 'cbe', account_number: '1', account_name: 'A' }), 400, 'Invalid payout request');
+    expectError(
+      await post({ destination_card_number: '4000000000000002', bank_slug: 'cbe', account_number: '1', account_name: 'A' }),
+      400,
+      'Invalid payout request',
+    );
     expectError(await post({ bank_slug: 'cbe', account_number: '1000' }), 400, 'Invalid payout request');
     const none = await post({});
     expectError(none, 400, 'Validation error');
@@ -146,7 +205,10 @@ describe('B2B payouts', () => {
   let merchant: TestBusiness;
   let source: string;
   beforeAll(async () => {
-    ({ biz, card: { card_number: source } } = await businessWithCard(50_000));
+    ({
+      biz,
+      card: { card_number: source },
+    } = await businessWithCard(50_000));
     merchant = await createTestBusiness('Merchant');
   });
 
@@ -160,9 +222,19 @@ describe('B2B payouts', () => {
     expect(await cardBalance(biz.test, source)).toBe(40_000);
     expect((await ledgerBalance(`business:${merchant.id}`, 'test', 'ETB')) - before).toBe(9_800);
     const [event] = await eventsFor(res.body.data.provider_reference);
-    expect(JSON.parse(event.body)).toMatchObject({ event: 'payout.success', payout_type: 'b2b', provider_reference: res.body.data.provider_reference, meta: { source_card_number: source, merchant_id: merchant.merchant_id } });
+    expect(JSON.parse(event.body)).toMatchObject({
+      event: 'payout.success',
+      payout_type: 'b2b',
+      provider_reference: res.body.data.provider_reference,
+      meta: { source_card_number: source, merchant_id: merchant.merchant_id },
+    });
 
-    const customerPays = await biz.test.post('/api/v1/card/payouts', { card_number: source, merchant_id: merchant.merchant_id, amount: 10_000, charge_payer: 'customer' });
+    const customerPays = await biz.test.post('/api/v1/card/payouts', {
+      card_number: source,
+      merchant_id: merchant.merchant_id,
+      amount: 10_000,
+      charge_payer: 'customer',
+    });
     expect(customerPays.status).toBe(200);
     expect(await cardBalance(biz.test, source)).toBe(40_000 - 10_200);
     expect((await ledgerBalance(`business:${merchant.id}`, 'test', 'ETB')) - before).toBe(19_800);
@@ -185,10 +257,20 @@ describe('bank payouts', () => {
   let biz: TestBusiness;
   let source: string;
   beforeAll(async () => {
-    ({ biz, card: { card_number: source } } = await businessWithCard(100_000));
+    ({
+      biz,
+      card: { card_number: source },
+    } = await businessWithCard(100_000));
   });
   const bankPayout = (body: Record<string, unknown> = {}) =>
-    biz.test.post('/api/v1/card/payouts', { card_number: source, amount: 5_000, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede', ...body });
+    biz.test.post('/api/v1/card/payouts', {
+      card_number: source,
+      amount: 5_000,
+      bank_slug: 'cbe',
+      account_number: '1000123456',
+      account_name: 'Abebe Kebede',
+      ...body,
+    });
 
   it('debits at once, stays PENDING, and settles once through the provider update', async () => {
     await setFees(biz, 'test', [{ applies_to: 'bank', percent: 1, fixed: 0 }]);
@@ -210,7 +292,12 @@ describe('bank payouts', () => {
     expect(await cardBalance(biz.test, source)).toBe(before - 5_000);
     const events = await eventsFor(ref);
     expect(events.map((e) => e.type)).toEqual(['payout.success']);
-    expect(JSON.parse(events[0].body).meta).toEqual({ source_card_number: source, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' });
+    expect(JSON.parse(events[0].body).meta).toEqual({
+      source_card_number: source,
+      bank_slug: 'cbe',
+      account_number: '1000123456',
+      account_name: 'Abebe Kebede',
+    });
   });
 
   it('puts the whole debit back in one reversing transaction when it fails', async () => {
@@ -233,7 +320,13 @@ describe('bank payouts', () => {
 
   it('is settled by the worker when due; an account ending 0000 fails; a cancelled card is refunded to the business account', async () => {
     const { biz: b, card } = await businessWithCard(20_000);
-    const res = await b.test.post('/api/v1/card/payouts', { card_number: card.card_number, amount: 5_000, bank_slug: 'telebirr', account_number: '251910000000', account_name: 'X' });
+    const res = await b.test.post('/api/v1/card/payouts', {
+      card_number: card.card_number,
+      amount: 5_000,
+      bank_slug: 'telebirr',
+      account_number: '251910000000',
+      account_name: 'X',
+    });
     expect(res.status).toBe(200);
     const ref = res.body.data.provider_reference;
     await b.test.delete(`/api/v1/card/${card.card_number}`);
@@ -247,7 +340,13 @@ describe('bank payouts', () => {
 
   it('refunds a card disabled meanwhile to the business account, as for a cancelled one', async () => {
     const { biz: b, card } = await businessWithCard(20_000);
-    const res = await b.test.post('/api/v1/card/payouts', { card_number: card.card_number, amount: 5_000, bank_slug: 'cbe', account_number: '1000123456', account_name: 'X' });
+    const res = await b.test.post('/api/v1/card/payouts', {
+      card_number: card.card_number,
+      amount: 5_000,
+      bank_slug: 'cbe',
+      account_number: '1000123456',
+      account_name: 'X',
+    });
     const ref = res.body.data.provider_reference;
     expect((await b.test.patch(`/api/v1/card/${card.card_number}`, { status: 'disable' })).status).toBe(200);
     const businessBefore = await ledgerBalance(`business:${b.id}`, 'test', 'ETB');
@@ -274,7 +373,13 @@ describe('bank payouts', () => {
 
   it('answers 502 Failed to initiate payout in live mode, with nothing debited', async () => {
     const card = await createCard(biz.live);
-    const res = await biz.live.post('/api/v1/card/payouts', { card_number: card.card_number, amount: 100, bank_slug: 'cbe', account_number: '1', account_name: 'A' });
+    const res = await biz.live.post('/api/v1/card/payouts', {
+      card_number: card.card_number,
+      amount: 100,
+      bank_slug: 'cbe',
+      account_number: '1',
+      account_name: 'A',
+    });
     expectError(res, 502, 'Failed to initiate payout');
     expect(await cardBalance(biz.live, card.card_number)).toBe(0);
   });
@@ -293,7 +398,13 @@ describe('payout list and status', () => {
     const dest = await createCard(biz.test);
     const c2c = await biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: dest.card_number, amount: 100 });
     const b2b = await biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, merchant_id: merchant.merchant_id, amount: 100 });
-    const bank = await biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, amount: 100, bank_slug: 'cbe', account_number: '1', account_name: 'A' });
+    const bank = await biz.test.post('/api/v1/card/payouts', {
+      card_number: card.card_number,
+      amount: 100,
+      bank_slug: 'cbe',
+      account_number: '1',
+      account_name: 'A',
+    });
     const list = await biz.test.get('/api/v1/card/payouts');
     expect(list.status).toBe(200);
     const { items, total, page, limit, pages } = list.body.data;
@@ -301,9 +412,44 @@ describe('payout list and status', () => {
     expect({ total, page, limit, pages }).toEqual({ total: 3, page: 1, limit: 15, pages: 1 });
     expect(items.map((i: any) => i.payout_type)).toEqual(['bank', 'b2b', 'card_to_card']);
     expect(items.every((i: any) => typeof i.source_card_number === 'string')).toBe(true);
-    expect(Object.keys(items[0])).toEqual(['payout_type', 'status', 'currency', 'amount', 'service_fee', 'provider_reference', 'source_card_number', 'mode', 'created_at', 'updated_at']);
-    expect(Object.keys(items[1])).toEqual(['payout_type', 'status', 'currency', 'amount', 'service_fee', 'provider_reference', 'source_card_number', 'merchant_id', 'mode', 'created_at', 'updated_at']);
-    expect(Object.keys(items[2])).toEqual(['payout_type', 'status', 'currency', 'amount', 'service_fee', 'initiator_reference', 'source_card_number', 'destination_card_number', 'mode', 'created_at', 'updated_at']);
+    expect(Object.keys(items[0])).toEqual([
+      'payout_type',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'provider_reference',
+      'source_card_number',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(Object.keys(items[1])).toEqual([
+      'payout_type',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'provider_reference',
+      'source_card_number',
+      'merchant_id',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(Object.keys(items[2])).toEqual([
+      'payout_type',
+      'status',
+      'currency',
+      'amount',
+      'service_fee',
+      'initiator_reference',
+      'source_card_number',
+      'destination_card_number',
+      'mode',
+      'created_at',
+      'updated_at',
+    ]);
     expect(items[0]).toMatchObject({ provider_reference: bank.body.data.provider_reference, status: 'pending' });
     expect(items[1]).toMatchObject({ provider_reference: b2b.body.data.provider_reference, merchant_id: merchant.merchant_id });
     expect(items[2]).toMatchObject({ initiator_reference: c2c.body.data.initiator_reference, destination_card_number: dest.card_number });

@@ -27,7 +27,12 @@ describe('POST /api/v1/transfers (ledger top-up)', () => {
     expect(await cardBalance(biz.test, card.card_number)).toBe(4_000);
     const [event] = await eventsFor(ref);
     const body = JSON.parse(event.body);
-    expect(body).toMatchObject({ event: 'payout.success', payout_type: 'bank', provider_reference: ref, meta: { bank_slug: 'link', account_number: card.card_number, account_name: 'Top-up' } });
+    expect(body).toMatchObject({
+      event: 'payout.success',
+      payout_type: 'bank',
+      provider_reference: ref,
+      meta: { bank_slug: 'link', account_number: card.card_number, account_name: 'Top-up' },
+    });
   });
 
   it('returns the money to the business account when it fails', async () => {
@@ -73,7 +78,8 @@ describe('POST /api/v1/transfers (ledger top-up)', () => {
   it('refuses another slug, missing business funds, unknown cards and bad fields', async () => {
     const biz = await createTestBusiness();
     const card = await createCard(biz.test);
-    const post = (body: Record<string, unknown>) => biz.test.post('/api/v1/transfers', { amount: 500, bank_slug: 'link', account_number: card.card_number, account_name: 'T', ...body });
+    const post = (body: Record<string, unknown>) =>
+      biz.test.post('/api/v1/transfers', { amount: 500, bank_slug: 'link', account_number: card.card_number, account_name: 'T', ...body });
     const slug = await post({ bank_slug: 'cbe' });
     expect([slug.status, slug.body.message]).toEqual([400, 'Invalid bank slug']);
     const poor = await post({});

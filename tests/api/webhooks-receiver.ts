@@ -45,9 +45,10 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

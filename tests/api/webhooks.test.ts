@@ -26,17 +26,129 @@ const customer = { first_name: 'Abebe', last_name: 'Kebede', email: 'a@example.c
 
 /** Every event type and payout type, once with every optional field and once with none. */
 const variants: Record<string, Record<string, unknown>> = {
-  c2c_full: payoutEventPayload({ status: 'success', mode: 'test', payoutType: 'card_to_card', currency: 'ETB', amount: 1500, reference: 'init_1', customer, sourceCardNumber: '4000000000000002', destinationCardNumber: '4000000000000010', createdAt: at, updatedAt: at }),
-  c2c_bare: payoutEventPayload({ status: 'failed', mode: 'test', payoutType: 'card_to_card', currency: 'ETB', amount: 1500, reference: 'init_2', createdAt: at, updatedAt: at }),
-  bank_full: payoutEventPayload({ status: 'success', mode: 'test', payoutType: 'bank', currency: 'USD', amount: 900, reference: 'prov_1', customer, sourceCardNumber: '4000000000000002', bankSlug: 'cbe', accountNumber: '1000123', accountName: 'Abebe K', createdAt: at, updatedAt: at }),
-  bank_failed: payoutEventPayload({ status: 'failed', mode: 'test', payoutType: 'bank', currency: 'USD', amount: 900, reference: 'prov_2', sourceCardNumber: '4000000000000002', bankSlug: 'cbe', accountNumber: '1000000', createdAt: at, updatedAt: at }),
-  b2b: payoutEventPayload({ status: 'success', mode: 'test', payoutType: 'b2b', currency: 'ETB', amount: 100, reference: 'prov_3', sourceCardNumber: '4000000000000002', merchantId: 'mer_x', createdAt: at, updatedAt: at }),
-  pay_ok: paymentEventPayload({ status: 'success', mode: 'test', paymentType: 'link', currency: 'ETB', amount: 5000, serviceFee: 50, merchantReference: 'order-1', serviceReference: 'lnk_1', processorReference: 'proc_1', paymentMethod: 'telebirr', customer, createdAt: at, updatedAt: at }),
-  pay_failed: paymentEventPayload({ status: 'failed', mode: 'test', paymentType: 'link', currency: 'ETB', amount: 5000, serviceFee: 0, serviceReference: 'lnk_2', createdAt: at, updatedAt: at }),
-  pay_cancelled: paymentEventPayload({ status: 'cancelled', mode: 'test', paymentType: 'link', currency: 'ETB', amount: 5000, serviceFee: 0, serviceReference: 'lnk_3', customer: { email: 'b@example.com' }, createdAt: at, updatedAt: at }),
+  c2c_full: payoutEventPayload({
+    status: 'success',
+    mode: 'test',
+    payoutType: 'card_to_card',
+    currency: 'ETB',
+    amount: 1500,
+    reference: 'init_1',
+    customer,
+    sourceCardNumber: '4000000000000002',
+    destinationCardNumber: '4000000000000010',
+    createdAt: at,
+    updatedAt: at,
+  }),
+  c2c_bare: payoutEventPayload({
+    status: 'failed',
+    mode: 'test',
+    payoutType: 'card_to_card',
+    currency: 'ETB',
+    amount: 1500,
+    reference: 'init_2',
+    createdAt: at,
+    updatedAt: at,
+  }),
+  bank_full: payoutEventPayload({
+    status: 'success',
+    mode: 'test',
+    payoutType: 'bank',
+    currency: 'USD',
+    amount: 900,
+    reference: 'prov_1',
+    customer,
+    sourceCardNumber: '4000000000000002',
+    bankSlug: 'cbe',
+    accountNumber: '1000123',
+    accountName: 'Abebe K',
+    createdAt: at,
+    updatedAt: at,
+  }),
+  bank_failed: payoutEventPayload({
+    status: 'failed',
+    mode: 'test',
+    payoutType: 'bank',
+    currency: 'USD',
+    amount: 900,
+    reference: 'prov_2',
+    sourceCardNumber: '4000000000000002',
+    bankSlug: 'cbe',
+    accountNumber: '1000000',
+    createdAt: at,
+    updatedAt: at,
+  }),
+  b2b: payoutEventPayload({
+    status: 'success',
+    mode: 'test',
+    payoutType: 'b2b',
+    currency: 'ETB',
+    amount: 100,
+    reference: 'prov_3',
+    sourceCardNumber: '4000000000000002',
+    merchantId: 'mer_x',
+    createdAt: at,
+    updatedAt: at,
+  }),
+  pay_ok: paymentEventPayload({
+    status: 'success',
+    mode: 'test',
+    paymentType: 'link',
+    currency: 'ETB',
+    amount: 5000,
+    serviceFee: 50,
+    merchantReference: 'order-1',
+    serviceReference: 'lnk_1',
+    processorReference: 'proc_1',
+    paymentMethod: 'telebirr',
+    customer,
+    createdAt: at,
+    updatedAt: at,
+  }),
+  pay_failed: paymentEventPayload({
+    status: 'failed',
+    mode: 'test',
+    paymentType: 'link',
+    currency: 'ETB',
+    amount: 5000,
+    serviceFee: 0,
+    serviceReference: 'lnk_2',
+    createdAt: at,
+    updatedAt: at,
+  }),
+  pay_cancelled: paymentEventPayload({
+    status: 'cancelled',
+    mode: 'test',
+    paymentType: 'link',
+    currency: 'ETB',
+    amount: 5000,
+    serviceFee: 0,
+    serviceReference: 'lnk_3',
+    customer: { email: 'b@example.com' },
+    createdAt: at,
+    updatedAt: at,
+  }),
 };
 
-const SPEC_ORDER = ['event', 'status', 'mode', 'payout_type', 'payment_type', 'currency', 'amount', 'service_fee', 'merchant_reference', 'initiator_reference', 'provider_reference', 'service_reference', 'processor_reference', 'payment_method', 'customer', 'meta', 'created_at', 'updated_at'];
+const SPEC_ORDER = [
+  'event',
+  'status',
+  'mode',
+  'payout_type',
+  'payment_type',
+  'currency',
+  'amount',
+  'service_fee',
+  'merchant_reference',
+  'initiator_reference',
+  'provider_reference',
+  'service_reference',
+  'processor_reference',
+  'payment_method',
+  'customer',
+  'meta',
+  'created_at',
+  'updated_at',
+];
 
 describe('webhook delivery to a registered URL', () => {
   let business: TestBusiness;
@@ -71,7 +183,17 @@ describe('webhook delivery to a registered URL', () => {
       expect(() => wh.verify(req.body, req.headers as Record<string, string>)).not.toThrow();
       expect(() => new Webhook(`whsec_${Buffer.alloc(32, 8).toString('base64')}`).verify(req.body, req.headers as Record<string, string>)).toThrow();
     }
-    expect(Object.keys(JSON.parse(JSON.stringify(variants.c2c_bare)))).toEqual(['event', 'status', 'mode', 'payout_type', 'currency', 'amount', 'initiator_reference', 'created_at', 'updated_at']);
+    expect(Object.keys(JSON.parse(JSON.stringify(variants.c2c_bare)))).toEqual([
+      'event',
+      'status',
+      'mode',
+      'payout_type',
+      'currency',
+      'amount',
+      'initiator_reference',
+      'created_at',
+      'updated_at',
+    ]);
   });
 
   it('also delivers every event to the dashboard endpoint, which verifies and keeps it once', async () => {
@@ -83,14 +205,19 @@ describe('webhook delivery to a registered URL', () => {
         JOIN webhook_events e ON e.id = d.event_id WHERE e.event_id = ${id} ORDER BY w.kind`);
       return rows.length && rows.every((r) => r.state === 'delivered') ? rows : undefined;
     }, 20_000);
-    expect(states).toEqual([{ kind: 'business', state: 'delivered' }, { kind: 'dashboard', state: 'delivered' }]);
+    expect(states).toEqual([
+      { kind: 'business', state: 'delivered' },
+      { kind: 'dashboard', state: 'delivered' },
+    ]);
     const { rows } = await testDb().execute(sql`SELECT 1 FROM received_webhooks WHERE webhook_id = ${id}`);
     expect(rows).toHaveLength(1);
   });
 
   it('reaches the dashboard endpoint where the app serves now, not where it served when the business was made', async () => {
     const moved = await createTestBusiness('Moved app');
-    await testDb().execute(sql`UPDATE webhook_endpoints SET url = 'http://127.0.0.1:1/api/webhooks/old' WHERE business_id = ${moved.id} AND kind = 'dashboard'`);
+    await testDb().execute(
+      sql`UPDATE webhook_endpoints SET url = 'http://127.0.0.1:1/api/webhooks/old' WHERE business_id = ${moved.id} AND kind = 'dashboard'`,
+    );
     const id = await emit(moved, 'test', variants.pay_ok);
     const delivered = await waitFor(async () => {
       const { rows } = await testDb().execute<{ state: string }>(sql`
@@ -140,7 +267,7 @@ describe('webhook delivery to a registered URL', () => {
 });
 
 describe('GET /api/v1/events', () => {
-  it('lists the business\'s events newest first with payload and delivery state, filtered by type and undelivered', async () => {
+  it("lists the business's events newest first with payload and delivery state, filtered by type and undelivered", async () => {
     const business = await createTestBusiness('Events list');
     const idA = await emit(business, 'test', variants.pay_ok);
     const idB = await emit(business, 'test', variants.c2c_full);
@@ -205,10 +332,14 @@ describe('failures, log and replay', () => {
       await registerUrl(business, 'test', `${receiver.url}/hook`);
       const id = await emit(business, 'test', variants.pay_ok);
       await receiver.waitFor((rs) => rs.length === 1);
-      await expect.poll(async () => {
-        const { rows } = await testDb().execute(sql`SELECT disabled_at FROM webhook_endpoints WHERE business_id = ${business.id} AND mode = 'test' AND kind = 'business'`);
-        return rows[0].disabled_at !== null;
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const { rows } = await testDb().execute(
+            sql`SELECT disabled_at FROM webhook_endpoints WHERE business_id = ${business.id} AND mode = 'test' AND kind = 'business'`,
+          );
+          return rows[0].disabled_at !== null;
+        })
+        .toBe(true);
       const log = await adminClient().get(`/api/admin/businesses/${business.id}/webhook/deliveries?mode=test&event_id=${id}`);
       expect(log.status).toBe(200);
       const own = log.body.data.items.find((i: { endpoint: string }) => i.endpoint === 'business');
@@ -234,18 +365,26 @@ describe('failures, log and replay', () => {
       const again = receiver.requests.filter((r) => r.headers['webhook-id'] === id);
       expect(again[1].body.equals(again[0].body)).toBe(true);
       // So does the replay of the failed events of the period: the one sent while the URL was gone arrives.
-      const period = await adminClient().post(`/api/admin/businesses/${business.id}/webhook/replay`, { mode: 'test', from: '2020-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' });
+      const period = await adminClient().post(`/api/admin/businesses/${business.id}/webhook/replay`, {
+        mode: 'test',
+        from: '2020-01-01T00:00:00Z',
+        to: '2100-01-01T00:00:00Z',
+      });
       expect(period.body.data.deliveries).toBeGreaterThanOrEqual(1);
       await receiver.waitFor((rs) => rs.some((r) => r.headers['webhook-id'] === whileGone));
 
       await registerUrl(business, 'test', `${receiver.url}/moved`);
       const moved = await emit(business, 'test', variants.pay_failed);
       await receiver.waitFor((rs) => rs.some((r) => r.path === '/moved'));
-      await expect.poll(async () => {
-        const l = await adminClient().get(`/api/admin/businesses/${business.id}/webhook/deliveries?mode=test&event_id=${moved}`);
-        return l.body.data.items.find((i: { endpoint: string }) => i.endpoint === 'business').attempts[0]?.error;
-      }).toMatch(/redirect .* not followed/);
-      const { rows } = await testDb().execute(sql`SELECT d.state FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE e.event_id = ${moved} AND w.kind = 'business'`);
+      await expect
+        .poll(async () => {
+          const l = await adminClient().get(`/api/admin/businesses/${business.id}/webhook/deliveries?mode=test&event_id=${moved}`);
+          return l.body.data.items.find((i: { endpoint: string }) => i.endpoint === 'business').attempts[0]?.error;
+        })
+        .toMatch(/redirect .* not followed/);
+      const { rows } = await testDb().execute(
+        sql`SELECT d.state FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE e.event_id = ${moved} AND w.kind = 'business'`,
+      );
       expect(rows[0].state).toBe('pending');
     } finally {
       await receiver.close();
@@ -259,7 +398,9 @@ describe('failures, log and replay', () => {
       await registerUrl(business, 'test', `${receiver.url}/h`);
       const failed = await emit(business, 'test', variants.pay_ok);
       const delivered = await emit(business, 'test', variants.pay_failed);
-      await testDb().execute(sql`UPDATE webhook_deliveries SET state = 'failed' FROM webhook_events e WHERE e.id = webhook_deliveries.event_id AND e.event_id = ${failed}`);
+      await testDb().execute(
+        sql`UPDATE webhook_deliveries SET state = 'failed' FROM webhook_events e WHERE e.id = webhook_deliveries.event_id AND e.event_id = ${failed}`,
+      );
       await receiver.waitFor((rs) => rs.some((r) => r.headers['webhook-id'] === delivered));
       const before = receiver.requests.length;
       const from = new Date(Date.now() - 60_000).toISOString();
@@ -280,7 +421,9 @@ describe('failures, log and replay', () => {
 describe('the receiving route handler', () => {
   it('answers 200 to a genuine delivery once recorded, and 400 or 401 to forged, stale or malformed ones', async () => {
     const business = await createTestBusiness('Receiver');
-    const { rows } = await testDb().execute<{ url: string; secret: string }>(sql`SELECT url, secret FROM webhook_endpoints WHERE business_id = ${business.id} AND mode = 'test' AND kind = 'dashboard'`);
+    const { rows } = await testDb().execute<{ url: string; secret: string }>(
+      sql`SELECT url, secret FROM webhook_endpoints WHERE business_id = ${business.id} AND mode = 'test' AND kind = 'dashboard'`,
+    );
     const { url, secret } = rows[0];
     const { signatureHeaders } = await import('../../lib/webhooks/signing');
     const body = Buffer.from(JSON.stringify(variants.pay_ok));

@@ -46,7 +46,23 @@ const hostile = fc.oneof(
   fc.constantFrom(-1, 0, 99, 100.5, -100, 1e12 + 1, 2 ** 53, 2 ** 63, 1e308, -0, 1e-9, Number.MAX_SAFE_INTEGER + 2),
   fc.integer(),
   fc.double({ noNaN: true }),
-  fc.constantFrom('', ' ', '100', '1e3', '0x10', 'NaN', 'Infinity', 'null', 'true', '🎁💳', 'ETB\u0000', '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', '\u202e\u200b'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '100',
+    '1e3',
+    '0x10',
+    'NaN',
+    'Infinity',
+    'null',
+    'true',
+    '🎁💳',
+    'ETB\u0000',
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+    '\u202e\u200b',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ minLength: 300, maxLength: 300 }).map((s) => s.repeat(40)),
   fc.constant(null),
@@ -60,7 +76,22 @@ const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 /** Paths and query strings stay under Node's 16 KB header limit: past it Node answers 431 before the app sees the request. */
 const urlSafe = hostile.map(asText).filter((s) => s.length <= 500);
 
-const rawBodies = fc.constantFrom('{', '{"amount":', '[]', '[1,2]', 'null', '"text"', '12', '{"a":1}}', '\u0000\u0001', '{"amount": 1e999}', '{"amount": 100, "amount": "x"}', '💳', '{"__proto__": {"admin": true}}', 'x'.repeat(2_000));
+const rawBodies = fc.constantFrom(
+  '{',
+  '{"amount":',
+  '[]',
+  '[1,2]',
+  'null',
+  '"text"',
+  '12',
+  '{"a":1}}',
+  '\u0000\u0001',
+  '{"amount": 1e999}',
+  '{"amount": 100, "amount": "x"}',
+  '💳',
+  '{"__proto__": {"admin": true}}',
+  'x'.repeat(2_000),
+);
 
 /** A valid body for each route that takes one, the starting point of the mutations. */
 function template(r: RouteMethod, o: Record<string, string>): Record<string, unknown> {
@@ -68,7 +99,14 @@ function template(r: RouteMethod, o: Record<string, string>): Record<string, unk
   const bodies: Record<string, Record<string, unknown>> = {
     'POST /api/v1/card': { phone_number: randomPhone(), currency: 'ETB', first_name: 'Fuzz', last_name: 'Holder' },
     'PATCH /api/v1/card/[card_number]': { status: 'disable' },
-    'POST /api/v1/card/payments': { type: 'direct-charge', amount: 1_000, card_number: o.card, phone_number: '+251911234567', payment_method: 'telebirr', merchant_reference: `m-${Math.random()}` },
+    'POST /api/v1/card/payments': {
+      type: 'direct-charge',
+      amount: 1_000,
+      card_number: o.card,
+      phone_number: '+251911234567',
+      payment_method: 'telebirr',
+      merchant_reference: `m-${Math.random()}`,
+    },
     'POST /api/v1/card/payouts': { card_number: o.card, destination_card_number: o.card2, amount: 500, charge_payer: 'sender' },
     'POST /api/v1/transfers': { amount: 500, bank_slug: 'link', account_number: o.card, account_name: 'Fuzz' },
     'POST /api/v1/test-helpers/payments/[link_reference]/complete': { status: 'failed' },
@@ -106,7 +144,14 @@ function requestArb(routes: RouteMethod[]): fc.Arbitrary<FuzzRequest> {
       .record({
         drops: fc.subarray(Object.keys(base)),
         swaps: fc.dictionary(fc.constantFrom(...(Object.keys(base).length ? Object.keys(base) : ['x'])), hostile, { maxKeys: 2 }),
-        extra: fc.dictionary(fc.oneof(fc.constantFrom('destination_card_number', 'merchant_id', 'bank_slug', 'account_number', 'account_name', 'status', 'mode', 'amount', 'role'), fc.string({ maxLength: 8 })), hostile, { maxKeys: 2 }),
+        extra: fc.dictionary(
+          fc.oneof(
+            fc.constantFrom('destination_card_number', 'merchant_id', 'bank_slug', 'account_number', 'account_name', 'status', 'mode', 'amount', 'role'),
+            fc.string({ maxLength: 8 }),
+          ),
+          hostile,
+          { maxKeys: 2 },
+        ),
         clean: fc.boolean(),
       })
       .map(({ drops, swaps, extra, clean }) => {
@@ -127,25 +172,37 @@ function requestArb(routes: RouteMethod[]): fc.Arbitrary<FuzzRequest> {
           .dictionary(fc.constantFrom('page', 'limit', 'offset', 'phone_number', 'type', 'undelivered', 'mode', 'event_id'), urlSafe, { maxKeys: 3 })
           .map((q) => `?${new URLSearchParams(q)}`),
       ),
-      body: route.method === 'GET' || route.method === 'DELETE'
-        ? fc.constant(undefined)
-        : fc.oneof({ weight: 8, arbitrary: mutate(template(route, o())).map((x) => JSON.stringify(x)) }, { weight: 2, arbitrary: rawBodies }),
-      headers: fc.record({
-        authorization: fc.oneof(
-          { weight: 12, arbitrary: fc.constant(admin ? `Bearer ${inject('adminToken')}` : `Bearer ${a.keys.test}`) },
-          { weight: 2, arbitrary: fc.constant(`Bearer ${a.keys.live}`) },
-          { weight: 1, arbitrary: fc.constant(`Bearer ${b.keys.test}`) },
-          { weight: 1, arbitrary: ascii },
-        ),
-        'content-type': fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'),
-        'idempotency-key': fc.oneof(fc.constant(''), ascii, fc.constant('k'.repeat(300))),
-      }).map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== ''))),
+      body:
+        route.method === 'GET' || route.method === 'DELETE'
+          ? fc.constant(undefined)
+          : fc.oneof({ weight: 8, arbitrary: mutate(template(route, o())).map((x) => JSON.stringify(x)) }, { weight: 2, arbitrary: rawBodies }),
+      headers: fc
+        .record({
+          authorization: fc.oneof(
+            { weight: 12, arbitrary: fc.constant(admin ? `Bearer ${inject('adminToken')}` : `Bearer ${a.keys.test}`) },
+            { weight: 2, arbitrary: fc.constant(`Bearer ${a.keys.live}`) },
+            { weight: 1, arbitrary: fc.constant(`Bearer ${b.keys.test}`) },
+            { weight: 1, arbitrary: ascii },
+          ),
+          'content-type': fc.constantFrom(
+            'application/json',
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=latin1',
+          ),
+          'idempotency-key': fc.oneof(fc.constant(''), ascii, fc.constant('k'.repeat(300))),
+        })
+        .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== ''))),
     });
   });
 }
 
 async function ledgerOf(ids: number[]) {
-  const list = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
   const { rows } = await testDb().execute<{ entries: number; balances: string; live_pending: number }>(sql`
     SELECT (SELECT count(*)::int FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE a.business_id IN (${list})) AS entries,
            (SELECT coalesce(string_agg(a.id || ':' || a.balance, ',' ORDER BY a.id), '') FROM ledger_accounts a WHERE a.business_id IN (${list})) AS balances,
@@ -187,7 +244,10 @@ describe(`fuzzing ${TOTAL} requests (seed ${SEED})`, () => {
         }
         if (status >= 500) failures.push(`${status}: ${where}: ${text.slice(0, 200)}`);
         else if (status >= 400) {
-          const ok = parsed?.status === 'error' && typeof parsed.message === 'string' && (typeof parsed.error === 'string' || (typeof parsed.error === 'object' && parsed.error !== null));
+          const ok =
+            parsed?.status === 'error' &&
+            typeof parsed.message === 'string' &&
+            (typeof parsed.error === 'string' || (typeof parsed.error === 'object' && parsed.error !== null));
           if (!ok) failures.push(`not the envelope (${status}): ${where}: ${text.slice(0, 200)}`);
         } else if (r.route.wrapped && parsed?.status !== 'success') failures.push(`2xx without success: ${where}`);
         if (status < 300 && r.route.method !== 'GET') accepted = true;
@@ -201,7 +261,9 @@ describe(`fuzzing ${TOTAL} requests (seed ${SEED})`, () => {
       } else {
         const now = await ledgerOf(ids);
         if (now.entries !== previous.entries || now.balances !== previous.balances) {
-          failures.push(`money moved in a batch where every request was refused: ${answers.map((x) => `${x.status} ${x.r.route.method} ${x.path}`).join('; ')}`);
+          failures.push(
+            `money moved in a batch where every request was refused: ${answers.map((x) => `${x.status} ${x.r.route.method} ${x.path}`).join('; ')}`,
+          );
         }
         previous = now;
       }
@@ -223,7 +285,11 @@ describe('NUL bytes, which PostgreSQL text cannot hold', () => {
       const names = [...r.route.matchAll(/\[(\w+)\]/g)].map((m) => m[1]);
       const path = fillRoute(r.route, Object.fromEntries(names.map((n) => [n, 'ETB\u0000']))) + '?phone_number=%00&type=%00&mode=%00';
       const auth = r.route.startsWith('/api/admin/') ? inject('adminToken') : a.keys.test;
-      const res = await fetch(`${inject('baseUrl')}${path}`, { method: r.method, headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : '{"status":"failed","name":"\\u0000"}' });
+      const res = await fetch(`${inject('baseUrl')}${path}`, {
+        method: r.method,
+        headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+        body: r.method === 'GET' || r.method === 'DELETE' ? undefined : '{"status":"failed","name":"\\u0000"}',
+      });
       const body = await res.json();
       statuses.push(`${res.status} ${r.method} ${r.route}`);
       expect(res.status, `${r.method} ${path}`).toBeLessThan(500);

@@ -18,7 +18,13 @@ function streamBody(baseUrl: string, path: string, headers: Record<string, strin
     let sent = 0;
     let peakRssMb = residentMb(serverPid);
     let answer: { status: number; body: string; sentMbAtAnswer: number; connection?: string } | undefined;
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
     const write = () => {
       while (!answer && !req.destroyed && sent < totalMb * MB) {
         sent += chunk.length;
@@ -64,7 +70,9 @@ describe('request bodies are counted as they arrive', () => {
       expect(JSON.parse(result.body)).toMatchObject({ status: 'error', message: 'Payload too large' });
       expect(result.connection).toBe('close');
       expect(result.sentMbAtAnswer, target.path).toBeLessThan(32);
-      expect(result.peakRssMb - before, `${target.path}: resident memory before ${before.toFixed(0)} MB, peak ${result.peakRssMb.toFixed(0)} MB`).toBeLessThan(64);
+      expect(result.peakRssMb - before, `${target.path}: resident memory before ${before.toFixed(0)} MB, peak ${result.peakRssMb.toFixed(0)} MB`).toBeLessThan(
+        64,
+      );
     }
   }, 120_000);
 

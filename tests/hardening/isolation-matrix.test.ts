@@ -48,9 +48,21 @@ const CASES: Record<string, Case> = {
     body: (o) => ({ card_number: o.card, destination_card_number: o.card2, amount: 100 }),
   },
   'GET /api/v1/events': { expect: 'list', params: none },
-  'POST /api/v1/test-helpers/payments/[link_reference]/complete': { expect: 'object', params: (o) => [{ link_reference: o.linkRef }], body: () => ({ status: 'failed' }) },
-  'POST /api/v1/test-helpers/payouts/[reference]/settle': { expect: 'object', params: (o) => [{ reference: o.transferRef }], body: () => ({ status: 'failed' }) },
-  'POST /api/v1/transfers': { expect: 'object', params: none, body: (o) => ({ amount: 100, bank_slug: 'link', account_number: o.card, account_name: 'Outsider' }) },
+  'POST /api/v1/test-helpers/payments/[link_reference]/complete': {
+    expect: 'object',
+    params: (o) => [{ link_reference: o.linkRef }],
+    body: () => ({ status: 'failed' }),
+  },
+  'POST /api/v1/test-helpers/payouts/[reference]/settle': {
+    expect: 'object',
+    params: (o) => [{ reference: o.transferRef }],
+    body: () => ({ status: 'failed' }),
+  },
+  'POST /api/v1/transfers': {
+    expect: 'object',
+    params: none,
+    body: (o) => ({ amount: 100, bank_slug: 'link', account_number: o.card, account_name: 'Outsider' }),
+  },
 };
 const adminCase = (body?: unknown): Case => ({ expect: 'admin', params: (o) => [{ id: o.id, card_number: o.card }], body: () => body });
 
@@ -143,7 +155,11 @@ describe('isolation matrix, generated from the route files', () => {
         const path = fillRoute(r.route, params);
         for (const [who, client] of outsiders) {
           const body = c.body?.(objects);
-          const res = await (r.method === 'GET' ? client.get(path) : r.method === 'DELETE' ? client.delete(path) : client[r.method.toLowerCase() as 'post'](path, body ?? {}));
+          const res = await (r.method === 'GET'
+            ? client.get(path)
+            : r.method === 'DELETE'
+              ? client.delete(path)
+              : client[r.method.toLowerCase() as 'post'](path, body ?? {}));
           checks++;
           const text = JSON.stringify(res.body);
           let expected: string;

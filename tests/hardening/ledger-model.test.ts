@@ -70,11 +70,19 @@ async function compare(m: Model, r: Real) {
   const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; status: number }>(sql`
     SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.status
     FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${r.businessId} AND c.mode = 'test'`);
-  const real = Object.fromEntries(rows.map((x) => [x.card_number, { balance: Number(x.balance), state: x.cancelled ? 'cancelled' : x.status === 1 ? 'active' : 'disabled' }]));
+  const real = Object.fromEntries(
+    rows.map((x) => [x.card_number, { balance: Number(x.balance), state: x.cancelled ? 'cancelled' : x.status === 1 ? 'active' : 'disabled' }]),
+  );
   const model = Object.fromEntries(m.cards.map((c) => [c.number, { balance: c.state === 'cancelled' ? 0 : c.balance, state: c.state }]));
   expect(real).toEqual(model);
   const acct = async (id: number) =>
-    Number((await r.db.execute<{ b: number }>(sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'business' AND business_id = ${id} AND mode = 'test'`)).rows[0].b);
+    Number(
+      (
+        await r.db.execute<{ b: number }>(
+          sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'business' AND business_id = ${id} AND mode = 'test'`,
+        )
+      ).rows[0].b,
+    );
   expect({ business: await acct(r.businessId), merchant: await acct(r.merchantBusinessId) }).toEqual({ business: m.business, merchant: m.merchant });
 }
 
@@ -85,7 +93,12 @@ const payerArb = fc.boolean();
 class NewCard implements Cmd {
   check = (m: Model) => m.cards.length < 6;
   async run(m: Model, r: Real) {
-    const card = await createCard(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, input: { phone_number: randomPhone(), currency: 'ETB', first_name: 'Model' } });
+    const card = await createCard(r.db, {
+      businessId: r.businessId,
+      mode: 'test',
+      actor: ACTOR,
+      input: { phone_number: randomPhone(), currency: 'ETB', first_name: 'Model' },
+    });
     m.cards.push({ number: card.card_number, balance: 0, state: 'active' });
     await compare(m, r);
   }
@@ -104,12 +117,17 @@ class Deposit implements Cmd {
 }
 
 class SetStatus implements Cmd {
-  constructor(readonly i: number, readonly action: 'enable' | 'disable') {}
+  constructor(
+    readonly i: number,
+    readonly action: 'enable' | 'disable',
+  ) {}
   check = (m: Model) => m.cards.length > 0 && !(this.action === 'enable' && pick(m.cards, this.i).state === 'active');
   async run(m: Model, r: Real) {
     const c = pick(m.cards, this.i);
     const ok = this.action === 'disable' ? c.state === 'active' : c.state === 'disabled';
-    await expectOutcome(ok, () => setCardStatus(r.db, { businessId: r.businessId, mode: 'test', cardNumber: c.number, actor: ACTOR, input: { status: this.action } }));
+    await expectOutcome(ok, () =>
+      setCardStatus(r.db, { businessId: r.businessId, mode: 'test', cardNumber: c.number, actor: ACTOR, input: { status: this.action } }),
+    );
     if (ok) c.state = this.action === 'disable' ? 'disabled' : 'active';
     await compare(m, r);
   }
@@ -134,13 +152,21 @@ class Cancel implements Cmd {
 }
 
 class Transfer implements Cmd {
-  constructor(readonly i: number, readonly amount: number) {}
+  constructor(
+    readonly i: number,
+    readonly amount: number,
+  ) {}
   check = (m: Model) => m.cards.length > 0;
   async run(m: Model, r: Real) {
     const c = pick(m.cards, this.i);
     const ok = c.state === 'active' && m.business >= this.amount;
     const out = (await expectOutcome(ok, () =>
-      createTransfer(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, input: { amount: this.amount, bank_slug: 'link', account_number: c.number, account_name: 'Model' } }),
+      createTransfer(r.db, {
+        businessId: r.businessId,
+        mode: 'test',
+        actor: ACTOR,
+        input: { amount: this.amount, bank_slug: 'link', account_number: c.number, account_name: 'Model' },
+      }),
     )) as { provider_reference: string } | undefined;
     if (ok) {
       m.business -= this.amount;
@@ -152,12 +178,21 @@ class Transfer implements Cmd {
 }
 
 class Settle implements Cmd {
-  constructor(readonly i: number, readonly success: boolean) {}
+  constructor(
+    readonly i: number,
+    readonly success: boolean,
+  ) {}
   check = (m: Model) => m.pending.length > 0;
   async run(m: Model, r: Real) {
     const p = m.pending.splice(this.i % m.pending.length, 1)[0];
     const card = m.cards.find((c) => c.number === p.card)!;
-    await settlePayoutAsProvider(r.db, { businessId: r.businessId, mode: 'test', reference: p.reference, actor: ACTOR, input: { status: this.success ? 'success' : 'failed' } });
+    await settlePayoutAsProvider(r.db, {
+      businessId: r.businessId,
+      mode: 'test',
+      reference: p.reference,
+      actor: ACTOR,
+      input: { status: this.success ? 'success' : 'failed' },
+    });
     if (p.kind === 'transfer') {
       if (this.success && card.state !== 'cancelled') card.balance += p.debit;
       else m.business += p.debit;
@@ -171,7 +206,13 @@ class Settle implements Cmd {
 }
 
 class Payout implements Cmd {
-  constructor(readonly type: 'card_to_card' | 'b2b' | 'bank', readonly i: number, readonly j: number, readonly amount: number, readonly feeFromAmount: boolean) {}
+  constructor(
+    readonly type: 'card_to_card' | 'b2b' | 'bank',
+    readonly i: number,
+    readonly j: number,
+    readonly amount: number,
+    readonly feeFromAmount: boolean,
+  ) {}
   check = (m: Model) => m.cards.length > 0;
   async run(m: Model, r: Real) {
     const src = pick(m.cards, this.i);
@@ -181,7 +222,9 @@ class Payout implements Cmd {
     const credit = this.feeFromAmount ? this.amount - fee : this.amount;
     let ok = src.state === 'active' && !(this.feeFromAmount && this.amount <= fee) && src.balance >= debit;
     if (this.type === 'card_to_card') ok &&= dst !== src && dst.state === 'active';
-    const payer = { card_to_card: ['sender', 'receiver'], b2b: ['customer', 'business'], bank: ['customer', 'business'] }[this.type][this.feeFromAmount ? 1 : 0];
+    const payer = { card_to_card: ['sender', 'receiver'], b2b: ['customer', 'business'], bank: ['customer', 'business'] }[this.type][
+      this.feeFromAmount ? 1 : 0
+    ];
     const destination =
       this.type === 'card_to_card'
         ? { destination_card_number: dst.number }
@@ -189,7 +232,12 @@ class Payout implements Cmd {
           ? { merchant_id: r.merchantId }
           : { bank_slug: 'cbe', account_number: '1000200030004000', account_name: 'Model' };
     const out = (await expectOutcome(ok, () =>
-      createPayout(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, input: { card_number: src.number, amount: this.amount, charge_payer: payer, ...destination } }),
+      createPayout(r.db, {
+        businessId: r.businessId,
+        mode: 'test',
+        actor: ACTOR,
+        input: { card_number: src.number, amount: this.amount, charge_payer: payer, ...destination },
+      }),
     )) as { provider_reference?: string } | undefined;
     if (ok) {
       src.balance -= debit;
@@ -210,9 +258,15 @@ const commands = [
   fc.nat().map((i) => new Cancel(i)),
   fc.tuple(fc.nat(), amount).map(([i, a]) => new Transfer(i, a)),
   fc.tuple(fc.nat(), fc.boolean()).map(([i, s]) => new Settle(i, s)),
-  fc.tuple(fc.constantFrom('card_to_card' as const, 'b2b' as const, 'bank' as const), fc.nat(), fc.nat(), fc.oneof(amount, fc.integer({ min: 100, max: 115 })), payerArb).map(
-    ([t, i, j, a, p]) => new Payout(t, i, j, a, p),
-  ),
+  fc
+    .tuple(
+      fc.constantFrom('card_to_card' as const, 'b2b' as const, 'bank' as const),
+      fc.nat(),
+      fc.nat(),
+      fc.oneof(amount, fc.integer({ min: 100, max: 115 })),
+      payerArb,
+    )
+    .map(([t, i, j, a, p]) => new Payout(t, i, j, a, p)),
 ];
 
 describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
@@ -226,7 +280,13 @@ describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
           runs++;
           const biz = await createBusiness(db, { name: `Model run ${runs}` });
           await setFeeSchedule(db, biz.id, { mode: 'test', rules: Object.entries(FEES).map(([applies_to, fixed]) => ({ applies_to, percent: 0, fixed })) });
-          const before = Number((await db.execute<{ b: number }>(sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'business' AND business_id = ${merchant.id} AND mode = 'test'`)).rows[0].b);
+          const before = Number(
+            (
+              await db.execute<{ b: number }>(
+                sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'business' AND business_id = ${merchant.id} AND mode = 'test'`,
+              )
+            ).rows[0].b,
+          );
           const model: Model = { cards: [], business: 0, merchant: before, pending: [] };
           const real = { db, businessId: biz.id, merchantBusinessId: merchant.id, merchantId: merchant.merchant_id };
           // Every run starts from two cards and a funded business account, so the commands have something to move.

@@ -26,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => Promise.all([server?.stop(), roomy?.stop()]));
 
 async function business(name: string) {
-  const res = await admin().post('/api/admin/businesses', { name, owner_email: `${name.replace(/\W/g, '').toLowerCase()}-${Date.now()}@example.com`, owner_password: 'correct horse battery' });
+  const res = await admin().post('/api/admin/businesses', {
+    name,
+    owner_email: `${name.replace(/\W/g, '').toLowerCase()}-${Date.now()}@example.com`,
+    owner_password: 'correct horse battery',
+  });
   expect(res.status).toBe(201);
   return res.body.data as { id: number; api_keys: { test: string; live: string } };
 }
@@ -78,7 +82,14 @@ describe('API rate limit per key', () => {
   // assertions flake on a shared 2-core machine). Here: B is never refused while A is held to its limit.
   it(`noisy neighbour: B is served while A is throttled to its limit`, async () => {
     // B paces itself under its own limit of 10/s; A loops from 16 connections without pause.
-    const result = await measureNoisyNeighbour({ baseUrl: roomy.baseUrl, adminToken: inject('adminToken'), samples: LONG ? 480 : 240, paceMs: 100, floodConcurrency: 16, rounds: 8 });
+    const result = await measureNoisyNeighbour({
+      baseUrl: roomy.baseUrl,
+      adminToken: inject('adminToken'),
+      samples: LONG ? 480 : 240,
+      paceMs: 100,
+      floodConcurrency: 16,
+      rounds: 8,
+    });
     console.log(
       `noisy neighbour: B alone p50 ${result.alone_p50_ms.toFixed(2)} ms p99 ${result.alone_p99_ms.toFixed(2)} ms; ` +
         `B while A floods from 16 loops (${result.flood_throttled} of ${result.flood_requests} answered 429, ${result.flood_per_second.toFixed(0)}/s): ` +
@@ -97,11 +108,14 @@ describe('API rate limit per key', () => {
 function fromAddress(localAddress: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   return new Promise<{ status: number; setCookies: string[]; body: string }>((resolve, reject) => {
     const url = new URL(path, server.baseUrl);
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? 'GET', headers: opts.headers, localAddress }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, setCookies: ([] as string[]).concat(res.headers['set-cookie'] ?? []), body }));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? 'GET', headers: opts.headers, localAddress },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, setCookies: ([] as string[]).concat(res.headers['set-cookie'] ?? []), body }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -150,7 +164,11 @@ describe('dashboard sign-in attempts (5 a minute per address on this server)', (
 describe('back office token attempts', () => {
   it('refuses an address after 10 wrong tokens, even with the right one, and leaves other addresses alone', async () => {
     const post = (token: string) =>
-      fromAddress('127.0.0.5', '/api/admin/businesses', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"name":"Guess"}' });
+      fromAddress('127.0.0.5', '/api/admin/businesses', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"name":"Guess"}',
+      });
     for (let i = 0; i < 10; i++) expect((await post(`adm_guess_${i}_0123456789abcdef0123456789`)).status).toBe(401);
     const refused = await post(inject('adminToken'));
     expect(refused.status).toBe(429);

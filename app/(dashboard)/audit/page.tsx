@@ -9,8 +9,10 @@ export const metadata = { title: 'Audit log · Gift cards' };
 
 const PAGE_SIZE = 25;
 const ACTOR_LABELS: Record<AuditActorType, string> = { user: 'Dashboard users', api_key: 'API keys', admin: 'Back office', system: 'System' };
-const control = 'mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700';
-const linkButton = 'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
+const control =
+  'mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700';
+const linkButton =
+  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 type Search = { actor?: string; action?: string; before?: string; after?: string };
 
@@ -37,42 +39,78 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const filters = { actor, action };
   return (
     <>
-      <PageHeader title="Audit log" description={`Who did what in ${session.mode} mode, from the dashboard, the API and the back office; team changes in both modes.`} />
-      <form method="get" action="/audit" className="mb-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+      <PageHeader
+        title="Audit log"
+        description={`Who did what in ${session.mode} mode, from the dashboard, the API and the back office; team changes in both modes.`}
+      />
+      <form
+        method="get"
+        action="/audit"
+        className="mb-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
+      >
         <div>
-          <label htmlFor="audit-actor" className="block text-sm font-medium text-slate-800">Actor</label>
+          <label htmlFor="audit-actor" className="block text-sm font-medium text-slate-800">
+            Actor
+          </label>
           <select id="audit-actor" name="actor" defaultValue={actor ?? ''} className={control}>
             <option value="">Everyone</option>
             {AUDIT_ACTOR_TYPES.map((t) => (
-              <option key={t} value={t}>{ACTOR_LABELS[t]}</option>
+              <option key={t} value={t}>
+                {ACTOR_LABELS[t]}
+              </option>
             ))}
           </select>
         </div>
         <div>
-          <label htmlFor="audit-action" className="block text-sm font-medium text-slate-800">Action</label>
+          <label htmlFor="audit-action" className="block text-sm font-medium text-slate-800">
+            Action
+          </label>
           <select id="audit-action" name="action" defaultValue={action ?? ''} className={control}>
             <option value="">All actions</option>
             {AUDIT_ACTION_FAMILIES.map((f) => (
-              <option key={f} value={f}>{f.replace('_', ' ')}.*</option>
+              <option key={f} value={f}>
+                {f.replace('_', ' ')}.*
+              </option>
             ))}
           </select>
         </div>
         <div className="flex gap-2">
-          <button type="submit" className="min-h-11 flex-1 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+          <button
+            type="submit"
+            className="min-h-11 flex-1 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+          >
             Filter
           </button>
-          {(actor || action) && <Link href="/audit" className={linkButton}>Clear</Link>}
+          {(actor || action) && (
+            <Link href="/audit" className={linkButton}>
+              Clear
+            </Link>
+          )}
         </div>
       </form>
       {log.items.length === 0 ? (
-        <EmptyState title={actor || action ? 'Nothing matches these filters' : 'Nothing recorded yet'}>Changes made from the dashboard or with your API keys appear here.</EmptyState>
+        <EmptyState title={actor || action ? 'Nothing matches these filters' : 'Nothing recorded yet'}>
+          Changes made from the dashboard or with your API keys appear here.
+        </EmptyState>
       ) : (
         <AuditTable items={log.items} />
       )}
       {(log.newer || log.older) && (
         <nav aria-label="Audit log pages" className="mt-4 flex justify-between gap-2">
-          {log.newer ? <Link className={linkButton} rel="prev" href={query(filters, { after: log.newer })}>← Newer</Link> : <span />}
-          {log.older ? <Link className={linkButton} rel="next" href={query(filters, { before: log.older })}>Older →</Link> : <span />}
+          {log.newer ? (
+            <Link className={linkButton} rel="prev" href={query(filters, { after: log.newer })}>
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          {log.older ? (
+            <Link className={linkButton} rel="next" href={query(filters, { before: log.older })}>
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
         </nav>
       )}
     </>

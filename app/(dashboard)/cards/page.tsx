@@ -49,7 +49,10 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} live cards` : ''}.`}
         actions={
           can(session.role, 'cards:create') && (
-            <Link href="/cards/new" className="inline-flex min-h-11 items-center rounded-lg bg-emerald-700 px-4 py-2.5 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+            <Link
+              href="/cards/new"
+              className="inline-flex min-h-11 items-center rounded-lg bg-emerald-700 px-4 py-2.5 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+            >
               New card
             </Link>
           )
@@ -59,32 +62,61 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         <div className="mb-4">
           <Notice tone="success" testId="cancel-notice">
             Card ending {cancelled} cancelled.
-            {moved && movedCurrency && /^[A-Z]{3}$/.test(movedCurrency) ? ` ${formatMoney(moved, movedCurrency)} moved to your business’s ${movedCurrency} account.` : ' It held no money.'}
+            {moved && movedCurrency && /^[A-Z]{3}$/.test(movedCurrency)
+              ? ` ${formatMoney(moved, movedCurrency)} moved to your business’s ${movedCurrency} account.`
+              : ' It held no money.'}
           </Notice>
         </div>
       )}
-      <form method="get" action="/cards" role="search" className="mb-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+      <form
+        method="get"
+        action="/cards"
+        role="search"
+        className="mb-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_auto] sm:items-end"
+      >
         <div>
-          <label htmlFor="q" className="block text-sm font-medium text-slate-800">Phone or card number</label>
-          <input id="q" name="q" type="search" defaultValue={q} placeholder="0911234567, +251911234567 or 16 digits" className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700" />
+          <label htmlFor="q" className="block text-sm font-medium text-slate-800">
+            Phone or card number
+          </label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="0911234567, +251911234567 or 16 digits"
+            className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
+          />
         </div>
         <div>
-          <label htmlFor="status" className="block text-sm font-medium text-slate-800">Status</label>
-          <select id="status" name="status" defaultValue={status ?? ''} className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700">
+          <label htmlFor="status" className="block text-sm font-medium text-slate-800">
+            Status
+          </label>
+          <select
+            id="status"
+            name="status"
+            defaultValue={status ?? ''}
+            className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
+          >
             <option value="">All</option>
             <option value="active">Active</option>
             <option value="disabled">Disabled</option>
           </select>
         </div>
-        <Button type="submit" className="sm:w-auto">Search</Button>
+        <Button type="submit" className="sm:w-auto">
+          Search
+        </Button>
       </form>
 
       {result.items.length === 0 ? (
         <EmptyState title={filtered ? 'No cards match' : 'No cards yet'}>
           {filtered ? (
-            <Link href="/cards" className="underline underline-offset-2">Clear the search</Link>
+            <Link href="/cards" className="underline underline-offset-2">
+              Clear the search
+            </Link>
           ) : can(session.role, 'cards:create') ? (
-            <Link href="/cards/new" className="underline underline-offset-2">Create the first card</Link>
+            <Link href="/cards/new" className="underline underline-offset-2">
+              Create the first card
+            </Link>
           ) : (
             'Cards appear here once the business issues them.'
           )}
@@ -96,12 +128,22 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       {(result.prevBefore !== null || result.nextAfter !== null) && (
         <nav aria-label="Pages" className="mt-4 flex justify-between gap-2">
           {result.prevBefore !== null ? (
-            <Link href={link({ before: String(result.prevBefore) })} rel="prev" className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700">
+            <Link
+              href={link({ before: String(result.prevBefore) })}
+              rel="prev"
+              className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
+            >
               ← Newer
             </Link>
-          ) : <span />}
+          ) : (
+            <span />
+          )}
           {result.nextAfter !== null && (
-            <Link href={link({ after: String(result.nextAfter) })} rel="next" className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700">
+            <Link
+              href={link({ after: String(result.nextAfter) })}
+              rel="next"
+              className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
+            >
               Older →
             </Link>
           )}

@@ -13,7 +13,8 @@ import { listApiKeys } from '@/lib/keys/list-api-keys';
 export const metadata = { title: 'Developers · Gift cards' };
 
 const PAGE_SIZE = 20;
-const pager = 'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
+const pager =
+  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 export default async function DevelopersPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const session = await requirePage('developers');
@@ -47,13 +48,27 @@ export default async function DevelopersPage({ searchParams }: { searchParams: P
           )}
           {(page > 1 || log.hasNext) && (
             <nav aria-label="Delivery log pages" className="mt-4 flex justify-between gap-2">
-              {page > 1 ? <Link className={pager} rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>← Newer</Link> : <span />}
-              {log.hasNext ? <Link className={pager} rel="next" href={`/developers?page=${page + 1}`}>Older →</Link> : <span />}
+              {page > 1 ? (
+                <Link className={pager} rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>
+                  ← Newer
+                </Link>
+              ) : (
+                <span />
+              )}
+              {log.hasNext ? (
+                <Link className={pager} rel="next" href={`/developers?page=${page + 1}`}>
+                  Older →
+                </Link>
+              ) : (
+                <span />
+              )}
             </nav>
           )}
         </Panel>
         <Panel title="Replay failed events">
-          <p className="mb-3 text-sm text-slate-600">Sends again every delivery that failed for good among the events created in the period (your time zone).</p>
+          <p className="mb-3 text-sm text-slate-600">
+            Sends again every delivery that failed for good among the events created in the period (your time zone).
+          </p>
           <ReplayFailedForm />
         </Panel>
       </div>

@@ -4,7 +4,9 @@ import { EmptyState } from '@/components/ui/page-header';
 export default function Forbidden() {
   return (
     <EmptyState title="Your role does not give you access to this page.">
-      <Link className="font-medium text-emerald-800 underline" href="/cards">Go to cards</Link>
+      <Link className="font-medium text-emerald-800 underline" href="/cards">
+        Go to cards
+      </Link>
     </EmptyState>
   );
 }

@@ -22,7 +22,14 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const session = await requirePage('history:read');
   const params = await searchParams;
   const filters = parsePaymentFilters(params);
-  const page = await searchPayments(getDb(), { businessId: session.businessId, mode: session.mode, filters, limit: PAGE_SIZE, after: one(params.after), before: one(params.before) });
+  const page = await searchPayments(getDb(), {
+    businessId: session.businessId,
+    mode: session.mode,
+    filters,
+    limit: PAGE_SIZE,
+    after: one(params.after),
+    before: one(params.before),
+  });
   const filtered = Object.values(filters).some(Boolean);
   return (
     <>
@@ -31,7 +38,10 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         description={`Top-ups of your cards in ${session.mode} mode, newest first.`}
         actions={
           can(session.role, 'money:move') && (
-            <Link href="/payments/new" className="inline-flex min-h-10 items-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+            <Link
+              href="/payments/new"
+              className="inline-flex min-h-10 items-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+            >
               New payment
             </Link>
           )
@@ -50,22 +60,35 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       ) : (
         <TableScroll label="Payments">
           <table className="w-full min-w-[720px] text-sm" data-testid="payments-table">
-            <TableHead variant="scrolling" columns={['Reference', 'Type', 'Status', { label: 'Amount', numeric: true }, { label: 'Fee', numeric: true }, 'Card', 'Order', 'Created']} />
+            <TableHead
+              variant="scrolling"
+              columns={['Reference', 'Type', 'Status', { label: 'Amount', numeric: true }, { label: 'Fee', numeric: true }, 'Card', 'Order', 'Created']}
+            />
             <tbody>
               {page.rows.map((p) => (
                 <tr key={p.id} className="border-t border-slate-100" data-testid={`payment-${p.linkReference}`}>
                   <td className="px-3 py-2 font-mono text-xs">
-                    <Link href={`/payments/${p.linkReference}`} className="text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700">
+                    <Link
+                      href={`/payments/${p.linkReference}`}
+                      className="text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700"
+                    >
                       {p.linkReference}
                     </Link>
                   </td>
-                  <td className="px-3 py-2">{TYPE_LABELS[p.type] ?? p.type}{p.paymentMethod ? ` · ${p.paymentMethod}` : ''}</td>
-                  <td className="px-3 py-2" data-testid="status"><StatusBadge status={p.status} /></td>
+                  <td className="px-3 py-2">
+                    {TYPE_LABELS[p.type] ?? p.type}
+                    {p.paymentMethod ? ` · ${p.paymentMethod}` : ''}
+                  </td>
+                  <td className="px-3 py-2" data-testid="status">
+                    <StatusBadge status={p.status} />
+                  </td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatMoney(p.amount, p.currency)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatMoney(p.serviceFee, p.currency)}</td>
                   <td className="px-3 py-2 font-mono text-xs">{p.cardNumber}</td>
                   <td className="px-3 py-2 text-xs">{p.merchantReference ?? '—'}</td>
-                  <td className="px-3 py-2 text-xs text-slate-700"><LocalTime iso={p.createdAt.toISOString()} /></td>
+                  <td className="px-3 py-2 text-xs text-slate-700">
+                    <LocalTime iso={p.createdAt.toISOString()} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -42,7 +42,11 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
         actions={
           <>
             {can(session.role, 'history:export') && (
-              <a href={`/payouts/export${filterQuery({ ...filters })}`} download className={`${buttonLink} bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100`}>
+              <a
+                href={`/payouts/export${filterQuery({ ...filters })}`}
+                download
+                className={`${buttonLink} bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100`}
+              >
                 Export CSV
               </a>
             )}
@@ -67,22 +71,41 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
       ) : (
         <TableScroll label="Payouts">
           <table className="w-full min-w-[760px] text-sm" data-testid="payouts-table">
-            <TableHead variant="scrolling" columns={['Reference', 'Type', 'Status', { label: 'Amount', numeric: true }, { label: 'Fee', numeric: true }, 'Source card', 'Destination', 'Created']} />
+            <TableHead
+              variant="scrolling"
+              columns={[
+                'Reference',
+                'Type',
+                'Status',
+                { label: 'Amount', numeric: true },
+                { label: 'Fee', numeric: true },
+                'Source card',
+                'Destination',
+                'Created',
+              ]}
+            />
             <tbody>
               {page.rows.map((p) => (
                 <tr key={p.id} className="border-t border-slate-100" data-testid={`payout-${p.reference}`}>
                   <td className="px-3 py-2 font-mono text-xs">
-                    <Link href={`/payouts/${p.reference}`} className="text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700">
+                    <Link
+                      href={`/payouts/${p.reference}`}
+                      className="text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700"
+                    >
                       {p.reference}
                     </Link>
                   </td>
                   <td className="px-3 py-2">{payoutTypeLabel(p)}</td>
-                  <td className="px-3 py-2" data-testid="status"><StatusBadge status={p.status} /></td>
+                  <td className="px-3 py-2" data-testid="status">
+                    <StatusBadge status={p.status} />
+                  </td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatMoney(p.amount, p.currency)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatMoney(p.serviceFee, p.currency)}</td>
                   <td className={`px-3 py-2 text-xs ${p.sourceCardNumber ? 'font-mono' : ''}`}>{p.sourceCardNumber ?? 'Business account'}</td>
                   <td className="px-3 py-2 text-xs">{payoutDestination(p)}</td>
-                  <td className="px-3 py-2 text-xs text-slate-700"><LocalTime iso={p.createdAt.toISOString()} /></td>
+                  <td className="px-3 py-2 text-xs text-slate-700">
+                    <LocalTime iso={p.createdAt.toISOString()} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -13,7 +13,11 @@ const EVENTS: [string, string, string][] = [
   ['payment.failed', 'A payment failed', 'failed'],
   ['payment.cancelled', 'The customer cancelled a payment', 'cancelled'],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
-  ['payout.failed', 'A bank payout or top-up failed; the whole debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)', 'failed'],
+  [
+    'payout.failed',
+    'A bank payout or top-up failed; the whole debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)',
+    'failed',
+  ],
 ];
 
 function duration(ms: number): string {
@@ -62,9 +66,9 @@ export default function WebhooksPage() {
           Webhooks
         </h1>
         <p className={P}>
-          When a payment or payout finishes, the service POSTs the event as JSON to the URL registered for that mode (through the dashboard or the provider). Live URLs must be
-          https and public. Answer 2xx within 15 seconds and do the work afterwards; deliveries can repeat, so deduplicate on the {code('webhook-id')} header. Check the signature on
-          the raw body before you update an order or a balance.
+          When a payment or payout finishes, the service POSTs the event as JSON to the URL registered for that mode (through the dashboard or the provider).
+          Live URLs must be https and public. Answer 2xx within 15 seconds and do the work afterwards; deliveries can repeat, so deduplicate on the{' '}
+          {code('webhook-id')} header. Check the signature on the raw body before you update an order or a balance.
         </p>
       </section>
 
@@ -88,9 +92,9 @@ export default function WebhooksPage() {
           Payloads
         </h2>
         <p className={P}>
-          Keys come in this order: {code('event')}, {code('status')}, {code('mode')}; the type field, {code('currency')}, {code('amount')}; references and context;{' '}
-          {code('created_at')} and {code('updated_at')} last. Empty optional fields are left out, never sent as null. Branch on {code('event')} and, for payouts, on{' '}
-          {code('payout_type')}.
+          Keys come in this order: {code('event')}, {code('status')}, {code('mode')}; the type field, {code('currency')}, {code('amount')}; references and
+          context; {code('created_at')} and {code('updated_at')} last. Empty optional fields are left out, never sent as null. Branch on {code('event')} and,
+          for payouts, on {code('payout_type')}.
         </p>
         <div className="grid gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:grid-cols-2">
           <div className="min-w-0 space-y-2">
@@ -103,8 +107,8 @@ export default function WebhooksPage() {
           <div className="min-w-0 space-y-2">
             <h3 className="text-lg font-semibold text-slate-900">payout.*</h3>
             <p className="text-sm text-slate-700">
-              One primary reference, by {code('payout_type')}: {code('initiator_reference')} for card_to_card, {code('provider_reference')} for bank and b2b (the value POST
-              /card/payouts answered). {code('meta')} holds destination details only.
+              One primary reference, by {code('payout_type')}: {code('initiator_reference')} for card_to_card, {code('provider_reference')} for bank and b2b
+              (the value POST /card/payouts answered). {code('meta')} holds destination details only.
             </p>
             {payoutUnion.map((variant) => {
               const v = firstVariant(variant);
@@ -124,8 +128,8 @@ export default function WebhooksPage() {
           Signatures
         </h2>
         <p className={P}>
-          Every delivery carries three signatures. Check {code('webhook-signature')} (it covers the body and the time, so a captured request cannot be replayed) and, if you
-          integrated against the original interface, {code('service-signature')}. Compare in constant time.
+          Every delivery carries three signatures. Check {code('webhook-signature')} (it covers the body and the time, so a captured request cannot be replayed)
+          and, if you integrated against the original interface, {code('service-signature')}. Compare in constant time.
         </p>
         <DocsTable caption="Headers" columns={['Header', 'Value']}>
           {headers.map((h) => (
@@ -146,8 +150,8 @@ export default function WebhooksPage() {
         </h2>
         <p className={P}>
           A delivery that gets no 2xx within 15 seconds is tried again after each wait below, then marked failed ({schedule.length + 1} attempts in all). A{' '}
-          {code('Retry-After')} header can lengthen a wait (up to 24 h). 410 Gone stops deliveries to that URL until it is registered again. Every attempt keeps the event’s{' '}
-          {code('webhook-id')} and is signed afresh with a new {code('webhook-timestamp')}. Failed deliveries can be replayed from the dashboard.
+          {code('Retry-After')} header can lengthen a wait (up to 24 h). 410 Gone stops deliveries to that URL until it is registered again. Every attempt keeps
+          the event’s {code('webhook-id')} and is signed afresh with a new {code('webhook-timestamp')}. Failed deliveries can be replayed from the dashboard.
         </p>
         <ol className="flex max-w-3xl flex-wrap gap-2 text-sm" aria-label="Waits before each retry">
           {schedule.map((ms, i) => (
@@ -163,10 +167,11 @@ export default function WebhooksPage() {
           Secret rotation
         </h2>
         <p className={P}>
-          Rotating the secret starts an overlap (24 hours unless another is chosen) during which both secrets sign. {code('webhook-signature')} then carries two signatures,
-          space-separated, the new one first: a receiver holding either secret verifies. {code('service-signature')} and {code('x-service-signature')} keep the previous
-          secret’s values until the overlap ends, and {code('service-signature-next')} and {code('x-service-signature-next')} carry the new secret’s. Deploy the new secret
-          beside the old (the code above accepts both), then drop the old one once the overlap is over.
+          Rotating the secret starts an overlap (24 hours unless another is chosen) during which both secrets sign. {code('webhook-signature')} then carries two
+          signatures, space-separated, the new one first: a receiver holding either secret verifies. {code('service-signature')} and{' '}
+          {code('x-service-signature')} keep the previous secret’s values until the overlap ends, and {code('service-signature-next')} and{' '}
+          {code('x-service-signature-next')} carry the new secret’s. Deploy the new secret beside the old (the code above accepts both), then drop the old one
+          once the overlap is over.
         </p>
       </section>
 
@@ -175,9 +180,9 @@ export default function WebhooksPage() {
           Catching up with GET /api/v1/events
         </h2>
         <p className={P}>
-          If your receiver was down, do not wait for the retries: list the events your URL has not acknowledged with {code('undelivered=true')} (and {code('type')} to narrow
-          it), newest first, {code('page')}/{code('limit')} as for every list. Each item has the {code('id')} its deliveries carry as {code('webhook-id')}, its{' '}
-          {code('payload')} (the exact webhook body) and the state of its delivery to your URL.
+          If your receiver was down, do not wait for the retries: list the events your URL has not acknowledged with {code('undelivered=true')} (and{' '}
+          {code('type')} to narrow it), newest first, {code('page')}/{code('limit')} as for every list. Each item has the {code('id')} its deliveries carry as{' '}
+          {code('webhook-id')}, its {code('payload')} (the exact webhook body) and the state of its delivery to your URL.
         </p>
         <CodeBlock label="curl" code={CATCH_UP_CURL} />
         <CodeBlock label="TypeScript" code={CATCH_UP_TS} />

@@ -24,7 +24,13 @@ export default async function CardPage({ params, searchParams }: Props) {
   const { card_number } = await params;
   const query = await searchParams;
   const before = typeof query.before === 'string' && /^\d{1,15}$/.test(query.before) ? Number(query.before) : undefined;
-  const timeline = await cardTimeline(getDb(), { businessId: session.businessId, mode: session.mode, cardNumber: decodeURIComponent(card_number), before, limit: 50 }).catch((err) => {
+  const timeline = await cardTimeline(getDb(), {
+    businessId: session.businessId,
+    mode: session.mode,
+    cardNumber: decodeURIComponent(card_number),
+    before,
+    limit: 50,
+  }).catch((err) => {
     if (err instanceof ServiceError && (err.code === 'card_not_found' || err.code === 'invalid_card_number')) notFound();
     throw err;
   });
@@ -37,14 +43,19 @@ export default async function CardPage({ params, searchParams }: Props) {
 
   return (
     <>
-      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">← Cards</Link>
+      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">
+        ← Cards
+      </Link>
       <div className="mt-2">
         <PageHeader
           title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
           description={`${card.currency} gift card in ${session.mode} mode.`}
           actions={
             movesMoney && (
-              <Link href={`/payouts/new?card=${card.card_number}`} className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700">
+              <Link
+                href={`/payouts/new?card=${card.card_number}`}
+                className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
+              >
                 Send payout
               </Link>
             )
@@ -61,7 +72,9 @@ export default async function CardPage({ params, searchParams }: Props) {
           <dl className="space-y-2 text-sm">
             <div>
               <dt className="text-slate-600">Name</dt>
-              <dd className="font-medium text-slate-900" data-testid="holder-name">{[card.first_name, card.last_name].filter(Boolean).join(' ')}</dd>
+              <dd className="font-medium text-slate-900" data-testid="holder-name">
+                {[card.first_name, card.last_name].filter(Boolean).join(' ')}
+              </dd>
             </div>
             <div>
               <dt className="text-slate-600">Phone</dt>
@@ -69,20 +82,34 @@ export default async function CardPage({ params, searchParams }: Props) {
             </div>
             <div>
               <dt className="text-slate-600">Created</dt>
-              <dd><LocalTime iso={new Date(card.created_at).toISOString()} /></dd>
+              <dd>
+                <LocalTime iso={new Date(card.created_at).toISOString()} />
+              </dd>
             </div>
           </dl>
         </Panel>
         <Panel title="Balance">
-          <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="card-balance">{formatMoney(balance, card.currency)}</p>
+          <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="card-balance">
+            {formatMoney(balance, card.currency)}
+          </p>
           <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
-            Status <span data-testid="card-status"><StatusBadge status={status} /></span>
+            Status{' '}
+            <span data-testid="card-status">
+              <StatusBadge status={status} />
+            </span>
             {card.disabled_by === 'provider' && <span className="text-xs">(by the provider)</span>}
           </p>
         </Panel>
         {(canChangeStatus || canCancel) && (
           <Panel title="Manage">
-            <CardStatusActions cardNumber={card.card_number} active={status === 'active'} balance={balance} currency={card.currency} canChangeStatus={canChangeStatus} canCancel={canCancel} />
+            <CardStatusActions
+              cardNumber={card.card_number}
+              active={status === 'active'}
+              balance={balance}
+              currency={card.currency}
+              canChangeStatus={canChangeStatus}
+              canCancel={canCancel}
+            />
           </Panel>
         )}
       </div>
@@ -97,16 +124,20 @@ export default async function CardPage({ params, searchParams }: Props) {
 
       <div className="mt-4">
         <Panel title="Money movements">
-          {entries.length === 0 ? (
-            <EmptyState title="No money has moved on this card yet" />
-          ) : (
-            <CardTimelineTable entries={entries} currency={card.currency} />
-          )}
+          {entries.length === 0 ? <EmptyState title="No money has moved on this card yet" /> : <CardTimelineTable entries={entries} currency={card.currency} />}
           {(before !== undefined || timeline.olderBefore !== null) && (
             <nav aria-label="Movement pages" className="mt-3 flex justify-between text-sm">
-              {before !== undefined ? <Link href={`/cards/${card.card_number}`} className="font-medium underline underline-offset-2">Newest</Link> : <span />}
+              {before !== undefined ? (
+                <Link href={`/cards/${card.card_number}`} className="font-medium underline underline-offset-2">
+                  Newest
+                </Link>
+              ) : (
+                <span />
+              )}
               {timeline.olderBefore !== null && (
-                <Link href={`/cards/${card.card_number}?before=${timeline.olderBefore}`} className="font-medium underline underline-offset-2">Older movements</Link>
+                <Link href={`/cards/${card.card_number}?before=${timeline.olderBefore}`} className="font-medium underline underline-offset-2">
+                  Older movements
+                </Link>
               )}
             </nav>
           )}

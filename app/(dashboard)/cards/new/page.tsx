@@ -9,7 +9,9 @@ export default async function NewCardPage() {
   const session = await requirePage('cards:create');
   return (
     <div className="mx-auto max-w-xl">
-      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">← Cards</Link>
+      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">
+        ← Cards
+      </Link>
       <div className="mt-2">
         <PageHeader title="New card" description={`Issue a gift card in ${session.mode} mode. One card per customer and currency.`} />
       </div>

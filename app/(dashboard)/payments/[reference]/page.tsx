@@ -30,13 +30,25 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payments</Link>
+        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
+          ← All payments
+        </Link>
       </p>
-      <PageHeader title={hosted ? 'Hosted payment' : 'Direct charge'} description={payment.linkReference} actions={<span data-testid="payment-status"><StatusBadge status={payment.status} /></span>} />
+      <PageHeader
+        title={hosted ? 'Hosted payment' : 'Direct charge'}
+        description={payment.linkReference}
+        actions={
+          <span data-testid="payment-status">
+            <StatusBadge status={payment.status} />
+          </span>
+        }
+      />
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Money">
           <dl className="grid grid-cols-2 gap-4">
-            <DetailField label="Card is credited" testId="payment-amount">{money(payment.amount)}</DetailField>
+            <DetailField label="Card is credited" testId="payment-amount">
+              {money(payment.amount)}
+            </DetailField>
             <DetailField label="Service fee">{money(payment.serviceFee)}</DetailField>
             <DetailField label="Customer pays">{money(payment.amount + payment.serviceFee)}</DetailField>
             <DetailField label="Currency">{payment.currency}</DetailField>
@@ -45,7 +57,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
         <Panel title="Details">
           <dl className="grid grid-cols-2 gap-4">
             <DetailField label="Card">
-              <Link href={`/cards/${payment.cardNumber}`} className="font-mono text-emerald-800 underline underline-offset-2">{payment.cardNumber}</Link>
+              <Link href={`/cards/${payment.cardNumber}`} className="font-mono text-emerald-800 underline underline-offset-2">
+                {payment.cardNumber}
+              </Link>
             </DetailField>
             <DetailField label="Order reference">{payment.merchantReference ?? '—'}</DetailField>
             {hosted ? (
@@ -59,7 +73,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
               </>
             )}
             <DetailField label="Processor reference">{payment.providerReference ?? '—'}</DetailField>
-            <DetailField label="Created"><LocalTime iso={payment.createdAt.toISOString()} /></DetailField>
+            <DetailField label="Created">
+              <LocalTime iso={payment.createdAt.toISOString()} />
+            </DetailField>
             <DetailField label="Completed">{payment.completedAt ? <LocalTime iso={payment.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
           </dl>
         </Panel>

@@ -13,9 +13,14 @@ export default async function NewPaymentPage({ searchParams }: { searchParams: P
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payments</Link>
+        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
+          ← All payments
+        </Link>
       </p>
-      <PageHeader title="New payment" description={`Top up one of your cards in ${session.mode} mode: a checkout link for the customer, or a charge pushed to their wallet.`} />
+      <PageHeader
+        title="New payment"
+        description={`Top up one of your cards in ${session.mode} mode: a checkout link for the customer, or a charge pushed to their wallet.`}
+      />
       <NewPaymentForm defaultCard={defaultCard} wallets={BANKS.filter((b) => b.type === 'wallet')} />
     </>
   );

@@ -30,13 +30,25 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payouts</Link>
+        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
+          ← All payouts
+        </Link>
       </p>
-      <PageHeader title={`${payoutTypeLabel(payout)} payout`} description={payout.reference} actions={<span data-testid="payout-status"><StatusBadge status={payout.status} /></span>} />
+      <PageHeader
+        title={`${payoutTypeLabel(payout)} payout`}
+        description={payout.reference}
+        actions={
+          <span data-testid="payout-status">
+            <StatusBadge status={payout.status} />
+          </span>
+        }
+      />
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Money">
           <dl className="grid grid-cols-2 gap-4">
-            <DetailField label="Amount" testId="payout-amount">{money(payout.amount)}</DetailField>
+            <DetailField label="Amount" testId="payout-amount">
+              {money(payout.amount)}
+            </DetailField>
             <DetailField label="Service fee">{money(payout.serviceFee)}</DetailField>
             <DetailField label="Fee paid by">{feePayerText(payout.chargePayer)}</DetailField>
             <DetailField label="Currency">{payout.currency}</DetailField>
@@ -48,7 +60,9 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
           <dl className="grid grid-cols-2 gap-4">
             <DetailField label="Source">
               {payout.sourceCardNumber ? (
-                <Link href={`/cards/${payout.sourceCardNumber}`} className="font-mono text-emerald-800 underline underline-offset-2">{payout.sourceCardNumber}</Link>
+                <Link href={`/cards/${payout.sourceCardNumber}`} className="font-mono text-emerald-800 underline underline-offset-2">
+                  {payout.sourceCardNumber}
+                </Link>
               ) : (
                 'Business account'
               )}
@@ -67,10 +81,16 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
         </Panel>
         <Panel title="Timeline">
           <dl className="grid grid-cols-2 gap-4">
-            <DetailField label="Created"><LocalTime iso={payout.createdAt.toISOString()} /></DetailField>
-            <DetailField label="Updated"><LocalTime iso={payout.updatedAt.toISOString()} /></DetailField>
+            <DetailField label="Created">
+              <LocalTime iso={payout.createdAt.toISOString()} />
+            </DetailField>
+            <DetailField label="Updated">
+              <LocalTime iso={payout.updatedAt.toISOString()} />
+            </DetailField>
             <DetailField label="Completed">{payout.completedAt ? <LocalTime iso={payout.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
-            <DetailField label="Started by">{payout.actorType === 'user' ? 'Dashboard user' : payout.actorType === 'api_key' ? 'API key' : payout.actorType}</DetailField>
+            <DetailField label="Started by">
+              {payout.actorType === 'user' ? 'Dashboard user' : payout.actorType === 'api_key' ? 'API key' : payout.actorType}
+            </DetailField>
           </dl>
         </Panel>
       </div>

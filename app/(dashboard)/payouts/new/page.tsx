@@ -13,7 +13,9 @@ export default async function NewPayoutPage({ searchParams }: { searchParams: Pr
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">← All payouts</Link>
+        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
+          ← All payouts
+        </Link>
       </p>
       <PageHeader title="Send payout" description={`From one of your cards, in ${session.mode} mode. The fee follows your fee schedule.`} />
       <SendPayoutForm defaultCard={defaultCard} banks={BANKS.filter((b) => b.slug !== 'link')} />

@@ -14,7 +14,9 @@ export function GET() {
   const appUrl = readSettings().appUrl;
   const withOrigin = (servers: Server[]) =>
     servers.map((s) => (s.variables?.app_url ? { ...s, variables: { ...s.variables, app_url: { ...s.variables.app_url, default: appUrl } } } : s));
-  const paths = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, item.servers ? { ...item, servers: withOrigin(item.servers) } : item]));
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [path, item.servers ? { ...item, servers: withOrigin(item.servers) } : item]),
+  );
   return Response.json({ ...checkedIn, servers: withOrigin(document.servers), paths }, { headers: { 'cache-control': 'public, max-age=300' } });
 }
 

@@ -7,6 +7,7 @@ if compgen -G "e2e/*.spec.ts" > /dev/null; then
   CHROMIUM_PATH=$(bash scripts/find-browser.sh)
   export CHROMIUM_PATH
 fi
+npm run --silent lint
 npx tsc --noEmit
 npx vitest run
 if compgen -G "e2e/*.spec.ts" > /dev/null; then

@@ -20,7 +20,7 @@ export function documentValidator(doc: any): DocumentValidator {
   addFormats(ajv);
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
-  const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+  const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
   const resolve = (ref: string) =>
     ref
       .replace(/^#?\//, '')
@@ -28,7 +28,7 @@ export function documentValidator(doc: any): DocumentValidator {
       .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
       .reduce((node, key) => node?.[key], doc);
   return {
-    escape,
+    escape: escapePointer,
     resolve,
     validate(pointer, value) {
       let fn = compiled.get(pointer);

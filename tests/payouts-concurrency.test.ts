@@ -47,7 +47,10 @@ describe('concurrent payouts', () => {
     const outs: Awaited<ReturnType<typeof pay>>[] = [];
     const cancelling = new Promise((r) => setTimeout(r, 150))
       .then(() => biz.test.delete(`/api/v1/card/${target.card_number}`))
-      .then((res) => ((cancelledAt = Date.now()), res));
+      .then((res) => {
+        cancelledAt = Date.now();
+        return res;
+      });
     const [cancel] = await Promise.all([
       cancelling,
       ...Array.from({ length: 6 }, () => worker(source.card_number, target.card_number, ins)),

@@ -39,7 +39,7 @@ describe('compiled statements', () => {
     const lockedRows = async (slots?: number) => {
       const statement = compile(sql`WITH ${postingCtes(sql`true`, slots)} SELECT ${postingVerdict} FROM verdict v`);
       const values = postingValues(posting, slots);
-      const args = statement.slots.map((slot, i) => ('value' in slot ? slot.value : values[slot.placeholder as keyof typeof values]));
+      const args = statement.slots.map((slot, _i) => ('value' in slot ? slot.value : values[slot.placeholder as keyof typeof values]));
       const name = `plan_test_${slots ?? 'array'}`;
       await pool.query(`PREPARE ${name} AS ${statement.text}`);
       await pool.query('SET plan_cache_mode = force_generic_plan');

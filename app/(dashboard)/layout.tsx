@@ -5,7 +5,7 @@ import { ModeSwitch } from '@/components/dashboard/mode-switch';
 import { NavLinks, type NavItem } from '@/components/dashboard/nav-links';
 import { SignOutButton } from '@/components/dashboard/sign-out-button';
 import { can, type Permission } from '@/lib/auth/permissions';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
 import { businesses } from '@/lib/db/schema';
 

@@ -6,7 +6,7 @@ import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { getOverview } from '@/lib/dashboard/overview';
 import { getDb } from '@/lib/db/client';
 

@@ -214,7 +214,11 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
         refused: sent.filter((s) => s.outcome === 'refused').length,
         refused_by_answer: sent
           .filter((s) => s.outcome === 'refused')
-          .reduce<Record<string, number>>((acc, s) => ({ ...acc, [`${s.status} ${s.message}`]: (acc[`${s.status} ${s.message}`] ?? 0) + 1 }), {}),
+          .reduce<Record<string, number>>((acc, s) => {
+            const key = `${s.status} ${s.message}`;
+            acc[key] = (acc[key] ?? 0) + 1;
+            return acc;
+          }, {}),
         undecided: undecided.length,
         undecided_that_committed: undecided.filter((s) => byAmount.has(s.amount)).length,
         payouts_in_db: rows.length,

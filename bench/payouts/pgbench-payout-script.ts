@@ -1,4 +1,4 @@
-import { payoutStatements } from '../../lib/payouts/create-payout';
+import { payoutStatements } from '../../lib/payouts/payout-statement';
 
 const quote = (v: unknown) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 

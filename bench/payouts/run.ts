@@ -220,7 +220,9 @@ async function main() {
         db,
         8,
         () => c2c(...distinctPair()),
-        async () => void (before = statements),
+        async () => {
+          before = statements;
+        },
       );
       const statementsPerPayout = (statements - before) / run.done;
       rounds.push({ tps, core: run.perSecond, statementsPerPayout });

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { cancelCard, disableCard, enableCard } from '@/app/(dashboard)/cards/actions';
+import { cancelCard, disableCard, enableCard } from '@/server/actions/cards';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';

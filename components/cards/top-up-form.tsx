@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { topUpCard } from '@/app/(dashboard)/cards/actions';
+import { topUpCard } from '@/server/actions/cards';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
-import { switchMode } from '@/lib/actions/mode-actions';
+import { switchMode } from '@/server/actions/mode';
 
 export function ModeSwitch({ mode }: { mode: 'test' | 'live' }) {
   const router = useRouter();

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { createApiKey, revokeApiKey } from '@/app/(dashboard)/developers/actions';
+import { createApiKey, revokeApiKey } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';

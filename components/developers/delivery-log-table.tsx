@@ -52,6 +52,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                 </thead>
                 <tbody>
                   {d.attempts.map((a, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: attempts carry no id of their own and are only ever appended
                     <tr key={i} className="border-t border-slate-100 align-top" data-testid="attempt">
                       <td className="py-1 pr-3 whitespace-nowrap">
                         <LocalTime iso={a.attemptedAt} />

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { replayEvent, replayFailedWebhooks } from '@/app/(dashboard)/developers/actions';
+import { replayEvent, replayFailedWebhooks } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { revealWebhookSecret, rotateWebhookSecret, setWebhookUrl } from '@/app/(dashboard)/developers/actions';
+import { revealWebhookSecret, rotateWebhookSecret, setWebhookUrl } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { TextField } from '@/components/ui/field';

@@ -76,7 +76,7 @@ export function resolve<T>(node: T & { $ref?: string }): T {
   const target = node.$ref
     .replace(/^#\//, '')
     .split('/')
-    .reduce<any>((n, key) => n?.[key], openapi);
+    .reduce<unknown>((n, key) => (n as Record<string, unknown> | undefined)?.[key], openapi);
   return resolve(target as T & { $ref?: string });
 }
 

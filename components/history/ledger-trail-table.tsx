@@ -17,6 +17,7 @@ export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
         />
         <tbody>
           {entries.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a transaction's entries have no id of their own; their order within it is fixed
             <tr key={`${e.transactionId}-${i}`} className="border-t border-slate-100">
               <td className="px-3 py-2 text-xs">
                 #{e.transactionId} · {e.kind.replaceAll('_', ' ')}

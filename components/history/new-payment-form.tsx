@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { startPayment } from '@/app/(dashboard)/payments/actions';
+import { startPayment } from '@/server/actions/payments';
 import { Button } from '@/components/ui/button';
 import { formatMoney } from '@/components/ui/money';
 import { createPaymentFormSchema, type CreatePaymentFormInput, type CreatePaymentFormValues } from '@/lib/actions/payment.validation';

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { previewPayout, sendPayout } from '@/app/(dashboard)/payouts/actions';
+import { previewPayout, sendPayout } from '@/server/actions/payouts';
 import { Button } from '@/components/ui/button';
 import { formatMoney } from '@/components/ui/money';
 import type { PayoutPreview } from '@/lib/actions/payout-actions';

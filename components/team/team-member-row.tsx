@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { removeUser, updateUserRole } from '@/app/(dashboard)/team/actions';
+import { removeUser, updateUserRole } from '@/server/actions/team';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';

@@ -75,7 +75,7 @@ async function run<P, A>(
     // An identifier with a NUL byte names nothing; a query parameter with one is invalid.
     if (holdsNul(Object.values(params as Record<string, string>))) throw new ServiceError('not_found', 'No object has this identifier.');
     const nulParam = [...new URL(req.url).searchParams].find((pair) => holdsNul(pair));
-    if (nulParam) throw new ServiceError('validation_error', { [nulParam[0].replace(/\u0000/g, '')]: 'Must not contain the NUL character.' });
+    if (nulParam) throw new ServiceError('validation_error', { [nulParam[0].replaceAll('\u0000', '')]: 'Must not contain the NUL character.' });
     const hasBody = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH';
     const { raw, body } = hasBody ? await readJsonBody(req) : { raw: '', body: undefined };
     const ctx: RouteContext<P> = { req, db, params, query: new URL(req.url).searchParams, body, requestId };

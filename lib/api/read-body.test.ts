@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
 import { checkJsonShape, MAX_JSON_DEPTH, readBodyBytes, readJsonBody } from './read-body';
 
-const nested = (depth: number) => JSON.parse('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+const nested = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 const codeOf = (fn: () => unknown) => {
   try {
     fn();

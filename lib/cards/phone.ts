@@ -13,7 +13,7 @@ export function normalisePhone(input: string): NormalisedPhone {
     throw new ServiceError('invalid_phone_number', 'Give the phone number in international format with its country code, e.g. +251911234567.');
   }
   const phone = parsePhoneNumberFromString(trimmed);
-  if (!phone || !phone.isValid()) {
+  if (!phone?.isValid()) {
     throw new ServiceError('invalid_phone_number', 'The phone number is not a valid international number.');
   }
   return { e164: phone.number, national: phone.nationalNumber };

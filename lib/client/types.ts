@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { createCardSchema } from '../cards/create-card';
 import type { createPaymentSchema } from '../payments/create-payment';
-import type { schemas as payoutRequestSchemas } from '../payouts/create-payout';
+import type { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import type { transferSchema } from '../payouts/create-transfer';
 
 export type {

@@ -6,6 +6,7 @@ import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
 import { paymentEventSchema, payoutEventSchema, responseRegistry } from './response-schemas';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is loose JSON built by hand; tests/openapi.test.ts validates its shape against the OpenAPI schema
 type Json = Record<string, any>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -273,10 +274,11 @@ export function buildDocument(): Json {
 
   const paths: Json = {};
   for (const op of OPERATIONS) {
-    const item = (paths[op.path] ??=
+    paths[op.path] ??=
       op.api === 'admin'
         ? { servers: [{ url: '{app_url}/api/admin', description: 'Provider back office', variables: { app_url: { default: 'http://localhost:3000' } } }] }
-        : {});
+        : {};
+    const item = paths[op.path];
     item[op.method] = operationObject(op);
   }
 

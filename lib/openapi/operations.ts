@@ -9,7 +9,7 @@ import { feeScheduleSchema } from '../fees/fee-schedule';
 import { depositSchema } from '../ledger/deposit';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
-import { schemas as payoutRequestSchemas } from '../payouts/create-payout';
+import { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import { transferSchema } from '../payouts/create-transfer';
 import { settleSchema } from '../payouts/settle-payout-as-provider';
 import { modeSchema } from '../validation';

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Mode } from '../validation';
 import { DEFAULT_TIMEOUT_MS, deliverWebhook, type DeliveryAttemptResult } from './deliver-webhook';
@@ -141,7 +141,7 @@ export function attemptRow(r: DeliveryAttemptResult): AttemptRow {
  */
 export async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttemptResult, o: RecordAttemptOptions): Promise<void> {
   const leased = sql`id = ${d.id} AND attempts = ${d.attempts} AND state = 'pending'`;
-  let update;
+  let update: SQL;
   if (r.ok) {
     update = sql`UPDATE webhook_deliveries SET state = 'delivered', delivered_at = now() WHERE ${leased}`;
   } else if (r.statusCode === 410 || d.attempts > o.schedule.length) {

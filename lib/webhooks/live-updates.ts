@@ -68,7 +68,10 @@ export async function subscribeLiveUpdates(
   const channel = liveUpdatesChannel(businessId, mode);
   let set = hub.listeners.get(channel);
   const first = !set;
-  if (!set) hub.listeners.set(channel, (set = new Set()));
+  if (!set) {
+    set = new Set();
+    hub.listeners.set(channel, set);
+  }
   set.add(onUpdate);
   const client = await connect(hub);
   if (first) await client.query(`LISTEN "${channel}"`);

@@ -44,7 +44,10 @@ describe('receiveWebhook', () => {
     );
     const original = signed(id, body);
     let seed = 12345;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const outcomes = new Map<number, number>();
     for (let i = 0; i < 1000; i++) {
       const target = i % 3;

@@ -36,7 +36,7 @@ function ipv6Words(ip: string): number[] {
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {
     const [a, b, c, d] = dotted.slice(1).map(Number);
-    text = text.slice(0, dotted.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split('::');
   const parse = (part: string | undefined) => (part ? part.split(':').map((w) => parseInt(w, 16)) : []);

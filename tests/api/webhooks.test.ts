@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueEvent } from '../../lib/webhooks/outbox';
 import { paymentEventPayload, payoutEventPayload, type EventType } from '../../lib/webhooks/payloads';
 import { adminClient, createTestBusiness, testDb, waitFor, type TestBusiness } from '../helpers';
-import { startReceiver, type ReceivedRequest } from './webhooks-receiver';
+import { startReceiver } from './webhooks-receiver';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
-import { adminClient, createCard, createTestBusiness, randomPhone, testDb, type TestBusiness } from '../helpers';
+import { createCard, createTestBusiness, randomPhone, testDb, type TestBusiness } from '../helpers';
 import { fundCard } from '../api/payouts-fixtures';
 import { fillRoute, listApiRoutes, type RouteMethod } from './route-list';
 
@@ -283,7 +283,7 @@ describe('NUL bytes, which PostgreSQL text cannot hold', () => {
     const statuses: string[] = [];
     for (const r of listApiRoutes().filter((x) => x.wrapped)) {
       const names = [...r.route.matchAll(/\[(\w+)\]/g)].map((m) => m[1]);
-      const path = fillRoute(r.route, Object.fromEntries(names.map((n) => [n, 'ETB\u0000']))) + '?phone_number=%00&type=%00&mode=%00';
+      const path = `${fillRoute(r.route, Object.fromEntries(names.map((n) => [n, 'ETB\u0000'])))}?phone_number=%00&type=%00&mode=%00`;
       const auth = r.route.startsWith('/api/admin/') ? inject('adminToken') : a.keys.test;
       const res = await fetch(`${inject('baseUrl')}${path}`, {
         method: r.method,

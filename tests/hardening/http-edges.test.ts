@@ -77,7 +77,7 @@ describe('request bodies are counted as they arrive', () => {
   }, 120_000);
 
   it('answers 20,000-deep JSON with 400 Validation error on the API and the back office, and creates nothing', async () => {
-    const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const api = await biz.test.post('/api/v1/card', undefined, { raw: deep });
     expect(api.status).toBe(400);
     expect(api.body).toMatchObject({ status: 'error', message: 'Validation error', error: { body: expect.stringContaining('nested deeper') } });

@@ -21,7 +21,7 @@ export function listApiRoutes(): RouteMethod[] {
       if (entry.isDirectory()) walk(full);
       else if (entry.name === 'route.ts') {
         const source = fs.readFileSync(full, 'utf8');
-        const route = '/' + path.relative(path.join(ROOT, 'app'), path.dirname(full)).split(path.sep).join('/');
+        const route = `/${path.relative(path.join(ROOT, 'app'), path.dirname(full)).split(path.sep).join('/')}`;
         for (const method of METHODS) {
           if (new RegExp(`export\\s+(const|async\\s+function|function)\\s+${method}\\b|export\\s*\\{[^}]*\\bas\\s+${method}\\b`).test(source))
             found.push({ route, method, wrapped: /\b(apiRoute|adminRoute)\b/.test(source) });

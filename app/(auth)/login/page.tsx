@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { LoginForm } from '@/components/auth/login-form';
-import { getDashboardSession } from '@/lib/auth/session';
+import { getDashboardSession } from '@/server/session';
 
 export const metadata = { title: 'Sign in · Gift cards' };
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { AuditTable } from '@/components/audit/audit-table';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { AUDIT_ACTION_FAMILIES, AUDIT_ACTOR_TYPES, listAuditLog, parseAuditCursor, type AuditActorType } from '@/lib/dashboard/list-audit-log';
 import { getDb } from '@/lib/db/client';
 

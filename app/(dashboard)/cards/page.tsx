@@ -5,7 +5,7 @@ import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { searchCards, type CardStatusFilter } from '@/lib/dashboard/search-cards';
 import { getDb } from '@/lib/db/client';
 
@@ -68,6 +68,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
           </Notice>
         </div>
       )}
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers staff use; role="search" on the form is the equivalent */}
       <form
         method="get"
         action="/cards"

@@ -4,7 +4,7 @@ import { DeliveryLogTable } from '@/components/developers/delivery-log-table';
 import { ReplayFailedForm } from '@/components/developers/replay-buttons';
 import { WebhookEndpointPanel } from '@/components/developers/webhook-endpoint-panel';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { getWebhookEndpoint } from '@/lib/dashboard/get-webhook-endpoint';
 import { listDeliveryLog } from '@/lib/dashboard/list-delivery-log';
 import { getDb } from '@/lib/db/client';

@@ -7,7 +7,7 @@ import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { PAYMENT_STATUSES, PAYMENT_TYPES, parsePaymentFilters, searchPayments } from '@/lib/dashboard/search-payments';
 import { getDb } from '@/lib/db/client';
 import { TableHead } from '@/components/ui/table-head';

@@ -8,7 +8,7 @@ import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { PAYOUT_FILTER_TYPES, PAYOUT_STATUSES, parsePayoutFilters, searchPayouts } from '@/lib/dashboard/search-payouts';
 import { getDb } from '@/lib/db/client';
 import { filterQuery } from '@/components/history/history-filters';

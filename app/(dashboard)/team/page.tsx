@@ -2,7 +2,7 @@ import { AddUserForm } from '@/components/team/add-user-form';
 import { TeamMemberRow } from '@/components/team/team-member-row';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { listUsers } from '@/lib/auth/list-users';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
 
 export const metadata = { title: 'Team · Gift cards' };

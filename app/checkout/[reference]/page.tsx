@@ -6,7 +6,7 @@ import { PaymentOutcome } from '@/components/checkout/payment-outcome';
 import { TestPaymentButtons } from '@/components/checkout/test-payment-buttons';
 import { getDb } from '@/lib/db/client';
 import { getCheckout } from '@/lib/payments/get-checkout';
-import { completeCheckout } from './actions';
+import { completeCheckout } from '@/server/actions/checkout';
 
 export const dynamic = 'force-dynamic';
 

@@ -155,6 +155,7 @@ export default function WebhooksPage() {
         </p>
         <ol className="flex max-w-3xl flex-wrap gap-2 text-sm" aria-label="Waits before each retry">
           {schedule.map((ms, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the schedule is a fixed list, and its position is what each item shows
             <li key={i} className="rounded-md bg-white px-3 py-1.5 ring-1 ring-slate-200">
               <span className="text-slate-600">retry {i + 1}:</span> <strong className="text-slate-900">{duration(ms)}</strong>
             </li>

@@ -10,7 +10,7 @@ import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { cardTimeline } from '@/lib/dashboard/card-timeline';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { CreateCardFormView } from '@/components/cards/create-card-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'New card · Gift cards' };
 

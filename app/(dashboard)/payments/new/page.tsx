@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { NewPaymentForm } from '@/components/history/new-payment-form';
 import { PageHeader } from '@/components/ui/page-header';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { BANKS } from '@/lib/rails/banks';
 
 export const metadata = { title: 'New payment · Gift cards' };

@@ -7,7 +7,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/server/session';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';

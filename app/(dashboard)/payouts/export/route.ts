@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorResponse } from '@/lib/api/api-route';
-import { requireAction } from '@/lib/auth/session';
+import { requireAction } from '@/server/session';
 import { payoutCsvHeader, payoutCsvRow } from '@/lib/dashboard/payouts-csv';
 import { parsePayoutFilters, payoutBatches } from '@/lib/dashboard/search-payouts';
 import { getDb } from '@/lib/db/client';
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 /** The filtered payouts as CSV, streamed batch by batch as the browser reads: never the whole set in memory. */
 export async function GET(req: Request) {
-  let session;
+  let session: Awaited<ReturnType<typeof requireAction>>;
   try {
     session = await requireAction('history:export');
   } catch (err) {

@@ -1,4 +1,4 @@
-import { requireAction } from '@/lib/auth/session';
+import { requireAction } from '@/server/session';
 import { errorResponse } from '@/lib/api/api-route';
 import { subscribeLiveUpdates } from '@/lib/webhooks/live-updates';
 
@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 
 /** Server-sent events: one message per verified webhook for the signed-in business and mode. */
 export async function GET(req: Request) {
-  let session;
+  let session: Awaited<ReturnType<typeof requireAction>>;
   try {
     session = await requireAction('cards:read');
   } catch (err) {

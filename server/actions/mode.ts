@@ -1,7 +1,7 @@
 'use server';
 
 import { cookies } from 'next/headers';
-import { MODE_COOKIE } from '../auth/session';
+import { MODE_COOKIE } from '../session';
 
 /** The test/live switch: a cookie every page and action reads through getDashboardSession. */
 export async function switchMode(mode: 'test' | 'live'): Promise<void> {

@@ -1,15 +1,16 @@
+import 'server-only';
 import { eq } from 'drizzle-orm';
 import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { getDb } from '../db/client';
-import { users } from '../db/schema';
-import { ServiceError } from '../errors';
-import type { Mode } from '../validation';
-import { authOptions } from './auth-options';
-import { can, type Permission } from './permissions';
-import type { Role } from './users';
-import type { DashboardSession } from './session-types';
+import { getDb } from '@/lib/db/client';
+import { users } from '@/lib/db/schema';
+import { ServiceError } from '@/lib/errors';
+import type { Mode } from '@/lib/validation';
+import { authOptions } from '@/lib/auth/auth-options';
+import { can, type Permission } from '@/lib/auth/permissions';
+import type { Role } from '@/lib/auth/users';
+import type { DashboardSession } from '@/lib/auth/session-types';
 
 export const MODE_COOKIE = 'gc_mode';
 

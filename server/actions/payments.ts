@@ -1,7 +1,7 @@
 'use server';
 
 import * as defs from '@/lib/actions/payment-actions';
-import { runAction } from '@/lib/actions/run-action';
+import { runAction } from '@/server/run-action';
 
 export async function startPayment(input: unknown) {
   return runAction(defs.startPayment, input);

@@ -1,6 +1,6 @@
 'use server';
 
-import { runAction } from '@/lib/actions/run-action';
+import { runAction } from '@/server/run-action';
 import * as defs from '@/lib/actions/card-actions';
 
 export async function createCard(input: unknown) {

@@ -55,14 +55,14 @@ beforeAll(async () => {
 });
 
 const payoutInput = () => ({
-  request_id: randomUUID(),
+  submission_id: randomUUID(),
   card_number: source.card_number,
   destination_type: 'card_to_card',
   destination_card_number: destination.card_number,
   amount: '10.00',
   charge_payer: 'sender',
 });
-const paymentInput = () => ({ request_id: randomUUID(), type: 'hosted', card_number: source.card_number, amount: '5' });
+const paymentInput = () => ({ submission_id: randomUUID(), type: 'hosted', card_number: source.card_number, amount: '5' });
 
 describe('payout and payment actions', () => {
   it('are registered in ALL_ACTIONS with money:move', () => {

@@ -80,7 +80,7 @@ describe('card actions', () => {
       expect(!result.ok && result.message, def.name).toMatch(/^Gift card not found/);
     }
     for (const source of ['business', 'link'] as const) {
-      const result = await runActionAs(topUpCardAction, owner, { card_number: cardNumber, source, amount: '10', idempotency_key: randomUUID() });
+      const result = await runActionAs(topUpCardAction, owner, { card_number: cardNumber, source, amount: '10', submission_id: randomUUID() });
       expect(result.ok).toBe(false);
       expect(!result.ok && result.message).toMatch(/^Gift card not found/);
     }
@@ -97,14 +97,14 @@ describe('card actions', () => {
     expect(await runActionAs(enableCardAction, support, { card_number: cardNumber })).toEqual({ ok: true, data: { status: 1 } });
     const cancel = await runActionAs(cancelCardAction, support, { card_number: cardNumber });
     expect(!cancel.ok && cancel.message).toMatch(/^Forbidden/);
-    const topUp = await runActionAs(topUpCardAction, support, { card_number: cardNumber, source: 'business', amount: '10', idempotency_key: randomUUID() });
+    const topUp = await runActionAs(topUpCardAction, support, { card_number: cardNumber, source: 'business', amount: '10', submission_id: randomUUID() });
     expect(!topUp.ok && topUp.message).toMatch(/^Forbidden/);
     expect(await cardState(cardNumber)).toEqual({ http: 200, status: 1, balance: 0 });
   });
 
   it('a double-submitted top-up moves the money once', async () => {
     const operator = aSessions.operator;
-    const input = { card_number: cardNumber, source: 'business', amount: '12.34', idempotency_key: randomUUID() };
+    const input = { card_number: cardNumber, source: 'business', amount: '12.34', submission_id: randomUUID() };
     const [first, second] = await Promise.all([runActionAs(topUpCardAction, operator, input), runActionAs(topUpCardAction, operator, input)]);
     const oks = [first, second].filter((r) => r.ok);
     expect(oks.length).toBeGreaterThanOrEqual(1);
@@ -129,10 +129,10 @@ describe('card actions', () => {
       card_number: cardNumber,
       source: 'link',
       amount: '0.29',
-      idempotency_key: randomUUID(),
+      submission_id: randomUUID(),
     });
     expect(!result.ok && result.fieldErrors?.amount).toMatch(/at least 100/);
-    const link = await runActionAs(topUpCardAction, aSessions.owner, { card_number: cardNumber, source: 'link', amount: '1.1', idempotency_key: randomUUID() });
+    const link = await runActionAs(topUpCardAction, aSessions.owner, { card_number: cardNumber, source: 'link', amount: '1.1', submission_id: randomUUID() });
     expect(link.ok).toBe(true);
     const data = (link as any).data;
     expect(data).toMatchObject({ source: 'link', amount: 110 });
@@ -141,7 +141,7 @@ describe('card actions', () => {
 
   it('cancelling moves the remaining balance to the business account, once', async () => {
     const card = (await createCard(a.test)).card_number;
-    const t = await runActionAs(topUpCardAction, aSessions.owner, { card_number: card, source: 'business', amount: '5', idempotency_key: randomUUID() });
+    const t = await runActionAs(topUpCardAction, aSessions.owner, { card_number: card, source: 'business', amount: '5', submission_id: randomUUID() });
     expect(t.ok).toBe(true);
     await a.test.post(`/api/v1/test-helpers/payouts/${(t as any).data.reference}/settle`, { status: 'success' });
     const businessBefore = await testDb().execute<{ balance: number }>(

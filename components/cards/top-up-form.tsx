@@ -10,7 +10,7 @@ import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { topUpFormSchema, type TopUpForm } from '@/lib/actions/cards.validation';
-import { newIdempotencyKey } from './new-idempotency-key';
+import { newSubmissionId } from '@/components/forms/new-submission-id';
 
 type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string; text: string } | { kind: 'error'; text: string };
 
@@ -21,7 +21,7 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
   const [copied, setCopied] = useState(false);
   const { register, handleSubmit, setError, reset, watch, formState } = useForm<TopUpForm>({
     resolver: zodResolver(topUpFormSchema),
-    defaultValues: { card_number: cardNumber, source: 'link', amount: '', idempotency_key: newIdempotencyKey() },
+    defaultValues: { card_number: cardNumber, source: 'link', amount: '', submission_id: newSubmissionId() },
   });
   const { errors, isSubmitting } = formState;
   const source = watch('source');
@@ -36,7 +36,7 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
       return;
     }
     // A finished top-up gets a fresh key: the next one is a new request, not a retry.
-    reset({ card_number: cardNumber, source: values.source, amount: '', idempotency_key: newIdempotencyKey() });
+    reset({ card_number: cardNumber, source: values.source, amount: '', submission_id: newSubmissionId() });
     const data = result.data;
     if (data.source === 'business') {
       setOutcome({
@@ -53,7 +53,7 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Top up">
       <input type="hidden" {...register('card_number')} />
-      <input type="hidden" {...register('idempotency_key')} />
+      <input type="hidden" {...register('submission_id')} />
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Money comes from</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">

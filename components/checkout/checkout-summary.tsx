@@ -1,4 +1,4 @@
-import { formatMoney } from './format-money';
+import { formatMoney } from '@/components/ui/money';
 
 export interface CheckoutSummaryProps {
   currency: string;

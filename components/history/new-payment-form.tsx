@@ -12,7 +12,7 @@ import type { CreatedPayment } from '@/lib/payments/create-payment';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
 import { SelectInput, TextInput } from './form-controls';
-import { newRequestId } from './request-id';
+import { newSubmissionId } from '@/components/forms/new-submission-id';
 
 function fieldFor(message: string): keyof CreatePaymentFormInput | undefined {
   if (/^(Gift card not found|Gift card disabled)/.test(message)) return 'card_number';
@@ -28,13 +28,13 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
   const submitting = useRef(false);
   const form = useForm<CreatePaymentFormInput, unknown, CreatePaymentFormValues>({
     resolver: zodResolver(createPaymentFormSchema),
-    defaultValues: { request_id: '', type: 'hosted', card_number: defaultCard, amount: '', merchant_reference: '', phone_number: '', payment_method: '' },
+    defaultValues: { submission_id: '', type: 'hosted', card_number: defaultCard, amount: '', merchant_reference: '', phone_number: '', payment_method: '' },
   });
   const { register, handleSubmit, setValue, setError, getValues, formState } = form;
   const errors = formState.errors;
   const type = useWatch({ control: form.control, name: 'type' });
 
-  useEffect(() => setValue('request_id', newRequestId()), [setValue]);
+  useEffect(() => setValue('submission_id', newSubmissionId()), [setValue]);
 
   const onSubmit = handleSubmit(async () => {
     if (submitting.current) return;

@@ -19,7 +19,7 @@ import {
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
 import { SelectInput, TextInput } from './form-controls';
-import { newRequestId } from './request-id';
+import { newSubmissionId } from '@/components/forms/new-submission-id';
 
 const TYPE_LABELS: Record<DestinationType, string> = { card_to_card: 'Another gift card', b2b: 'Another business (B2B)', bank: 'Bank or wallet account' };
 const PAYER_LABELS: Record<string, string> = {
@@ -50,7 +50,7 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
   const form = useForm<SendPayoutInput, unknown, SendPayoutValues>({
     resolver: zodResolver(sendPayoutSchema),
     defaultValues: {
-      request_id: '',
+      submission_id: '',
       card_number: defaultCard,
       destination_type: 'card_to_card',
       amount: '',
@@ -66,7 +66,7 @@ export function SendPayoutForm({ defaultCard, banks }: { defaultCard: string; ba
   const errors = formState.errors;
 
   // One id per form, made in the browser: every submission of this form carries it, so the server moves money once.
-  useEffect(() => setValue('request_id', newRequestId()), [setValue]);
+  useEffect(() => setValue('submission_id', newSubmissionId()), [setValue]);
 
   const [cardNumber, type, amount, payer] = useWatch({ control: form.control, name: ['card_number', 'destination_type', 'amount', 'charge_payer'] });
 

@@ -1,8 +1,11 @@
-/** Minor units to a display string, at the edge of the UI only. */
+/**
+ * Minor units to text at the edge of the UI ("ETB 1,234.50"): 100 minor units are one unit in every
+ * currency here (SPEC.md). Units and cents are split as integers and handed to Intl as an exact
+ * decimal string, never divided as a float, so any amount the ledger holds prints to the cent.
+ */
 export function formatMoney(minor: number, currency: string): string {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  // Minor units are cents for every currency we issue (SPEC: 100 means 1 unit).
-  return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: Math.min(2, Math.max(digits, 2)), maximumFractionDigits: 2 }).format(
-    minor / 100,
-  );
+  const abs = BigInt(Math.abs(minor));
+  const decimal = `${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+  // Intl formats a decimal string exactly (ECMA-402 v3); its typings know only numbers.
+  return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(decimal as unknown as number);
 }

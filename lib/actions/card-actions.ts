@@ -95,7 +95,7 @@ export const topUpCardAction = defineAction({
     return runOnce(
       db,
       session,
-      { action: 'cards.top_up', requestId: input.idempotency_key, input: [input.card_number, input.source, amount] },
+      { action: 'cards.top_up', submissionId: input.submission_id, input: [input.card_number, input.source, amount] },
       async (): Promise<TopUpResult> => {
         const base = { businessId: session.businessId, mode: session.mode, actor: session.actor };
         if (input.source === 'business') {

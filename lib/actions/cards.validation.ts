@@ -34,6 +34,6 @@ export const topUpFormSchema = z.object({
   source: z.enum(['business', 'link'], { error: 'Choose where the money comes from.' }),
   amount: majorAmountText,
   /** Generated once per form: a double click or a retried request replays the first answer instead of moving money twice. */
-  idempotency_key: z.uuid({ error: 'idempotency_key must be a UUID.' }),
+  submission_id: z.uuid({ error: 'The form lost its submission id; reload the page.' }),
 });
 export type TopUpForm = z.infer<typeof topUpFormSchema>;

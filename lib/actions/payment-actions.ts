@@ -9,7 +9,7 @@ export const startPayment = defineAction({
   permission: 'money:move',
   schema: createPaymentFormSchema,
   handler: async ({ db, session, input }) => {
-    const { request_id: requestId, ...rest } = input;
+    const { submission_id: submissionId, ...rest } = input;
     const request = {
       type: rest.type,
       amount: rest.amount,
@@ -17,7 +17,7 @@ export const startPayment = defineAction({
       ...(rest.merchant_reference && { merchant_reference: rest.merchant_reference }),
       ...(rest.type === 'direct-charge' && { phone_number: rest.phone_number, payment_method: rest.payment_method }),
     };
-    return runOnce<CreatedPayment>(db, session, { action: 'startPayment', requestId, input: request }, () =>
+    return runOnce<CreatedPayment>(db, session, { action: 'startPayment', submissionId, input: request }, () =>
       createPayment(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, input: request }),
     );
   },

@@ -3,10 +3,10 @@ import { amountText } from './amount.validation';
 
 export const PAYMENT_KINDS = ['hosted', 'direct-charge'] as const;
 
-/** The new-payment form; request_id makes a double submission start one payment. */
+/** The new-payment form; submission_id makes a double submission start one payment. */
 export const createPaymentFormSchema = z
   .object({
-    request_id: z.uuid({ error: 'The form lost its request id; reload the page.' }),
+    submission_id: z.uuid({ error: 'The form lost its submission id; reload the page.' }),
     type: z.enum(PAYMENT_KINDS, { error: 'Choose hosted link or direct charge.' }),
     card_number: z
       .string({ error: 'Enter the card number.' })

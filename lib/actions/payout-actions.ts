@@ -47,7 +47,7 @@ export const sendPayout = defineAction({
   schema: sendPayoutSchema,
   handler: async ({ db, session, input }) => {
     const request = toPayoutRequest(input);
-    return runOnce(db, session, { action: 'sendPayout', requestId: input.request_id, input: request }, async () => {
+    return runOnce(db, session, { action: 'sendPayout', submissionId: input.submission_id, input: request }, async () => {
       const created = await createPayout(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, input: request });
       const reference = 'initiator_reference' in created ? created.initiator_reference : created.provider_reference;
       return { reference };

@@ -39,12 +39,12 @@ function payerFits(v: { destination_type: DestinationType; charge_payer: string 
 export const previewPayoutSchema = z.object(fee).superRefine(payerFits);
 
 /**
- * The send-payout form. request_id is generated once per form in the browser:
+ * The send-payout form. submission_id is generated once per form in the browser:
  * a double click or a retried request carries the same id and moves money once.
  */
 export const sendPayoutSchema = z
   .object({
-    request_id: z.uuid({ error: 'The form lost its request id; reload the page.' }),
+    submission_id: z.uuid({ error: 'The form lost its submission id; reload the page.' }),
     ...fee,
     destination_card_number: optionalText,
     merchant_id: optionalText,

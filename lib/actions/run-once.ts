@@ -5,13 +5,13 @@ import type { Db } from '../db/client';
 
 export interface RunOnceOptions {
   action: string;
-  requestId: string;
+  submissionId: string;
   input: unknown;
 }
 
 /**
  * A money-moving dashboard action runs once per form submission: the form's
- * request id is an idempotency key in the API's table, under the negative of
+ * submission id is an idempotency key in the API's table, under the negative of
  * the user's id (API keys have positive ids, so the two never meet). A second
  * submission gets the first answer; one arriving while the first still runs
  * is refused as in progress. A failure releases the key so the user can retry.
@@ -20,7 +20,7 @@ export async function runOnce<T>(db: Db, session: DashboardSession, opts: RunOnc
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([opts.action, session.businessId, session.mode, opts.input]))
     .digest('hex');
-  const res = await withIdempotency(db, { apiKeyId: -session.userId, key: `dashboard:${opts.requestId}`, fingerprint }, async () => {
+  const res = await withIdempotency(db, { apiKeyId: -session.userId, key: `dashboard:${opts.submissionId}`, fingerprint }, async () => {
     const data = await run();
     return new Response(JSON.stringify(data ?? null), { status: 200 });
   });

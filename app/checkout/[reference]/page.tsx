@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { CheckoutSummary } from '@/components/checkout/checkout-summary';
-import { formatMoney } from '@/components/checkout/format-money';
+import { formatMoney } from '@/components/ui/money';
 import { PaymentOutcome } from '@/components/checkout/payment-outcome';
 import { TestPaymentButtons } from '@/components/checkout/test-payment-buttons';
 import { getDb } from '@/lib/db/client';

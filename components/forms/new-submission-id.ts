@@ -1,5 +1,8 @@
-/** A v4 UUID for a form submission; getRandomValues also works where randomUUID is missing (plain http). */
-export function newRequestId(): string {
+/**
+ * A v4 UUID naming one submission of a money-moving form, so a double submit moves money once;
+ * getRandomValues also works on plain-http origins, where crypto.randomUUID is missing.
+ */
+export function newSubmissionId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6] & 0x0f) | 0x40;

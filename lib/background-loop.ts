@@ -1,4 +1,5 @@
-import type { Stop } from './background';
+/** Stops a background task; resolves once its running pass has finished. */
+export type Stop = () => Promise<void>;
 
 /**
  * Runs `pass` now and then every `intervalMs`; straight away again while it

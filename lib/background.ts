@@ -1,10 +1,10 @@
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
+import type { Stop } from './background-loop';
 import type { Db } from './db/client';
-import { startSettlementWorker } from './payouts/settlement-worker';
+import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 
-export type Stop = () => Promise<void>;
 export type BackgroundTask = (db: Db) => Stop;
 
 /**
@@ -12,7 +12,7 @@ export type BackgroundTask = (db: Db) => Stop;
  * pruning of expired Idempotency-Key answers).
  * Each feature adds its starter to this list.
  */
-const TASKS: BackgroundTask[] = [startPaymentSettlement, startSettlementWorker, startDeliveryWorker, startIdempotencyPruning];
+const TASKS: BackgroundTask[] = [startPaymentSettlement, startPayoutSettlement, startDeliveryWorker, startIdempotencyPruning];
 
 export function startBackgroundWork(db: Db): Stop {
   const stops = TASKS.map((start) => start(db));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Stop } from '../background';
+import type { Stop } from '../background-loop';
 import { backgroundLoop } from '../background-loop';
 import type { Db, DbOrTx } from '../db/client';
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import type { Stop } from '../background';
+import type { Stop } from '../background-loop';
 import { backgroundLoop } from '../background-loop';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';

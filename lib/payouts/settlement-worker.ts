@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sandboxBankRail } from '../rails/bank-rail';
-import type { Stop } from '../background';
+import type { Stop } from '../background-loop';
 import { backgroundLoop } from '../background-loop';
 import { settlePayout } from './settle-payout';
 
@@ -29,4 +29,4 @@ export async function settleDuePayouts(db: Db): Promise<number> {
   return settled;
 }
 
-export const startSettlementWorker = (db: Db): Stop => backgroundLoop('settlement worker', POLL_MS, async () => (await settleDuePayouts(db)) === BATCH);
+export const startPayoutSettlement = (db: Db): Stop => backgroundLoop('settlement worker', POLL_MS, async () => (await settleDuePayouts(db)) === BATCH);

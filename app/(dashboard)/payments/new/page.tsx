@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { NewPaymentForm } from '@/components/history/new-payment-form';
+import { NewPaymentForm } from '@/components/payments/new-payment-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
 import { BANKS } from '@/lib/rails/banks';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { SendPayoutForm } from '@/components/history/send-payout-form';
+import { SendPayoutForm } from '@/components/payouts/send-payout-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
 import { BANKS } from '@/lib/rails/banks';

@@ -11,7 +11,7 @@ import { createPaymentFormSchema, type CreatePaymentFormInput, type CreatePaymen
 import type { CreatedPayment } from '@/lib/payments/create-payment';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
-import { SelectInput, TextInput } from './form-controls';
+import { SelectInput, TextInput } from '@/components/forms/form-controls';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 
 function fieldFor(message: string): keyof CreatePaymentFormInput | undefined {

@@ -18,7 +18,7 @@ import {
 } from '@/lib/actions/payout.validation';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
-import { SelectInput, TextInput } from './form-controls';
+import { SelectInput, TextInput } from '@/components/forms/form-controls';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 
 const TYPE_LABELS: Record<DestinationType, string> = { card_to_card: 'Another gift card', b2b: 'Another business (B2B)', bank: 'Bank or wallet account' };

@@ -43,7 +43,7 @@ async function feeAccountOf(db: Db, transactionId: number | null, mode: Mode, cu
  */
 export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<PayoutRow> {
   const [probe] = await db.select().from(payouts).where(eq(payouts.id, opts.payoutId));
-  if (!probe || probe.status !== 'pending') return probe;
+  if (probe?.status !== 'pending') return probe;
   const mode = probe.mode as Mode;
   const currency = probe.currency as Currency;
   // Account ids are resolved before the transaction opens (they may create shared accounts).

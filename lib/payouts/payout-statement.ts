@@ -1,0 +1,48 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { ACTIVE } from '../cards/set-card-status';
+import { counterIncrement } from '../db/list-counters';
+import { compiledOnce } from '../db/prepared';
+import { feeRuleUnchanged } from '../fees/fee-schedule';
+import { postingCtes, postingVerdict, type PostingVerdict } from '../ledger/post-transaction';
+import { eventCtes } from '../webhooks/outbox';
+
+/** The payout statement's one row: the posting's verdict, and the payout's id (null when refused). */
+export type PayoutStatementRow = PostingVerdict & { payout_id: number | null };
+
+const P = sql.placeholder;
+
+/**
+ * The payout statement, with or without its event (a pending bank payout
+ * announces itself when it settles). Compiled once each: a payout only fills
+ * the placeholders. bench/payouts also runs it through pgbench.
+ */
+export const payoutStatements = {
+  withEvent: compiledOnce(() => payoutStatement(true)),
+  withoutEvent: compiledOnce(() => payoutStatement(false)),
+};
+
+function payoutStatement(withEvent: boolean): SQL {
+  // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
+  const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${P('sourceCardId')}, ${P('destinationCardId')}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
+    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()}`;
+  return sql`
+    WITH ${postingCtes(unchanged, 3)},
+    payout AS (
+      INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
+                           source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
+                           account_name, transaction_id, actor_type, actor_id, created_at, updated_at, completed_at, settle_after)
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('payoutType')}, ${P('status')}, ${P('currency')}, ${P('amount')}, ${P('serviceFee')},
+             ${P('chargePayer')}, ${P('reference')}, ${P('sourceCardId')}, ${P('sourceCardNumber')}, ${P('destinationCardNumber')},
+             ${P('merchantId')}, ${P('bankSlug')}, ${P('accountNumber')}, ${P('accountName')}, posted.id, ${P('actorType')}, ${P('actorId')},
+             ${P('now')}::timestamptz, ${P('now')}::timestamptz, ${P('completedAt')}::timestamptz, ${P('settleAfter')}::timestamptz
+      FROM posted
+      RETURNING id
+    ), payout_counted AS (
+      ${counterIncrement('payouts', 'payout')}
+    ), payout_audited AS (
+      INSERT INTO audit_log (business_id, mode, actor_type, actor_id, action, target, details)
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('actorType')}, ${P('actorId')}, ${P('auditAction')}, ${P('reference')}, ${P('auditDetails')}::jsonb
+      FROM payout
+    )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}
+    SELECT ${postingVerdict}, (SELECT id FROM payout) AS payout_id FROM verdict v`;
+}

@@ -1,6 +1,6 @@
 import type { DbOrTx } from './db/client';
 import { auditLog } from './db/schema';
-import type { Actor } from './ledger/post-transaction';
+import type { Actor } from './actor';
 
 export interface RecordAuditOptions {
   businessId: number | null;

@@ -64,3 +64,6 @@ export class ServiceError extends Error {
 export function validationError(field: string, message: string): ServiceError {
   return new ServiceError('validation_error', { [field]: message });
 }
+
+/** The one answer for a card number that is not one of the caller's business's cards (never saying whether it exists elsewhere). */
+export const cardNotFound = () => new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');

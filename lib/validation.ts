@@ -16,6 +16,14 @@ export const amountSchema = z
   .min(MIN_AMOUNT, { error: `Amount must be at least ${MIN_AMOUNT} minor units (1 unit of currency).` })
   .max(MAX_AMOUNT, { error: `Amount must be at most ${MAX_AMOUNT} minor units.` });
 
+/** A required, trimmed, non-empty string of at most `max` characters, with messages naming the field. */
+export const requiredText = (field: string, max = 64) =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` });
+
 export const currencySchema = z.enum(CURRENCIES, { error: `Currency must be one of ${CURRENCIES.join(', ')}.` });
 export const modeSchema = z.enum(MODES, { error: 'Mode must be test or live.' });
 

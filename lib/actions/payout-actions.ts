@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors';
 import { requireOwnCard } from '../cards/get-card';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import { feeRuleFor, computeFee } from '../fees/fee-schedule';
 import { createPayout, splitAmounts } from '../payouts/create-payout';
 import { defineAction } from './define-action';

@@ -3,7 +3,7 @@ import { getDb, type Db } from '../db/client';
 import { ServiceError } from '../errors';
 import { randomBase62, sha256Hex } from '../ids';
 import { authenticateApiKey, type ApiKeyAuth } from '../keys/api-keys';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { withIdempotency } from './idempotency';
 import { requestAddress } from './client-address';
 import { countAdminTokenFailure, limitApiKey, RateLimitedError, refuseAdminAddressOverLimit } from './rate-limit';

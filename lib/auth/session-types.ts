@@ -1,4 +1,4 @@
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import type { Mode } from '../validation';
 import type { Role } from './users';
 

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { lockTeamMember } from './team-guard';
 import type { Role } from './users';
 

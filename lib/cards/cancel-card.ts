@@ -5,7 +5,8 @@ import { bumpCounter } from '../db/list-counters';
 import { cards, ledgerAccounts } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { businessAccountId } from '../ledger/accounts';
-import { postTransaction, type Actor } from '../ledger/post-transaction';
+import { postTransaction } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import type { Currency, Mode } from '../validation';
 import { requireOwnCard } from './get-card';
 

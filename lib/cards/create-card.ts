@@ -8,7 +8,7 @@ import { inTransaction, pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { newCardNumber } from '../ids';
 import { createCardAccount } from '../ledger/accounts';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { currencySchema, parseInput, type Mode } from '../validation';
 import { recordAudit } from '../audit';
 import { findOwnCard, toGiftCard, type GiftCard } from './card-view';

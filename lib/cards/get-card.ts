@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../db/client';
-import { ServiceError } from '../errors';
+import { cardNotFound, ServiceError } from '../errors';
 import type { Mode } from '../validation';
 import { findOwnCard, toGiftCard, type CardRow, type GiftCard } from './card-view';
 
@@ -12,7 +12,7 @@ export function checkCardNumberParam(cardNumber: string | undefined): string {
 
 export async function requireOwnCard(db: DbOrTx, businessId: number, mode: Mode, cardNumber: string, lock = false): Promise<CardRow> {
   const row = await findOwnCard(db, businessId, mode, checkCardNumberParam(cardNumber), lock);
-  if (!row) throw new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
+  if (!row) throw cardNotFound();
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { ACTIVE, DISABLED } from './card-status';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit';
@@ -5,13 +6,10 @@ import type { Db } from '../db/client';
 import { cards } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { parseInput, type Mode } from '../validation';
 import { findOwnCard, selectCards, toGiftCard, type GiftCard } from './card-view';
 import { requireOwnCard } from './get-card';
-
-export const ACTIVE = 1;
-export const DISABLED = 3;
 
 export const cardStatusSchema = z.object({
   status: z.enum(['enable', 'disable'], {

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { nationalNumberCandidates } from '../cards/phone';
 import { selectCards, type CardRow } from '../cards/card-view';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import type { DbOrTx } from '../db/client';
 import { readCounter } from '../db/list-counters';
 import type { Mode } from '../validation';

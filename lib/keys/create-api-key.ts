@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit';
 import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import type { Mode } from '../validation';
 import { issueApiKey } from './api-keys';
 

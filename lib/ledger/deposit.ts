@@ -4,7 +4,8 @@ import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { amountSchema, currencySchema, modeSchema, parseInput } from '../validation';
 import { businessAccountId, clearingAccountId } from './accounts';
-import { postTransaction, type Actor } from './post-transaction';
+import { postTransaction } from './post-transaction';
+import type { Actor } from '../actor';
 
 export const depositSchema = z.object({ mode: modeSchema, currency: currencySchema, amount: amountSchema });
 

@@ -1,3 +1,4 @@
+import type { Actor } from '../actor';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
@@ -8,12 +9,6 @@ export interface Posting {
   accountId: number;
   /** Positive credits the account (its balance grows), negative debits it. */
   amount: number;
-}
-
-export type ActorType = 'api_key' | 'user' | 'admin' | 'system';
-export interface Actor {
-  type: ActorType;
-  id: string | null;
 }
 
 export interface PostTransactionOptions {

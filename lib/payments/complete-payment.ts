@@ -1,12 +1,13 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
-import { postTransaction, type Actor } from '../ledger/post-transaction';
+import { postTransaction } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { newProcessorReference } from '../rails/wallet-rail';
 import type { Currency, Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';

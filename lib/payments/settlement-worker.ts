@@ -3,7 +3,7 @@ import type { Stop } from '../background-loop';
 import { backgroundLoop } from '../background-loop';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { sandboxChargeOutcome } from '../rails/wallet-rail';
 import { completePayment } from './complete-payment';
 

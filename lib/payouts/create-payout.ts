@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { businesses } from '../db/schema';
-import { ServiceError } from '../errors';
+import { cardNotFound, ServiceError } from '../errors';
 import { computeFee } from '../fees/fee-schedule';
 import { newReference } from '../ids';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
-import type { Actor, Posting } from '../ledger/post-transaction';
+import type { Posting } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { findBank } from '../rails/banks';
 import { bankRailFor } from '../rails/bank-rail';
 import type { Mode } from '../validation';
@@ -23,7 +24,7 @@ export interface CreatePayoutOptions {
 }
 
 function checkSource(card: PayoutCard | undefined, businessId: number): PayoutCard {
-  if (!card || card.business_id !== businessId) throw new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
+  if (!card || card.business_id !== businessId) throw cardNotFound();
   if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
   return card;
 }

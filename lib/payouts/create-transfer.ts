@@ -5,14 +5,15 @@ import type { Db } from '../db/client';
 import { bumpCounter } from '../db/list-counters';
 import { payouts } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { ServiceError } from '../errors';
+import { cardNotFound, ServiceError } from '../errors';
 import { newReference } from '../ids';
 import { businessAccountId, clearingAccountId } from '../ledger/accounts';
-import { postTransaction, type Actor } from '../ledger/post-transaction';
+import { postTransaction } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { requireOwnCard } from '../cards/get-card';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import { sandboxBankRail } from '../rails/bank-rail';
-import { amountSchema, parseInput, type Currency, type Mode } from '../validation';
+import { amountSchema, parseInput, requiredText, type Currency, type Mode } from '../validation';
 
 export interface CreateTransferOptions {
   businessId: number;
@@ -21,18 +22,11 @@ export interface CreateTransferOptions {
   input: unknown;
 }
 
-const text = (field: string, max: number) =>
-  z
-    .string({ error: (iss) => (iss.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
-    .trim()
-    .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` });
-
 export const transferSchema = z.object({
   amount: z.unknown().pipe(amountSchema),
-  bank_slug: text('bank_slug', 64),
-  account_number: text('account_number', 64),
-  account_name: text('account_name', 200),
+  bank_slug: requiredText('bank_slug', 64),
+  account_number: requiredText('account_number', 64),
+  account_name: requiredText('account_name', 200),
 });
 
 /** Live top-ups are internal: the settlement worker completes them within a second. */
@@ -60,7 +54,7 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
     const locked = await tx.execute<{ status: number; cancelled: boolean }>(
       sql`SELECT status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`,
     );
-    if (locked.rows[0].cancelled) throw new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
+    if (locked.rows[0].cancelled) throw cardNotFound();
     if (locked.rows[0].status !== ACTIVE) throw new ServiceError('card_disabled', 'The gift card to top up is disabled.');
     const posted = await postTransaction(tx, {
       mode: opts.mode,

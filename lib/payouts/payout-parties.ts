@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import type { FeeRule } from '../fees/fee-schedule';

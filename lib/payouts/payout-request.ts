@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ServiceError, validationError } from '../errors';
 import { findBank } from '../rails/banks';
-import { amountSchema, parseInput } from '../validation';
+import { amountSchema, parseInput, requiredText } from '../validation';
 import type { PayoutType } from './payout-view';
 
 const DESTINATION_FIELDS: Record<PayoutType, string[]> = {
@@ -16,22 +16,20 @@ const PAYERS: Record<PayoutType, readonly [string, string]> = {
   card_to_card: ['sender', 'receiver'],
 };
 
-const text = (field: string, max = 64) =>
-  z
-    .string({ error: (iss) => (iss.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
-    .trim()
-    .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` });
-
 const base = {
-  card_number: text('card_number'),
+  card_number: requiredText('card_number'),
   amount: z.unknown().pipe(amountSchema),
   charge_payer: z.string({ error: 'charge_payer must be a string.' }).optional(),
 };
 export const schemas = {
-  b2b: z.object({ ...base, merchant_id: text('merchant_id') }),
-  card_to_card: z.object({ ...base, destination_card_number: text('destination_card_number') }),
-  bank: z.object({ ...base, bank_slug: text('bank_slug'), account_number: text('account_number', 34), account_name: text('account_name', 200) }),
+  b2b: z.object({ ...base, merchant_id: requiredText('merchant_id') }),
+  card_to_card: z.object({ ...base, destination_card_number: requiredText('destination_card_number') }),
+  bank: z.object({
+    ...base,
+    bank_slug: requiredText('bank_slug'),
+    account_number: requiredText('account_number', 34),
+    account_name: requiredText('account_name', 200),
+  }),
 };
 
 export type PayoutInput = z.output<typeof schemas.bank> & z.output<typeof schemas.b2b> & z.output<typeof schemas.card_to_card>;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import { counterIncrement } from '../db/list-counters';
 import { compiledOnce } from '../db/prepared';
 import { feeRuleUnchanged } from '../fees/fee-schedule';

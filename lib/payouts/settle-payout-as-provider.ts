@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import { parseInput, type Mode } from '../validation';
 import { requirePayout, toPayoutStatus } from './payout-view';
 import { settlePayout } from './settle-payout';

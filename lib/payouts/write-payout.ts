@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { ACTIVE } from '../cards/set-card-status';
+import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { runCompiled } from '../db/prepared';
 import { inOneStatement } from '../db/transaction';
-import { ServiceError } from '../errors';
+import { cardNotFound, ServiceError } from '../errors';
 import { feeSignature, type FeeRule } from '../fees/fee-schedule';
-import { checkPosting, postingValues, type Actor, type Posting } from '../ledger/post-transaction';
+import { checkPosting, postingValues, type Posting } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import type { Mode } from '../validation';
 import { eventValues } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
@@ -56,9 +57,7 @@ const insufficient = (sourceAccountId: number) => (accountId: number) =>
 
 /** A closed account is a card cancelled since it was read. */
 const closed = (sourceAccountId: number) => (accountId: number) =>
-  accountId === sourceAccountId
-    ? new ServiceError('card_not_found', 'No gift card with this number belongs to your business.')
-    : new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
+  accountId === sourceAccountId ? cardNotFound() : new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
 
 /**
  * Why the statement's recheck refused the payout when its cards were read
@@ -70,7 +69,7 @@ async function cardsChangedError(db: Db, sourceId: number, destinationId?: numbe
     SELECT id, status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id IN (${sourceId}, ${destinationId ?? sourceId})`);
   const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
   const source = byId.get(sourceId);
-  if (!source || source.cancelled) return new ServiceError('card_not_found', 'No gift card with this number belongs to your business.');
+  if (!source || source.cancelled) return cardNotFound();
   if (source.status !== ACTIVE) return new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
   if (destinationId === undefined) return undefined;
   const destination = byId.get(destinationId);

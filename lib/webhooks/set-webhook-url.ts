@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit';
 import type { Db } from '../db/client';
-import type { Actor } from '../ledger/post-transaction';
+import type { Actor } from '../actor';
 import type { Mode } from '../validation';
 import { registerWebhookEndpoint } from './endpoints';
 

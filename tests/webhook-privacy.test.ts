@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeliveryLog, type DeliveryLogEntry } from '../lib/dashboard/list-delivery-log';
 import { deliverWebhook } from '../lib/webhooks/deliver-webhook';
 import { attemptRow, NON_PUBLIC_FAILURE } from '../lib/webhooks/delivery-worker';
-import { enqueueEvent } from '../lib/webhooks/outbox';
-import { paymentEventPayload } from '../lib/webhooks/payloads';
 import { startReceiver } from './api/webhooks-receiver';
 import { adminClient, createTestBusiness, testDb, waitFor, type TestBusiness } from './helpers';
+import { emitPaymentEvent } from './webhook-events';
 
 /**
  * Test mode may send to loopback, which is the server's own network: the
@@ -18,23 +17,7 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 const SECRET_BODY = 'internal-service-secret-7f3a9c';
 const SECRET_HEADER = 'x-internal-token';
 
-async function emit(business: TestBusiness): Promise<string> {
-  const now = new Date();
-  const payload = paymentEventPayload({
-    status: 'success',
-    mode: 'test',
-    paymentType: 'link',
-    currency: 'ETB',
-    amount: 700,
-    serviceFee: 0,
-    serviceReference: `lnk_${Math.random()}`,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return testDb().transaction((tx) =>
-    enqueueEvent(tx, { businessId: business.id, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${Math.random()}` }),
-  );
-}
+const emit = (business: TestBusiness) => emitPaymentEvent(testDb(), business.id, `${Math.random()}`);
 
 async function withUrl(name: string, url: string): Promise<TestBusiness> {
   const business = await createTestBusiness(name);

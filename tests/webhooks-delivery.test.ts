@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
-import { enqueueEvent } from '../lib/webhooks/outbox';
-import { paymentEventPayload } from '../lib/webhooks/payloads';
 import { startReceiver } from './api/webhooks-receiver';
 import { createScratchDatabase, freePort, startTestServer, type TestServer } from './test-server';
+import { emitPaymentEvent } from './webhook-events';
 
 /**
  * Delivery under process death, competition and one business's flood. Each
@@ -26,21 +25,7 @@ async function setUpBusiness(server: TestServer, receiverUrl: string, name = 'Cr
   return created.data.id;
 }
 
-function emit(db: Db, businessId: number, n: number): Promise<string> {
-  const now = new Date();
-  const payload = paymentEventPayload({
-    status: 'success',
-    mode: 'test',
-    paymentType: 'link',
-    currency: 'ETB',
-    amount: 100 + n,
-    serviceFee: 0,
-    serviceReference: `lnk_${n}`,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return db.transaction((tx) => enqueueEvent(tx, { businessId, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${n}` }));
-}
+const emit = emitPaymentEvent;
 
 async function deliveryStates(db: Db): Promise<Record<string, number>> {
   const { rows } = await db.execute<{ state: string; n: number }>(sql`SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state`);

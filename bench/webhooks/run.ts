@@ -2,12 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { createBusiness } from '../../lib/admin/businesses';
-import { createDb, type Db } from '../../lib/db/client';
+import { createDb } from '../../lib/db/client';
 import { startDeliveryWorker } from '../../lib/webhooks/delivery-worker';
 import { upsertEndpoint } from '../../lib/webhooks/endpoints';
-import { enqueueEvent } from '../../lib/webhooks/outbox';
-import { paymentEventPayload } from '../../lib/webhooks/payloads';
 import { openBenchEnv, percentile, writeResult } from '../bench-env';
+import { emitPaymentEvent } from '../../tests/webhook-events';
 
 /**
  * Webhook delivery to a local receiver that answers 200 at once, with the
@@ -19,21 +18,7 @@ const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 3000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
-async function emit(db: Db, businessId: number, n: number): Promise<string> {
-  const now = new Date();
-  const payload = paymentEventPayload({
-    status: 'success',
-    mode: 'test',
-    paymentType: 'link',
-    currency: 'ETB',
-    amount: 100 + n,
-    serviceFee: 0,
-    serviceReference: `lnk_${n}`,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return db.transaction((tx) => enqueueEvent(tx, { businessId, mode: 'test', type: 'payment.success', payload, subjectReference: `lnk_${n}` }));
-}
+const emit = emitPaymentEvent;
 
 async function main() {
   const env = await openBenchEnv();

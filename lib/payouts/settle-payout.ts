@@ -6,6 +6,7 @@ import { inTransaction } from '../db/transaction';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { postTransaction, type Posting } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
+import { ACTIVE } from '../cards/card-status';
 import type { Currency, Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { payoutEventPayload } from '../webhooks/payloads';
@@ -62,7 +63,7 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
     const locked = card
       ? (
           await tx.execute<{ cancelled: boolean; active: boolean }>(sql`
-          SELECT cancelled_at IS NOT NULL AS cancelled, status = 1 AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)
+          SELECT cancelled_at IS NOT NULL AS cancelled, status = ${ACTIVE} AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)
         ).rows[0]
       : undefined;
     const cardGone = !locked || locked.cancelled;

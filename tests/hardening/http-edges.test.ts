@@ -82,7 +82,9 @@ describe('request bodies are counted as they arrive', () => {
     ];
     for (const target of targets) {
       const result = await streamBody(baseUrl, target.path, target.headers, 256, pid);
-      console.log(`${target.path}: ${result.status} after ${result.sentMbAtAnswer.toFixed(1)} MB sent; resident ${before.toFixed(0)} MB before, ${result.peakRssMb.toFixed(0)} MB at most`);
+      console.log(
+        `${target.path}: ${result.status} after ${result.sentMbAtAnswer.toFixed(1)} MB sent; resident ${before.toFixed(0)} MB before, ${result.peakRssMb.toFixed(0)} MB at most`,
+      );
       expect(result.status, target.path).toBe(413);
       expect(result.body).toContain('"message":"Payload too large"');
       expect(result.connection).toBe('close');

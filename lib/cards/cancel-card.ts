@@ -7,7 +7,7 @@ import { inTransaction } from '../db/transaction';
 import { businessAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
-import type { Currency, Mode } from '../validation';
+import type { Mode } from '../validation';
 import { requireOwnCard } from './get-card';
 
 export interface CancelCardOptions {
@@ -20,7 +20,7 @@ export interface CancelCardOptions {
 /** Cancels a card for good; whatever it still holds moves to the business account, in the same transaction. */
 export async function cancelCard(db: Db, opts: CancelCardOptions): Promise<{ movedToBusiness: number }> {
   const probe = await requireOwnCard(db, opts.businessId, opts.mode, opts.cardNumber);
-  const businessAccount = await businessAccountId(db, opts.businessId, opts.mode, probe.currency as Currency);
+  const businessAccount = await businessAccountId(db, opts.businessId, opts.mode, probe.currency);
   return inTransaction(db, async (tx) => {
     const card = await requireOwnCard(tx, opts.businessId, opts.mode, opts.cardNumber, true);
     // Lock the card's account so no payout can slip in between reading the balance and moving it.

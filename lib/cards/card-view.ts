@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import type { Mode } from '../validation';
+import type { Currency, Mode } from '../validation';
 
 export interface CardRow {
   id: number;
@@ -9,7 +9,7 @@ export interface CardRow {
   mode: Mode;
   customer_id: number;
   card_number: string;
-  currency: string;
+  currency: Currency;
   status: number;
   disabled_by: string | null;
   account_id: number;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { CURRENCIES, MODES } from '../validation';
 import {
   bigint,
   bigserial,
@@ -119,12 +120,12 @@ export const cards = pgTable(
     businessId: integer('business_id')
       .notNull()
       .references(() => businesses.id),
-    mode: text('mode').notNull(),
+    mode: text('mode', { enum: MODES }).notNull(),
     customerId: integer('customer_id')
       .notNull()
       .references(() => customers.id),
     cardNumber: text('card_number').notNull().unique(),
-    currency: text('currency').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     status: smallint('status').notNull().default(1),
     disabledBy: text('disabled_by'),
     accountId: id64('account_id')
@@ -221,10 +222,10 @@ export const payouts = pgTable(
     businessId: integer('business_id')
       .notNull()
       .references(() => businesses.id),
-    mode: text('mode').notNull(),
-    payoutType: text('payout_type').notNull(),
-    status: text('status').notNull(),
-    currency: text('currency').notNull(),
+    mode: text('mode', { enum: MODES }).notNull(),
+    payoutType: text('payout_type', { enum: ['card_to_card', 'bank', 'b2b'] }).notNull(),
+    status: text('status', { enum: ['pending', 'success', 'failed'] }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: money('amount').notNull(),
     serviceFee: money('service_fee').notNull().default(0),
     chargePayer: text('charge_payer').notNull(),
@@ -258,13 +259,13 @@ export const payments = pgTable(
     businessId: integer('business_id')
       .notNull()
       .references(() => businesses.id),
-    mode: text('mode').notNull(),
+    mode: text('mode', { enum: MODES }).notNull(),
     type: text('type').notNull(),
     status: text('status').notNull(),
     linkReference: text('link_reference').notNull().unique(),
     merchantReference: text('merchant_reference'),
     providerReference: text('provider_reference'),
-    currency: text('currency').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: money('amount').notNull(),
     serviceFee: money('service_fee').notNull().default(0),
     paymentMethod: text('payment_method'),

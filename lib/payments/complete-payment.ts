@@ -9,7 +9,7 @@ import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../le
 import { postTransaction } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
 import { newProcessorReference } from '../rails/wallet-rail';
-import type { Currency, Mode } from '../validation';
+import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { paymentEventPayload } from '../webhooks/payloads';
 import { eventPaymentType, type Payment, type PaymentOutcome, type PaymentType } from './payment-view';
@@ -62,8 +62,8 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
   if (!probe) throw new ServiceError('payment_not_found', 'No payment with this link_reference belongs to your business.');
   if (probe.status !== 'pending') return { payment: probe, changed: false };
 
-  const mode = probe.mode as Mode;
-  const currency = probe.currency as Currency;
+  const mode = probe.mode;
+  const currency = probe.currency;
   // Shared accounts are found or created before the money transaction opens (lib/ledger/accounts.ts).
   const clearing = await clearingAccountId(db, probe.type === 'hosted' ? 'checkout' : 'wallet', mode, currency);
   const business = await businessAccountId(db, probe.businessId, mode, currency);

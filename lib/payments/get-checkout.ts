@@ -27,7 +27,7 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
   return {
     linkReference: p.linkReference,
     businessName: row.businessName,
-    mode: p.mode as Mode,
+    mode: p.mode,
     status: p.status as Checkout['status'],
     currency: p.currency,
     amount: p.amount,

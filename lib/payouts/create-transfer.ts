@@ -13,7 +13,7 @@ import type { Actor } from '../actor';
 import { requireOwnCard } from '../cards/get-card';
 import { ACTIVE } from '../cards/card-status';
 import { sandboxBankRail } from '../rails/bank-rail';
-import { amountSchema, parseInput, requiredText, type Currency, type Mode } from '../validation';
+import { amountSchema, parseInput, requiredText, type Mode } from '../validation';
 
 export interface CreateTransferOptions {
   businessId: number;
@@ -43,7 +43,7 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
   if (input.bank_slug !== 'link') throw new ServiceError('invalid_bank_slug', 'A ledger top-up takes bank_slug link.');
   const card = await requireOwnCard(db, opts.businessId, opts.mode, input.account_number);
   if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The gift card to top up is disabled.');
-  const currency = card.currency as Currency;
+  const currency = card.currency;
   const [businessAccount, clearing] = await Promise.all([
     businessAccountId(db, opts.businessId, opts.mode, currency),
     clearingAccountId(db, 'bank', opts.mode, currency),

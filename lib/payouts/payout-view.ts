@@ -53,7 +53,7 @@ export function payoutEventInput(p: PayoutRow, status: 'success' | 'failed', cus
   return {
     status,
     mode: p.mode,
-    payoutType: p.payoutType as PayoutType,
+    payoutType: p.payoutType,
     currency: p.currency,
     amount: p.amount,
     reference: p.reference,

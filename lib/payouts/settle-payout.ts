@@ -46,8 +46,8 @@ async function feeAccountOf(db: Db, transactionId: number | null, mode: Mode, cu
 export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<PayoutRow> {
   const [probe] = await db.select().from(payouts).where(eq(payouts.id, opts.payoutId));
   if (probe?.status !== 'pending') return probe;
-  const mode = probe.mode as Mode;
-  const currency = probe.currency as Currency;
+  const mode = probe.mode;
+  const currency = probe.currency;
   // Account ids are resolved before the transaction opens (they may create shared accounts).
   const [card, clearing, feeAccount, businessAccount] = await Promise.all([
     payoutCard(db, probe),

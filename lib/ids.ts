@@ -54,3 +54,6 @@ export function newCardNumber(): string {
 }
 
 export const newReference = (prefix: string) => `${prefix}_${randomBase62(24)}`;
+
+/** The id of one HTTP request, quoted in logs and in 500 answers. */
+export const newRequestId = () => `req_${randomBase62(20)}`;

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { getDb, type Db } from '../db/client';
 import { ServiceError } from '../errors';
-import { randomBase62, sha256Hex } from '../ids';
+import { newRequestId, sha256Hex } from '../ids';
 import { authenticateApiKey, type ApiKeyAuth } from '../keys/api-keys';
 import type { Actor } from '../actor';
 import { withIdempotency } from './idempotency';
@@ -67,7 +67,7 @@ async function run<P, A>(
   authenticate: (req: Request, db: Db) => Promise<A>,
   inner: (ctx: RouteContext<P>, auth: A, raw: string) => Promise<Response>,
 ) {
-  const requestId = `req_${randomBase62(20)}`;
+  const requestId = newRequestId();
   try {
     const db = getDb();
     const auth = await authenticate(req, db);
@@ -154,7 +154,7 @@ const fallbacks = (answer: (req: Request) => Response): Fallbacks => Object.from
  */
 export function methodsNotAllowed(allow: string): Fallbacks {
   return fallbacks(() => {
-    const res = errorResponse(new ServiceError('method_not_allowed', `This path answers ${allow}.`), `req_${randomBase62(20)}`);
+    const res = errorResponse(new ServiceError('method_not_allowed', `This path answers ${allow}.`), newRequestId());
     res.headers.set('allow', allow);
     return res;
   });
@@ -162,6 +162,4 @@ export function methodsNotAllowed(allow: string): Fallbacks {
 
 /** Every method of a path no route serves: 404 in the envelope. */
 export const unknownPath = (): Fallbacks =>
-  fallbacks((req) =>
-    errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), `req_${randomBase62(20)}`),
-  );
+  fallbacks((req) => errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), newRequestId()));

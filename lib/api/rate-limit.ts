@@ -27,26 +27,30 @@ export class TokenBuckets {
   constructor(readonly opts: TokenBucketOptions) {}
 
   take(key: string, now = Date.now()): TakeResult {
-    const { perSecond, burst } = this.opts;
-    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    const bucket = this.buckets.get(key) ?? { tokens: this.opts.burst, at: now };
+    bucket.tokens = this.level(bucket, now);
     bucket.at = now;
     if (!this.buckets.has(key)) {
       if (this.buckets.size >= SWEEP_ABOVE) this.sweep(now);
       this.buckets.set(key, bucket);
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { ok: true };
-    }
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)) };
+    const result = this.verdict(bucket.tokens);
+    if (result.ok) bucket.tokens -= 1;
+    return result;
   }
 
   /** Whether take() would succeed, without spending anything. */
   peek(key: string, now = Date.now()): TakeResult {
     const bucket = this.buckets.get(key);
-    if (!bucket) return { ok: true };
-    const tokens = Math.min(this.opts.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.opts.perSecond);
+    return bucket ? this.verdict(this.level(bucket, now)) : { ok: true };
+  }
+
+  /** The tokens a bucket holds now, refilled since it was last touched. */
+  private level(bucket: Bucket, now: number): number {
+    return Math.min(this.opts.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.opts.perSecond);
+  }
+
+  private verdict(tokens: number): TakeResult {
     return tokens >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.opts.perSecond)) };
   }
 
@@ -121,7 +125,9 @@ export function countAdminTokenFailure(address: string): void {
 }
 
 function adminTokenFailures(): TokenBuckets {
-  const perMinute = positiveEnv('ADMIN_TOKEN_ATTEMPTS_PER_MINUTE', 10);
-  shared.__adminTokenBuckets ??= new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute });
+  if (!shared.__adminTokenBuckets) {
+    const perMinute = positiveEnv('ADMIN_TOKEN_ATTEMPTS_PER_MINUTE', 10);
+    shared.__adminTokenBuckets = new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute });
+  }
   return shared.__adminTokenBuckets;
 }

@@ -3,8 +3,6 @@ import { randomBase62 } from '../ids';
 export interface SecurityHeaderOptions {
   /** HSTS only when the public origin is https: on plain http it would be ignored, and it would break a local http setup. */
   https: boolean;
-  /** next dev evaluates code with eval(); a production server never needs it. */
-  allowEval?: boolean;
 }
 
 export type HeaderList = readonly (readonly [string, string])[];
@@ -26,7 +24,7 @@ export function securityHeaders(opts: SecurityHeaderOptions): { for(path: string
   const pagePolicy = (nonce: string) =>
     [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.allowEval ? " 'unsafe-eval'" : ''}`,
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
       // React writes style attributes (chart bars, widths); styles cannot run code.
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob:",

@@ -1,7 +1,7 @@
 import { errorResponse } from '../api/api-route';
 import { readBodyBytes } from '../api/read-body';
 import { ServiceError } from '../errors';
-import { randomBase62 } from '../ids';
+import { newRequestId } from '../ids';
 
 /** The sign-in form is a few hundred bytes. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
@@ -32,7 +32,7 @@ function cookieValues(header: string | null, names: string[]): string[] {
  * a small limit and handed on as text.
  */
 export async function guardAuthRequest(req: Request, handle: (form: string | undefined) => Promise<Response>): Promise<Response> {
-  const requestId = `req_${randomBase62(20)}`;
+  const requestId = newRequestId();
   try {
     const callbackUrl = new URL(req.url).searchParams.get('callbackUrl');
     if (callbackUrl !== null && !isHttpTarget(callbackUrl)) {

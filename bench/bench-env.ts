@@ -97,3 +97,28 @@ export function request(
     req.end(opts.body);
   });
 }
+
+/** next-auth's credentials flow with fetch: CSRF token and cookie first, then the form post; returns the Cookie header. */
+export async function signInDashboard(base: string, email: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+  };
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const csrfRes = await fetch(`${base}/api/auth/csrf`);
+  keep(csrfRes);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: header() },
+    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
+  });
+  keep(res);
+  if (![...jar.keys()].some((k) => k.endsWith('next-auth.session-token'))) throw new Error(`sign-in failed for ${email}: ${res.status}`);
+  return header();
+}

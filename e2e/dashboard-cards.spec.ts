@@ -53,7 +53,7 @@ test('an operator creates a card, tops it up through the checkout page, sees the
   // The payment's webhook reaches the dashboard and the open card page refreshes by itself.
   await expect(page.getByTestId('card-balance')).toHaveText(/ETB\s25\.00/, { timeout: 15_000 });
   const entry = page.getByTestId('timeline-entry').first();
-  await expect(entry).toContainText('Top-up payment');
+  await expect(entry).toContainText('Payment link paid');
   await expect(entry).toContainText(/\+ETB\s25\.00/);
   await expect(entry.locator('td').last()).toHaveText(/ETB\s25\.00/);
   await screenshots(page, testInfo, 'card-detail-with-movement');
@@ -84,7 +84,7 @@ test('a support agent finds a card by phone, disables and enables it, and gets n
   await expect(page.getByTestId('cards-table').getByRole('row')).toHaveCount(3);
   await expect(page.getByRole('link', { name: 'New card' })).toHaveCount(0);
   // The national number with its trunk 0, as a customer reads it out on the phone.
-  await page.getByLabel('Phone or card number').fill(`0${phone.slice(4)}`);
+  await page.getByLabel('Card number, last four digits, phone or holder name').fill(`0${phone.slice(4)}`);
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/q=0\d+/);
   const rows = page.getByTestId('cards-table').getByRole('row');
@@ -100,7 +100,11 @@ test('a support agent finds a card by phone, disables and enables it, and gets n
   await expect(page.getByRole('button', { name: /Cancel card/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Create payment link|Top up/ })).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Disable card' }).click();
+  await page.getByRole('button', { name: 'Disable card…' }).click();
+  await page
+    .getByRole('dialog', { name: /Disable card ending/ })
+    .getByRole('button', { name: 'Disable card' })
+    .click();
   await expect(page.getByTestId('card-action-notice')).toHaveText('Card disabled.');
   await expect(page.getByTestId('card-status')).toHaveText('disabled');
   expect((await call('GET', `/api/v1/card/${cardNumber}`, biz.keys.test)).body.data.status).toBe(3);

@@ -61,6 +61,12 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 }
 
 /** No serious or critical axe violations on the page as it stands. */
+/** Opens a dashboard page and waits until its live stream listens, so no update sent after this is missed. */
+export async function openListening(page: Page, path: string) {
+  await page.goto(`${baseUrl()}${path}`);
+  await expect(page.locator('html[data-live="listening"]')).toHaveCount(1, { timeout: 10_000 });
+}
+
 export async function expectAccessible(page: Page) {
   // Next.js streams a page's metadata, and a live refresh (an event arriving) renders the head again: the
   // <title> can be missing for a moment, even just after it was seen. Analyse a page that has its title.

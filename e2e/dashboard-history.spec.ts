@@ -1,6 +1,17 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { admin, baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn, type SeededBusiness } from './dashboard-fixtures';
+import {
+  admin,
+  baseUrl,
+  call,
+  expectAccessible,
+  openListening,
+  randomPhone,
+  screenshots,
+  seedBusiness,
+  signIn,
+  type SeededBusiness,
+} from './dashboard-fixtures';
 
 async function newCard(key: string) {
   const res = await call('POST', '/api/v1/card', key, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Hanna', last_name: 'Tesfaye' });
@@ -45,8 +56,12 @@ test('an operator sends a card-to-card payout with a live fee preview and finds 
   await expectAccessible(page);
   await screenshots(page, testInfo, 'payout-new');
 
-  // A double click sends one payout: the button disables and the form's request id is sent once.
+  // A double click sends one payout: a card-to-card payout is confirmed first (the recipient shown), and the form's request id is sent once.
   await page.getByRole('button', { name: 'Send payout' }).dblclick();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^Send ETB/ })
+    .dblclick();
   await expect(page).toHaveURL(/\/payouts\/c2c_/);
   const reference = decodeURIComponent(page.url().split('/payouts/')[1]);
   await expect(page.getByTestId('payout-status')).toHaveText('success');
@@ -177,9 +192,7 @@ test('a pending bank payout turns to success on open pages without a reload, wit
   await signIn(list, biz.emails.operator);
   const detail = await context.newPage();
   const opened = async (page: Page, path: string) => {
-    const live = page.waitForResponse((r) => r.url().endsWith('/api/dashboard/live') && r.status() === 200);
-    await page.goto(`${baseUrl()}${path}`);
-    await live;
+    await openListening(page, path);
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   };
   await opened(list, '/payouts');

@@ -44,12 +44,15 @@ export type FieldErrors = Record<string, string>;
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly detail: string | FieldErrors;
+  /** The request field the failure belongs on, when one does (the dashboard puts the message there); never sent in API answers. */
+  readonly field?: string;
 
-  constructor(code: ErrorCode, detail?: string | FieldErrors) {
+  constructor(code: ErrorCode, detail?: string | FieldErrors, options?: { field?: string }) {
     super(ERRORS[code][1]);
     this.name = 'ServiceError';
     this.code = code;
     this.detail = detail ?? ERRORS[code][1];
+    if (options?.field) this.field = options.field;
   }
 
   get status(): number {

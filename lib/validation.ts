@@ -42,3 +42,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   if (!result.success) throw new ServiceError('validation_error', fieldErrors(result.error));
   return result.data;
 }
+
+/** Text typed into a search box without control characters (PostgreSQL refuses a NUL in a text parameter). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+export const withoutControlCharacters = (text: string): string => text.replace(/[\u0000-\u001f\u007f]/g, ' ');

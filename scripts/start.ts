@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
+import { MALFORMED_PATH_BODY, pathDecodes } from '../lib/api/request-path';
 import { securityHeaders } from '../lib/api/security-headers';
 import { ensureSecrets, readSettings } from '../lib/config';
 import { createDb } from '../lib/db/client';
@@ -66,6 +67,10 @@ async function main() {
       const { response, requestPolicy } = headers.for(req.url ?? '/');
       for (const [name, value] of response) res.setHeader(name, value);
       if (requestPolicy) req.headers['content-security-policy'] = requestPolicy;
+      if (!pathDecodes(req.url ?? '/')) {
+        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(MALFORMED_PATH_BODY);
+        return;
+      }
       void handle(req, res);
     });
     await new Promise<void>((resolve, reject) => {

@@ -4,7 +4,7 @@ import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { users } from '@/lib/db/schema';
+import { businesses, users } from '@/lib/db/schema';
 import { ServiceError } from '@/lib/errors';
 import type { Mode } from '@/lib/validation';
 import { authOptions } from '@/lib/auth/auth-options';
@@ -24,12 +24,22 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id) return null;
   const [user] = await getDb()
-    .select()
+    .select({ id: users.id, email: users.email, businessId: users.businessId, role: users.role, timeZone: businesses.timeZone, country: businesses.country })
     .from(users)
+    .innerJoin(businesses, eq(businesses.id, users.businessId))
     .where(eq(users.id, Number(session.user.id)));
   if (!user) return null;
   const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === 'live' ? 'live' : 'test';
-  return { userId: user.id, email: user.email, businessId: user.businessId, role: user.role as Role, mode, actor: { type: 'user', id: String(user.id) } };
+  return {
+    userId: user.id,
+    email: user.email,
+    businessId: user.businessId,
+    role: user.role as Role,
+    mode,
+    timeZone: user.timeZone,
+    country: user.country,
+    actor: { type: 'user', id: String(user.id) },
+  };
 }
 
 /** For pages: signed out goes to sign-in; a role without the permission gets a 403 page. */

@@ -32,7 +32,16 @@ async function seed(): Promise<Seeded> {
     const res = await adminClient().post(`/api/admin/businesses/${biz.id}/users`, { email, password: 'a-long-password', role });
     expect(res.status).toBe(201);
     const userId = res.body.data.id as number;
-    sessions[role] = { userId, email, businessId: biz.id, role, mode: 'test', actor: { type: 'user', id: String(userId) } };
+    sessions[role] = {
+      userId,
+      email,
+      businessId: biz.id,
+      role,
+      mode: 'test',
+      timeZone: 'Africa/Addis_Ababa',
+      country: 'ET',
+      actor: { type: 'user', id: String(userId) },
+    };
   }
   return { biz, sessions };
 }
@@ -80,7 +89,7 @@ describe('developers and team actions: roles', () => {
     for (const role of ['operator', 'finance', 'support'] as const) {
       for (const def of MINE) {
         const res = await runActionAs(def, a.sessions[role], inputs[def.name]);
-        expect(res, `${role} ${def.name}`).toEqual({ ok: false, message: 'Forbidden: Your role does not allow this.' });
+        expect(res, `${role} ${def.name}`).toEqual({ ok: false, code: 'forbidden', message: 'Forbidden: Your role does not allow this.' });
       }
     }
     const keysAfter = await testDb().select().from(apiKeys).where(eq(apiKeys.businessId, a.biz.id));
@@ -100,9 +109,9 @@ describe('developers and team actions: roles', () => {
   it("refuse an owner of another business on this business's keys, users and events", async () => {
     const [key] = await testDb().select().from(apiKeys).where(eq(apiKeys.businessId, a.biz.id));
     const revoke = await runActionAs(developer.revokeApiKey, b.sessions.owner, { key_id: key.id });
-    expect(revoke).toEqual({ ok: false, message: 'Not found: No API key has this id.' });
+    expect(revoke).toEqual({ ok: false, code: 'not_found', message: 'Not found: No API key has this id.' });
     const role = await runActionAs(team.updateUserRole, b.sessions.owner, { user_id: a.sessions.finance.userId, role: 'owner' });
-    expect(role).toEqual({ ok: false, message: 'User not found: No user of this business has this id.' });
+    expect(role).toEqual({ ok: false, code: 'user_not_found', message: 'User not found: No user of this business has this id.' });
     const remove = await runActionAs(team.removeUser, b.sessions.owner, { user_id: a.sessions.support.userId });
     expect(remove.ok).toBe(false);
     const rows = await testDb().select().from(users).where(eq(users.businessId, a.biz.id));
@@ -121,7 +130,7 @@ describe('developers and team actions: roles', () => {
       await receiver.waitFor((r) => r.some((x) => x.path === '/a'));
       const eventId = String(receiver.requests.find((x) => x.path === '/a')!.headers['webhook-id']);
       const foreign = await runActionAs(developer.replayEvent, b.sessions.owner, { event_id: eventId });
-      expect(foreign).toEqual({ ok: false, message: 'Not found: No event has this id.' });
+      expect(foreign).toEqual({ ok: false, code: 'not_found', message: 'Not found: No event has this id.' });
       // A delivery still in flight is never requeued: wait until the log says delivered.
       await expect
         .poll(async () => (await listDeliveryLog(testDb(), { businessId: a.biz.id, mode: 'test', page: 1, limit: 5 })).items.find((d) => d.eventId === eventId))
@@ -154,6 +163,7 @@ describe('developers and team actions: what they do', () => {
     expect(after.body.message).toBe('Forbidden');
     expect(await runActionAs(developer.revokeApiKey, sessions.owner, { key_id: created.data.id })).toEqual({
       ok: false,
+      code: 'already_disabled',
       message: 'Already disabled: This API key is already revoked.',
     });
     // The biz's original key still works.
@@ -174,6 +184,7 @@ describe('developers and team actions: what they do', () => {
     if (!refused.ok) expect(refused.fieldErrors?.url).toBeTruthy();
     expect(await runActionAs(developer.revealWebhookSecret, sessions.owner, {})).toEqual({
       ok: false,
+      code: 'not_found',
       message: 'Not found: No webhook URL is registered for this mode.',
     });
     expect((await runActionAs(developer.setWebhookUrl, sessions.owner, { url: 'http://127.0.0.1:8080/hooks' })).ok).toBe(true);
@@ -204,6 +215,7 @@ describe('developers and team actions: what they do', () => {
     });
     expect(await runActionAs(team.removeUser, sessions.owner, { user_id: sessions.owner.userId })).toEqual({
       ok: false,
+      code: 'forbidden',
       message: 'Forbidden: You cannot remove yourself.',
     });
     // A second owner may not demote or remove the only other owner once it is the last one.

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
 import { ALL_ACTIONS } from '../lib/actions/all-actions';
+import { topUpCardAction } from '../lib/actions/card-actions';
 import { runActionAs } from '../lib/actions/define-action';
 import { startPayment } from '../lib/actions/payment-actions';
 import { previewPayout, sendPayout } from '../lib/actions/payout-actions';
@@ -19,6 +20,8 @@ const session = (biz: TestBusiness, role: Role, userId = 900_000 + biz.id): Dash
   businessId: biz.id,
   role,
   mode: 'test',
+  timeZone: 'Africa/Addis_Ababa',
+  country: 'ET',
   actor: { type: 'user', id: String(userId) },
 });
 
@@ -61,6 +64,8 @@ const payoutInput = () => ({
   destination_card_number: destination.card_number,
   amount: '10.00',
   charge_payer: 'sender',
+  // The dialog's yes: a card-to-card payout is always confirmed first.
+  confirmed: true,
 });
 const paymentInput = () => ({ submission_id: randomUUID(), type: 'hosted', card_number: source.card_number, amount: '5' });
 
@@ -155,5 +160,50 @@ describe('payout and payment actions', () => {
     expect(await runActionAs(startPayment, session(a, 'owner'), input)).toEqual(first);
     const count = await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payments WHERE business_id = ${a.id} AND actor_type = 'user'`);
     expect(count.rows[0].n).toBe(1);
+  });
+});
+
+describe('the confirmation the forms ask for', () => {
+  const refused = { ok: false, code: 'validation_error', fieldErrors: { confirmed: 'Confirm this in the dialog before it is sent.' } };
+  const payoutCount = async () => (await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${a.id}`)).rows[0].n;
+  const paymentCount = async () => (await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payments WHERE business_id = ${a.id}`)).rows[0].n;
+
+  it('is required by the server for card-to-card payouts, and moves nothing without it', async () => {
+    const before = [await payoutCount(), await balanceOf(source.card_number)];
+    const { confirmed: _, ...unconfirmed } = payoutInput();
+    expect(await runActionAs(sendPayout, session(a, 'operator'), unconfirmed)).toMatchObject(refused);
+    expect(await runActionAs(sendPayout, session(a, 'operator'), { ...unconfirmed, confirmed: false })).toMatchObject(refused);
+    expect([await payoutCount(), await balanceOf(source.card_number)]).toEqual(before);
+  });
+
+  it('is not needed for a small bank payout, and is for a large one', async () => {
+    const bank = {
+      ...payoutInput(),
+      destination_type: 'bank',
+      charge_payer: 'business',
+      bank_slug: 'cbe',
+      account_number: '1000123456789',
+      account_name: 'Abebe',
+    };
+    const { confirmed: _, destination_card_number: __, ...small } = bank;
+    expect(await runActionAs(sendPayout, session(a, 'operator'), { ...small, amount: '2.00' })).toMatchObject({ ok: true });
+    expect(await runActionAs(sendPayout, session(a, 'operator'), { ...small, submission_id: randomUUID(), amount: '100,000' })).toMatchObject(refused);
+  });
+
+  it('is required for payment links of 100,000.00 or more', async () => {
+    const before = await paymentCount();
+    expect(await runActionAs(startPayment, session(a, 'operator'), { ...paymentInput(), amount: '100000' })).toMatchObject(refused);
+    expect(await paymentCount()).toBe(before);
+    expect(await runActionAs(startPayment, session(a, 'operator'), { ...paymentInput(), amount: '100000', confirmed: true })).toMatchObject({ ok: true });
+    expect(await runActionAs(startPayment, session(a, 'operator'), { ...paymentInput(), amount: '99,999.99' })).toMatchObject({ ok: true });
+  });
+
+  it('is required for a card top-up of 100,000.00 or more, from a link or the business balance', async () => {
+    for (const source_ of ['link', 'business'] as const) {
+      const input = { card_number: source.card_number, source: source_, amount: '100000', submission_id: randomUUID() };
+      expect(await runActionAs(topUpCardAction, session(a, 'operator'), input)).toMatchObject(refused);
+    }
+    const link = { card_number: source.card_number, source: 'link', amount: '100000', submission_id: randomUUID(), confirmed: true };
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), link)).toMatchObject({ ok: true });
   });
 });

@@ -21,7 +21,16 @@ async function sessionsFor(biz: TestBusiness): Promise<Record<Role, DashboardSes
     const res = await adminClient().post(`/api/admin/businesses/${biz.id}/users`, { email, password: 'dashboard-pass-123', role });
     expect(res.status).toBe(201);
     const userId = res.body.data.id as number;
-    out[role] = { userId, email, businessId: biz.id, role, mode: 'test', actor: { type: 'user', id: String(userId) } };
+    out[role] = {
+      userId,
+      email,
+      businessId: biz.id,
+      role,
+      mode: 'test',
+      timeZone: 'Africa/Addis_Ababa',
+      country: 'ET',
+      actor: { type: 'user', id: String(userId) },
+    };
   }
   return out;
 }

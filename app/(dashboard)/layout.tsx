@@ -4,6 +4,8 @@ import { LiveRefresh } from '@/components/dashboard/live-refresh';
 import { ModeSwitch } from '@/components/dashboard/mode-switch';
 import { NavLinks, type NavItem } from '@/components/dashboard/nav-links';
 import { SignOutButton } from '@/components/dashboard/sign-out-button';
+import { DashboardProviders } from '@/components/providers/dashboard-providers';
+import { HeaderSearch } from '@/components/search/header-search';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
@@ -22,32 +24,36 @@ const NAV: (NavItem & { permission: Permission })[] = [
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await requirePage();
   const [business] = await getDb().select({ name: businesses.name }).from(businesses).where(eq(businesses.id, session.businessId));
+  const preferences = { timeZone: session.timeZone, country: session.country };
   return (
-    <div className="min-h-screen">
-      {session.mode === 'test' && (
-        <div role="status" data-testid="test-mode-banner" className="bg-amber-400 px-4 py-1.5 text-center text-sm font-semibold text-amber-950">
-          Test mode: you are looking at test data. No real money moves.
-        </div>
-      )}
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <div className="min-w-0">
-            <p className="truncate font-semibold text-slate-900">{business?.name}</p>
-            <p className="truncate text-xs text-slate-600">
-              {session.email} · <span data-testid="role">{session.role}</span>
-            </p>
+    <DashboardProviders preferences={preferences}>
+      <div className="min-h-screen">
+        {session.mode === 'test' && (
+          <div role="status" data-testid="test-mode-banner" className="bg-amber-400 px-4 py-1.5 text-center text-sm font-semibold text-amber-950">
+            Test mode: you are looking at test data. No real money moves.
           </div>
-          <div className="flex items-center gap-2">
-            <ModeSwitch mode={session.mode} />
-            <SignOutButton />
+        )}
+        <header className="border-b border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+            <div className="min-w-0">
+              <p className="truncate font-semibold text-slate-900">{business?.name}</p>
+              <p className="truncate text-xs text-slate-600">
+                {session.email} · <span data-testid="role">{session.role}</span>
+              </p>
+            </div>
+            <HeaderSearch mode={session.mode} />
+            <div className="flex items-center gap-2">
+              <ModeSwitch mode={session.mode} />
+              <SignOutButton />
+            </div>
           </div>
-        </div>
-        <nav aria-label="Main" className="mx-auto max-w-6xl px-4 pb-2">
-          <NavLinks items={NAV.filter((n) => can(session.role, n.permission)).map(({ href, label }) => ({ href, label }))} />
-        </nav>
-      </header>
-      <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
-      <LiveRefresh />
-    </div>
+          <nav aria-label="Main" className="mx-auto max-w-6xl px-4 pb-2">
+            <NavLinks items={NAV.filter((n) => can(session.role, n.permission)).map(({ href, label }) => ({ href, label }))} />
+          </nav>
+        </header>
+        <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+        <LiveRefresh />
+      </div>
+    </DashboardProviders>
   );
 }

@@ -1,6 +1,8 @@
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { VolumeChart } from '@/components/dashboard/volume-chart';
+import { paymentTypeLabel, payoutTypeLabel } from '@/components/history/payout-labels';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
@@ -15,7 +17,7 @@ export const metadata = { title: 'Overview · Gift cards' };
 export default async function OverviewPage() {
   const session = await requirePage();
   if (!can(session.role, 'history:read')) redirect('/cards');
-  const overview = await getOverview(getDb(), session.businessId, session.mode);
+  const overview = await getOverview(getDb(), session.businessId, session.mode, session.timeZone);
   const currencies = [...new Set(overview.volume.map((v) => v.currency))];
   return (
     <>
@@ -32,7 +34,7 @@ export default async function OverviewPage() {
                     Currency
                   </th>
                   <th scope="col" className="py-1 text-right font-medium">
-                    Business account
+                    Business balance
                   </th>
                   <th scope="col" className="py-1 text-right font-medium">
                     On cards
@@ -45,7 +47,10 @@ export default async function OverviewPage() {
                     <td className="py-2 font-medium">{b.currency}</td>
                     <td className="py-2 text-right tabular-nums">{formatMoney(b.business, b.currency)}</td>
                     <td className="py-2 text-right tabular-nums">
-                      {formatMoney(b.cards, b.currency)} <span className="text-slate-600">({b.cardCount} cards)</span>
+                      {formatMoney(b.cards, b.currency)}{' '}
+                      <span className="text-slate-600">
+                        ({b.cardCount} {b.cardCount === 1 ? 'card' : 'cards'})
+                      </span>
                     </td>
                   </tr>
                 ))}
@@ -65,7 +70,11 @@ export default async function OverviewPage() {
                       href={r.kind === 'payout' ? `/payouts/${r.reference}` : `/payments/${r.reference}`}
                       className="font-medium text-slate-900 underline-offset-2 hover:underline"
                     >
-                      {r.kind === 'payout' ? 'Payout' : 'Payment'} · {r.type.replaceAll('_', ' ')}
+                      {r.kind === 'payout'
+                        ? r.isLedgerTopup
+                          ? 'Top-up from business balance'
+                          : `Payout · ${payoutTypeLabel({ payoutType: r.type, isLedgerTopup: false })}`
+                        : `Payment · ${paymentTypeLabel(r.type, r.paymentMethod)}`}
                     </Link>
                     <p className="text-xs text-slate-600">
                       <LocalTime iso={r.createdAt} />
@@ -79,6 +88,7 @@ export default async function OverviewPage() {
               ))}
             </ul>
           )}
+          <TimeZoneNote className="mt-2" />
         </Panel>
       </div>
       <div className="mt-4">
@@ -90,7 +100,7 @@ export default async function OverviewPage() {
               {currencies.map((c) => (
                 <div key={c}>
                   <h3 className="mb-1 text-sm font-medium text-slate-700">{c}</h3>
-                  <VolumeChart currency={c} points={overview.volume.filter((v) => v.currency === c)} />
+                  <VolumeChart currency={c} points={overview.volume.filter((v) => v.currency === c)} timeZone={session.timeZone} />
                 </div>
               ))}
             </div>

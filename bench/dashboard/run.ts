@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { createDb, type Db } from '../../lib/db/client';
-import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
+import { fmt, openBenchEnv, percentile, signInDashboard, timeCalls, writeResult } from '../bench-env';
 import { seedCards } from '../seed-cards';
+import { runLiveUpdatesBench } from './live-updates';
+import { runSearchBench } from './search';
 
 /**
  * The dashboard's /cards and /payouts pages, server-rendered for a signed-in
  * owner, at 100 and at 100,000 records in the same run (p95 within 2x), and
  * the JavaScript the /cards page ships (gzipped <script src> chunks, target
- * <= 250 kB).
+ * <= 250 kB). Then the live payouts list (./live-updates.ts) and the header search (./search.ts).
  */
 const BIG = Number(process.env.BENCH_RECORDS ?? 100_000);
 const SMALL = 100;
@@ -42,31 +44,6 @@ async function seedPayouts(db: Db, businessId: number, count: number) {
     ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + ${count}`);
 }
 
-/** next-auth's credentials flow with fetch: CSRF token and cookie first, then the form post; returns the Cookie header. */
-async function signIn(base: string, email: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair.indexOf('=');
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-  };
-  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const csrfRes = await fetch(`${base}/api/auth/csrf`);
-  keep(csrfRes);
-  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: header() },
-    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: 'true' }),
-  });
-  keep(res);
-  if (![...jar.keys()].some((k) => k.endsWith('next-auth.session-token'))) throw new Error(`sign-in failed for ${email}: ${res.status}`);
-  return header();
-}
-
 async function main() {
   const env = await openBenchEnv({ server: true });
   const { db, pool } = createDb(env.databaseUrl, 4);
@@ -93,8 +70,8 @@ async function main() {
     await db.execute(sql`ANALYZE`);
     console.log(`seeded ${SMALL} and ${BIG} cards and payouts in ${fmt((performance.now() - t) / 1000)} s on ${env.databaseLabel}`);
 
-    const smallCookie = await signIn(base, small.email);
-    const bigCookie = await signIn(base, big.email);
+    const smallCookie = await signInDashboard(base, small.email, PASSWORD);
+    const bigCookie = await signInDashboard(base, big.email, PASSWORD);
     const get = async (cookie: string, path: string, expect: string) => {
       const res = await fetch(`${base}${path}`, { headers: { cookie }, redirect: 'manual' });
       const html = await res.text();
@@ -161,6 +138,14 @@ async function main() {
       cards_js_gzip_kb: jsKb,
       pass: figures.cards.ratio <= 2 && figures.payouts.ratio <= 2 && jsKb <= JS_BUDGET_KB,
     });
+    // The header search at 100,000 cards and 1,000,000 payouts (its own businesses in the same database); BENCH_SEARCH=0 skips it.
+    // A payout's commit (through the API) to its row on an open payouts list, and the bytes of a live update.
+    console.log('');
+    await runLiveUpdatesBench(env);
+    if (process.env.BENCH_SEARCH !== '0') {
+      console.log('');
+      await runSearchBench(env.databaseUrl, env.databaseLabel);
+    }
   } finally {
     await pool.end();
     await env.close();

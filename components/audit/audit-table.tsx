@@ -1,31 +1,36 @@
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import type { AuditEntry } from '@/lib/dashboard/list-audit-log';
 import { TableHead } from '@/components/ui/table-head';
+import { auditSentence } from './audit-sentence';
 
-const ACTOR_TYPE: Record<string, string> = { user: 'Dashboard', api_key: 'API', admin: 'Back office', system: 'System' };
+const ACTOR_TYPE: Record<string, string> = { user: 'dashboard', api_key: 'API', admin: 'back office', system: 'automatic' };
 
-/** A table on wide screens, stacked blocks at phone width. */
-export function AuditTable({ items }: { items: AuditEntry[] }) {
+/** A table on wide screens, stacked blocks at phone width; each entry is a sentence with its amounts and old and new values. */
+export function AuditTable({ items, timeZone }: { items: AuditEntry[]; timeZone: string }) {
   return (
     <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
       <table className="w-full text-sm" data-testid="audit-table">
-        <TableHead variant="stacking" columns={['Time', 'Who', 'Action', 'Target']} />
+        <caption className="sr-only">Audit log</caption>
+        <TableHead variant="stacking" columns={['Time', 'Who', 'What happened']} />
         <tbody className="divide-y divide-slate-100">
           {items.map((e) => (
             <tr key={e.id} className="grid grid-cols-1 gap-1 px-4 py-3 md:table-row md:p-0" data-testid="audit-row">
-              <td className="text-xs text-slate-600 md:px-4 md:py-3 md:text-sm md:whitespace-nowrap">
+              <td className="text-xs text-slate-600 md:px-4 md:py-3 md:align-top md:text-sm md:whitespace-nowrap">
                 <LocalTime iso={e.createdAt} />
               </td>
-              <td className="min-w-0 md:px-4 md:py-3">
-                <span className="break-all font-medium text-slate-900">{e.actorLabel}</span>{' '}
-                <span className="text-xs text-slate-600">({ACTOR_TYPE[e.actorType] ?? e.actorType})</span>
+              <td className="min-w-0 md:w-56 md:px-4 md:py-3 md:align-top">
+                <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{e.actorLabel}</span>{' '}
+                <span className="text-xs text-slate-600">({ACTOR_TYPE[e.actorType] ?? 'other'})</span>
               </td>
-              <td className="font-mono text-xs text-slate-800 md:px-4 md:py-3">{e.action}</td>
-              <td className="break-all font-mono text-xs text-slate-700 md:px-4 md:py-3">{e.target ?? '—'}</td>
+              <td className="break-words text-slate-800 md:px-4 md:py-3" data-testid="audit-sentence">
+                {auditSentence(e, timeZone)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <TimeZoneNote className="mt-2" />
     </div>
   );
 }

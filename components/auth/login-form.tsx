@@ -3,6 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { getQueryClient } from '@/components/providers/query-client';
 import { Button } from '@/components/ui/button';
 
 export function LoginForm() {
@@ -12,12 +13,21 @@ export function LoginForm() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    // An empty field is said as such before anything is sent: it is not a wrong password, and costs no sign-in attempt.
+    const missing = (['email', 'password'] as const).find((f) => !String(form.get(f) ?? '').trim());
+    if (missing) {
+      setError('Enter your email and password.');
+      event.currentTarget.querySelector<HTMLInputElement>(`#${missing}`)?.focus();
+      return;
+    }
     setPending(true);
     setError(null);
-    const form = new FormData(event.currentTarget);
     const res = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false });
     setPending(false);
     if (res?.ok) {
+      // Whatever the last user of this tab had cached (search hits, recipients) is not for this one.
+      getQueryClient().clear();
       router.replace('/');
       router.refresh();
     } else {

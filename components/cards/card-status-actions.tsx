@@ -7,27 +7,44 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
+import { DISABLE_REASON_MAX } from '@/lib/actions/cards.validation';
 
 export interface CardStatusActionsProps {
   cardNumber: string;
   active: boolean;
+  /** The provider disabled it: only the provider can enable it, so no Enable button is offered. */
+  disabledByProvider: boolean;
   balance: number;
   currency: string;
   canChangeStatus: boolean;
   canCancel: boolean;
 }
 
-/** Disable / enable for support and up; cancel behind a confirmation that says where the money goes. */
-export function CardStatusActions({ cardNumber, active, balance, currency, canChangeStatus, canCancel }: CardStatusActionsProps) {
+/**
+ * Disable (with an optional note of why) and enable for support and up; cancel behind
+ * a confirmation that says where the money goes. One dialog is mounted at a time.
+ */
+export function CardStatusActions({ cardNumber, active, disabledByProvider, balance, currency, canChangeStatus, canCancel }: CardStatusActionsProps) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const [dialog, setDialog] = useState<'disable' | 'cancel' | null>(null);
+  const [reason, setReason] = useState('');
+  const lastFour = cardNumber.slice(-4);
 
-  const toggle = () =>
+  const disable = () =>
     start(async () => {
-      const result = await (active ? disableCard : enableCard)({ card_number: cardNumber });
-      setNotice(result.ok ? { tone: 'success', text: active ? 'Card disabled.' : 'Card enabled.' } : { tone: 'error', text: result.message });
+      const result = await disableCard({ card_number: cardNumber, reason: reason.trim() || undefined });
+      setDialog(null);
+      setReason('');
+      setNotice(result.ok ? { tone: 'success', text: 'Card disabled.' } : { tone: 'error', text: result.message });
+      router.refresh();
+    });
+
+  const enable = () =>
+    start(async () => {
+      const result = await enableCard({ card_number: cardNumber });
+      setNotice(result.ok ? { tone: 'success', text: 'Card enabled.' } : { tone: 'error', text: result.message });
       router.refresh();
     });
 
@@ -35,24 +52,26 @@ export function CardStatusActions({ cardNumber, active, balance, currency, canCh
     start(async () => {
       const result = await cancelCard({ card_number: cardNumber });
       if (result.ok) {
-        router.push(`/cards?cancelled=${cardNumber.slice(-4)}&moved=${result.data.movedToBusiness}&currency=${currency}`);
+        router.push(`/cards?cancelled=${lastFour}&moved=${result.data.movedToBusiness}&currency=${currency}`);
       } else {
-        setConfirming(false);
+        setDialog(null);
         setNotice({ tone: 'error', text: result.message });
         router.refresh();
       }
     });
 
+  const showToggle = canChangeStatus && (active || !disabledByProvider);
+
   return (
     <div className="space-y-3">
-      <div className="flex flex-col gap-2 sm:flex-row">
-        {canChangeStatus && (
-          <Button variant="secondary" className="sm:w-auto" onClick={toggle} disabled={pending}>
-            {active ? 'Disable card' : 'Enable card'}
+      <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        {showToggle && (
+          <Button variant="secondary" className="sm:w-auto" onClick={active ? () => setDialog('disable') : enable} disabled={pending}>
+            {active ? 'Disable card…' : 'Enable card'}
           </Button>
         )}
         {canCancel && (
-          <Button variant="danger" className="sm:w-auto" onClick={() => setConfirming(true)} disabled={pending}>
+          <Button variant="danger" className="sm:w-auto" onClick={() => setDialog('cancel')} disabled={pending}>
             Cancel card…
           </Button>
         )}
@@ -62,15 +81,43 @@ export function CardStatusActions({ cardNumber, active, balance, currency, canCh
           {notice.text}
         </Notice>
       )}
-      {canCancel && (
+      {dialog === 'disable' && (
         <ConfirmDialog
-          open={confirming}
-          title={`Cancel card ending ${cardNumber.slice(-4)}?`}
+          open
+          title={`Disable card ending ${lastFour}?`}
+          confirmLabel="Disable card"
+          cancelLabel="Keep it active"
+          pending={pending}
+          onConfirm={disable}
+          onClose={() => setDialog(null)}
+        >
+          <p>The card cannot pay or receive money until someone enables it again. Its balance stays on it.</p>
+          <label htmlFor="disable-reason" className="mt-3 block font-medium text-slate-900">
+            Reason (optional)
+          </label>
+          <textarea
+            id="disable-reason"
+            value={reason}
+            maxLength={DISABLE_REASON_MAX}
+            rows={2}
+            aria-describedby="disable-reason-hint"
+            onChange={(e) => setReason(e.target.value)}
+            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700"
+          />
+          <p id="disable-reason-hint" className="mt-1 text-xs text-slate-600">
+            Shown on the card’s history, e.g. “Customer reported the card lost”. Up to {DISABLE_REASON_MAX} characters.
+          </p>
+        </ConfirmDialog>
+      )}
+      {dialog === 'cancel' && canCancel && (
+        <ConfirmDialog
+          open
+          title={`Cancel card ending ${lastFour}?`}
           confirmLabel="Cancel card for good"
           cancelLabel="Keep card"
           pending={pending}
           onConfirm={cancel}
-          onClose={() => setConfirming(false)}
+          onClose={() => setDialog(null)}
         >
           <p>A cancelled card can never be used or enabled again.</p>
           <p className="mt-2 font-medium text-slate-900" data-testid="cancel-balance-destination">

@@ -1,49 +1,89 @@
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
-import { MOVEMENT_LABELS, type TimelineEntry } from '@/lib/dashboard/card-timeline';
+import { StatusBadge } from '@/components/ui/status-badge';
+import type { StoryEvent } from '@/lib/dashboard/card-story';
 
-/** Every movement with the balance it left; stacked at phone width. */
-export function CardTimelineTable({ entries, currency }: { entries: TimelineEntry[]; currency: string }) {
+function detailOf(e: StoryEvent, currency: string): string | null {
+  if (e.kind === 'cancelled' && e.movedToBusiness !== null && e.movedToBusiness > 0) {
+    return `Its remaining balance of ${formatMoney(e.movedToBusiness, currency)} moved to the business's ${currency} account.`;
+  }
+  if (e.kind === 'payment_started' && e.requested !== null) {
+    return [`For ${formatMoney(e.requested, currency)}.`, e.detail].filter(Boolean).join(' ');
+  }
+  return e.detail;
+}
+
+/** The card's story, newest first: one line per event, a stacked card at phone width. */
+export function CardStoryTable({ events, currency }: { events: StoryEvent[]; currency: string }) {
   return (
-    <table className="w-full text-sm" data-testid="card-timeline">
-      <thead className="hidden text-left text-slate-700 md:table-header-group">
-        <tr>
-          <th scope="col" className="py-2 pr-3 font-medium">
-            When
-          </th>
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Movement
-          </th>
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Reference
-          </th>
-          <th scope="col" className="py-2 pr-3 text-right font-medium">
-            Amount
-          </th>
-          <th scope="col" className="py-2 text-right font-medium">
-            Balance after
-          </th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {entries.map((e) => (
-          <tr key={e.id} className="grid grid-cols-2 gap-x-3 gap-y-1 py-3 md:table-row md:py-0" data-testid="timeline-entry">
-            <td className="col-span-2 text-xs text-slate-600 md:py-2 md:pr-3 md:text-sm">
-              <LocalTime iso={e.createdAt} />
-            </td>
-            <td className="font-medium md:py-2 md:pr-3">{MOVEMENT_LABELS[e.kind] ?? e.kind.replaceAll('_', ' ')}</td>
-            <td className="break-all text-right font-mono text-xs text-slate-700 md:py-2 md:pr-3 md:text-left">{e.reference ?? '—'}</td>
-            <td className={`tabular-nums md:py-2 md:pr-3 md:text-right ${e.amount > 0 ? 'text-emerald-800' : 'text-red-800'}`}>
-              {e.amount > 0 ? '+' : '−'}
-              {formatMoney(Math.abs(e.amount), currency)}
-            </td>
-            <td className="text-right tabular-nums md:py-2">
-              <span className="text-xs text-slate-600 md:hidden">Balance </span>
-              {formatMoney(e.balanceAfter, currency)}
-            </td>
+    <>
+      <table className="w-full text-sm" data-testid="card-story">
+        <caption className="sr-only">The card's events, newest first</caption>
+        <thead className="hidden text-left text-slate-700 md:table-header-group">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              When
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              What happened
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Amount
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Balance after
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {events.map((e) => {
+            const detail = detailOf(e, currency);
+            return (
+              <tr key={e.key} className="grid grid-cols-2 gap-x-3 gap-y-1 py-3 md:table-row md:py-0" data-testid="timeline-entry" data-kind={e.kind}>
+                <td className="col-span-2 text-xs text-slate-600 md:w-44 md:py-2 md:pr-3 md:align-top md:text-sm">
+                  <LocalTime iso={e.at} />
+                </td>
+                <td className="col-span-2 md:py-2 md:pr-3 md:align-top">
+                  <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                    <span data-testid="story-title">{e.title}</span>
+                    {e.paymentState && e.kind === 'payment_started' && <StatusBadge status={e.paymentState} />}
+                  </p>
+                  {detail && (
+                    <p className="mt-0.5 text-slate-700" data-testid="story-detail">
+                      {detail}
+                    </p>
+                  )}
+                  {(e.actor || e.reference) && (
+                    <p className="mt-0.5 text-xs text-slate-600">
+                      {e.actor && <span data-testid="story-actor">By {e.actor}</span>}
+                      {e.actor && e.reference && ' · '}
+                      {e.reference && <span className="break-all font-mono">{e.reference}</span>}
+                    </p>
+                  )}
+                </td>
+                <td className={`tabular-nums md:py-2 md:pr-3 md:text-right md:align-top ${amountTone(e)}`}>
+                  {e.amount !== null ? `${e.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(e.amount), currency)}` : ''}
+                </td>
+                <td className="text-right tabular-nums md:py-2 md:align-top">
+                  {e.balanceAfter !== null && (
+                    <>
+                      <span className="text-xs text-slate-600 md:hidden">Balance </span>
+                      {formatMoney(e.balanceAfter, currency)}
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <TimeZoneNote className="mt-2" />
+    </>
   );
+}
+
+function amountTone(e: StoryEvent): string {
+  if (e.amount === null) return 'hidden md:table-cell';
+  return e.amount > 0 ? 'text-emerald-800' : 'text-red-800';
 }

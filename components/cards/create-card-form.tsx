@@ -8,11 +8,13 @@ import { createCard } from '@/server/actions/cards';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
+import { useBusinessPreferences } from '@/components/providers/business-preferences';
 import { createCardFormSchema, type CreateCardForm } from '@/lib/actions/cards.validation';
 import { CURRENCIES } from '@/lib/validation';
 
 export function CreateCardFormView() {
   const router = useRouter();
+  const { country } = useBusinessPreferences();
   const [message, setMessage] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<CreateCardForm>({
     resolver: zodResolver(createCardFormSchema),
@@ -41,8 +43,8 @@ export function CreateCardFormView() {
         type="tel"
         autoComplete="off"
         inputMode="tel"
-        placeholder="+251911234567"
-        hint="International format with the country code."
+        placeholder={country === 'ET' ? '0911 234 567' : undefined}
+        hint={phoneHint(country)}
         error={errors.phone_number?.message}
         {...register('phone_number')}
       />
@@ -70,4 +72,15 @@ export function CreateCardFormView() {
       </Button>
     </form>
   );
+}
+
+/** How the form reads a number: national as the business's country, anything else with + and its country code. */
+function phoneHint(country: string): string {
+  let name = country;
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country) ?? country;
+  } catch {
+    // An unknown code is shown as it is.
+  }
+  return `A number without a country code is read as a number in ${name}; for another country, start with + and its code.`;
 }

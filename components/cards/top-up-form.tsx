@@ -11,6 +11,10 @@ import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { topUpFormSchema, type TopUpForm } from '@/lib/actions/cards.validation';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { amountInWords } from '@/components/payouts/amount-in-words';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toMinorUnits } from '@/lib/actions/amount.validation';
+import { isLargeAmount } from '@/lib/actions/confirmation';
 
 type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string; text: string } | { kind: 'error'; text: string };
 
@@ -19,6 +23,8 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
   const router = useRouter();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [copied, setCopied] = useState(false);
+  /** A large top-up waiting for the user's yes, with the amount in words. */
+  const [confirming, setConfirming] = useState<TopUpForm | null>(null);
   const { register, handleSubmit, setError, reset, watch, formState } = useForm<TopUpForm>({
     resolver: zodResolver(topUpFormSchema),
     defaultValues: { card_number: cardNumber, source: 'link', amount: '', submission_id: newSubmissionId() },
@@ -26,10 +32,11 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
   const { errors, isSubmitting } = formState;
   const source = watch('source');
 
-  const onSubmit = handleSubmit(async (values) => {
+  const submit = async (values: TopUpForm) => {
     setOutcome(null);
     setCopied(false);
     const result = await topUpCard(values);
+    setConfirming(null);
     if (!result.ok) {
       if (result.fieldErrors?.amount) setError('amount', { message: result.fieldErrors.amount }, { shouldFocus: true });
       else setOutcome({ kind: 'error', text: result.message });
@@ -48,6 +55,11 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
       setOutcome({ kind: 'link', url: data.checkoutUrl, text: `Payment link for ${formatMoney(data.amount, currency)}${fee}. Send it to the customer:` });
     }
     router.refresh();
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (isLargeAmount(toMinorUnits(values.amount)) && !values.confirmed) return setConfirming(values);
+    await submit(values);
   });
 
   return (
@@ -85,6 +97,23 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
       <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
         {isSubmitting ? 'Working…' : source === 'business' ? 'Top up from business balance' : 'Create payment link'}
       </Button>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={source === 'business' ? 'Top up this much from the business balance?' : 'Create a payment link this large?'}
+        confirmLabel={confirming ? `Yes, ${formatMoney(toMinorUnits(confirming.amount), currency)}` : 'Yes'}
+        pending={isSubmitting}
+        onConfirm={() => confirming && void submit({ ...confirming, confirmed: true })}
+        onClose={() => setConfirming(null)}
+      >
+        {confirming && (
+          <p>
+            <span className="block text-lg font-semibold tabular-nums text-slate-900" data-testid="top-up-confirm-amount">
+              {formatMoney(toMinorUnits(confirming.amount), currency)}
+            </span>
+            <span className="block text-slate-700">{amountInWords(toMinorUnits(confirming.amount), currency)}</span>
+          </p>
+        )}
+      </ConfirmDialog>
       {outcome?.kind === 'error' && <Notice tone="error">{outcome.text}</Notice>}
       {outcome?.kind === 'transfer' && <Notice tone="success">{outcome.text}</Notice>}
       {outcome?.kind === 'link' && (

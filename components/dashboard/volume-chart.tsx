@@ -1,4 +1,5 @@
 import { formatMoney } from '@/components/ui/money';
+import { dayIn } from '@/lib/dashboard/time-zone';
 
 export interface VolumePoint {
   day: string;
@@ -7,11 +8,11 @@ export interface VolumePoint {
 }
 
 /** Thirty days of payment and payout volume as server-rendered SVG bars: no chart library shipped. */
-export function VolumeChart({ currency, points }: { currency: string; points: VolumePoint[] }) {
+export function VolumeChart({ currency, points, timeZone }: { currency: string; points: VolumePoint[]; timeZone: string }) {
   const days: VolumePoint[] = [];
   const byDay = new Map(points.map((p) => [p.day, p]));
   for (let i = 29; i >= 0; i--) {
-    const day = new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10);
+    const day = dayIn(timeZone, new Date(Date.now() - i * 86_400_000));
     days.push(byDay.get(day) ?? { day, payments: 0, payouts: 0 });
   }
   const max = Math.max(1, ...days.map((d) => Math.max(d.payments, d.payouts)));

@@ -1,74 +1,85 @@
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { DeliveryLogEntry } from '@/lib/dashboard/list-delivery-log';
+import { attemptProblem, deliveryExplanation, eventWords } from './delivery-words';
 import { ReplayEventButton } from './replay-buttons';
 
 /** One block per delivery with its attempts newest first; stacked, so it reads the same at 390 px. */
 export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
   return (
-    <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="delivery-log">
-      {items.map((d) => (
-        <li key={d.eventId} className="space-y-2 px-3 py-3" data-testid="delivery">
-          <div className="flex flex-wrap items-start justify-between gap-2">
-            <div className="min-w-0">
-              <p className="text-sm font-medium text-slate-900">
-                {d.type} <span className="sr-only">delivery state</span> <StatusBadge status={d.state} />
-              </p>
-              <p className="break-all font-mono text-xs text-slate-600">{d.eventId}</p>
-              <p className="text-xs text-slate-600">
-                <LocalTime iso={d.createdAt} />
-                {d.nextAttemptAt && (
-                  <>
-                    {' · next attempt '}
-                    <LocalTime iso={d.nextAttemptAt} />
-                  </>
-                )}
-              </p>
+    <>
+      <TimeZoneNote className="mb-2" />
+      <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="delivery-log">
+        {items.map((d) => (
+          <li key={d.eventId} className="space-y-2 px-3 py-3" data-testid="delivery">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <div className="min-w-0">
+                <p className="text-sm font-medium text-slate-900">
+                  {eventWords(d.type)} <span className="font-mono text-xs font-normal text-slate-600">{d.type}</span>{' '}
+                  <span className="sr-only">delivery state</span> <StatusBadge status={d.state} />
+                </p>
+                <p className="break-all font-mono text-xs text-slate-600">{d.eventId}</p>
+                <p className={`text-sm ${d.state === 'delivered' ? 'text-slate-700' : 'text-red-800'}`} data-testid="delivery-explanation">
+                  {deliveryExplanation(d)}
+                </p>
+                <p className="text-xs text-slate-600">
+                  <LocalTime iso={d.createdAt} />
+                  {d.nextAttemptAt && (
+                    <>
+                      {' · next attempt '}
+                      <LocalTime iso={d.nextAttemptAt} />
+                    </>
+                  )}
+                </p>
+              </div>
+              <ReplayEventButton eventId={d.eventId} />
             </div>
-            <ReplayEventButton eventId={d.eventId} />
-          </div>
-          {d.attempts.length > 0 && (
-            <div className="overflow-x-auto">
-              <table className="w-full min-w-[36rem] text-xs">
-                <caption className="sr-only">Attempts for {d.eventId}</caption>
-                <thead className="text-left text-slate-600">
-                  <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">
-                      Time
-                    </th>
-                    <th scope="col" className="py-1 pr-3 font-medium">
-                      Status
-                    </th>
-                    <th scope="col" className="py-1 pr-3 font-medium">
-                      Duration
-                    </th>
-                    <th scope="col" className="py-1 pr-3 font-medium">
-                      Error
-                    </th>
-                    <th scope="col" className="py-1 font-medium">
-                      Response
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.attempts.map((a, i) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: attempts carry no id of their own and are only ever appended
-                    <tr key={i} className="border-t border-slate-100 align-top" data-testid="attempt">
-                      <td className="py-1 pr-3 whitespace-nowrap">
-                        <LocalTime iso={a.attemptedAt} />
-                      </td>
-                      <td className="py-1 pr-3 font-mono">{a.statusCode ?? '—'}</td>
-                      <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
-                      <td className="py-1 pr-3 text-red-800">{a.error ?? ''}</td>
-                      <td className="py-1 break-all font-mono text-slate-700">{a.responseExcerpt ? a.responseExcerpt.slice(0, 120) : ''}</td>
+            {d.attempts.length > 0 && (
+              <div className="overflow-x-auto">
+                <table className="w-full min-w-[36rem] text-xs">
+                  <caption className="sr-only">Attempts for {d.eventId}</caption>
+                  <thead className="text-left text-slate-600">
+                    <tr>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Attempt time
+                      </th>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Status
+                      </th>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Duration
+                      </th>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Error
+                      </th>
+                      <th scope="col" className="py-1 font-medium">
+                        Response
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </li>
-      ))}
-    </ul>
+                  </thead>
+                  <tbody>
+                    {d.attempts.map((a, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: attempts carry no id of their own and are only ever appended
+                      <tr key={i} className="border-t border-slate-100 align-top" data-testid="attempt">
+                        <td className="py-1 pr-3 whitespace-nowrap">
+                          <LocalTime iso={a.attemptedAt} />
+                        </td>
+                        <td className="py-1 pr-3 font-mono">{a.statusCode ?? '—'}</td>
+                        <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
+                        <td className="py-1 pr-3 text-red-800">
+                          {a.error || (a.statusCode !== null && (a.statusCode < 200 || a.statusCode > 299)) ? attemptProblem(a) : ''}
+                        </td>
+                        <td className="py-1 break-all font-mono text-slate-700">{a.responseExcerpt ? a.responseExcerpt.slice(0, 120) : ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

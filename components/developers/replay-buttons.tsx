@@ -1,6 +1,7 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useQueryClient } from '@tanstack/react-query';
+import { liveKeys } from '@/components/payouts-list/list-items';
 import { useState, useTransition } from 'react';
 import { replayEvent, replayFailedWebhooks } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
@@ -8,7 +9,7 @@ import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 
 export function ReplayEventButton({ eventId }: { eventId: string }) {
-  const router = useRouter();
+  const queryClient = useQueryClient();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
   return (
@@ -21,16 +22,15 @@ export function ReplayEventButton({ eventId }: { eventId: string }) {
         onClick={() =>
           startTransition(async () => {
             const res = await replayEvent({ event_id: eventId });
-            setResult(
-              res.ok ? { ok: true, text: res.data.deliveries ? 'Queued again' : 'Still in flight; try again shortly' } : { ok: false, text: res.message },
-            );
-            router.refresh();
+            setResult(res.ok ? { ok: res.data.queued, text: res.data.message } : { ok: false, text: res.message });
+            // The log then follows the delivery by itself while it is pending (LiveDeliveryLog).
+            await queryClient.invalidateQueries({ queryKey: liveKeys.deliveries });
           })
         }
       >
         {pending ? 'Replaying…' : 'Replay'}
       </Button>
-      <span role="status" className={`text-xs ${result?.ok === false ? 'text-red-800' : 'text-slate-700'}`}>
+      <span role="status" className={`max-w-xs text-xs ${result?.ok === false ? 'text-red-800' : 'text-slate-700'}`} data-testid="replay-verdict">
         {result?.text}
       </span>
     </div>
@@ -41,7 +41,7 @@ const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() *
 
 /** Every failed delivery of a period, sent again; the period is typed in the viewer's time zone. */
 export function ReplayFailedForm() {
-  const router = useRouter();
+  const queryClient = useQueryClient();
   const [from, setFrom] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
   const [to, setTo] = useState(() => toLocalInput(new Date(Date.now() + 60_000)));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -60,8 +60,13 @@ export function ReplayFailedForm() {
           setMessage(null);
           const res = await replayFailedWebhooks({ from: iso(from), to: iso(to) });
           if (res.ok) {
-            setMessage({ tone: 'success', text: `${res.data.deliveries} failed ${res.data.deliveries === 1 ? 'delivery' : 'deliveries'} queued again.` });
-            router.refresh();
+            setMessage({
+              tone: 'success',
+              text: res.data.deliveries
+                ? `Queued ${res.data.deliveries} failed ${res.data.deliveries === 1 ? 'delivery' : 'deliveries'}: they will be sent within a few seconds.`
+                : 'Nothing to send: no delivery failed for good in this period.',
+            });
+            await queryClient.invalidateQueries({ queryKey: liveKeys.deliveries });
           } else if (res.fieldErrors) setErrors(res.fieldErrors);
           else setMessage({ tone: 'error', text: res.message });
         });

@@ -1,3 +1,4 @@
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import Link from 'next/link';
 
 export interface FilterOption {
@@ -26,6 +27,11 @@ function FilterSelect({ name, label, all, options, value }: { name: string; labe
   );
 }
 
+const SEARCH_HINTS: Record<string, string> = {
+  '/payouts': 'The payout reference, exactly as it was given',
+  '/payments': 'The link or provider reference, or any part of your order id',
+};
+
 /**
  * A plain GET form: filters live in the URL (shareable, back button works)
  * and need no JavaScript. Applying filters starts again at the newest page.
@@ -35,12 +41,16 @@ export function HistoryFilters({
   types,
   statuses,
   values,
+  searchHint,
 }: {
   path: string;
   types: FilterOption[];
   statuses: FilterOption[];
-  values: { type?: string; status?: string; from?: string; to?: string };
+  values: { type?: string; status?: string; from?: string; to?: string; q?: string };
+  /** What the search box finds on this list, shown as its hint. */
+  searchHint?: string;
 }) {
+  const hint = searchHint ?? SEARCH_HINTS[path] ?? 'A reference';
   return (
     <form
       method="get"
@@ -48,19 +58,28 @@ export function HistoryFilters({
       className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-5"
       aria-label="Filters"
     >
+      <div className="col-span-2 md:col-span-5">
+        <label htmlFor="filter-q" className="block text-sm font-medium text-slate-700">
+          Search
+        </label>
+        <input id="filter-q" name="q" type="search" maxLength={100} defaultValue={values.q ?? ''} aria-describedby="filter-q-hint" className={control} />
+        <p id="filter-q-hint" className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      </div>
       <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
       <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
       <div>
         <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">
-          From (UTC day)
+          From
         </label>
-        <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} className={control} />
+        <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} aria-describedby="filter-days-zone" className={control} />
       </div>
       <div>
         <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">
-          To (UTC day)
+          To
         </label>
-        <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} className={control} />
+        <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
       </div>
       <div className="col-span-2 flex items-end gap-2 md:col-span-1">
         <button
@@ -76,6 +95,7 @@ export function HistoryFilters({
           Clear
         </Link>
       </div>
+      <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="col-span-2 md:col-span-5" />
     </form>
   );
 }

@@ -1,21 +1,27 @@
 import type { PayoutRow } from '@/lib/payouts/payout-view';
+import { findBank } from '@/lib/rails/banks';
 
 export const PAYOUT_TYPE_LABELS: Record<string, string> = {
   card_to_card: 'Card to card',
-  b2b: 'B2B',
-  bank: 'Bank',
-  topup: 'Ledger top-up',
+  b2b: 'To another business',
+  bank: 'Bank or wallet',
+  topup: 'Top-up from business balance',
 };
 
-export function payoutTypeLabel(p: Pick<PayoutRow, 'payoutType' | 'isLedgerTopup'>): string {
-  return p.isLedgerTopup ? PAYOUT_TYPE_LABELS.topup : (PAYOUT_TYPE_LABELS[p.payoutType] ?? p.payoutType);
+export function payoutTypeLabel(p: { payoutType: string; isLedgerTopup: boolean }): string {
+  return p.isLedgerTopup ? PAYOUT_TYPE_LABELS.topup : (PAYOUT_TYPE_LABELS[p.payoutType] ?? 'Payout');
 }
 
-export function payoutDestination(p: PayoutRow): string {
-  if (p.isLedgerTopup) return `Card ${p.destinationCardNumber}`;
-  if (p.payoutType === 'card_to_card') return `Card ${p.destinationCardNumber}`;
-  if (p.payoutType === 'b2b') return `Merchant ${p.merchantId}`;
-  return `${p.bankSlug} · ${p.accountNumber}`;
+/** A bank's or wallet's name for its slug; an unknown slug reads as "Unknown bank", never as the slug. */
+export const bankName = (slug: string | null) => (slug ? (findBank(slug)?.name ?? 'Unknown bank') : 'Unknown bank');
+
+type DestinationFields = Pick<PayoutRow, 'isLedgerTopup' | 'payoutType' | 'destinationCardNumber' | 'bankSlug' | 'accountNumber'>;
+
+/** Where the money went, in words; a business-to-business payout names the receiving business when it is known. */
+export function payoutDestination(p: DestinationFields, merchantName?: string | null): string {
+  if (p.isLedgerTopup || p.payoutType === 'card_to_card') return `Card ${p.destinationCardNumber}`;
+  if (p.payoutType === 'b2b') return merchantName ?? 'Another business';
+  return `${bankName(p.bankSlug)} · ${p.accountNumber}`;
 }
 
 /** Who bore the fee, in words: SPEC.md's charge_payer table. */
@@ -30,9 +36,15 @@ export function feePayerText(chargePayer: string): string {
     case 'customer':
       return 'Customer: added to what the source card pays';
     default:
-      return chargePayer;
+      return 'Not recorded';
   }
 }
 
 /** The payer whose fee comes out of the amount rather than on top of it. */
 export const feeFromAmount = (chargePayer: string) => chargePayer === 'receiver' || chargePayer === 'business';
+
+/** A payment's kind in words: a hosted checkout link, or a charge to a named wallet. */
+export function paymentTypeLabel(type: string, paymentMethod?: string | null): string {
+  if (type === 'hosted') return 'Checkout link';
+  return paymentMethod ? `Wallet charge · ${bankName(paymentMethod)}` : 'Wallet charge';
+}

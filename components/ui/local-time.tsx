@@ -1,15 +1,14 @@
 'use client';
 
-import { useSyncExternalStore } from 'react';
+import { useBusinessPreferences } from '@/components/providers/business-preferences';
+import { formatDateTime } from '@/lib/dashboard/time-zone';
 
-const subscribe = () => () => {};
-
-/** A timestamp in the viewer's own time zone (the server renders UTC until the browser takes over). */
+/** A timestamp on the business's wall clock: the same text on the server and in every browser, wherever the viewer is. */
 export function LocalTime({ iso }: { iso: string }) {
-  const text = useSyncExternalStore(
-    subscribe,
-    () => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
-    () => `${iso.slice(0, 16).replace('T', ' ')} UTC`,
+  const { timeZone } = useBusinessPreferences();
+  return (
+    <time dateTime={iso} title={`${iso.slice(0, 19).replace('T', ' ')} UTC`}>
+      {formatDateTime(timeZone, new Date(iso))}
+    </time>
   );
-  return <time dateTime={iso}>{text}</time>;
 }

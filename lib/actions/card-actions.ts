@@ -1,3 +1,4 @@
+import { isLargeAmount, requireConfirmation } from './confirmation';
 import { cancelCard as cancelCardCore } from '../cards/cancel-card';
 import { createCard as createCardCore } from '../cards/create-card';
 import { setCardStatus } from '../cards/set-card-status';
@@ -5,7 +6,8 @@ import { ServiceError } from '../errors';
 import { createPayment } from '../payments/create-payment';
 import { createTransfer } from '../payouts/create-transfer';
 import { toMinorUnits } from './amount.validation';
-import { cardRefSchema, createCardFormSchema, topUpFormSchema } from './cards.validation';
+import { normaliseTypedPhone } from '../cards/phone';
+import { cardRefSchema, createCardFormSchema, disableCardFormSchema, topUpFormSchema } from './cards.validation';
 import { defineAction } from './define-action';
 import { runOnce } from './run-once';
 
@@ -15,12 +17,14 @@ export const createCardAction = defineAction({
   schema: createCardFormSchema,
   handler: async ({ db, session, input }) => {
     try {
+      // Staff type numbers as they say them (0911 234 567); the core, like the API, takes E.164 only.
+      const phone = normaliseTypedPhone(input.phone_number, session.country);
       const card = await createCardCore(db, {
         businessId: session.businessId,
         mode: session.mode,
         actor: session.actor,
         input: {
-          phone_number: input.phone_number,
+          phone_number: phone.e164,
           currency: input.currency,
           first_name: input.first_name || undefined,
           last_name: input.last_name || undefined,
@@ -41,7 +45,7 @@ export const createCardAction = defineAction({
 export const disableCardAction = defineAction({
   name: 'cards.disable',
   permission: 'cards:status',
-  schema: cardRefSchema,
+  schema: disableCardFormSchema,
   handler: async ({ db, session, input }) => {
     const { card } = await setCardStatus(db, {
       businessId: session.businessId,
@@ -49,6 +53,7 @@ export const disableCardAction = defineAction({
       cardNumber: input.card_number,
       actor: session.actor,
       input: { status: 'disable' },
+      reason: input.reason || undefined,
     });
     return { status: card.status };
   },
@@ -92,6 +97,7 @@ export const topUpCardAction = defineAction({
   schema: topUpFormSchema,
   handler: async ({ db, session, input }) => {
     const amount = toMinorUnits(input.amount);
+    requireConfirmation(isLargeAmount(amount), input.confirmed);
     return runOnce(
       db,
       session,

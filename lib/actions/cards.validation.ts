@@ -29,11 +29,24 @@ export const cardRefSchema = z.object({
   card_number: z.string({ error: 'card_number is required.' }).trim().min(1, { error: 'card_number is required.' }).max(64),
 });
 
+/** Disabling from the dashboard: an optional short note of why, shown on the card's story. */
+export const DISABLE_REASON_MAX = 200;
+export const disableCardFormSchema = cardRefSchema.extend({
+  reason: z
+    .string()
+    .trim()
+    .max(DISABLE_REASON_MAX, { error: `Keep the reason to ${DISABLE_REASON_MAX} characters or fewer.` })
+    .optional(),
+});
+export type DisableCardForm = z.input<typeof disableCardFormSchema>;
+
 export const topUpFormSchema = z.object({
   card_number: cardRefSchema.shape.card_number,
   source: z.enum(['business', 'link'], { error: 'Choose where the money comes from.' }),
   amount: majorAmountText,
   /** Generated once per form: a double click or a retried request replays the first answer instead of moving money twice. */
   submission_id: z.uuid({ error: 'The form lost its submission id; reload the page.' }),
+  /** The user said yes in the confirmation dialog (see lib/actions/confirmation.ts). */
+  confirmed: z.boolean().optional(),
 });
 export type TopUpForm = z.infer<typeof topUpFormSchema>;

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit';
 import { createApiKey as createKey } from '../keys/create-api-key';
 import { revokeApiKey as revokeKey } from '../keys/revoke-api-key';
-import { replayEvent as replayOne, replayFailedEvents } from '../webhooks/replay';
+import { replayEventWithVerdict, replayFailedEvents, replayVerdictText } from '../webhooks/replay';
 import { revealWebhookSecret as revealSecret } from '../webhooks/reveal-webhook-secret';
 import { rotateWebhookSecret as rotateSecret } from '../webhooks/rotate-secret';
 import { setWebhookUrl as setUrl } from '../webhooks/set-webhook-url';
@@ -59,9 +59,16 @@ export const replayEvent = defineAction({
   permission: 'developers',
   schema: replayEventSchema,
   handler: async ({ db, session, input }) => {
-    const replayed = await replayOne(db, { businessId: session.businessId, mode: session.mode, eventId: input.event_id });
-    await recordAudit(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, action: 'webhook.replayed', target: input.event_id });
-    return replayed;
+    const replayed = await replayEventWithVerdict(db, { businessId: session.businessId, mode: session.mode, eventId: input.event_id });
+    await recordAudit(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      actor: session.actor,
+      action: 'webhook.replayed',
+      target: input.event_id,
+      details: { outcome: replayed.verdict.state },
+    });
+    return { ...replayed, queued: replayed.verdict.state === 'queued', message: replayVerdictText(replayed.verdict) };
   },
 });
 

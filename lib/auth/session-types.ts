@@ -8,5 +8,9 @@ export interface DashboardSession {
   businessId: number;
   role: Role;
   mode: Mode;
+  /** The business's IANA zone, for every date shown, filtered and exported. */
+  timeZone: string;
+  /** The business's country, for national phone numbers typed in forms. */
+  country: string;
   actor: Actor;
 }

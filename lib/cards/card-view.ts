@@ -90,3 +90,13 @@ export async function findOwnCard(db: DbOrTx, businessId: number, mode: Mode, ca
   );
   return row;
 }
+
+/**
+ * A card of this business and mode whether live or cancelled, or undefined: for the
+ * dashboard, where a cancelled card stays findable and opens read-only. The API never
+ * uses it (SPEC.md: a cancelled card is gone from the API).
+ */
+export async function findOwnCardAnyState(db: DbOrTx, businessId: number, mode: Mode, cardNumber: string) {
+  const [row] = await selectCards(db, sql`c.business_id = ${businessId} AND c.mode = ${mode} AND c.card_number = ${cardNumber}`);
+  return row;
+}

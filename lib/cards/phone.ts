@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ServiceError } from '../errors';
 
 export interface NormalisedPhone {
@@ -25,4 +25,25 @@ export function nationalNumberCandidates(input: string): string[] {
   if (!/^\d{1,20}$/.test(digits)) return [];
   const withoutTrunk = digits.replace(/^0/, '');
   return withoutTrunk === digits ? [digits] : [digits, withoutTrunk];
+}
+
+/** The country a dashboard form reads national numbers as when the business has none set. */
+export const DEFAULT_PHONE_COUNTRY = 'ET';
+
+/**
+ * A number typed in a dashboard form, as people write it: national (`0911 234 567`,
+ * `911234567`), with the country code but no plus (`251911234567`), or international
+ * (`+251 911 234 567`). National numbers are read as the business's country. The API
+ * never calls this: it takes E.164 only (normalisePhone).
+ */
+export function normaliseTypedPhone(input: string, country: string = DEFAULT_PHONE_COUNTRY): NormalisedPhone {
+  const trimmed = input.trim();
+  if (!/^\+?[\d\s\-().]{4,32}$/.test(trimmed)) {
+    throw new ServiceError('invalid_phone_number', 'Enter a phone number using digits only, e.g. 0911 234 567 or +251 911 234 567.');
+  }
+  const phone = parsePhoneNumberFromString(trimmed, (/^[A-Z]{2}$/.test(country) ? country : DEFAULT_PHONE_COUNTRY) as CountryCode);
+  if (!phone?.isValid()) {
+    throw new ServiceError('invalid_phone_number', 'This is not a valid phone number. Check the digits, or start with + and the country code.');
+  }
+  return { e164: phone.number, national: phone.nationalNumber };
 }

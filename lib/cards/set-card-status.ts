@@ -23,6 +23,8 @@ export interface SetCardStatusOptions {
   cardNumber: string;
   actor: Actor;
   input: unknown;
+  /** Why, as typed in the dashboard's disable dialog: kept in the audit line and shown on the card's story. */
+  reason?: string;
 }
 
 /** The business disables or re-enables its card; a card the provider disabled stays disabled. */
@@ -41,14 +43,21 @@ export async function setCardStatus(db: Db, opts: SetCardStatusOptions): Promise
         await tx.update(cards).set({ status: ACTIVE, disabledBy: null, updatedAt: sql`now()` }).where(eq(cards.id, card.id));
       }
     }
-    await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: `card.${action}d`, target: card.card_number });
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      actor: opts.actor,
+      action: `card.${action}d`,
+      target: card.card_number,
+      details: action === 'disable' && opts.reason ? { reason: opts.reason.slice(0, 200) } : undefined,
+    });
   });
   const card = await findOwnCard(db, opts.businessId, opts.mode, opts.cardNumber.trim());
   return { card: toGiftCard(card!), action };
 }
 
 /** The provider's own disable, which the business cannot lift. Finds the card in any business. */
-export async function setCardStatusAsProvider(db: Db, cardNumber: string, action: 'enable' | 'disable', actor: Actor): Promise<GiftCard> {
+export async function setCardStatusAsProvider(db: Db, cardNumber: string, action: 'enable' | 'disable', actor: Actor, reason?: string): Promise<GiftCard> {
   return inTransaction(db, async (tx) => {
     const [card] = await selectCards(tx, sql`c.card_number = ${cardNumber} AND c.cancelled_at IS NULL`, sql`FOR UPDATE OF c`);
     if (!card) throw new ServiceError('card_not_found', 'No gift card has this number.');
@@ -57,7 +66,14 @@ export async function setCardStatusAsProvider(db: Db, cardNumber: string, action
     } else if (card.disabled_by === 'provider') {
       await tx.update(cards).set({ status: ACTIVE, disabledBy: null, updatedAt: sql`now()` }).where(eq(cards.id, card.id));
     }
-    await recordAudit(tx, { businessId: card.business_id, mode: card.mode, actor, action: `card.provider_${action}d`, target: cardNumber });
+    await recordAudit(tx, {
+      businessId: card.business_id,
+      mode: card.mode,
+      actor,
+      action: `card.provider_${action}d`,
+      target: cardNumber,
+      details: action === 'disable' && reason ? { reason: reason.slice(0, 200) } : undefined,
+    });
     const [updated] = await selectCards(tx, sql`c.id = ${card.id}`);
     return toGiftCard(updated);
   });

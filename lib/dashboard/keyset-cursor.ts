@@ -1,3 +1,5 @@
+import { withoutControlCharacters } from '../validation';
+import { nextDay, zonedDayStart } from './time-zone';
 import { asc, desc, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /** A position in a newest-first list: the created_at and id of a row, opaque in the URL. */
@@ -51,20 +53,11 @@ export function toKeysetPage<T extends { createdAt: Date; id: number }>(fetched:
   return { rows, next: more && last ? encodeCursor(last) : null, prev: direction === 'after' && first ? encodeCursor(first) : null };
 }
 
-/** from/to are calendar days (YYYY-MM-DD, UTC), both inclusive. */
-export function dayStart(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
-}
-
-export function dayAfter(day: string): Date {
-  return new Date(dayStart(day).getTime() + 86_400_000);
-}
-
-/** created_at within the from/to days of a filter, both inclusive. */
-export function dayRange(createdAt: AnyColumn, from: string | undefined, to: string | undefined): SQL[] {
+/** created_at within the from/to calendar days (YYYY-MM-DD, both inclusive) of the business's time zone. */
+export function dayRange(createdAt: AnyColumn, from: string | undefined, to: string | undefined, timeZone: string): SQL[] {
   const where: SQL[] = [];
-  if (from) where.push(gte(createdAt, dayStart(from)));
-  if (to) where.push(lt(createdAt, dayAfter(to)));
+  if (from) where.push(gte(createdAt, zonedDayStart(from, timeZone)));
+  if (to) where.push(lt(createdAt, zonedDayStart(nextDay(to), timeZone)));
   return where;
 }
 
@@ -86,10 +79,19 @@ export function keysetQuery(createdAt: AnyColumn, id: AnyColumn, afterCursor?: s
 
 type Params = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
-const day = (v: string | undefined) => (v && /^\d{4}-\d\d-\d\d$/.test(v) && !Number.isNaN(dayStart(v).getTime()) ? v : undefined);
+const day = (v: string | undefined) => (v && /^\d{4}-\d\d-\d\d$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v) ? v : undefined);
 const pick = <T extends string>(allowed: readonly T[], v: string | undefined) => (allowed.includes(v as T) ? (v as T) : undefined);
 
-/** type, status, from and to from the URL of a history list; unknown values are dropped rather than failing the page. */
+/** The search box of a list: trimmed, cut at 100 characters (no reference is longer). */
+const search = (v: string | undefined) => (v === undefined ? undefined : withoutControlCharacters(v.slice(0, 100)).trim() || undefined);
+
+/** type, status, from, to and the search q from the URL of a history list; unknown values are dropped rather than failing the page. */
 export function parseHistoryFilters<T extends string, S extends string>(params: Params, types: readonly T[], statuses: readonly S[]) {
-  return { type: pick(types, one(params.type)), status: pick(statuses, one(params.status)), from: day(one(params.from)), to: day(one(params.to)) };
+  return {
+    type: pick(types, one(params.type)),
+    status: pick(statuses, one(params.status)),
+    from: day(one(params.from)),
+    to: day(one(params.to)),
+    q: search(one(params.q)),
+  };
 }

@@ -34,18 +34,20 @@ export async function ledgerTrail(db: DbOrTx, businessId: number, mode: Mode, re
     account_kind: string;
     account_name: string;
     account_business_id: number | null;
+    account_business_name: string | null;
     card_number: string | null;
     amount: number;
     currency: string;
     balance_after: number;
   }>(sql`
     SELECT t.id AS transaction_id, t.kind, t.created_at, t.actor_type, t.actor_id, u.email AS actor_email,
-           a.kind AS account_kind, a.name AS account_name, a.business_id AS account_business_id, c.card_number,
+           a.kind AS account_kind, a.name AS account_name, a.business_id AS account_business_id, ab.name AS account_business_name, c.card_number,
            e.amount, e.currency, e.balance_after
     FROM ledger_transactions t
     JOIN ledger_entries e ON e.transaction_id = t.id
     JOIN ledger_accounts a ON a.id = e.account_id
     LEFT JOIN cards c ON c.account_id = a.id
+    LEFT JOIN businesses ab ON ab.id = a.business_id AND a.kind = 'business'
     LEFT JOIN users u ON t.actor_type = 'user' AND u.id::text = t.actor_id AND u.business_id = ${businessId}
     WHERE t.reference = ${reference} AND t.mode = ${mode} AND t.business_id = ${businessId}
     ORDER BY t.id, e.amount, e.id`);
@@ -53,12 +55,19 @@ export async function ledgerTrail(db: DbOrTx, businessId: number, mode: Mode, re
     const own = Number(r.account_business_id) === businessId;
     let account = ACCOUNT_LABELS[r.account_name.replace(/#\d+$/, '')] ?? r.account_name;
     if (r.account_kind === 'card') account = own ? `Card ${r.card_number}` : `Card •••• ${(r.card_number ?? '').slice(-4)} (another business)`;
-    else if (r.account_kind === 'business') account = own ? 'Business account' : 'Merchant account (another business)';
+    else if (r.account_kind === 'business') account = own ? 'Business balance' : `${r.account_business_name ?? 'Another business'} (another business)`;
     return {
       transactionId: Number(r.transaction_id),
       kind: r.kind,
       createdAt: new Date(r.created_at).toISOString(),
-      actor: r.actor_type === 'user' ? (r.actor_email ?? `dashboard user ${r.actor_id}`) : r.actor_type === 'api_key' ? 'API key' : r.actor_type,
+      actor:
+        r.actor_type === 'user'
+          ? (r.actor_email ?? `dashboard user ${r.actor_id}`)
+          : r.actor_type === 'api_key'
+            ? 'API key'
+            : r.actor_type === 'admin'
+              ? 'Provider back office'
+              : 'the service',
       account,
       amount: Number(r.amount),
       currency: r.currency,

@@ -28,6 +28,28 @@ export interface AuditEntry {
   action: string;
   target: string | null;
   mode: string | null;
+  /** What was recorded with the action: amounts, old and new values. */
+  details: Record<string, unknown>;
+  /** The payout, payment or card the action is about, as it is now (amount, currency, where the money went), when there is one. */
+  subject: AuditSubject | null;
+}
+
+export interface AuditSubject {
+  kind: 'payout' | 'payment' | 'card';
+  amount: number | null;
+  currency: string;
+  payoutType?: string;
+  isLedgerTopup?: boolean;
+  bankSlug?: string | null;
+  accountNumber?: string | null;
+  sourceCard?: string | null;
+  destinationCard?: string | null;
+  /** The receiving business's name, for a payout to another business. */
+  merchantName?: string | null;
+  paymentType?: string;
+  paymentMethod?: string | null;
+  cardNumber?: string | null;
+  failureReason?: string | null;
 }
 
 export interface AuditLogPage {
@@ -65,10 +87,25 @@ export async function listAuditLog(db: Db, o: ListAuditLogOptions): Promise<Audi
   const side = (mode: SQL) => sql`(SELECT l.* FROM audit_log l WHERE l.business_id = ${o.businessId} AND ${mode} ${where}
     ORDER BY l.created_at ${dir}, l.id ${dir} LIMIT ${o.limit + 1})`;
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    SELECT l.id, l.created_at, l.actor_type, l.actor_id, l.action, l.target, l.mode, u.email, k.prefix
+    SELECT l.id, l.created_at, l.actor_type, l.actor_id, l.action, l.target, l.mode, l.details, u.email, k.prefix, subj.s AS subject
     FROM (${side(sql`l.mode = ${o.mode}`)} UNION ALL ${side(sql`l.mode IS NULL`)}) l
     LEFT JOIN users u ON l.actor_type = 'user' AND u.id::text = l.actor_id AND u.business_id = ${o.businessId}
     LEFT JOIN api_keys k ON l.actor_type = 'api_key' AND k.id::text = l.actor_id AND k.business_id = ${o.businessId}
+    LEFT JOIN LATERAL (
+      SELECT json_build_object('kind', 'payout', 'amount', p.amount, 'currency', p.currency, 'payoutType', p.payout_type,
+        'isLedgerTopup', p.is_ledger_topup, 'bankSlug', p.bank_slug, 'accountNumber', p.account_number, 'sourceCard', p.source_card_number,
+        'destinationCard', p.destination_card_number, 'merchantName', b.name, 'failureReason', p.failure_reason) AS s
+      FROM payouts p LEFT JOIN businesses b ON b.merchant_id = p.merchant_id
+      WHERE (l.action LIKE 'payout.%' OR l.action LIKE 'transfer.%') AND p.reference = l.target AND p.business_id = ${o.businessId}
+      UNION ALL
+      SELECT json_build_object('kind', 'payment', 'amount', p.amount, 'currency', p.currency, 'paymentType', p.type,
+        'paymentMethod', p.payment_method, 'cardNumber', p.card_number, 'failureReason', p.failure_reason)
+      FROM payments p WHERE l.action LIKE 'payment.%' AND p.link_reference = l.target AND p.business_id = ${o.businessId}
+      UNION ALL
+      SELECT json_build_object('kind', 'card', 'amount', NULL, 'currency', c.currency, 'cardNumber', c.card_number)
+      FROM cards c WHERE l.action LIKE 'card.%' AND c.card_number = l.target AND c.business_id = ${o.businessId}
+      LIMIT 1
+    ) subj ON true
     ORDER BY l.created_at ${dir}, l.id ${dir}
     LIMIT ${o.limit + 1}`);
   const more = rows.length > o.limit;
@@ -90,6 +127,8 @@ function toEntry(r: Record<string, unknown>): AuditEntry {
     action: String(r.action),
     target: (r.target as string | null) ?? null,
     mode: (r.mode as string | null) ?? null,
+    details: r.details && typeof r.details === 'object' ? (r.details as Record<string, unknown>) : {},
+    subject: (r.subject as AuditSubject | null) ?? null,
   };
 }
 
@@ -102,6 +141,6 @@ function actorLabel(r: Record<string, unknown>): string {
     case 'admin':
       return 'Provider back office';
     default:
-      return 'System';
+      return 'The service, automatically';
   }
 }

@@ -1,3 +1,4 @@
+import { isoInZone } from './time-zone';
 import type { PayoutRow } from '../payouts/payout-view';
 
 export const PAYOUT_CSV_COLUMNS = [
@@ -31,9 +32,9 @@ export function csvCell(value: string | number | boolean | null | undefined): st
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
-export function payoutCsvRow(p: PayoutRow): string {
+/** One payout as a CSV line; times carry the business's zone offset, so a spreadsheet shows the business's day. */
+export function payoutCsvRow(p: PayoutRow, timeZone: string): string {
+  const iso = (d: Date | null) => (d ? isoInZone(timeZone, new Date(d)) : null);
   const cells = [
     p.reference,
     p.payoutType,

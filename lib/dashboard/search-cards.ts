@@ -1,19 +1,31 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { nationalNumberCandidates } from '../cards/phone';
 import { selectCards, type CardRow } from '../cards/card-view';
 import { ACTIVE } from '../cards/card-status';
 import type { DbOrTx } from '../db/client';
 import { readCounter } from '../db/list-counters';
-import type { Mode } from '../validation';
+import { compactQuery, phoneCandidates } from '../search/phone-candidates';
+import { type Mode, withoutControlCharacters } from '../validation';
 
-export type CardStatusFilter = 'active' | 'disabled';
+export type CardStatusFilter = 'active' | 'disabled' | 'cancelled';
 
 export interface SearchCardsOptions {
   businessId: number;
   mode: Mode;
-  /** A card number, an E.164 phone number, or a national number with or without its trunk 0. */
+  /** The business's country: a national phone number is read as this country's. Default ET. */
+  country?: string;
+  /**
+   * What the search box holds: a card number (spaces and dashes allowed), its last four digits,
+   * a phone number in any form people type, or any part of the holder's name as this business gave it.
+   */
   query?: string;
   status?: CardStatusFilter;
+  /** Cancelled cards too (the header search, which marks them); the list shows them only under the "cancelled" status. */
+  includeCancelled?: boolean;
+  /**
+   * At most this many holders matched by name are looked at (the header search's quick answer, whose cost must
+   * not grow with a common name); the list leaves it unset and pages through every match.
+   */
+  nameMatchLimit?: number;
   /** Keyset cursors: the id of the last card of the previous page, or the first card of the next one. */
   after?: number;
   before?: number;
@@ -30,20 +42,53 @@ export interface CardSearchPage {
   total: number | null;
 }
 
-/** What the search box holds: a card number, or a phone number in either form. */
-export function searchCondition(query: string): SQL | null {
-  const compact = query.replace(/[\s\-().]/g, '');
+/** LIKE's own characters taken literally. */
+export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** The holder's name as customer_names_name_trgm_idx indexes it: the query must use this exact expression. */
+export const holderNameExpression = (alias: string) => sql.raw(`lower(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, ''))`);
+
+/** A name fragment worth searching: three characters or more (a trigram), with a letter in it. */
+export const nameFragment = (query: string): string | null => {
+  const text = query.trim().replace(/\s+/g, ' ').toLowerCase();
+  return text.length >= 3 && /\p{L}/u.test(text) ? text : null;
+};
+
+/**
+ * The card condition for what the search box holds, each form on its own index:
+ * 16 digits are a card number (cards.card_number), 4 digits its last four
+ * (cards_last_four_idx), 6 to 16 digits or a leading + a phone
+ * (customers by national number or E.164), and text any part of the holder's
+ * name as this business wrote it (customer_names_name_trgm_idx; another
+ * business's name for the same person is never read). Null: nothing can match.
+ */
+export function searchCondition(query: string, scope: { businessId: number; mode: Mode; country?: string; nameMatchLimit?: number }): SQL | null {
+  const compact = compactQuery(query);
   if (/^\d{16}$/.test(compact)) {
     // National numbers are shorter than 16 digits (E.164 caps the whole number at 15), so this is a card number.
     return sql`c.card_number = ${compact}`;
   }
-  if (/^\+\d{4,19}$/.test(compact)) return sql`c.customer_id IN (SELECT id FROM customers WHERE phone_number = ${compact})`;
-  const candidates = nationalNumberCandidates(compact);
-  if (candidates.length === 0) return null;
-  return sql`c.customer_id IN (SELECT id FROM customers WHERE national_number IN (${sql.join(
-    candidates.map((n) => sql`${n}`),
-    sql`, `,
-  )}))`;
+  if (/^\d{4}$/.test(compact)) return sql`right(c.card_number, 4) = ${compact}`;
+  const phone = phoneCandidates(query, scope.country ?? 'ET');
+  if (phone) {
+    const values = (list: string[]) =>
+      sql.join(
+        list.map((v) => sql`${v}`),
+        sql`, `,
+      );
+    const forms: SQL[] = [];
+    if (phone.national.length) forms.push(sql`national_number IN (${values(phone.national)})`);
+    if (phone.e164.length) forms.push(sql`phone_number IN (${values(phone.e164)})`);
+    return sql`c.customer_id IN (SELECT id FROM customers WHERE mode = ${scope.mode} AND (${sql.join(forms, sql` OR `)}))`;
+  }
+  const name = nameFragment(query);
+  if (!name) return null;
+  // The matching holders first (an InitPlan on the trigram index), then their cards by cards_customer_idx:
+  // never a pass over every card of the business, however common or rare the name.
+  const cap = scope.nameMatchLimit ? sql`LIMIT ${scope.nameMatchLimit}` : sql``;
+  // Names are per business, customers per mode: the cap counts only holders of this mode, so a busy test mode never crowds out live.
+  return sql`c.customer_id = ANY(ARRAY(SELECT n.customer_id FROM customer_names n JOIN customers cu ON cu.id = n.customer_id AND cu.mode = ${scope.mode}
+    WHERE n.business_id = ${scope.businessId} AND ${holderNameExpression('n')} LIKE ${`%${likeEscape(name)}%`} ${cap}))`;
 }
 
 /**
@@ -51,12 +96,13 @@ export function searchCondition(query: string): SQL | null {
  * page 1 and page 5,000 of 100,000 cards cost the same index range scan.
  */
 export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise<CardSearchPage> {
-  const empty: CardSearchPage = { items: [], nextAfter: null, prevBefore: null, total: 0 };
-  const scope = sql`c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} AND c.cancelled_at IS NULL`;
-  const filters: SQL[] = [scope];
-  const query = opts.query?.trim();
+  const empty: CardSearchPage = { items: [], nextAfter: null, prevBefore: null, total: null };
+  const filters: SQL[] = [sql`c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}`];
+  if (opts.status === 'cancelled') filters.push(sql`c.cancelled_at IS NOT NULL`);
+  else if (!opts.includeCancelled) filters.push(sql`c.cancelled_at IS NULL`);
+  const query = opts.query === undefined ? undefined : withoutControlCharacters(opts.query).trim();
   if (query) {
-    const condition = searchCondition(query);
+    const condition = searchCondition(query, opts);
     if (!condition) return empty;
     filters.push(condition);
   }

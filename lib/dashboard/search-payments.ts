@@ -1,7 +1,8 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { payments } from '../db/schema';
 import type { Payment } from '../payments/payment-view';
+import { paymentSearchCondition } from '../search/search-everything';
 import type { Mode } from '../validation';
 import { dayRange, keysetQuery, parseHistoryFilters, toKeysetPage, type KeysetPage } from './keyset-cursor';
 
@@ -13,6 +14,8 @@ export interface PaymentFilters {
   status?: (typeof PAYMENT_STATUSES)[number];
   from?: string;
   to?: string;
+  /** The search box: a link or provider reference, or any part of the order id (merchant_reference). */
+  q?: string;
 }
 
 export function parsePaymentFilters(params: Record<string, string | string[] | undefined>): PaymentFilters {
@@ -22,6 +25,8 @@ export function parsePaymentFilters(params: Record<string, string | string[] | u
 export interface SearchPaymentsOptions {
   businessId: number;
   mode: Mode;
+  /** The business's zone: the from/to days of the filters are its calendar days. */
+  timeZone: string;
   filters: PaymentFilters;
   limit: number;
   after?: string | null;
@@ -34,11 +39,12 @@ export async function searchPayments(db: DbOrTx, opts: SearchPaymentsOptions): P
   const where: SQL[] = [eq(payments.businessId, opts.businessId), eq(payments.mode, opts.mode)];
   if (f.type) where.push(eq(payments.type, f.type));
   if (f.status) where.push(eq(payments.status, f.status));
+  if (f.q) where.push(paymentSearchCondition(f.q) ?? sql`false`);
   const keyset = keysetQuery(payments.createdAt, payments.id, opts.after, opts.before);
   const rows = await db
     .select()
     .from(payments)
-    .where(and(...where, ...dayRange(payments.createdAt, f.from, f.to), ...keyset.where))
+    .where(and(...where, ...dayRange(payments.createdAt, f.from, f.to, opts.timeZone), ...keyset.where))
     .orderBy(...keyset.orderBy)
     .limit(opts.limit + 1);
   return toKeysetPage(rows, opts.limit, keyset.direction);

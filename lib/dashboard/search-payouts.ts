@@ -1,7 +1,8 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { payouts } from '../db/schema';
 import type { PayoutRow } from '../payouts/payout-view';
+import { payoutSearchCondition } from '../search/search-everything';
 import type { Mode } from '../validation';
 import { dayRange, keysetQuery, parseHistoryFilters, toKeysetPage, type KeysetPage } from './keyset-cursor';
 
@@ -14,6 +15,8 @@ export interface PayoutFilters {
   status?: (typeof PAYOUT_STATUSES)[number];
   from?: string;
   to?: string;
+  /** The search box: a payout reference (initiator or provider). */
+  q?: string;
 }
 
 export function parsePayoutFilters(params: Record<string, string | string[] | undefined>): PayoutFilters {
@@ -23,6 +26,8 @@ export function parsePayoutFilters(params: Record<string, string | string[] | un
 export interface SearchPayoutsOptions {
   businessId: number;
   mode: Mode;
+  /** The business's zone: the from/to days of the filters are its calendar days. */
+  timeZone: string;
   filters: PayoutFilters;
   limit: number;
   /** Older than this cursor. */
@@ -38,7 +43,8 @@ function conditions(opts: SearchPayoutsOptions): SQL[] {
   else if (f.type === 'bank') where.push(eq(payouts.payoutType, 'bank'), eq(payouts.isLedgerTopup, false));
   else if (f.type) where.push(eq(payouts.payoutType, f.type));
   if (f.status) where.push(eq(payouts.status, f.status));
-  return [...where, ...dayRange(payouts.createdAt, f.from, f.to)];
+  if (f.q) where.push(payoutSearchCondition(f.q) ?? sql`false`);
+  return [...where, ...dayRange(payouts.createdAt, f.from, f.to, opts.timeZone)];
 }
 
 /**

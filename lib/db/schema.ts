@@ -22,12 +22,22 @@ const id64 = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 const createdAt = () => ts('created_at').notNull().defaultNow();
 
-export const businesses = pgTable('businesses', {
-  id: serial('id').primaryKey(),
-  merchantId: text('merchant_id').notNull().unique(),
-  name: text('name').notNull(),
-  createdAt: createdAt(),
-});
+export const businesses = pgTable(
+  'businesses',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: text('merchant_id').notNull().unique(),
+    name: text('name').notNull(),
+    /** IANA zone the dashboard shows and filters dates in. */
+    timeZone: text('time_zone').notNull().default('Africa/Addis_Ababa'),
+    /** ISO 3166 alpha-2: national phone numbers typed in the dashboard are read as this country's. */
+    country: text('country').notNull().default('ET'),
+    createdAt: createdAt(),
+  },
+  // The dashboard search finds another business by any part of its name (pg_trgm). Its GIN indexes are
+  // written through (fastupdate off): a pending list would be read in full by every search until vacuumed.
+  (t) => [index('businesses_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`).with({ fastupdate: false })],
+);
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -87,7 +97,13 @@ export const customerNames = pgTable(
     email: text('email'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.businessId, t.customerId] })],
+  (t) => [
+    primaryKey({ columns: [t.businessId, t.customerId] }),
+    // The dashboard search finds a holder by any part of the name this business gave (lib/search/search-everything.ts).
+    index('customer_names_name_trgm_idx')
+      .using('gin', sql`lower(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '')) gin_trgm_ops`)
+      .with({ fastupdate: false }),
+  ],
 );
 
 export const ledgerAccounts = pgTable(
@@ -143,6 +159,11 @@ export const cards = pgTable(
       .on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.cancelledAt} IS NULL AND ${t.status} <> 1`),
     index('cards_customer_idx').on(t.customerId),
+    // Search: "my card ending 8420", cancelled cards included; and the list of cancelled cards.
+    index('cards_last_four_idx').on(t.businessId, t.mode, sql`right(${t.cardNumber}, 4)`),
+    index('cards_cancelled_list_idx')
+      .on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.cancelledAt} IS NOT NULL`),
   ],
 );
 
@@ -245,6 +266,8 @@ export const payouts = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
     completedAt: ts('completed_at'),
     settleAfter: ts('settle_after'),
+    /** Why a failed payout failed, in words for the business's staff. */
+    failureReason: text('failure_reason'),
   },
   (t) => [
     index('payouts_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -279,11 +302,21 @@ export const payments = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
     completedAt: ts('completed_at'),
     settleAfter: ts('settle_after'),
+    /** Why a failed payment failed, in words for the business's staff. */
+    failureReason: text('failure_reason'),
   },
   (t) => [
     uniqueIndex('payments_merchant_reference_idx').on(t.businessId, t.mode, t.merchantReference).where(sql`${t.merchantReference} IS NOT NULL`),
     index('payments_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('payments_pending_idx').on(t.settleAfter).where(sql`${t.status} = 'pending'`),
+    // A card's story pages through its payment links newest first.
+    index('payments_card_idx').on(t.cardId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Search: "order 1005" finds ORD-1005 (any part, any case), and the provider's reference exactly.
+    index('payments_merchant_reference_trgm_idx')
+      .using('gin', sql`lower(${t.merchantReference}) gin_trgm_ops`)
+      .with({ fastupdate: false })
+      .where(sql`${t.merchantReference} IS NOT NULL`),
+    index('payments_provider_reference_idx').on(t.providerReference).where(sql`${t.providerReference} IS NOT NULL`),
   ],
 );
 
@@ -399,5 +432,9 @@ export const auditLog = pgTable(
     details: jsonb('details'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_business_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst())],
+  (t) => [
+    index('audit_log_business_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst()),
+    // A card's story reads its disable, enable and cancel entries by target.
+    index('audit_log_target_idx').on(t.businessId, t.mode, t.target, t.createdAt.desc().nullsFirst()),
+  ],
 );

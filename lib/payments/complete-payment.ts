@@ -8,6 +8,7 @@ import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
+import { paymentFailureReason } from '../rails/failure-reasons';
 import { newProcessorReference } from '../rails/wallet-rail';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
@@ -23,6 +24,8 @@ export interface CompletePaymentOptions {
   mode?: Mode;
   type?: PaymentType;
   processorReference?: string;
+  /** Why it failed or was cancelled, in plain words for the dashboard; without it one is chosen by the payment's type. */
+  failureReason?: string;
   /** For background workers: leave a payment another worker holds to that worker. */
   skipLocked?: boolean;
 }
@@ -111,6 +114,7 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
       .update(payments)
       .set({
         status: opts.outcome,
+        failureReason: opts.outcome === 'success' ? null : (opts.failureReason ?? paymentFailureReason(row.type, opts.outcome)),
         providerReference: processorReference,
         transactionId,
         completedAt: sql`now()`,

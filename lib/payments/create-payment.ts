@@ -15,6 +15,7 @@ import { newReference } from '../ids';
 import type { Actor } from '../actor';
 import { assertWalletRail, requestWalletCharge, walletsFor } from '../rails/wallet-rail';
 import { amountSchema, parseInput, type Mode } from '../validation';
+import { announceCreated } from '../webhooks/live-updates';
 import { completePayment } from './complete-payment';
 import type { PaymentType } from './payment-view';
 
@@ -125,6 +126,7 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
     }
     throw err;
   }
+  announceCreated(db, opts.businessId, opts.mode, 'payment', linkReference);
   // Recorded first: a customer is never asked to pay for a payment that does not exist.
   if (type === 'direct-charge')
     await pushWalletCharge(db, opts, {

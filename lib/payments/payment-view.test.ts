@@ -10,6 +10,7 @@ const base: Payment = {
   status: 'pending',
   linkReference: 'pay_1',
   merchantReference: null,
+  failureReason: null,
   providerReference: null,
   currency: 'ETB',
   amount: 1000,

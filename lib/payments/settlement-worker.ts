@@ -4,6 +4,7 @@ import { backgroundLoop } from '../background-loop';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import type { Actor } from '../actor';
+import { FAILURE_REASONS } from '../rails/failure-reasons';
 import { sandboxChargeOutcome } from '../rails/wallet-rail';
 import { completePayment } from './complete-payment';
 
@@ -21,9 +22,11 @@ export async function settleDuePayments(db: Db, batch = 20): Promise<number> {
   for (const p of due) {
     try {
       // skipLocked: with several app instances, a payment another one is settling is left to it.
+      const outcome = sandboxChargeOutcome(p.phoneNumber);
       const result = await completePayment(db, {
         linkReference: p.linkReference,
-        outcome: sandboxChargeOutcome(p.phoneNumber),
+        outcome,
+        failureReason: outcome === 'failed' ? FAILURE_REASONS.walletDeclined : undefined,
         actor: SANDBOX,
         mode: 'test',
         skipLocked: true,

@@ -1,20 +1,21 @@
 import { eq } from 'drizzle-orm';
-import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { businesses } from '../db/schema';
-import { cardNotFound, ServiceError } from '../errors';
-import { computeFee } from '../fees/fee-schedule';
+import { ServiceError } from '../errors';
 import { newReference } from '../ids';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import type { Posting } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
-import { findBank } from '../rails/banks';
 import { bankRailFor } from '../rails/bank-rail';
 import type { Mode } from '../validation';
 import { payoutParties, type PayoutCard } from './payout-parties';
+import { merchantRefusal, quotePayout, type PayoutQuote } from './payout-quote';
 import { parsePayoutRequest } from './payout-request';
 import { settlePayout } from './settle-payout';
 import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
+
+/** The payout detail page splits a stored payout's amounts with the quote's rule. */
+export { splitAmounts } from './payout-quote';
 
 export interface CreatePayoutOptions {
   businessId: number;
@@ -23,56 +24,54 @@ export interface CreatePayoutOptions {
   input: unknown;
 }
 
-function checkSource(card: PayoutCard | undefined, businessId: number): PayoutCard {
-  if (!card || card.business_id !== businessId) throw cardNotFound();
-  if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
-  return card;
-}
-
-/**
- * Source debit and destination credit for a payer rule: the fee is either
- * added to what the source pays or taken from what the destination gets.
- */
-export function splitAmounts(amount: number, fee: number, feeFromAmount: boolean) {
-  return feeFromAmount ? { debit: amount, credit: amount - fee } : { debit: amount + fee, credit: amount };
-}
-
-function postings(p: PreparedPayout, destinationAccount: number, feeAccount: number): Posting[] {
-  const { debit, credit } = splitAmounts(p.amount, p.fee, p.feeFromAmount);
+/** The ledger lines of a quoted payout: the source loses the quote's debit, the destination gets its credit, the fee account its fee. */
+function postings(p: PreparedPayout, q: PayoutQuote, destinationAccount: number, feeAccount: number): Posting[] {
   return [
-    { accountId: p.source.account_id, amount: -debit },
-    { accountId: destinationAccount, amount: credit },
-    { accountId: feeAccount, amount: p.fee },
+    { accountId: p.source.account_id, amount: -q.debit },
+    { accountId: destinationAccount, amount: q.credit },
+    { accountId: feeAccount, amount: q.fee },
   ];
 }
 
 /** POST /card/payouts: card-to-card and B2B complete at once; bank payouts are debited now and settle later. */
 export async function createPayout(db: Db, opts: CreatePayoutOptions) {
   const { type, input, chargePayer, feeFromAmount } = parsePayoutRequest(opts.input);
+  const payer = { chargePayer, feeFromAmount };
   const numbers = type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
   // What memory says of the cards and fee is confirmed by the payout statement; when it was wrong, read again and redo.
   for (let attempt = 1; ; attempt++) {
     const { rule, cards, remembered } = await payoutParties(db, opts.businessId, opts.mode, type, numbers, attempt > 1);
     const progress = { sent: false };
     try {
-      const fee = computeFee(rule, input.amount);
-      if (feeFromAmount && input.amount <= fee) {
-        throw new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`);
-      }
-      const source = checkSource(
-        cards.find((c) => c.card_number === input.card_number),
-        opts.businessId,
-      );
-      const prepared: PreparedPayout = { type, source, amount: input.amount, fee, chargePayer, feeFromAmount, reference: '', rule, remembered, progress };
-      if (type === 'card_to_card')
-        return await cardToCard(
-          db,
-          opts,
-          prepared,
-          cards.find((c) => c.card_number === input.destination_card_number),
-        );
-      if (type === 'b2b') return await businessToBusiness(db, opts, prepared, input.merchant_id);
-      return await bank(db, opts, prepared, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
+      const source = cards.find((c) => c.card_number === input.card_number);
+      const destination = type === 'card_to_card' ? cards.find((c) => c.card_number === input.destination_card_number) : undefined;
+      // The same quote as the dashboard's preview: fee, debit, credit and the checks, in the order they refuse.
+      const quote = quotePayout({
+        businessId: opts.businessId,
+        type,
+        amount: input.amount,
+        payer,
+        rule,
+        source,
+        destinationCard: type === 'card_to_card' ? { card: destination } : undefined,
+        bankSlug: type === 'bank' ? input.bank_slug : undefined,
+      });
+      if (quote.refusals.length > 0) throw quote.refusals[0];
+      const prepared: PreparedPayout = {
+        type,
+        source: source!,
+        amount: input.amount,
+        fee: quote.fee,
+        chargePayer,
+        feeFromAmount,
+        reference: '',
+        rule,
+        remembered,
+        progress,
+      };
+      if (type === 'card_to_card') return await cardToCard(db, opts, prepared, quote, destination!);
+      if (type === 'b2b') return await businessToBusiness(db, opts, prepared, quote, input.merchant_id);
+      return await bank(db, opts, prepared, quote, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
     } catch (err) {
       // A refusal by the statement, or an answer given before it from memory (a stale fee, a card disabled since), is checked against a fresh read.
       const unconfirmed = err instanceof PartiesChanged || (remembered && !progress.sent && err instanceof ServiceError);
@@ -90,10 +89,7 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
   }
 }
 
-async function cardToCard(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, destination: PayoutCard | undefined) {
-  if (!destination) throw new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
-  if (destination.status !== ACTIVE) throw new ServiceError('destination_card_disabled', 'The destination gift card is disabled.');
-  if (destination.currency !== p.source.currency) throw new ServiceError('currency_mismatch', 'The source and destination cards hold different currencies.');
+async function cardToCard(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, destination: PayoutCard) {
   const feeAccount = await feeRevenueAccountId(db, opts.mode, p.source.currency);
   p.reference = newReference('c2c');
   const payout = await writePayout(
@@ -101,7 +97,7 @@ async function cardToCard(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, 
     opts,
     p,
     'payout_card_to_card',
-    postings(p, destination.account_id, feeAccount),
+    postings(p, q, destination.account_id, feeAccount),
     {
       destinationCardId: destination.id,
       destinationCardNumber: destination.card_number,
@@ -119,17 +115,16 @@ async function cardToCard(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, 
   };
 }
 
-async function businessToBusiness(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, merchantId: string) {
+async function businessToBusiness(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, merchantId: string) {
   const [merchant] = await db.select({ id: businesses.id }).from(businesses).where(eq(businesses.merchantId, merchantId));
-  if (!merchant || merchant.id === opts.businessId) {
-    throw new ServiceError('payout_request_failed', 'merchant_id must be the merchant id of another business.');
-  }
+  const refused = merchantRefusal(merchant, opts.businessId);
+  if (refused) throw refused;
   const [merchantAccount, feeAccount] = await Promise.all([
     businessAccountId(db, merchant.id, opts.mode, p.source.currency),
     feeRevenueAccountId(db, opts.mode, p.source.currency),
   ]);
   p.reference = newReference('b2b');
-  const payout = await writePayout(db, opts, p, 'payout_b2b', postings(p, merchantAccount, feeAccount), { merchantId }, 'success');
+  const payout = await writePayout(db, opts, p, 'payout_b2b', postings(p, q, merchantAccount, feeAccount), { merchantId }, 'success');
   return {
     provider_reference: payout.reference,
     status: 'SUCCESS',
@@ -144,10 +139,7 @@ interface BankDestination {
   accountName: string;
 }
 
-async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, to: BankDestination) {
-  if (!findBank(to.bankSlug)!.currencies.includes(p.source.currency)) {
-    throw new ServiceError('payout_request_failed', `The bank ${to.bankSlug} does not accept ${p.source.currency}.`);
-  }
+async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, to: BankDestination) {
   const rail = bankRailFor(opts.mode);
   if (!rail) throw new ServiceError('failed_to_initiate_payout', 'No live bank payout provider is configured; nothing was debited.');
   p.reference = newReference('bnk');
@@ -161,13 +153,13 @@ async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, to: Ba
     opts,
     p,
     'payout_bank',
-    postings(p, clearing, feeAccount),
+    postings(p, q, clearing, feeAccount),
     { ...to, settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs) },
     'pending',
   );
   // The rail hears of money only once it is set aside: a refused debit never reaches the bank.
   try {
-    await rail.initiate({ reference: p.reference, ...to, currency: p.source.currency, amount: splitAmounts(p.amount, p.fee, p.feeFromAmount).credit });
+    await rail.initiate({ reference: p.reference, ...to, currency: p.source.currency, amount: q.credit });
   } catch (err) {
     console.error(`bank rail ${rail.name} refused payout ${p.reference}`, err);
     await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });

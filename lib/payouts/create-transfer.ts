@@ -14,6 +14,7 @@ import { requireOwnCard } from '../cards/get-card';
 import { ACTIVE } from '../cards/card-status';
 import { sandboxBankRail } from '../rails/bank-rail';
 import { amountSchema, parseInput, requiredText, type Mode } from '../validation';
+import { announceCreated } from '../webhooks/live-updates';
 
 export interface CreateTransferOptions {
   businessId: number;
@@ -103,6 +104,7 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
     });
     return row;
   });
+  announceCreated(db, opts.businessId, opts.mode, 'payout', payout.reference);
   return {
     provider_reference: payout.reference,
     status: 'PENDING',

@@ -2,18 +2,13 @@ import { z } from 'zod';
 import { ServiceError, validationError } from '../errors';
 import { findBank } from '../rails/banks';
 import { amountSchema, parseInput, requiredText } from '../validation';
+import { payerRule } from './payout-quote';
 import type { PayoutType } from './payout-view';
 
 const DESTINATION_FIELDS: Record<PayoutType, string[]> = {
   b2b: ['merchant_id'],
   card_to_card: ['destination_card_number'],
   bank: ['bank_slug', 'account_number', 'account_name'],
-};
-
-const PAYERS: Record<PayoutType, readonly [string, string]> = {
-  b2b: ['business', 'customer'],
-  bank: ['business', 'customer'],
-  card_to_card: ['sender', 'receiver'],
 };
 
 const base = {
@@ -67,17 +62,12 @@ export function parsePayoutRequest(body: unknown): PayoutRequest {
   if (typeof body !== 'object' || body === null) throw validationError('body', 'The request body must be a JSON object.');
   const type = payoutTypeOf(body as Record<string, unknown>);
   const input = parseInput(schemas[type], body) as PayoutInput;
-  const [defaultPayer, otherPayer] = PAYERS[type];
-  const chargePayer = input.charge_payer ?? defaultPayer;
-  if (chargePayer !== defaultPayer && chargePayer !== otherPayer) {
-    throw new ServiceError('invalid_charge_payer', `charge_payer must be ${defaultPayer} or ${otherPayer} for this payout type.`);
-  }
-  const feeFromAmount = chargePayer === (type === 'card_to_card' ? 'receiver' : 'business');
+  const { chargePayer, feeFromAmount } = payerRule(type, input.charge_payer);
   if (type === 'card_to_card' && input.card_number === input.destination_card_number) {
     throw new ServiceError('same_card', 'The source and destination cards are the same card.');
   }
   if (type === 'bank' && !findBank(input.bank_slug)) {
-    throw new ServiceError('payout_request_failed', 'The bank_slug is not one of GET /banks.');
+    throw new ServiceError('payout_request_failed', 'The bank_slug is not one of GET /banks.', { field: 'bank_slug' });
   }
   return { type, input, chargePayer, feeFromAmount };
 }

@@ -26,8 +26,8 @@ describe.each(Object.entries(payoutStatements))('the payout statement %s', (_, s
     expect(required.filter((c) => !written.includes(c))).toEqual([]);
   });
 
-  it('leaves only the id and the top-up flag to their defaults', () => {
+  it('leaves only the id, the top-up flag and the failure reason (set when a payout fails) to their defaults', () => {
     // A column added to the table fails here until the statement writes it or it is added to this list.
-    expect(tableColumns.map((c) => c.name).filter((c) => !written.includes(c))).toEqual(['id', 'is_ledger_topup']);
+    expect(tableColumns.map((c) => c.name).filter((c) => !written.includes(c))).toEqual(['id', 'is_ledger_topup', 'failure_reason']);
   });
 });

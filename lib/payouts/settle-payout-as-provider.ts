@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
 import type { Actor } from '../actor';
 import { parseInput, type Mode } from '../validation';
+import { FAILURE_REASONS } from '../rails/failure-reasons';
 import { requirePayout, toPayoutStatus } from './payout-view';
 import { settlePayout } from './settle-payout';
 
@@ -23,6 +24,9 @@ export async function settlePayoutAsProvider(db: Db, opts: SettlePayoutAsProvide
   if (opts.mode !== 'test') throw new ServiceError('not_found', 'Test helpers exist for test keys only.');
   const { status } = parseInput(settleSchema, opts.input);
   const payout = await requirePayout(db, opts.businessId, opts.mode, opts.reference);
-  const settled = payout.status === 'pending' ? await settlePayout(db, { payoutId: payout.id, outcome: status, actor: opts.actor }) : payout;
+  const settled =
+    payout.status === 'pending'
+      ? await settlePayout(db, { payoutId: payout.id, outcome: status, actor: opts.actor, failureReason: FAILURE_REASONS.providerReported })
+      : payout;
   return toPayoutStatus(settled, settled.reference);
 }

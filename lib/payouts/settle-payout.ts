@@ -7,6 +7,7 @@ import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../le
 import { postTransaction, type Posting } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';
+import { bankFailedReason, FAILURE_REASONS } from '../rails/failure-reasons';
 import type { Currency, Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { payoutEventPayload } from '../webhooks/payloads';
@@ -16,6 +17,8 @@ export interface SettlePayoutOptions {
   payoutId: number;
   outcome: 'success' | 'failed';
   actor: Actor;
+  /** Why it failed, in plain words for the dashboard; without it a reason is chosen from what is known. */
+  failureReason?: string;
 }
 
 /** The card a pending payout touches: the source of a bank payout, the target of a ledger top-up. */
@@ -106,7 +109,17 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
         reversesId: outcome === 'failed' ? p.transactionId : null,
       });
     }
-    const [settled] = await tx.update(payouts).set({ status: outcome, updatedAt: sql`now()`, completedAt: sql`now()` }).where(eq(payouts.id, p.id)).returning();
+    const failureReason =
+      outcome !== 'failed'
+        ? null
+        : p.isLedgerTopup && cardGone
+          ? FAILURE_REASONS.destinationCardGone
+          : (opts.failureReason ?? (p.isLedgerTopup ? FAILURE_REASONS.topUpRefused : bankFailedReason(p.bankSlug)));
+    const [settled] = await tx
+      .update(payouts)
+      .set({ status: outcome, failureReason, updatedAt: sql`now()`, completedAt: sql`now()` })
+      .where(eq(payouts.id, p.id))
+      .returning();
     await enqueueEvent(tx, {
       businessId: p.businessId,
       mode,

@@ -8,6 +8,7 @@ import { feeSignature, type FeeRule } from '../fees/fee-schedule';
 import { checkPosting, postingValues, type Posting } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
 import type { Mode } from '../validation';
+import { announceCreated } from '../webhooks/live-updates';
 import { eventValues } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
 import type { PayoutCard } from './payout-parties';
@@ -122,6 +123,7 @@ export async function writePayout(
     updatedAt: now,
     completedAt: status === 'success' ? now : null,
     settleAfter: extra.settleAfter ?? null,
+    failureReason: null,
   };
   const posting = {
     mode: opts.mode,
@@ -171,5 +173,6 @@ export async function writePayout(
   if (!checkPosting(verdict, posting)) {
     throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
   }
+  announceCreated(db, opts.businessId, opts.mode, 'payout', p.reference);
   return Object.assign({ id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) }, payout) satisfies PayoutRow;
 }

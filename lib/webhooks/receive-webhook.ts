@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
-import { liveUpdatesChannel } from './live-updates';
+import { liveUpdateOfEvent, liveUpdatesChannel } from './live-updates';
 import { bodySignature, safeEqual, serviceSignature, standardSignature } from './signing';
 
 export const TIMESTAMP_TOLERANCE_S = 5 * 60;
@@ -65,13 +65,12 @@ export async function receiveWebhook(db: Db, o: ReceiveWebhookOptions): Promise<
   } catch {
     throw new ServiceError('validation_error', { body: 'The body is not valid JSON.' });
   }
-  const kind = event && typeof event === 'object' && 'event' in event ? String((event as { event: unknown }).event) : 'unknown';
   const channel = liveUpdatesChannel(endpoint.business_id, endpoint.mode);
   const inserted = await db.execute(sql`
     WITH fresh AS (
       INSERT INTO received_webhooks (webhook_id, endpoint_id) VALUES (${id}, ${endpoint.id})
       ON CONFLICT (webhook_id) DO NOTHING RETURNING webhook_id
     )
-    SELECT pg_notify(${channel}, ${JSON.stringify({ id, event: kind })}) FROM fresh`);
+    SELECT pg_notify(${channel}, ${JSON.stringify(liveUpdateOfEvent(id!, event))}) FROM fresh`);
   return { webhookId: id!, duplicate: inserted.rows.length === 0 };
 }

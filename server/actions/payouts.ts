@@ -7,6 +7,10 @@ export async function previewPayout(input: unknown) {
   return runAction(defs.previewPayout, input);
 }
 
+export async function lookupRecipient(input: unknown) {
+  return runAction(defs.lookupRecipient, input);
+}
+
 export async function sendPayout(input: unknown) {
   return runAction(defs.sendPayout, input);
 }

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { AUDIT_FAMILY_WORDS } from '@/components/audit/audit-sentence';
 import { AuditTable } from '@/components/audit/audit-table';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
@@ -8,7 +9,12 @@ import { getDb } from '@/lib/db/client';
 export const metadata = { title: 'Audit log · Gift cards' };
 
 const PAGE_SIZE = 25;
-const ACTOR_LABELS: Record<AuditActorType, string> = { user: 'Dashboard users', api_key: 'API keys', admin: 'Back office', system: 'System' };
+const ACTOR_LABELS: Record<AuditActorType, string> = {
+  user: 'Dashboard users',
+  api_key: 'API keys',
+  admin: 'Back office',
+  system: 'Automatic (the service itself)',
+};
 const control =
   'mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700';
 const linkButton =
@@ -66,10 +72,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             Action
           </label>
           <select id="audit-action" name="action" defaultValue={action ?? ''} className={control}>
-            <option value="">All actions</option>
+            <option value="">Everything</option>
             {AUDIT_ACTION_FAMILIES.map((f) => (
               <option key={f} value={f}>
-                {f.replace('_', ' ')}.*
+                {AUDIT_FAMILY_WORDS[f]}
               </option>
             ))}
           </select>
@@ -93,7 +99,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           Changes made from the dashboard or with your API keys appear here.
         </EmptyState>
       ) : (
-        <AuditTable items={log.items} />
+        <AuditTable items={log.items} timeZone={session.timeZone} />
       )}
       {(log.newer || log.older) && (
         <nav aria-label="Audit log pages" className="mt-4 flex justify-between gap-2">

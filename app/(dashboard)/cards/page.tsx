@@ -23,12 +23,13 @@ const cursor = (v: string | string[] | undefined) => {
 export default async function CardsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const session = await requirePage('cards:read');
   const params = await searchParams;
-  const q = (one(params.q) ?? '').trim().slice(0, 64);
+  const q = (one(params.q) ?? '').trim().slice(0, 100);
   const statusParam = one(params.status);
-  const status: CardStatusFilter | undefined = statusParam === 'active' || statusParam === 'disabled' ? statusParam : undefined;
+  const status: CardStatusFilter | undefined = statusParam === 'active' || statusParam === 'disabled' || statusParam === 'cancelled' ? statusParam : undefined;
   const result = await searchCards(getDb(), {
     businessId: session.businessId,
     mode: session.mode,
+    country: session.country,
     query: q || undefined,
     status,
     after: cursor(params.after),
@@ -77,14 +78,15 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       >
         <div>
           <label htmlFor="q" className="block text-sm font-medium text-slate-800">
-            Phone or card number
+            Card number, last four digits, phone or holder name
           </label>
           <input
             id="q"
             name="q"
             type="search"
             defaultValue={q}
-            placeholder="0911234567, +251911234567 or 16 digits"
+            maxLength={100}
+            placeholder="8420, 0911 234 567 or Abebe"
             className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
           />
         </div>
@@ -101,6 +103,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
             <option value="">All</option>
             <option value="active">Active</option>
             <option value="disabled">Disabled</option>
+            <option value="cancelled">Cancelled</option>
           </select>
         </div>
         <Button type="submit" className="sm:w-auto">
@@ -108,6 +111,13 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         </Button>
       </form>
 
+      {status === 'cancelled' && result.items.length > 0 && (
+        <div className="mb-4">
+          <Notice tone="info" testId="cancelled-list-notice">
+            These cards are cancelled: they hold no money and can no longer be used. Open one to see its history.
+          </Notice>
+        </div>
+      )}
       {result.items.length === 0 ? (
         <EmptyState title={filtered ? 'No cards match' : 'No cards yet'}>
           {filtered ? (

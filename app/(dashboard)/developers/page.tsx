@@ -1,9 +1,10 @@
-import Link from 'next/link';
+import { liveKeys } from '@/components/payouts-list/list-items';
+import { Prefetched } from '@/components/providers/prefetched';
 import { ApiKeysPanel } from '@/components/developers/api-keys-panel';
-import { DeliveryLogTable } from '@/components/developers/delivery-log-table';
+import { LiveDeliveryLog } from '@/components/developers/live-delivery-log';
 import { ReplayFailedForm } from '@/components/developers/replay-buttons';
 import { WebhookEndpointPanel } from '@/components/developers/webhook-endpoint-panel';
-import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
+import { PageHeader, Panel } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
 import { getWebhookEndpoint } from '@/lib/dashboard/get-webhook-endpoint';
 import { listDeliveryLog } from '@/lib/dashboard/list-delivery-log';
@@ -13,8 +14,6 @@ import { listApiKeys } from '@/lib/keys/list-api-keys';
 export const metadata = { title: 'Developers · Gift cards' };
 
 const PAGE_SIZE = 20;
-const pager =
-  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 export default async function DevelopersPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const session = await requirePage('developers');
@@ -39,31 +38,9 @@ export default async function DevelopersPage({ searchParams }: { searchParams: P
       </div>
       <div className="mt-4 space-y-4">
         <Panel title="Delivery log">
-          {log.items.length === 0 ? (
-            <EmptyState title={page > 1 ? 'No more deliveries' : 'No deliveries yet'}>
-              {endpoint ? 'Events sent to your endpoint appear here with every attempt.' : 'Set a webhook URL to receive events.'}
-            </EmptyState>
-          ) : (
-            <DeliveryLogTable items={log.items} />
-          )}
-          {(page > 1 || log.hasNext) && (
-            <nav aria-label="Delivery log pages" className="mt-4 flex justify-between gap-2">
-              {page > 1 ? (
-                <Link className={pager} rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>
-                  ← Newer
-                </Link>
-              ) : (
-                <span />
-              )}
-              {log.hasNext ? (
-                <Link className={pager} rel="next" href={`/developers?page=${page + 1}`}>
-                  Older →
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          )}
+          <Prefetched entries={[[liveKeys.deliveryLog(page), log]]}>
+            <LiveDeliveryLog page={page} hasEndpoint={!!endpoint} />
+          </Prefetched>
         </Panel>
         <Panel title="Replay failed events">
           <p className="mb-3 text-sm text-slate-600">

@@ -1,9 +1,12 @@
+import { getCountries } from 'libphonenumber-js';
 import { AddUserForm } from '@/components/team/add-user-form';
+import { BusinessSettingsForm } from '@/components/team/business-settings-form';
 import { TeamMemberRow } from '@/components/team/team-member-row';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { listUsers } from '@/lib/auth/list-users';
 import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
+import { zoneLabel } from '@/lib/dashboard/time-zone';
 
 export const metadata = { title: 'Team · Gift cards' };
 
@@ -13,6 +16,18 @@ const ROLE_HELP: [string, string][] = [
   ['finance', 'reads everything and exports; moves no money'],
   ['support', 'finds, disables and enables cards'],
 ];
+
+function timeZoneChoices() {
+  const zones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+  return [...zones].sort().map((value) => ({ value, label: zoneLabel(value) }));
+}
+
+function countryChoices() {
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  return getCountries()
+    .map((value) => ({ value, label: names.of(value) ?? value }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
 
 export default async function TeamPage() {
   const session = await requirePage('team');
@@ -36,9 +51,14 @@ export default async function TeamPage() {
             ))}
           </dl>
         </Panel>
-        <Panel title="Add a user">
-          <AddUserForm />
-        </Panel>
+        <div className="space-y-4">
+          <Panel title="Add a user">
+            <AddUserForm />
+          </Panel>
+          <Panel title="Business settings">
+            <BusinessSettingsForm timeZone={session.timeZone} country={session.country} timeZones={timeZoneChoices()} countries={countryChoices()} />
+          </Panel>
+        </div>
       </div>
     </>
   );

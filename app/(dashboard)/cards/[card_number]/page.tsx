@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/components/cards/card-status-label';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
-import { CardTimelineTable } from '@/components/cards/card-timeline-table';
+import { CardStoryTable } from '@/components/cards/card-timeline-table';
 import { TopUpFormView } from '@/components/cards/top-up-form';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
@@ -10,8 +10,9 @@ import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
+import { pathParam } from '@/server/path-param';
 import { requirePage } from '@/server/session';
-import { cardTimeline } from '@/lib/dashboard/card-timeline';
+import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 
@@ -23,23 +24,25 @@ export default async function CardPage({ params, searchParams }: Props) {
   const session = await requirePage('cards:read');
   const { card_number } = await params;
   const query = await searchParams;
-  const before = typeof query.before === 'string' && /^\d{1,15}$/.test(query.before) ? Number(query.before) : undefined;
-  const timeline = await cardTimeline(getDb(), {
+  const before = typeof query.before === 'string' && parseStoryCursor(query.before) ? query.before : undefined;
+  const story = await cardStory(getDb(), {
     businessId: session.businessId,
     mode: session.mode,
-    cardNumber: decodeURIComponent(card_number),
+    cardNumber: pathParam(card_number),
     before,
     limit: 50,
   }).catch((err) => {
     if (err instanceof ServiceError && (err.code === 'card_not_found' || err.code === 'invalid_card_number')) notFound();
     throw err;
   });
-  const { card, entries } = timeline;
+  const { card, events, state } = story;
   const balance = Number(card.balance);
   const status = cardStatusLabel(card);
-  const movesMoney = can(session.role, 'money:move');
-  const canChangeStatus = can(session.role, 'cards:status');
-  const canCancel = can(session.role, 'cards:cancel');
+  const live = state !== 'cancelled';
+  const movesMoney = live && can(session.role, 'money:move');
+  const canChangeStatus = live && can(session.role, 'cards:status');
+  const canCancel = live && can(session.role, 'cards:cancel');
+  const byProvider = state === 'disabled' && story.disabled?.by === 'provider';
 
   return (
     <>
@@ -51,7 +54,8 @@ export default async function CardPage({ params, searchParams }: Props) {
           title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
           description={`${card.currency} gift card in ${session.mode} mode.`}
           actions={
-            movesMoney && (
+            movesMoney &&
+            state === 'active' && (
               <Link
                 href={`/payouts/new?card=${card.card_number}`}
                 className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
@@ -67,13 +71,29 @@ export default async function CardPage({ params, searchParams }: Props) {
           <Notice tone="success">Card created.</Notice>
         </div>
       )}
+      {story.cancelled && (
+        <div className="mb-4" data-testid="cancelled-banner">
+          <Notice tone="info">
+            <p className="font-semibold">This card is cancelled. It can no longer be used, topped up or enabled; this page is its record.</p>
+            <p className="mt-1">
+              Cancelled <LocalTime iso={story.cancelled.at} />
+              {story.cancelled.actor && ` by ${story.cancelled.actor}`}.{' '}
+              {story.cancelled.movedToBusiness === null
+                ? `Its balance moved to your business’s ${card.currency} account.`
+                : story.cancelled.movedToBusiness > 0
+                  ? `Its remaining balance of ${formatMoney(story.cancelled.movedToBusiness, card.currency)} moved to your business’s ${card.currency} account.`
+                  : 'It held no money when it was cancelled.'}
+            </p>
+          </Notice>
+        </div>
+      )}
       <div className="grid gap-4 lg:grid-cols-3">
         <Panel title="Holder">
           <dl className="space-y-2 text-sm">
             <div>
               <dt className="text-slate-600">Name</dt>
               <dd className="font-medium text-slate-900" data-testid="holder-name">
-                {[card.first_name, card.last_name].filter(Boolean).join(' ')}
+                {[card.first_name, card.last_name].filter(Boolean).join(' ') || 'No name given'}
               </dd>
             </div>
             <div>
@@ -97,14 +117,44 @@ export default async function CardPage({ params, searchParams }: Props) {
             <span data-testid="card-status">
               <StatusBadge status={status} />
             </span>
-            {card.disabled_by === 'provider' && <span className="text-xs">(by the provider)</span>}
+            {byProvider && <span className="text-xs">(by the provider)</span>}
           </p>
+          {state === 'disabled' && story.disabled && (
+            <div className="mt-3 text-sm text-slate-700" data-testid="disabled-why">
+              {byProvider ? (
+                <p>
+                  The provider disabled this card
+                  {story.disabled.at && (
+                    <>
+                      {' '}
+                      on <LocalTime iso={story.disabled.at} />
+                    </>
+                  )}
+                  . Only the provider can enable it again: contact the provider’s support.
+                  {story.disabled.reason && ` Reason given: ${story.disabled.reason}`}
+                </p>
+              ) : (
+                <p>
+                  Disabled
+                  {story.disabled.actor && ` by ${story.disabled.actor}`}
+                  {story.disabled.at && (
+                    <>
+                      {' '}
+                      on <LocalTime iso={story.disabled.at} />
+                    </>
+                  )}
+                  .{story.disabled.reason && ` Reason: ${story.disabled.reason}`}
+                </p>
+              )}
+            </div>
+          )}
         </Panel>
-        {(canChangeStatus || canCancel) && (
+        {((canChangeStatus && !byProvider) || canCancel) && (
           <Panel title="Manage">
             <CardStatusActions
               cardNumber={card.card_number}
-              active={status === 'active'}
+              active={state === 'active'}
+              disabledByProvider={byProvider}
               balance={balance}
               currency={card.currency}
               canChangeStatus={canChangeStatus}
@@ -114,19 +164,20 @@ export default async function CardPage({ params, searchParams }: Props) {
         )}
       </div>
 
-      {movesMoney && status === 'active' && (
+      {movesMoney && state === 'active' && (
         <div className="mt-4">
           <Panel title="Top up">
-            <TopUpFormView cardNumber={card.card_number} currency={card.currency} businessBalance={timeline.businessBalance} />
+            <TopUpFormView cardNumber={card.card_number} currency={card.currency} businessBalance={story.businessBalance} />
           </Panel>
         </div>
       )}
 
       <div className="mt-4">
-        <Panel title="Money movements">
-          {entries.length === 0 ? <EmptyState title="No money has moved on this card yet" /> : <CardTimelineTable entries={entries} currency={card.currency} />}
-          {(before !== undefined || timeline.olderBefore !== null) && (
-            <nav aria-label="Movement pages" className="mt-3 flex justify-between text-sm">
+        <Panel title="History">
+          <p className="-mt-2 mb-2 text-sm text-slate-600">Everything that happened to this card, newest first.</p>
+          {events.length === 0 ? <EmptyState title="Nothing older to show" /> : <CardStoryTable events={events} currency={card.currency} />}
+          {(before !== undefined || story.older !== null) && (
+            <nav aria-label="History pages" className="mt-3 flex justify-between text-sm">
               {before !== undefined ? (
                 <Link href={`/cards/${card.card_number}`} className="font-medium underline underline-offset-2">
                   Newest
@@ -134,9 +185,9 @@ export default async function CardPage({ params, searchParams }: Props) {
               ) : (
                 <span />
               )}
-              {timeline.olderBefore !== null && (
-                <Link href={`/cards/${card.card_number}?before=${timeline.olderBefore}`} className="font-medium underline underline-offset-2">
-                  Older movements
+              {story.older !== null && (
+                <Link href={`/cards/${card.card_number}?before=${encodeURIComponent(story.older)}`} className="font-medium underline underline-offset-2">
+                  Older events
                 </Link>
               )}
             </nav>

@@ -3,10 +3,13 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DetailField } from '@/components/history/detail-field';
 import { LedgerTrailTable } from '@/components/history/ledger-trail-table';
+import { bankName } from '@/components/history/payout-labels';
+import { Notice } from '@/components/ui/notice';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
+import { pathParam } from '@/server/path-param';
 import { requirePage } from '@/server/session';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
@@ -17,7 +20,7 @@ export const metadata = { title: 'Payment · Gift cards' };
 
 export default async function PaymentPage({ params }: { params: Promise<{ reference: string }> }) {
   const session = await requirePage('history:read');
-  const reference = decodeURIComponent((await params).reference);
+  const reference = pathParam((await params).reference);
   const db = getDb();
   const [payment] = await db
     .select()
@@ -27,6 +30,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
   const trail = await ledgerTrail(db, session.businessId, session.mode, payment.linkReference);
   const money = (n: number) => formatMoney(n, payment.currency);
   const hosted = payment.type === 'hosted';
+  const ended = payment.status === 'failed' || payment.status === 'cancelled';
+  const pending = payment.status === 'pending';
   return (
     <>
       <p className="mb-2 text-sm">
@@ -35,7 +40,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
         </Link>
       </p>
       <PageHeader
-        title={hosted ? 'Hosted payment' : 'Direct charge'}
+        title={hosted ? 'Checkout link payment' : 'Wallet charge'}
         description={payment.linkReference}
         actions={
           <span data-testid="payment-status">
@@ -43,15 +48,25 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
           </span>
         }
       />
+      {ended && (
+        <div className="mb-4">
+          <Notice tone="error" testId="failure-reason">
+            <span className="font-semibold">{payment.status === 'cancelled' ? 'Why it was cancelled: ' : 'Why it failed: '}</span>
+            {payment.failureReason ?? 'No reason was recorded.'} The customer was not charged and the card was not credited.
+          </Notice>
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Money">
           <dl className="grid grid-cols-2 gap-4">
-            <DetailField label="Card is credited" testId="payment-amount">
+            <DetailField label="Amount" testId="payment-amount">
               {money(payment.amount)}
             </DetailField>
             <DetailField label="Service fee">{money(payment.serviceFee)}</DetailField>
-            <DetailField label="Customer pays">{money(payment.amount + payment.serviceFee)}</DetailField>
-            <DetailField label="Currency">{payment.currency}</DetailField>
+            <DetailField label={pending ? 'Customer will pay' : 'Customer paid'}>{ended ? 'Nothing' : money(payment.amount + payment.serviceFee)}</DetailField>
+            <DetailField label={pending ? 'Card will be credited' : 'Card was credited'} testId="card-credited">
+              {ended ? 'Nothing' : money(payment.amount)}
+            </DetailField>
           </dl>
         </Panel>
         <Panel title="Details">
@@ -68,7 +83,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
               </DetailField>
             ) : (
               <>
-                <DetailField label="Wallet">{payment.paymentMethod}</DetailField>
+                <DetailField label="Wallet">{bankName(payment.paymentMethod)}</DetailField>
                 <DetailField label="Phone number">{payment.phoneNumber}</DetailField>
               </>
             )}

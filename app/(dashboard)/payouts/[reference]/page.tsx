@@ -2,12 +2,15 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DetailField } from '@/components/history/detail-field';
 import { LedgerTrailTable } from '@/components/history/ledger-trail-table';
-import { feeFromAmount, feePayerText, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
+import { bankName, feeFromAmount, feePayerText, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
+import { Notice } from '@/components/ui/notice';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
+import { pathParam } from '@/server/path-param';
 import { requirePage } from '@/server/session';
+import { merchantNames } from '@/lib/dashboard/history-lists';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
@@ -20,11 +23,18 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
   const session = await requirePage('history:read');
   const { reference } = await params;
   const db = getDb();
-  const payout = await requirePayout(db, session.businessId, session.mode, decodeURIComponent(reference)).catch((err) => {
+  const payout = await requirePayout(db, session.businessId, session.mode, pathParam(reference)).catch((err) => {
     if (err instanceof ServiceError) notFound();
     throw err;
   });
-  const trail = await ledgerTrail(db, session.businessId, session.mode, payout.reference);
+  const [trail, names] = await Promise.all([ledgerTrail(db, session.businessId, session.mode, payout.reference), merchantNames(db, [payout.merchantId])]);
+  const failed = payout.status === 'failed';
+  const pending = payout.status === 'pending';
+  const payer = payout.isLedgerTopup ? 'Business balance' : 'Source card';
+  // Where a failed payout's money went back: the reversal's credit to a card or to the business balance.
+  const returnedTo = trail.find(
+    (e) => e.kind.endsWith('_reversal') && e.amount > 0 && (e.account.startsWith('Card ') || e.account === 'Business balance'),
+  )?.account;
   const { debit, credit } = splitAmounts(payout.amount, payout.serviceFee, feeFromAmount(payout.chargePayer));
   const money = (n: number) => formatMoney(n, payout.currency);
   return (
@@ -35,7 +45,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
         </Link>
       </p>
       <PageHeader
-        title={`${payoutTypeLabel(payout)} payout`}
+        title={payout.isLedgerTopup ? 'Top-up from business balance' : `${payoutTypeLabel(payout)} payout`}
         description={payout.reference}
         actions={
           <span data-testid="payout-status">
@@ -43,6 +53,14 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
           </span>
         }
       />
+      {failed && (
+        <div className="mb-4">
+          <Notice tone="error" testId="failure-reason">
+            <span className="font-semibold">Why it failed: </span>
+            {payout.failureReason ?? 'No reason was recorded.'} Nothing reached the destination, and the money taken for it was returned.
+          </Notice>
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Money">
           <dl className="grid grid-cols-2 gap-4">
@@ -52,8 +70,24 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
             <DetailField label="Service fee">{money(payout.serviceFee)}</DetailField>
             <DetailField label="Fee paid by">{feePayerText(payout.chargePayer)}</DetailField>
             <DetailField label="Currency">{payout.currency}</DetailField>
-            <DetailField label={payout.isLedgerTopup ? 'Business account pays' : 'Source card pays'}>{money(debit)}</DetailField>
-            <DetailField label="Destination gets">{money(credit)}</DetailField>
+            {failed ? (
+              <>
+                <DetailField label="Returned" testId="returned">
+                  {money(debit)}
+                  {returnedTo ? ` to ${returnedTo === 'Business balance' ? 'the business balance' : returnedTo.replace(/^Card /, 'card ')}` : ''}
+                </DetailField>
+                <DetailField label="Destination received" testId="destination-received">
+                  Nothing
+                </DetailField>
+              </>
+            ) : (
+              <>
+                <DetailField label={`${payer} paid`}>{money(debit)}</DetailField>
+                <DetailField label={pending ? 'Destination will receive' : 'Destination received'} testId="destination-received">
+                  {money(credit)}
+                </DetailField>
+              </>
+            )}
           </dl>
         </Panel>
         <Panel title="Where it went">
@@ -64,19 +98,19 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
                   {payout.sourceCardNumber}
                 </Link>
               ) : (
-                'Business account'
+                'Business balance'
               )}
             </DetailField>
-            <DetailField label="Destination">{payoutDestination(payout)}</DetailField>
+            <DetailField label="Destination">{payoutDestination(payout, payout.merchantId ? names[payout.merchantId] : null)}</DetailField>
             {payout.payoutType === 'bank' && !payout.isLedgerTopup && (
               <>
-                <DetailField label="Bank or wallet">{payout.bankSlug}</DetailField>
+                <DetailField label="Bank or wallet">{bankName(payout.bankSlug)}</DetailField>
                 <DetailField label="Account number">{payout.accountNumber}</DetailField>
                 <DetailField label="Account name">{payout.accountName}</DetailField>
               </>
             )}
             {payout.isLedgerTopup && <DetailField label="Reference name">{payout.accountName}</DetailField>}
-            <DetailField label="Mode">{payout.mode}</DetailField>
+            <DetailField label="Mode">{payout.mode === 'live' ? 'Live' : 'Test'}</DetailField>
           </dl>
         </Panel>
         <Panel title="Timeline">
@@ -89,7 +123,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
             </DetailField>
             <DetailField label="Completed">{payout.completedAt ? <LocalTime iso={payout.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
             <DetailField label="Started by">
-              {payout.actorType === 'user' ? 'Dashboard user' : payout.actorType === 'api_key' ? 'API key' : payout.actorType}
+              {payout.actorType === 'user' ? 'Dashboard user' : payout.actorType === 'api_key' ? 'API key' : 'The service'}
             </DetailField>
           </dl>
         </Panel>

@@ -4,6 +4,7 @@ import { requireAction } from '@/server/session';
 import { payoutCsvHeader, payoutCsvRow } from '@/lib/dashboard/payouts-csv';
 import { parsePayoutFilters, payoutBatches } from '@/lib/dashboard/search-payouts';
 import { getDb } from '@/lib/db/client';
+import { dayIn } from '@/lib/dashboard/time-zone';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +17,7 @@ export async function GET(req: Request) {
     return errorResponse(err, randomUUID());
   }
   const filters = parsePayoutFilters(Object.fromEntries(new URL(req.url).searchParams));
-  const batches = payoutBatches(getDb(), { businessId: session.businessId, mode: session.mode, filters });
+  const batches = payoutBatches(getDb(), { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, filters });
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -26,7 +27,7 @@ export async function GET(req: Request) {
       try {
         const next = await batches.next();
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value.map(payoutCsvRow).join('')));
+        else controller.enqueue(encoder.encode(next.value.map((p) => payoutCsvRow(p, session.timeZone)).join('')));
       } catch (err) {
         console.error('payout export failed', err);
         controller.error(err);
@@ -36,7 +37,7 @@ export async function GET(req: Request) {
       await batches.return(undefined);
     },
   });
-  const day = new Date().toISOString().slice(0, 10);
+  const day = dayIn(session.timeZone, new Date());
   return new Response(stream, {
     headers: {
       'content-type': 'text/csv; charset=utf-8',

@@ -8,8 +8,11 @@ export const metadata = { title: 'Send payout · Gift cards' };
 
 export default async function NewPayoutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('money:move');
-  const card = (await searchParams).card;
-  const defaultCard = (Array.isArray(card) ? card[0] : card)?.replace(/\D/g, '').slice(0, 16) ?? '';
+  const params = await searchParams;
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const defaultCard = first(params.card)?.replace(/\D/g, '').slice(0, 16) ?? '';
+  // Search links another business here as ?type=b2b&merchant_id=...
+  const merchant = first(params.type) === 'b2b' ? first(params.merchant_id)?.trim().slice(0, 64) : undefined;
   return (
     <>
       <p className="mb-2 text-sm">
@@ -18,7 +21,7 @@ export default async function NewPayoutPage({ searchParams }: { searchParams: Pr
         </Link>
       </p>
       <PageHeader title="Send payout" description={`From one of your cards, in ${session.mode} mode. The fee follows your fee schedule.`} />
-      <SendPayoutForm defaultCard={defaultCard} banks={BANKS.filter((b) => b.slug !== 'link')} />
+      <SendPayoutForm defaultCard={defaultCard} defaultMerchantId={merchant ?? ''} banks={BANKS.filter((b) => b.slug !== 'link')} />
     </>
   );
 }

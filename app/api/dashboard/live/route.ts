@@ -1,10 +1,11 @@
 import { requireAction } from '@/server/session';
 import { errorResponse } from '@/lib/api/api-route';
+import { can } from '@/lib/auth/permissions';
 import { subscribeLiveUpdates } from '@/lib/webhooks/live-updates';
 
 export const dynamic = 'force-dynamic';
 
-/** Server-sent events: one message per verified webhook for the signed-in business and mode. */
+/** Server-sent events: one message per verified webhook, or payout or payment created, for the signed-in business and mode. */
 export async function GET(req: Request) {
   let session: Awaited<ReturnType<typeof requireAction>>;
   try {
@@ -24,8 +25,13 @@ export async function GET(req: Request) {
           /* closed */
         }
       };
-      send(': connected\n\n');
-      unsubscribe = await subscribeLiveUpdates(session.businessId, session.mode, (update) => send(`data: ${JSON.stringify(update)}\n\n`));
+      // A role that cannot read payouts and payments hears that something changed, not which one.
+      const seesHistory = can(session.role, 'history:read');
+      unsubscribe = await subscribeLiveUpdates(session.businessId, session.mode, (update) =>
+        send(`data: ${JSON.stringify(seesHistory ? update : { event: update.event, kind: update.kind, cards: update.cards })}\n\n`),
+      );
+      // Only now is LISTEN in place: the client catches up on what changed before this point.
+      send('event: ready\ndata: {}\n\n');
       ping = setInterval(() => send(': ping\n\n'), 25_000);
       req.signal.addEventListener('abort', () => {
         clearInterval(ping);

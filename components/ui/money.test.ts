@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../components/ui/money';
+import { formatMoney } from './money';
 
 const plain = (s: string) => s.replace(/\s/g, ' ');
 

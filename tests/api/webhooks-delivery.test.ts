@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDb, type Db } from '../lib/db/client';
-import { startReceiver } from './api/webhooks-receiver';
-import { createScratchDatabase, freePort, startTestServer, type TestServer } from './test-server';
-import { emitPaymentEvent } from './webhook-events';
+import { createDb, type Db } from '../../lib/db/client';
+import { startReceiver } from './webhooks-receiver';
+import { createScratchDatabase, freePort, startTestServer, type TestServer } from '../test-server';
+import { emitPaymentEvent } from '../webhook-events';
 
 /**
  * Delivery under process death, competition and one business's flood. Each

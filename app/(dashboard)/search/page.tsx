@@ -1,0 +1,67 @@
+import { SearchResultsView, searchHelp } from '@/components/search/search-results';
+import { Button } from '@/components/ui/button';
+import { Notice } from '@/components/ui/notice';
+import { PageHeader } from '@/components/ui/page-header';
+import { can } from '@/lib/auth/permissions';
+import { getDb } from '@/lib/db/client';
+import { ServiceError } from '@/lib/errors';
+import { MAX_SEARCH_LENGTH, searchEverything, type SearchResults } from '@/lib/search/search-everything';
+import { requirePage } from '@/server/session';
+
+export const metadata = { title: 'Search · Gift cards' };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** The header search's full page: the same results, without JavaScript too (the header form posts here). */
+export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await requirePage('cards:read');
+  const q = (one((await searchParams).q) ?? '').trim();
+  let results: SearchResults | null = null;
+  let problem: string | null = null;
+  if (q) {
+    try {
+      results = await searchEverything(getDb(), { businessId: session.businessId, mode: session.mode, role: session.role, country: session.country, query: q });
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      problem = typeof err.detail === 'string' ? err.detail : Object.values(err.detail).flat().join(' ');
+    }
+  }
+  return (
+    <>
+      <PageHeader
+        title="Search"
+        description={`In ${session.mode} mode. ${searchHelp({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move') })}`}
+      />
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers staff use; role="search" on the form is the equivalent */}
+      <form
+        method="get"
+        action="/search"
+        role="search"
+        className="mb-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_auto] sm:items-end"
+      >
+        <div>
+          <label htmlFor="search-q" className="block text-sm font-medium text-slate-800">
+            Search for
+          </label>
+          <input
+            id="search-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={MAX_SEARCH_LENGTH}
+            className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
+          />
+        </div>
+        <Button type="submit" className="sm:w-auto">
+          Search
+        </Button>
+      </form>
+      {problem && <Notice tone="error">{problem}</Notice>}
+      {results && (
+        <div className="rounded-xl bg-white p-2 shadow-sm ring-1 ring-slate-200" data-testid="search-page-results">
+          <SearchResultsView results={results} />
+        </div>
+      )}
+    </>
+  );
+}

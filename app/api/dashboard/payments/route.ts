@@ -1,0 +1,19 @@
+import { toPaymentItems } from '@/components/payouts-list/list-items';
+import { errorResponse } from '@/lib/api/api-route';
+import { paymentsListPage } from '@/lib/dashboard/history-lists';
+import { getDb } from '@/lib/db/client';
+import { requireAction } from '@/server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** The payments list page as JSON, for the live list: the same search parameters as /payments, scoped to the session's business and mode. */
+export async function GET(req: Request) {
+  try {
+    const session = await requireAction('history:read');
+    const params = Object.fromEntries(new URL(req.url).searchParams);
+    const { page } = await paymentsListPage(getDb(), { ...session, params, limit: 25 });
+    return Response.json(toPaymentItems(page), { headers: { 'cache-control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err, 'dashboard payments');
+  }
+}

@@ -1,0 +1,25 @@
+import { errorResponse } from '@/lib/api/api-route';
+import { getDb } from '@/lib/db/client';
+import { newRequestId } from '@/lib/ids';
+import { searchEverything } from '@/lib/search/search-everything';
+import { requireAction } from '@/server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** The header search as you type: GET ?q=..., the signed-in business and mode only; the results grouped by kind. */
+export async function GET(req: Request) {
+  try {
+    const session = await requireAction('cards:read');
+    const q = new URL(req.url).searchParams.get('q');
+    const data = await searchEverything(getDb(), {
+      businessId: session.businessId,
+      mode: session.mode,
+      role: session.role,
+      country: session.country,
+      query: q ?? '',
+    });
+    return Response.json({ status: 'success', data }, { headers: { 'cache-control': 'private, no-store' } });
+  } catch (err) {
+    return errorResponse(err, newRequestId());
+  }
+}

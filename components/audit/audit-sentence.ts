@@ -1,0 +1,180 @@
+import { bankName } from '@/components/history/payout-labels';
+import { formatMoney } from '@/components/ui/money';
+import type { AuditEntry, AuditSubject } from '@/lib/dashboard/list-audit-log';
+import { formatDateTime } from '@/lib/dashboard/time-zone';
+
+const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support' };
+const role = (r: unknown) => ROLE_WORDS[String(r)] ?? 'team member';
+const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : null);
+const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/** "ETB 100.00", or an empty string when the amount or currency is unknown. */
+function moneyOf(amount: unknown, currency: string | null | undefined): string {
+  const n = num(amount);
+  return n !== null && currency ? formatMoney(n, currency) : '';
+}
+
+function payoutWhere(s: AuditSubject | null): string {
+  if (!s) return '';
+  if (s.isLedgerTopup) return ` from the business balance to card ${s.destinationCard}`;
+  const from = s.sourceCard ? ` from card ${s.sourceCard}` : '';
+  if (s.payoutType === 'card_to_card') return `${from} to card ${s.destinationCard}`;
+  if (s.payoutType === 'b2b') return `${from} to ${s.merchantName ?? 'another business'}`;
+  return `${from} to ${bankName(s.bankSlug ?? null)} account ${s.accountNumber}`;
+}
+
+function payoutKind(s: AuditSubject | null, type?: string): string {
+  const t = s?.payoutType ?? type;
+  if (s?.isLedgerTopup) return 'top-up';
+  if (t === 'card_to_card') return 'card-to-card payout';
+  if (t === 'b2b') return 'payout to another business';
+  if (t === 'bank') return 'bank or wallet payout';
+  return 'payout';
+}
+
+function paymentKind(s: AuditSubject | null, type?: unknown): string {
+  const t = s?.paymentType ?? text(type);
+  if (t === 'hosted') return 'checkout link payment';
+  if (t === 'direct-charge') return s?.paymentMethod ? `wallet charge (${bankName(s.paymentMethod)})` : 'wallet charge';
+  return 'payment';
+}
+
+const withFee = (fee: string, minor: unknown) => ((num(minor) ?? 0) > 0 ? ` (fee ${fee})` : '');
+
+/**
+ * One audit entry as a sentence in plain words: amounts in currency units,
+ * old and new values, bank and business names; never an action code.
+ */
+export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details' | 'subject'>, timeZone: string): string {
+  const d = e.details ?? {};
+  const s = e.subject;
+  const target = e.target ?? '';
+  const currency = s?.currency ?? text(d.currency);
+  const amount = moneyOf(d.amount ?? s?.amount, currency);
+  const fee = moneyOf(d.service_fee, currency);
+  const [family, ...rest] = e.action.split('.');
+  const verb = rest.join('.');
+
+  switch (family) {
+    case 'card': {
+      const reason = text(d.reason) ? ` Reason given: “${text(d.reason)}”.` : '';
+      if (verb === 'created') return `Created card ${target}.`;
+      if (verb === 'disabled') return `Disabled card ${target}.${reason}`;
+      if (verb === 'enabled') return `Enabled card ${target} again.`;
+      if (verb === 'provider_disabled') return `The provider disabled card ${target}.${reason}`;
+      if (verb === 'provider_enabled') return `The provider enabled card ${target} again.`;
+      if (verb === 'cancelled') {
+        const moved = moneyOf(d.moved_to_business_account, currency);
+        return moved ? `Cancelled card ${target}; its balance of ${moved} moved to the business balance.` : `Cancelled card ${target}.`;
+      }
+      return `Changed card ${target}.`;
+    }
+    case 'payout': {
+      const ref = target ? ` ${target}` : '';
+      if (verb.endsWith('.created')) {
+        const type = verb.split('.')[0];
+        const status = text(d.status);
+        const outcome = status === 'pending' ? '; it waits for the bank to confirm' : status === 'success' ? '; it succeeded at once' : '';
+        return `Sent a ${payoutKind(s, type)}${ref} of ${amount}${withFee(fee, d.service_fee)}${payoutWhere(s)}${outcome}.`;
+      }
+      const what = `${capital(payoutKind(s))}${ref}${amount ? ` of ${amount}` : ''}${payoutWhere(s)}`;
+      if (verb === 'success') return `${what} succeeded.`;
+      if (verb === 'failed') {
+        const back =
+          d.refunded_to === 'card'
+            ? ' The money went back to the source card.'
+            : d.refunded_to === 'business_account'
+              ? ' The money went back to the business balance.'
+              : '';
+        return `${what} failed: ${s?.failureReason ?? 'no reason was recorded.'}${back}`;
+      }
+      return `${what} changed.`;
+    }
+    case 'transfer':
+      return `Started a top-up${target ? ` ${target}` : ''} of ${amount} from the business balance to card ${text(d.card_number) ?? s?.destinationCard ?? ''}.`;
+    case 'payment': {
+      const card = text(d.card_number) ?? s?.cardNumber;
+      const what = `${capital(paymentKind(s, d.type))} ${target} of ${amount}`;
+      if (verb === 'created') return `Started a ${paymentKind(s, d.type)} ${target} of ${amount}${withFee(fee, d.service_fee)} for card ${card}.`;
+      if (verb === 'success')
+        return d.credited_to === 'business_account'
+          ? `${what} succeeded; the card could no longer take money, so the business balance was credited.`
+          : `${what} succeeded; card ${card} was credited.`;
+      if (verb === 'failed') return `${what} failed: ${s?.failureReason ?? 'no reason was recorded.'}`;
+      if (verb === 'cancelled') return `${what} was cancelled: ${s?.failureReason ?? 'no reason was recorded.'}`;
+      return `${what} changed.`;
+    }
+    case 'business': {
+      if (verb === 'credited') return `The business balance was credited with ${amount}.`;
+      if (verb === 'settings_changed') {
+        const from = (d.from ?? {}) as Record<string, unknown>;
+        const to = (d.to ?? {}) as Record<string, unknown>;
+        const changes: string[] = [];
+        if (from.time_zone !== to.time_zone) changes.push(`the time zone from ${from.time_zone} to ${to.time_zone}`);
+        if (from.country !== to.country) changes.push(`the country from ${from.country} to ${to.country}`);
+        return changes.length ? `Changed ${changes.join(' and ')}.` : 'Saved the business settings without changes.';
+      }
+      return 'Changed the business settings.';
+    }
+    case 'api_key':
+      if (verb === 'created') return `Created API key ${target}….`;
+      if (verb === 'revoked') return `Revoked API key ${target}…; it no longer works.`;
+      return `Changed API key ${target}….`;
+    case 'webhook': {
+      if (verb === 'url_set') {
+        const from = text(d.from);
+        const to = text(d.to) ?? target;
+        if (from && from !== to) return `Changed the webhook URL from ${from} to ${to}.`;
+        return from === to ? `Saved the webhook URL ${to} again (unchanged).` : `Set the webhook URL to ${to}.`;
+      }
+      if (verb === 'secret_rotated') return `Replaced the webhook signing secret of ${target}; the old one works for 24 more hours.`;
+      if (verb === 'secret_revealed') return `Showed the webhook signing secret of ${target}.`;
+      if (verb === 'replayed') {
+        const outcome =
+          d.outcome === 'queued'
+            ? 'it was queued to be sent again'
+            : d.outcome === 'in_flight'
+              ? 'it was not sent, because the last attempt was still under way'
+              : d.outcome === 'endpoint_disabled'
+                ? 'it was not sent, because the webhook URL is turned off'
+                : d.outcome === 'no_endpoint'
+                  ? 'it was not sent, because there was no webhook URL'
+                  : 'it was queued to be sent again';
+        return `Replayed event ${target}: ${outcome}.`;
+      }
+      if (verb === 'failed_replayed') {
+        const [from, to] = target.split('/');
+        const n = num(d.deliveries) ?? 0;
+        const period =
+          from && to && !Number.isNaN(Date.parse(from))
+            ? ` of events from ${formatDateTime(timeZone, new Date(from))} to ${formatDateTime(timeZone, new Date(to))}`
+            : '';
+        return `Replayed the failed deliveries${period}: ${n} ${n === 1 ? 'delivery was' : 'deliveries were'} queued.`;
+      }
+      return 'Changed the webhook settings.';
+    }
+    case 'user':
+      if (verb === 'added') return `Added ${target} to the team as ${role(d.role)}.`;
+      if (verb === 'removed') return `Removed ${target} (${role(d.role)}) from the team.`;
+      if (verb === 'role_changed') return `Changed the role of ${target} from ${role(d.from)} to ${role(d.to)}.`;
+      return `Changed the team member ${target}.`;
+    case 'demo':
+      return 'Created the demo business.';
+    default:
+      return target ? `Changed ${target}.` : 'Made a change.';
+  }
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The action filter's families, in words. */
+export const AUDIT_FAMILY_WORDS: Record<string, string> = {
+  card: 'Cards',
+  payout: 'Payouts',
+  transfer: 'Top-ups from business balance',
+  payment: 'Payments',
+  business: 'Business balance and settings',
+  api_key: 'API keys',
+  webhook: 'Webhooks',
+  user: 'Team',
+};

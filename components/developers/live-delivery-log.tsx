@@ -1,0 +1,63 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { fetchJson } from '@/components/payouts-list/fetch-json';
+import { liveKeys } from '@/components/payouts-list/list-items';
+import { EmptyState } from '@/components/ui/page-header';
+import type { DeliveryLogEntry } from '@/lib/dashboard/list-delivery-log';
+import { DeliveryLogTable } from './delivery-log-table';
+
+const pager =
+  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
+
+export interface DeliveryLogPage {
+  items: DeliveryLogEntry[];
+  hasNext: boolean;
+}
+
+/** While a delivery is on its way its attempts change without an event of their own: the log reads itself again every 2 s until none is pending. */
+const PENDING_POLL_MS = 2_000;
+
+/**
+ * The delivery log through TanStack Query: the live stream invalidates it when
+ * an event goes out, a replay invalidates it, and it follows pending deliveries
+ * by itself, so it never needs a reload.
+ */
+export function LiveDeliveryLog({ page, hasEndpoint }: { page: number; hasEndpoint: boolean }) {
+  const { data } = useQuery({
+    queryKey: liveKeys.deliveryLog(page),
+    queryFn: () => fetchJson<DeliveryLogPage>(`/api/dashboard/deliveries?page=${page}`),
+    refetchInterval: (query) => (query.state.data?.items.some((d) => d.state === 'pending') ? PENDING_POLL_MS : false),
+  });
+  if (!data) return null;
+  return (
+    <>
+      {data.items.length === 0 ? (
+        <EmptyState title={page > 1 ? 'No more deliveries' : 'No deliveries yet'}>
+          {hasEndpoint ? 'Events sent to your endpoint appear here with every attempt.' : 'Set a webhook URL to receive events.'}
+        </EmptyState>
+      ) : (
+        <DeliveryLogTable items={data.items} />
+      )}
+      {(page > 1 || data.hasNext) && (
+        <nav aria-label="Delivery log pages" className="mt-4 flex justify-between gap-2">
+          {page > 1 ? (
+            <Link className={pager} rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          {data.hasNext ? (
+            <Link className={pager} rel="next" href={`/developers?page=${page + 1}`}>
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </>
+  );
+}

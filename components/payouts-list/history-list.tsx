@@ -1,0 +1,101 @@
+'use client';
+
+import { type QueryKey, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { Pager } from '@/components/history/pager';
+import { LocalTime } from '@/components/ui/local-time';
+import { formatMoney } from '@/components/ui/money';
+import { EmptyState } from '@/components/ui/page-header';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { TableHead } from '@/components/ui/table-head';
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
+import { fetchJson } from './fetch-json';
+import type { HistoryRow, ListPage } from './list-items';
+
+const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
+
+export interface HistoryListProps<T extends HistoryRow> {
+  /** The page's path and its JSON route under /api/dashboard. */
+  kind: 'payouts' | 'payments';
+  /** The page's query string ("?status=failed"), which is also the JSON route's. */
+  search: string;
+  filters: Record<string, string | undefined>;
+  queryKey: QueryKey;
+  /** What an unfiltered empty list says will appear here. */
+  emptyText: string;
+  /** The two columns particular to the kind (From and To, or Card and Order), and their cells. */
+  parties: readonly [string, string];
+  partyCells: (row: T) => readonly [ReactNode, ReactNode];
+}
+
+/**
+ * One page of payouts or payments, read through TanStack Query: the server's
+ * first answer is hydrated into the query (Prefetched), and the live stream
+ * invalidates it when one of this business and mode is created or settles.
+ */
+export function HistoryList<T extends HistoryRow>({ kind, search, filters, queryKey, emptyText, parties, partyCells }: HistoryListProps<T>) {
+  const { data } = useQuery({ queryKey, queryFn: () => fetchJson<ListPage<T>>(`/api/dashboard/${kind}${search}`) });
+  // The page hydrates this query, so there is data from the first paint.
+  if (!data) return null;
+  const filtered = Object.values(filters).some(Boolean);
+  if (data.rows.length === 0) {
+    return (
+      <EmptyState title={filtered ? `No ${kind} match these filters` : `No ${kind} yet`}>
+        {filtered ? 'Clear the filters or widen the dates.' : emptyText}
+      </EmptyState>
+    );
+  }
+  const one = kind.slice(0, -1);
+  return (
+    <>
+      <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+        <table className="w-full text-sm" data-testid={`${kind}-table`}>
+          <caption className="sr-only">{kind[0].toUpperCase() + kind.slice(1)}</caption>
+          <TableHead
+            variant="stacking"
+            columns={['Reference', 'Type', { label: 'Amount', numeric: true }, 'Status', { label: 'Fee', numeric: true }, ...parties, 'Created']}
+          />
+          <tbody className="divide-y divide-slate-100">
+            {data.rows.map((p) => (
+              <tr key={p.reference} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0" data-testid={`${one}-${p.reference}`}>
+                <td className="col-span-2 text-xs md:px-4 md:py-3">
+                  <Link href={`/${kind}/${p.reference}`} className={linkClass}>
+                    {p.reference}
+                  </Link>
+                </td>
+                <td className="md:px-4 md:py-3">{p.type}</td>
+                <td className="text-right font-medium tabular-nums md:px-4 md:py-3" data-testid="amount">
+                  {formatMoney(p.amount, p.currency)}
+                </td>
+                <td className="md:px-4 md:py-3" data-testid="status">
+                  <StatusBadge status={p.status} />
+                  {p.failureReason && (
+                    <p className="mt-1 text-xs text-red-800 md:max-w-56" data-testid="failure-reason">
+                      {p.failureReason}
+                    </p>
+                  )}
+                </td>
+                <td className="text-right text-xs text-slate-700 tabular-nums md:px-4 md:py-3 md:text-sm">
+                  <span className="md:sr-only">Fee </span>
+                  {formatMoney(p.serviceFee, p.currency)}
+                </td>
+                {partyCells(p).map((cell, i) => (
+                  <td key={parties[i]} className="col-span-2 text-xs md:col-span-1 md:px-4 md:py-3">
+                    <span className="text-slate-600 md:sr-only">{parties[i]} </span>
+                    {cell}
+                  </td>
+                ))}
+                <td className="col-span-2 text-xs text-slate-600 md:px-4 md:py-3">
+                  <LocalTime iso={p.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <TimeZoneNote className="mt-2" />
+      <Pager path={`/${kind}`} filters={filters} prev={data.prev} next={data.next} />
+    </>
+  );
+}

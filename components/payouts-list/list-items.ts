@@ -1,0 +1,93 @@
+import type { KeysetPage } from '@/lib/dashboard/keyset-cursor';
+import type { Payment } from '@/lib/payments/payment-view';
+import type { PayoutRow } from '@/lib/payouts/payout-view';
+import { paymentTypeLabel, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
+
+/** What every history row has, payout or payment: words and figures only, so the live JSON stays small and carries no ids. */
+export interface HistoryRow {
+  reference: string;
+  type: string;
+  status: string;
+  amount: number;
+  serviceFee: number;
+  currency: string;
+  createdAt: string;
+  failureReason: string | null;
+}
+
+export interface PayoutItem extends HistoryRow {
+  /** The source card's number, or null for the business balance. */
+  sourceCard: string | null;
+  destination: string;
+}
+
+export interface PaymentItem extends HistoryRow {
+  cardNumber: string;
+  orderReference: string | null;
+}
+
+export interface ListPage<T> {
+  rows: T[];
+  prev: string | null;
+  next: string | null;
+}
+
+export function toPayoutItems(page: KeysetPage<PayoutRow>, names: Record<string, string>): ListPage<PayoutItem> {
+  return {
+    prev: page.prev,
+    next: page.next,
+    rows: page.rows.map((p) => ({
+      reference: p.reference,
+      type: payoutTypeLabel(p),
+      status: p.status,
+      amount: p.amount,
+      serviceFee: p.serviceFee,
+      currency: p.currency,
+      sourceCard: p.sourceCardNumber,
+      destination: payoutDestination(p, p.merchantId ? names[p.merchantId] : null),
+      createdAt: new Date(p.createdAt).toISOString(),
+      failureReason: p.status === 'failed' ? (p.failureReason ?? 'No reason was recorded.') : null,
+    })),
+  };
+}
+
+export function toPaymentItems(page: KeysetPage<Payment>): ListPage<PaymentItem> {
+  return {
+    prev: page.prev,
+    next: page.next,
+    rows: page.rows.map((p) => ({
+      reference: p.linkReference,
+      type: paymentTypeLabel(p.type, p.paymentMethod),
+      status: p.status,
+      amount: p.amount,
+      serviceFee: p.serviceFee,
+      currency: p.currency,
+      cardNumber: p.cardNumber,
+      orderReference: p.merchantReference,
+      createdAt: new Date(p.createdAt).toISOString(),
+      failureReason: p.status === 'failed' || p.status === 'cancelled' ? (p.failureReason ?? 'No reason was recorded.') : null,
+    })),
+  };
+}
+
+/** The TanStack Query keys of the dashboard's live views; the live stream invalidates them by what an event touches. */
+export const liveKeys = {
+  payouts: ['payouts'] as const,
+  payoutList: (search: string) => ['payouts', 'list', search] as const,
+  payments: ['payments'] as const,
+  paymentList: (search: string) => ['payments', 'list', search] as const,
+  deliveries: ['deliveries'] as const,
+  deliveryLog: (page: number) => ['deliveries', 'log', page] as const,
+};
+
+/** The page's search parameters as one query string, in a stable order: the list query's key and its JSON route's query. */
+export function searchString(params: Record<string, string | string[] | undefined>): string {
+  const q = new URLSearchParams();
+  for (const key of Object.keys(params).sort()) {
+    const v = params[key];
+    const value = Array.isArray(v) ? v[0] : v;
+    if (value) q.set(key, value);
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_card_idx" ON "payments" USING btree ("card_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

@@ -1,0 +1,109 @@
+import { ACTIVE } from '../cards/card-status';
+import { cardNotFound, ServiceError } from '../errors';
+import { computeFee, type FeeRule } from '../fees/fee-schedule';
+import { findBank } from '../rails/banks';
+import type { Currency } from '../validation';
+import type { PayoutType } from './payout-view';
+
+/** Who may pay the fee for each payout type, default first (SPEC.md's charge_payer table). */
+export const PAYERS: Record<PayoutType, readonly [string, string]> = {
+  b2b: ['business', 'customer'],
+  bank: ['business', 'customer'],
+  card_to_card: ['sender', 'receiver'],
+};
+
+export interface PayerRule {
+  chargePayer: string;
+  /** The payer that takes the fee off the amount received: business (B2B, bank) or receiver. Else the fee is added to the debit. */
+  feeFromAmount: boolean;
+}
+
+/** The payer a request names (or the type's default), and whether the fee comes off the amount. */
+export function payerRule(type: PayoutType, chargePayer: string | undefined): PayerRule {
+  const [defaultPayer, otherPayer] = PAYERS[type];
+  const payer = chargePayer ?? defaultPayer;
+  if (payer !== defaultPayer && payer !== otherPayer) {
+    throw new ServiceError('invalid_charge_payer', `charge_payer must be ${defaultPayer} or ${otherPayer} for this payout type.`, { field: 'charge_payer' });
+  }
+  return { chargePayer: payer, feeFromAmount: payer === (type === 'card_to_card' ? 'receiver' : 'business') };
+}
+
+/**
+ * Source debit and destination credit for a payer rule: the fee is either
+ * added to what the source pays or taken from what the destination gets.
+ */
+export function splitAmounts(amount: number, fee: number, feeFromAmount: boolean) {
+  return feeFromAmount ? { debit: amount, credit: amount - fee } : { debit: amount + fee, credit: amount };
+}
+
+/** What a card must be for a quote's checks: a payout's parties and the preview's alike. */
+export interface QuoteCard {
+  business_id: number;
+  currency: Currency;
+  status: number;
+}
+
+export interface QuoteInput {
+  businessId: number;
+  type: PayoutType;
+  amount: number;
+  payer: PayerRule;
+  rule: FeeRule | undefined;
+  /** The card to debit, undefined when no live card of this mode has the number. */
+  source: QuoteCard | undefined;
+  /** Card-to-card: the card to credit, undefined when none has the number. Left out, the destination is not checked. */
+  destinationCard?: { card: QuoteCard | undefined };
+  /** Bank: the chosen bank or wallet (a known slug). Left out, it is not checked. */
+  bankSlug?: string;
+  /** The source's balance when known (the preview). A payout leaves this to its statement, which checks it under lock. */
+  balance?: number;
+}
+
+export interface PayoutQuote {
+  type: PayoutType;
+  amount: number;
+  fee: number;
+  chargePayer: string;
+  /** The fee comes off what the destination gets; else it is added to what leaves the card. */
+  feeFromAmount: boolean;
+  /** What leaves the source card. */
+  debit: number;
+  /** What the destination receives. */
+  credit: number;
+  /** The checks that fail, in the order a payout makes them: a payout refuses with the first, a preview shows them all. */
+  refusals: ServiceError[];
+}
+
+/** The payout's fee and amounts, and every check the request fails: computed once, for the preview and the payout alike. */
+export function quotePayout(q: QuoteInput): PayoutQuote {
+  const fee = computeFee(q.rule, q.amount);
+  const { debit, credit } = splitAmounts(q.amount, fee, q.payer.feeFromAmount);
+  const refusals: ServiceError[] = [];
+  if (q.payer.feeFromAmount && q.amount <= fee) {
+    refusals.push(new ServiceError('amount_below_fee', `The amount must be greater than the service fee of ${fee}.`, { field: 'amount' }));
+  }
+  const source = q.source;
+  if (!source || source.business_id !== q.businessId) refusals.push(cardNotFound());
+  else if (source.status !== ACTIVE) refusals.push(new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.'));
+  if (q.type === 'card_to_card' && q.destinationCard) {
+    const destination = q.destinationCard.card;
+    if (!destination) refusals.push(new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.'));
+    else if (destination.status !== ACTIVE) refusals.push(new ServiceError('destination_card_disabled', 'The destination gift card is disabled.'));
+    else if (source && destination.currency !== source.currency) {
+      refusals.push(new ServiceError('currency_mismatch', 'The source and destination cards hold different currencies.'));
+    }
+  }
+  if (q.type === 'bank' && q.bankSlug !== undefined && source && !findBank(q.bankSlug)?.currencies.includes(source.currency)) {
+    refusals.push(new ServiceError('payout_request_failed', `The bank ${q.bankSlug} does not accept ${source.currency}.`, { field: 'bank_slug' }));
+  }
+  if (q.balance !== undefined && q.balance < debit) {
+    refusals.push(new ServiceError('insufficient_balance', 'The source card does not hold enough funds for this payout and its fee.', { field: 'amount' }));
+  }
+  return { type: q.type, amount: q.amount, fee, chargePayer: q.payer.chargePayer, feeFromAmount: q.payer.feeFromAmount, debit, credit, refusals };
+}
+
+/** B2B: the merchant must be another business (looked up by its merchant id). */
+export function merchantRefusal(merchant: { id: number } | undefined, businessId: number): ServiceError | undefined {
+  if (merchant && merchant.id !== businessId) return undefined;
+  return new ServiceError('payout_request_failed', 'merchant_id must be the merchant id of another business.', { field: 'merchant_id' });
+}

@@ -1,0 +1,208 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { can } from '../auth/permissions';
+import type { Role } from '../auth/users';
+import { ACTIVE } from '../cards/card-status';
+import type { DbOrTx } from '../db/client';
+import { likeEscape, nameFragment, searchCards } from '../dashboard/search-cards';
+import { ServiceError } from '../errors';
+import { type Mode, withoutControlCharacters } from '../validation';
+
+/** Longer text is refused: no reference, name or number people search for comes near it. */
+export const MAX_SEARCH_LENGTH = 100;
+/** Results per kind in the header search; the lists (cards, payouts, payments) show the rest. */
+export const RESULTS_PER_KIND = 8;
+/** Holders a name search looks at in the header search; "All matching cards" pages through every one. */
+const NAME_MATCHES = 200;
+
+export interface CardHit {
+  cardNumber: string;
+  holder: string | null;
+  phone: string;
+  currency: string;
+  status: 'active' | 'disabled' | 'cancelled';
+}
+
+export interface PayoutHit {
+  reference: string;
+  type: string;
+  isTopup: boolean;
+  status: string;
+  amount: number;
+  currency: string;
+  createdAt: string;
+}
+
+export interface PaymentHit {
+  linkReference: string;
+  merchantReference: string | null;
+  status: string;
+  amount: number;
+  currency: string;
+  createdAt: string;
+}
+
+export interface BusinessHit {
+  name: string;
+  merchantId: string;
+}
+
+/** One search's results grouped by kind; a kind the role may not see is absent, not empty. */
+export interface SearchResults {
+  query: string;
+  cards?: CardHit[];
+  payouts?: PayoutHit[];
+  payments?: PaymentHit[];
+  businesses?: BusinessHit[];
+  /** Per kind: more matched than are shown. */
+  more: { cards: boolean; payouts: boolean; payments: boolean; businesses: boolean };
+}
+
+export interface SearchEverythingOptions {
+  businessId: number;
+  mode: Mode;
+  role: Role;
+  /** The business's country, for national phone numbers. */
+  country: string;
+  query: string;
+  limit?: number;
+}
+
+/** The query as the search takes it: trimmed, not empty, not longer than MAX_SEARCH_LENGTH. */
+export function checkSearchQuery(query: unknown): string {
+  const q = typeof query === 'string' ? query.trim() : '';
+  if (!q) throw new ServiceError('validation_error', { q: 'Type something to search for.' });
+  if (q.length > MAX_SEARCH_LENGTH) throw new ServiceError('validation_error', { q: `Search for at most ${MAX_SEARCH_LENGTH} characters.` });
+  if (withoutControlCharacters(q) !== q) throw new ServiceError('validation_error', { q: 'Search text cannot hold control characters.' });
+  return q;
+}
+
+/** References are single words: a query with a space in it is never one. */
+const referenceLike = (q: string) => (/^[\w\-.:/]{3,}$/.test(q) ? q : null);
+
+/** Payouts by their reference (the initiator reference of a card-to-card payout, the provider reference of the others): one column, unique. */
+export function payoutSearchCondition(query: string): SQL | null {
+  const ref = referenceLike(query.trim());
+  return ref ? sql`reference = ${ref}` : null;
+}
+
+/** Payments by link reference or provider reference (exactly), or any part of the business's own order id (merchant_reference, any case). */
+export function paymentSearchCondition(query: string): SQL | null {
+  const ref = referenceLike(query.trim());
+  if (!ref) return null;
+  const forms = [sql`link_reference = ${ref}`, sql`provider_reference = ${ref}`];
+  if (ref.length >= 3) forms.push(sql`(merchant_reference IS NOT NULL AND lower(merchant_reference) LIKE ${`%${likeEscape(ref.toLowerCase())}%`})`);
+  return sql`(${sql.join(forms, sql` OR `)})`;
+}
+
+const cardStatus = (c: { status: number; cancelled_at: Date | null }): CardHit['status'] =>
+  c.cancelled_at ? 'cancelled' : c.status === ACTIVE ? 'active' : 'disabled';
+
+/**
+ * The dashboard's one search: cards (number, last four, phone in any form,
+ * any part of the holder's name as this business gave it, cancelled ones
+ * included), payouts (reference), payments (link, provider or order
+ * reference) and other businesses (name or merchant id, for business
+ * payouts). Every kind is scoped to the business and mode, read on its own
+ * index, and capped, so a search costs the same at 100 records or a million.
+ */
+export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions): Promise<SearchResults> {
+  const q = checkSearchQuery(opts.query);
+  const limit = opts.limit ?? RESULTS_PER_KIND;
+  const more = { cards: false, payouts: false, payments: false, businesses: false };
+  const cut = <T>(rows: T[], kind: keyof typeof more) => {
+    more[kind] = rows.length > limit;
+    return rows.slice(0, limit);
+  };
+
+  const cards = async (): Promise<CardHit[]> => {
+    const page = await searchCards(db, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      country: opts.country,
+      query: q,
+      includeCancelled: true,
+      nameMatchLimit: NAME_MATCHES,
+      limit,
+    });
+    more.cards = page.nextAfter !== null;
+    return page.items.map((c) => ({
+      cardNumber: c.card_number,
+      holder: [c.first_name, c.last_name].filter(Boolean).join(' ') || null,
+      phone: c.phone_number,
+      currency: c.currency,
+      status: cardStatus(c),
+    }));
+  };
+
+  const payouts = async (): Promise<PayoutHit[]> => {
+    const condition = payoutSearchCondition(q);
+    if (!condition) return [];
+    const result = await db.execute<{
+      reference: string;
+      payout_type: string;
+      is_ledger_topup: boolean;
+      status: string;
+      amount: string;
+      currency: string;
+      created_at: Date;
+    }>(sql`
+      SELECT reference, payout_type, is_ledger_topup, status, amount, currency, created_at FROM payouts
+      WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND ${condition}
+      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
+    return cut(result.rows, 'payouts').map((p) => ({
+      reference: p.reference,
+      type: p.payout_type,
+      isTopup: p.is_ledger_topup,
+      status: p.status,
+      amount: Number(p.amount),
+      currency: p.currency,
+      createdAt: new Date(p.created_at).toISOString(),
+    }));
+  };
+
+  const payments = async (): Promise<PaymentHit[]> => {
+    const condition = paymentSearchCondition(q);
+    if (!condition) return [];
+    const result = await db.execute<{
+      link_reference: string;
+      merchant_reference: string | null;
+      status: string;
+      amount: string;
+      currency: string;
+      created_at: Date;
+    }>(sql`
+      SELECT link_reference, merchant_reference, status, amount, currency, created_at FROM payments
+      WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND ${condition}
+      ORDER BY lower(merchant_reference) = ${q.toLowerCase()} DESC NULLS LAST, created_at DESC, id DESC LIMIT ${limit + 1}`);
+    return cut(result.rows, 'payments').map((p) => ({
+      linkReference: p.link_reference,
+      merchantReference: p.merchant_reference,
+      status: p.status,
+      amount: Number(p.amount),
+      currency: p.currency,
+      createdAt: new Date(p.created_at).toISOString(),
+    }));
+  };
+
+  // Another business: its public name and merchant id only, for a business payout to it.
+  const businesses = async (): Promise<BusinessHit[]> => {
+    const forms: SQL[] = [sql`merchant_id = ${q}`];
+    const name = nameFragment(q) ?? (q.length >= 3 ? q.toLowerCase() : null);
+    if (name) forms.push(sql`lower(name) LIKE ${`%${likeEscape(name)}%`}`);
+    const result = await db.execute<{ name: string; merchant_id: string }>(sql`
+      SELECT name, merchant_id FROM businesses
+      WHERE id <> ${opts.businessId} AND (${sql.join(forms, sql` OR `)})
+      ORDER BY merchant_id = ${q} DESC, lower(name) = ${q.toLowerCase()} DESC, name, id LIMIT ${limit + 1}`);
+    return cut(result.rows, 'businesses').map((b) => ({ name: b.name, merchantId: b.merchant_id }));
+  };
+
+  const none = async () => undefined;
+  const history = can(opts.role, 'history:read');
+  const [cardHits, payoutHits, paymentHits, businessHits] = await Promise.all([
+    can(opts.role, 'cards:read') ? cards() : none(),
+    history ? payouts() : none(),
+    history ? payments() : none(),
+    can(opts.role, 'money:move') ? businesses() : none(),
+  ]);
+  return { query: q, cards: cardHits, payouts: payoutHits, payments: paymentHits, businesses: businessHits, more };
+}

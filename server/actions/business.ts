@@ -1,0 +1,8 @@
+'use server';
+
+import * as defs from '@/lib/actions/business-actions';
+import { runAction } from '@/server/run-action';
+
+export async function updateBusinessSettings(input: unknown) {
+  return runAction(defs.updateBusinessSettings, input);
+}

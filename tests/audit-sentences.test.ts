@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, inject, it } from 'vitest';
+import { auditSentence } from '../components/audit/audit-sentence';
+import type { AuditEntry } from '../lib/dashboard/list-audit-log';
+import { listAuditLog } from '../lib/dashboard/list-audit-log';
+import { testDb, waitFor } from './helpers';
+import { businessWithCard } from './api/payouts-fixtures';
+
+process.env.DATABASE_URL = inject('databaseUrl');
+
+const TZ = 'Africa/Addis_Ababa';
+// Intl puts a no-break space between the currency and the figure; the sentences are compared with plain spaces.
+const said = (e: Parameters<typeof auditSentence>[0]) => auditSentence(e, TZ).replaceAll('\u00a0', ' ');
+const entry = (action: string, target: string | null, details: Record<string, unknown> = {}, subject: AuditEntry['subject'] = null) => ({
+  action,
+  target,
+  details,
+  subject,
+});
+
+describe('audit entries as sentences', () => {
+  it('tells team changes with the old and new role', () => {
+    expect(said(entry('user.role_changed', 'a@b.test', { from: 'operator', to: 'finance' }))).toBe('Changed the role of a@b.test from operator to finance.');
+    expect(said(entry('user.added', 'a@b.test', { role: 'support' }))).toBe('Added a@b.test to the team as support.');
+    expect(said(entry('user.removed', 'a@b.test', { role: 'finance' }))).toBe('Removed a@b.test (finance) from the team.');
+  });
+
+  it('gives amounts in currency units with bank and business names, never codes or slugs', () => {
+    const bank = {
+      kind: 'payout' as const,
+      amount: 10_000,
+      currency: 'ETB',
+      payoutType: 'bank',
+      isLedgerTopup: false,
+      bankSlug: 'cbe',
+      accountNumber: '123',
+      sourceCard: '4921583047261138',
+    };
+    const created = said(entry('payout.bank.created', 'bnk_1', { amount: 10_000, service_fee: 200, status: 'pending' }, bank));
+    expect(created).toBe(
+      'Sent a bank or wallet payout bnk_1 of ETB 100.00 (fee ETB 2.00) from card 4921583047261138 to Commercial Bank of Ethiopia account 123; it waits for the bank to confirm.',
+    );
+    const b2b = {
+      kind: 'payout' as const,
+      amount: 500,
+      currency: 'ETB',
+      payoutType: 'b2b',
+      isLedgerTopup: false,
+      sourceCard: '4921583047261138',
+      merchantName: 'Abebe Books',
+    };
+    expect(said(entry('payout.b2b.created', 'b2b_1', { amount: 500, service_fee: 0, status: 'success' }, b2b))).toBe(
+      'Sent a payout to another business b2b_1 of ETB 5.00 from card 4921583047261138 to Abebe Books; it succeeded at once.',
+    );
+    const failed = said(
+      entry(
+        'payout.failed',
+        'bnk_1',
+        { requested: 'failed', refunded_to: 'card' },
+        { ...bank, failureReason: 'Commercial Bank of Ethiopia refused the account number.' },
+      ),
+    );
+    expect(failed).toBe(
+      'Bank or wallet payout bnk_1 of ETB 100.00 from card 4921583047261138 to Commercial Bank of Ethiopia account 123 failed: Commercial Bank of Ethiopia refused the account number. The money went back to the source card.',
+    );
+    const topup = { kind: 'payout' as const, amount: 5_000, currency: 'ETB', payoutType: 'bank', isLedgerTopup: true, destinationCard: '4921583047261138' };
+    expect(said(entry('payout.success', 'bnk_2', {}, topup))).toBe('Top-up bnk_2 of ETB 50.00 from the business balance to card 4921583047261138 succeeded.');
+    expect(said(entry('business.credited', 'ETB', { amount: 50_000, currency: 'ETB' }))).toBe('The business balance was credited with ETB 500.00.');
+    expect(said(entry('card.cancelled', '4921583047261138', { moved_to_business_account: 1234 }, { kind: 'card', amount: null, currency: 'ETB' }))).toBe(
+      'Cancelled card 4921583047261138; its balance of ETB 12.34 moved to the business balance.',
+    );
+    const charge = {
+      kind: 'payment' as const,
+      amount: 2_550,
+      currency: 'ETB',
+      paymentType: 'direct-charge',
+      paymentMethod: 'mpesa',
+      cardNumber: '4921583047261138',
+    };
+    expect(
+      said(entry('payment.failed', 'pay_1', { amount: 2_550, service_fee: 0 }, { ...charge, failureReason: "The customer's wallet declined the charge." })),
+    ).toBe("Wallet charge (M-PESA Ethiopia) pay_1 of ETB 25.50 failed: The customer's wallet declined the charge.");
+    expect(
+      said(
+        entry('business.settings_changed', null, {
+          from: { time_zone: 'Africa/Addis_Ababa', country: 'ET' },
+          to: { time_zone: 'Europe/London', country: 'ET' },
+        }),
+      ),
+    ).toBe('Changed the time zone from Africa/Addis_Ababa to Europe/London.');
+  });
+
+  it('no sentence carries an action code, a slug or "minor units"', () => {
+    const actions = [
+      'card.created',
+      'card.disabled',
+      'card.enabled',
+      'card.provider_disabled',
+      'card.cancelled',
+      'payout.card_to_card.created',
+      'payout.success',
+      'payout.failed',
+      'transfer.created',
+      'payment.created',
+      'payment.success',
+      'payment.cancelled',
+      'api_key.created',
+      'api_key.revoked',
+      'webhook.url_set',
+      'webhook.secret_rotated',
+      'webhook.secret_revealed',
+      'webhook.replayed',
+      'webhook.failed_replayed',
+      'user.added',
+      'demo.seeded',
+      'something.new',
+    ];
+    for (const action of actions) {
+      const s = said(entry(action, 'x', { amount: 100, currency: 'ETB', role: 'owner' }));
+      expect(s, action).not.toContain(action);
+      expect(s, action).not.toMatch(/minor units|_to_|cbe\b|direct-charge|\bb2b\b/);
+      expect(s, action).toMatch(/\.$/);
+    }
+  });
+
+  it('reads the payout behind an entry from the database, scoped to the business', async () => {
+    const { biz, card } = await businessWithCard(20_000);
+    const res = await biz.test.post('/api/v1/card/payouts', {
+      card_number: card.card_number,
+      amount: 5_000,
+      bank_slug: 'awash',
+      account_number: '99990000',
+      account_name: 'No',
+    });
+    const ref = res.body.data.provider_reference as string;
+    await testDb().execute(sql`UPDATE payouts SET settle_after = now() WHERE reference = ${ref}`);
+    await waitFor(async () =>
+      (await testDb().execute<{ status: string }>(sql`SELECT status FROM payouts WHERE reference = ${ref}`)).rows[0].status === 'failed' ? true : undefined,
+    );
+    const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 10, action: 'payout' });
+    const sentences = log.items.filter((e) => e.target === ref).map(said);
+    expect(sentences).toEqual([
+      `Bank or wallet payout ${ref} of ETB 50.00 from card ${card.card_number} to Awash Bank account 99990000 failed: Awash Bank refused the account number. The money went back to the source card.`,
+      `Sent a bank or wallet payout ${ref} of ETB 50.00 from card ${card.card_number} to Awash Bank account 99990000; it waits for the bank to confirm.`,
+    ]);
+  });
+});

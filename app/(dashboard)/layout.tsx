@@ -16,6 +16,7 @@ const NAV: (NavItem & { permission: Permission })[] = [
   { href: '/cards', label: 'Cards', permission: 'cards:read' },
   { href: '/payouts', label: 'Payouts', permission: 'history:read' },
   { href: '/payments', label: 'Payments', permission: 'history:read' },
+  { href: '/reports', label: 'Reports', permission: 'reports:read' },
   { href: '/developers', label: 'Developers', permission: 'developers' },
   { href: '/audit', label: 'Audit log', permission: 'audit:read' },
   { href: '/team', label: 'Team', permission: 'team' },

@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'money:move', // top-ups, payouts, payments
   'history:read', // payouts, payments, activity
   'history:export',
+  'reports:read', // statement, liability and breakage, reconciliation
   'audit:read',
   'developers', // API keys, webhook endpoint, delivery log
   'team',
@@ -17,7 +18,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read'],
-  finance: ['cards:read', 'history:read', 'history:export', 'audit:read'],
+  finance: ['cards:read', 'history:read', 'history:export', 'reports:read', 'audit:read'],
   support: ['cards:read', 'cards:status'],
 };
 

@@ -1,3 +1,4 @@
+import { csvLine } from './csv';
 import { isoInZone } from './time-zone';
 import type { PayoutRow } from '../payouts/payout-view';
 
@@ -21,17 +22,6 @@ export const PAYOUT_CSV_COLUMNS = [
   'completed_at',
 ] as const;
 
-/**
- * Quotes what needs quoting, and defuses text a spreadsheet would run as a
- * formula (an account name such as "=HYPERLINK(...)" comes from an API caller).
- */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** One payout as a CSV line; times carry the business's zone offset, so a spreadsheet shows the business's day. */
 export function payoutCsvRow(p: PayoutRow, timeZone: string): string {
   const iso = (d: Date | null) => (d ? isoInZone(timeZone, new Date(d)) : null);
@@ -54,7 +44,7 @@ export function payoutCsvRow(p: PayoutRow, timeZone: string): string {
     iso(p.updatedAt),
     iso(p.completedAt),
   ];
-  return `${cells.map(csvCell).join(',')}\r\n`;
+  return csvLine(cells);
 }
 
 export const payoutCsvHeader = () => `${PAYOUT_CSV_COLUMNS.join(',')}\r\n`;

@@ -49,3 +49,14 @@ export async function searchPayments(db: DbOrTx, opts: SearchPaymentsOptions): P
     .limit(opts.limit + 1);
   return toKeysetPage(rows, opts.limit, keyset.direction);
 }
+
+/** Every payment matching the filters, in batches, for streaming exports: never the whole set in memory. */
+export async function* paymentBatches(db: DbOrTx, opts: Omit<SearchPaymentsOptions, 'after' | 'before' | 'limit'>, batchSize = 500): AsyncGenerator<Payment[]> {
+  let after: string | null = null;
+  for (;;) {
+    const page: KeysetPage<Payment> = await searchPayments(db, { ...opts, limit: batchSize, after });
+    if (page.rows.length) yield page.rows;
+    if (!page.next) return;
+    after = page.next;
+  }
+}

@@ -23,7 +23,7 @@ async function startReceiver() {
 }
 
 async function newestKeyPrefix(page: Page) {
-  return (await page.getByTestId('api-keys').locator('li').first().locator('p.font-mono').textContent())!.replace('…', '');
+  return (await page.getByTestId('api-keys').locator('li').first().getAttribute('data-testid'))!.replace(/^key-/, '');
 }
 
 test('owner creates a key shown once, revokes it, sets a webhook URL and replays a delivery; the audit log shows both actors', async ({ page }, testInfo) => {
@@ -36,19 +36,38 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
     await expect(page.getByText('No deliveries yet')).toBeVisible();
     await expectAccessible(page);
 
-    // Create: the secret is on the page once.
+    // Create: a key needs a name; the secret is on the page once.
+    await page.getByRole('button', { name: 'Create test API key' }).click();
+    await expect(page.locator('#new-key-name-error')).toHaveText(/Give the key a name/);
+    await page.getByLabel('Name of the new key').fill('Shop backend');
     await page.getByRole('button', { name: 'Create test API key' }).click();
     const secretBox = page.getByTestId('new-key-value');
     await expect(secretBox).toHaveValue(/^sk_test_[0-9A-Za-z]{32}$/);
     const key = await secretBox.inputValue();
-    await expect(page.getByTestId(`key-${key.slice(0, 12)}`)).toBeVisible();
+    const keyRow = page.getByTestId(`key-${key.slice(0, 12)}`);
+    await expect(keyRow).toBeVisible();
+    await expect(keyRow.getByTestId('key-name')).toHaveText('Shop backend');
+    await expect(keyRow).toContainText(`${key.slice(0, 12)}…${key.slice(-4)}`);
+    await expect(keyRow.getByTestId('key-last-used')).toHaveText('never used');
     await expectAccessible(page);
     await screenshots(page, testInfo, 'developers-new-key');
     expect((await call('GET', '/api/v1/card', key)).status).toBe(200);
-    await page.reload();
+    // Last used is written (at most once a minute) without the request waiting for it.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId(`key-${key.slice(0, 12)}`).getByTestId('key-last-used')).toHaveText(/^last used /, { timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
     await expect(page.getByTestId('new-key')).toHaveCount(0);
     expect(await page.content()).not.toContain(key);
     expect(await newestKeyPrefix(page)).toBe(key.slice(0, 12));
+
+    // Rename: the list and the audit log follow.
+    await keyRow.getByRole('button', { name: `Rename key ${key.slice(0, 12)}` }).click();
+    await page.getByLabel(`New name for ${key.slice(0, 12)}…`).fill('Shop backend (2025)');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await expect(page.getByTestId('keys-notice')).toContainText('is now called “Shop backend (2025)”');
+    await expect(keyRow.getByTestId('key-name')).toHaveText('Shop backend (2025)');
+    await screenshots(page, testInfo, 'developers-renamed-key');
 
     // Revoke: the API refuses it from then on.
     const row = page.getByTestId(`key-${key.slice(0, 12)}`);
@@ -152,6 +171,9 @@ test('owner adds an operator who can sign in, changes a role, removes a user; ne
   await page.getByRole('button', { name: 'Add user' }).click();
   await expect(page.getByTestId('add-user-notice')).toContainText(`${email} can now sign in as operator`);
   await expect(page.getByTestId('team-member')).toHaveCount(5);
+  // Last sign-in: the owner has just signed in; the new operator never has.
+  await expect(page.getByTestId('team-member').filter({ hasText: '(you)' }).getByTestId('last-sign-in')).toHaveText(/^last signed in /);
+  await expect(page.getByTestId('team-member').filter({ hasText: email }).getByTestId('last-sign-in')).toHaveText('never signed in');
   await screenshots(page, testInfo, 'team');
 
   // Role change and removal.

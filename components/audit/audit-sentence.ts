@@ -117,7 +117,8 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       return 'Changed the business settings.';
     }
     case 'api_key':
-      if (verb === 'created') return `Created API key ${target}….`;
+      if (verb === 'created') return text(d.name) ? `Created API key “${text(d.name)}” (${target}…).` : `Created API key ${target}….`;
+      if (verb === 'renamed') return `Renamed API key ${target}… from “${text(d.from) ?? ''}” to “${text(d.to) ?? ''}”.`;
       if (verb === 'revoked') return `Revoked API key ${target}…; it no longer works.`;
       return `Changed API key ${target}….`;
     case 'webhook': {

@@ -2,8 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { createApiKey, revokeApiKey } from '@/server/actions/developers';
+import { createApiKey, renameApiKey, revokeApiKey } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
@@ -17,14 +18,35 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
   const [created, setCreated] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
+  const [renaming, setRenaming] = useState<ApiKeySummary | null>(null);
+  const [nameError, setNameError] = useState<string | undefined>();
   const [pending, startTransition] = useTransition();
 
-  const create = () =>
+  const create = (form: FormData) =>
     startTransition(async () => {
       setMessage(null);
-      const result = await createApiKey({});
-      if (!result.ok) return setMessage({ tone: 'error', text: result.message });
+      setNameError(undefined);
+      const result = await createApiKey({ name: String(form.get('name') ?? '') });
+      if (!result.ok)
+        return result.field === 'name' || result.fieldErrors?.name
+          ? setNameError(result.fieldErrors?.name ?? result.message)
+          : setMessage({ tone: 'error', text: result.message });
       setCreated(result.data.key);
+      router.refresh();
+    });
+
+  const startRenaming = (key: ApiKeySummary | null) => {
+    setRenaming(key);
+    setNameError(undefined);
+  };
+
+  const rename = (key: ApiKeySummary, form: FormData) =>
+    startTransition(async () => {
+      setNameError(undefined);
+      const result = await renameApiKey({ key_id: key.id, name: String(form.get('name') ?? '') });
+      if (!result.ok) return setNameError(result.fieldErrors?.name ?? result.message);
+      setRenaming(null);
+      setMessage({ tone: 'success', text: `Key ${key.prefix}… is now called “${result.data.name}”.` });
       router.refresh();
     });
 
@@ -47,9 +69,22 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
           </Button>
         </div>
       ) : (
-        <Button onClick={create} disabled={pending} className="sm:w-auto">
-          {pending ? 'Creating…' : `Create ${mode} API key`}
-        </Button>
+        <form action={create} className="flex flex-wrap items-end gap-2">
+          <div className="min-w-0 flex-1 basis-56">
+            <TextField
+              id="new-key-name"
+              name="name"
+              label="Name of the new key"
+              placeholder="Shop backend"
+              maxLength={60}
+              error={renaming ? undefined : nameError}
+              hint="Say where it will be used, so a leaked or unused key can be told apart."
+            />
+          </div>
+          <Button type="submit" disabled={pending} className="sm:w-auto">
+            {pending && !renaming ? 'Creating…' : `Create ${mode} API key`}
+          </Button>
+        </form>
       )}
       {message && (
         <Notice tone={message.tone} testId="keys-notice">
@@ -62,26 +97,78 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
         <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="api-keys">
           {keys.map((k) => (
             <li key={k.id} className="flex flex-wrap items-center justify-between gap-3 px-3 py-3" data-testid={`key-${k.prefix}`}>
-              <div className="min-w-0">
-                <p className="font-mono text-sm font-medium text-slate-900">{k.prefix}…</p>
-                <p className="text-xs text-slate-600">
-                  Created <LocalTime iso={k.createdAt} />
-                  {k.revokedAt && (
-                    <>
-                      {' · revoked '}
-                      <LocalTime iso={k.revokedAt} />
-                    </>
-                  )}
-                </p>
-              </div>
-              <div className="flex items-center gap-2">
-                <StatusBadge status={k.active ? 'active' : 'revoked'} />
-                {k.active && (
-                  <Button variant="danger" className="min-h-9 w-auto px-3 py-1 text-sm" onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`}>
-                    Revoke
+              {renaming?.id === k.id ? (
+                <form action={(form) => rename(k, form)} className="flex w-full flex-wrap items-end gap-2">
+                  <div className="min-w-0 flex-1 basis-56">
+                    <TextField
+                      id={`rename-${k.id}`}
+                      name="name"
+                      label={`New name for ${k.prefix}…`}
+                      defaultValue={k.name}
+                      maxLength={60}
+                      error={nameError}
+                      autoFocus
+                    />
+                  </div>
+                  <Button type="submit" disabled={pending} className="w-auto">
+                    Save name
                   </Button>
-                )}
-              </div>
+                  <Button type="button" variant="secondary" className="w-auto" onClick={() => startRenaming(null)}>
+                    Cancel
+                  </Button>
+                </form>
+              ) : (
+                <>
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-900" data-testid="key-name">
+                      {k.name || 'Unnamed key'}
+                    </p>
+                    <p className="font-mono text-sm text-slate-700">
+                      {k.prefix}…{k.lastFour ?? ''}
+                    </p>
+                    <p className="text-xs text-slate-600">
+                      Created <LocalTime iso={k.createdAt} />
+                      {' · '}
+                      <span data-testid="key-last-used">
+                        {k.lastUsedAt ? (
+                          <>
+                            last used <LocalTime iso={k.lastUsedAt} />
+                          </>
+                        ) : (
+                          'never used'
+                        )}
+                      </span>
+                      {k.revokedAt && (
+                        <>
+                          {' · revoked '}
+                          <LocalTime iso={k.revokedAt} />
+                        </>
+                      )}
+                    </p>
+                  </div>
+                  <div className="flex items-center gap-2">
+                    <StatusBadge status={k.active ? 'active' : 'revoked'} />
+                    <Button
+                      variant="secondary"
+                      className="min-h-9 w-auto px-3 py-1 text-sm"
+                      onClick={() => startRenaming(k)}
+                      aria-label={`Rename key ${k.prefix}`}
+                    >
+                      Rename
+                    </Button>
+                    {k.active && (
+                      <Button
+                        variant="danger"
+                        className="min-h-9 w-auto px-3 py-1 text-sm"
+                        onClick={() => setRevoking(k)}
+                        aria-label={`Revoke key ${k.prefix}`}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </div>
+                </>
+              )}
             </li>
           ))}
         </ul>
@@ -94,7 +181,8 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
         onConfirm={() => revoking && revoke(revoking)}
         onClose={() => setRevoking(null)}
       >
-        Every request with <span className="font-mono">{revoking?.prefix}…</span> will be refused with 403 Forbidden from now on. This cannot be undone.
+        Every request with “{revoking?.name || 'Unnamed key'}” (<span className="font-mono">{revoking?.prefix}…</span>) will be refused with 403 Forbidden from
+        now on. This cannot be undone.
       </ConfirmDialog>
     </div>
   );

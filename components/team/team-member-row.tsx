@@ -13,6 +13,7 @@ export interface TeamMember {
   email: string;
   role: string;
   createdAt: string;
+  lastSignInAt: string | null;
 }
 
 /** One user: role change and removal; the server refuses yourself and the last owner whatever this shows. */
@@ -48,6 +49,16 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
         </p>
         <p className="text-xs text-slate-600">
           Added <LocalTime iso={member.createdAt} />
+          {' · '}
+          <span data-testid="last-sign-in">
+            {member.lastSignInAt ? (
+              <>
+                last signed in <LocalTime iso={member.lastSignInAt} />
+              </>
+            ) : (
+              'never signed in'
+            )}
+          </span>
         </p>
         {message && (
           <p role={message.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${message.ok ? 'text-emerald-800' : 'text-red-800'}`}>

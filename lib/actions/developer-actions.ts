@@ -1,5 +1,6 @@
 import { recordAudit } from '../audit';
 import { createApiKey as createKey } from '../keys/create-api-key';
+import { renameApiKey as renameKey } from '../keys/rename-api-key';
 import { revokeApiKey as revokeKey } from '../keys/revoke-api-key';
 import { replayEventWithVerdict, replayFailedEvents, replayVerdictText } from '../webhooks/replay';
 import { revealWebhookSecret as revealSecret } from '../webhooks/reveal-webhook-secret';
@@ -11,6 +12,7 @@ import {
   endpointSecretSchema,
   replayEventSchema,
   replayFailedSchema,
+  renameApiKeySchema,
   revokeApiKeySchema,
   setWebhookUrlSchema,
 } from './developer.validation';
@@ -19,7 +21,15 @@ export const createApiKey = defineAction({
   name: 'createApiKey',
   permission: 'developers',
   schema: createApiKeySchema,
-  handler: ({ db, session }) => createKey(db, { businessId: session.businessId, mode: session.mode, actor: session.actor }),
+  handler: ({ db, session, input }) => createKey(db, { businessId: session.businessId, mode: session.mode, name: input.name, actor: session.actor }),
+});
+
+export const renameApiKey = defineAction({
+  name: 'renameApiKey',
+  permission: 'developers',
+  schema: renameApiKeySchema,
+  handler: ({ db, session, input }) =>
+    renameKey(db, { businessId: session.businessId, mode: session.mode, keyId: input.key_id, name: input.name, actor: session.actor }),
 });
 
 export const revokeApiKey = defineAction({

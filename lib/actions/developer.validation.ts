@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import { apiKeyNameSchema } from '../keys/api-keys';
 
-export const createApiKeySchema = z.object({});
+export const createApiKeySchema = z.object({ name: apiKeyNameSchema });
+
+export const renameApiKeySchema = z.object({
+  key_id: z.number({ error: 'key_id must be a number.' }).int().positive(),
+  name: apiKeyNameSchema,
+});
 
 export const revokeApiKeySchema = z.object({
   key_id: z.number({ error: 'key_id must be a number.' }).int().positive(),

@@ -5,7 +5,7 @@ import { businesses } from '../db/schema';
 import { ServiceError } from '../errors';
 import { randomBase62 } from '../ids';
 import { createUser } from '../auth/users';
-import { issueApiKey } from '../keys/api-keys';
+import { apiKeyNameSchema, BACK_OFFICE_KEY_NAME, issueApiKey } from '../keys/api-keys';
 import { modeSchema, parseInput } from '../validation';
 import { ensureDashboardEndpoint } from '../webhooks/endpoints';
 
@@ -28,8 +28,8 @@ export async function createBusiness(db: Db, input: unknown) {
       .insert(businesses)
       .values({ name, merchantId: `mer_${randomBase62(16)}` })
       .returning();
-    const test = await issueApiKey(tx, { businessId: business.id, mode: 'test' });
-    const live = await issueApiKey(tx, { businessId: business.id, mode: 'live' });
+    const test = await issueApiKey(tx, { businessId: business.id, mode: 'test', name: BACK_OFFICE_KEY_NAME });
+    const live = await issueApiKey(tx, { businessId: business.id, mode: 'live', name: BACK_OFFICE_KEY_NAME });
     for (const mode of ['test', 'live'] as const) await ensureDashboardEndpoint(tx, business.id, mode);
     const owner = owner_email ? await createUser(tx, business.id, { email: owner_email, password: owner_password, role: 'owner' }) : undefined;
     return {
@@ -53,10 +53,11 @@ export const issueKeySchema = z.object({
   mode: modeSchema,
   active: z.boolean({ error: 'active must be true or false.' }).optional(),
   gift_cards_enabled: z.boolean({ error: 'gift_cards_enabled must be true or false.' }).optional(),
+  name: apiKeyNameSchema.optional(),
 });
 
 export async function issueBusinessKey(db: Db, businessId: number, input: unknown) {
-  const { mode, active, gift_cards_enabled } = parseInput(issueKeySchema, input);
-  const { key, active: a, gift_cards_enabled: g } = await issueApiKey(db, { businessId, mode, active, giftCardsEnabled: gift_cards_enabled });
-  return { key, mode, active: a, gift_cards_enabled: g };
+  const { mode, active, gift_cards_enabled, name = BACK_OFFICE_KEY_NAME } = parseInput(issueKeySchema, input);
+  const { key, active: a, gift_cards_enabled: g } = await issueApiKey(db, { businessId, mode, name, active, giftCardsEnabled: gift_cards_enabled });
+  return { key, name, mode, active: a, gift_cards_enabled: g };
 }

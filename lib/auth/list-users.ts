@@ -5,9 +5,9 @@ import { users } from '../db/schema';
 /** The team page: every dashboard account of the business (never the password hash). */
 export async function listUsers(db: DbOrTx, businessId: number) {
   const rows = await db
-    .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt })
+    .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, lastSignInAt: users.lastSignInAt })
     .from(users)
     .where(eq(users.businessId, businessId))
     .orderBy(asc(users.createdAt), asc(users.id));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), lastSignInAt: r.lastSignInAt?.toISOString() ?? null }));
 }

@@ -45,5 +45,8 @@ export async function verifyCredentials(db: DbOrTx, email: string, password: str
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
   const ok = await bcrypt.compare(password, row?.passwordHash ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva');
-  return ok && row ? { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId } : null;
+  if (!ok || !row) return null;
+  // The team page shows it; a sign-in is rare enough to write each one.
+  await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, row.id));
+  return { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId };
 }

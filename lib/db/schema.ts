@@ -48,11 +48,17 @@ export const apiKeys = pgTable(
       .references(() => businesses.id),
     mode: text('mode').notNull(),
     keyHash: text('key_hash').notNull().unique(),
+    /** What the business calls the key ("Shop backend"), so a leaked or unused key can be told apart. */
+    name: text('name').notNull().default(''),
     prefix: text('prefix').notNull(),
+    /** The secret's last four characters; null for keys made before they were kept. */
+    lastFour: text('last_four'),
     active: boolean('active').notNull().default(true),
     giftCardsEnabled: boolean('gift_cards_enabled').notNull().default(true),
     createdAt: createdAt(),
     revokedAt: ts('revoked_at'),
+    /** Written at most once a minute per key (lib/keys/key-last-used.ts), never per request. */
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [index('api_keys_business_idx').on(t.businessId, t.mode)],
 );
@@ -66,6 +72,7 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   role: text('role').notNull(),
   createdAt: createdAt(),
+  lastSignInAt: ts('last_sign_in_at'),
 });
 
 export const customers = pgTable(

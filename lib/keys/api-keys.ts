@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import { apiKeys } from '../db/schema';
 import { ServiceError } from '../errors';
 import { randomBase62, sha256Hex } from '../ids';
-import type { Mode } from '../validation';
+import { withoutControlCharacters, type Mode } from '../validation';
+import { noteKeyUsed } from './key-last-used';
 
 export interface ApiKeyAuth {
   apiKeyId: number;
@@ -14,11 +16,23 @@ export interface ApiKeyAuth {
 
 export const hashApiKey = (key: string) => sha256Hex(key);
 
+/** The name a key made in the back office gets, until the business renames it. */
+export const BACK_OFFICE_KEY_NAME = 'Back office key';
+
+/** A key's name: what the business calls it, shown beside its prefix and last four. */
+export const apiKeyNameSchema = z
+  .string({ error: 'Give the key a name.' })
+  .trim()
+  .min(1, { error: 'Give the key a name, such as “Shop backend”.' })
+  .max(60, { error: 'Keep the name to 60 characters.' })
+  .refine((v) => withoutControlCharacters(v) === v, { error: 'The name cannot contain control characters.' });
+
 const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 
 export interface IssueApiKeyOptions {
   businessId: number;
   mode: Mode;
+  name: string;
   active?: boolean;
   giftCardsEnabled?: boolean;
 }
@@ -32,7 +46,9 @@ export async function issueApiKey(db: DbOrTx, opts: IssueApiKeyOptions) {
       businessId: opts.businessId,
       mode: opts.mode,
       keyHash: hashApiKey(key),
+      name: opts.name,
       prefix: key.slice(0, 12),
+      lastFour: key.slice(-4),
       active: opts.active ?? true,
       giftCardsEnabled: opts.giftCardsEnabled ?? true,
     })
@@ -59,5 +75,6 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   if (!row) throw new ServiceError('unauthorized', 'The API key is not valid.');
   if (!row.usable) throw new ServiceError('forbidden', 'The API key is inactive.');
   if (!row.gift_cards_enabled) throw new ServiceError('forbidden', 'The API key is not set up for gift cards.');
+  noteKeyUsed(db, row.id);
   return { apiKeyId: row.id, businessId: row.business_id, mode: row.mode };
 }

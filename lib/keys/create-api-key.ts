@@ -8,15 +8,23 @@ import { issueApiKey } from './api-keys';
 export interface CreateApiKeyOptions {
   businessId: number;
   mode: Mode;
+  name: string;
   actor: Actor;
 }
 
-/** A new key made from the dashboard, recorded in the audit log by its prefix (never its secret). */
+/** A new key made from the dashboard, recorded in the audit log by its name and prefix (never its secret). */
 export async function createApiKey(db: Db, opts: CreateApiKeyOptions) {
   return inTransaction(db, async (tx) => {
-    const issued = await issueApiKey(tx, { businessId: opts.businessId, mode: opts.mode });
+    const issued = await issueApiKey(tx, { businessId: opts.businessId, mode: opts.mode, name: opts.name });
     const prefix = issued.key.slice(0, 12);
-    await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'api_key.created', target: prefix });
-    return { id: issued.id, key: issued.key, prefix, mode: opts.mode };
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      actor: opts.actor,
+      action: 'api_key.created',
+      target: prefix,
+      details: { name: opts.name },
+    });
+    return { id: issued.id, key: issued.key, name: opts.name, prefix, mode: opts.mode };
   });
 }

@@ -428,12 +428,15 @@ export const OPERATIONS: Operation[] = [
     summary: 'Issue another API key',
     description: 'Inactive or not-enabled keys answer 403 Forbidden on every endpoint.',
     pathParams: { id: 'The business id' },
-    body: { schemas: { IssueApiKeyRequest: issueKeySchema }, examples: { IssueApiKeyRequest: { mode: 'test', active: true, gift_cards_enabled: true } } },
+    body: {
+      schemas: { IssueApiKeyRequest: issueKeySchema },
+      examples: { IssueApiKeyRequest: { mode: 'test', name: 'Shop backend', active: true, gift_cards_enabled: true } },
+    },
     success: {
       status: 201,
       message: 'API key issued successfully',
       data: r.apiKeyIssuedSchema,
-      examples: { key: { key: 'sk_test_…', mode: 'test', active: true, gift_cards_enabled: true } },
+      examples: { key: { key: 'sk_test_…', name: 'Shop backend', mode: 'test', active: true, gift_cards_enabled: true } },
     },
     errors: ['not_found', 'validation_error'],
   },

@@ -265,7 +265,7 @@ export const businessCreatedSchema = reg(
 
 export const apiKeyIssuedSchema = reg(
   'ApiKeyIssued',
-  z.strictObject({ key: z.string().regex(/^sk_(test|live)_/), mode, active: z.boolean(), gift_cards_enabled: z.boolean() }),
+  z.strictObject({ key: z.string().regex(/^sk_(test|live)_/), name: z.string(), mode, active: z.boolean(), gift_cards_enabled: z.boolean() }),
 );
 
 export const userCreatedSchema = reg(

@@ -7,6 +7,10 @@ export async function createApiKey(input: unknown) {
   return runAction(defs.createApiKey, input);
 }
 
+export async function renameApiKey(input: unknown) {
+  return runAction(defs.renameApiKey, input);
+}
+
 export async function revokeApiKey(input: unknown) {
   return runAction(defs.revokeApiKey, input);
 }

@@ -120,6 +120,13 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
     const attempt = delivery.getByTestId('attempt').first();
     await expect(attempt).not.toContainText('thanks');
     await expect(attempt.locator('td').nth(1)).toHaveText('—');
+    // Each delivery shows the exact body, the headers with signatures hidden, and its payout.
+    await delivery.getByText('Payload and headers sent').click();
+    await expect(delivery.getByTestId('delivery-payload')).toContainText(`"provider_reference": "${ref}"`);
+    await expect(delivery.getByTestId('delivery-headers')).toContainText('service-signature');
+    await expect(delivery.getByTestId('delivery-headers')).toContainText('(hidden: derived from the signing secret)');
+    await expect(delivery.getByTestId('delivery-headers')).toContainText(receiver.ids[0]);
+    await expect(delivery.getByTestId('delivery-subject')).toHaveAttribute('href', `/payouts/${ref}`);
     await expectAccessible(page);
     await screenshots(page, testInfo, 'developers');
 
@@ -128,11 +135,22 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
     await expect(delivery.getByRole('status').filter({ hasText: 'Queued: it will be sent within a few seconds.' })).toBeVisible();
     await expect.poll(() => receiver.ids.filter((id) => id === eventId).length, { timeout: 20_000 }).toBe(2);
 
+    // A test event: signed, sent once at the press of a button, its outcome told at once.
+    const sentBefore = receiver.ids.length;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect(page.getByTestId('test-event-result')).toContainText(/Test event msg_test_\S+ sent to .*Your endpoint answered\./);
+    expect(receiver.ids.length).toBe(sentBefore + 1);
+    expect(receiver.ids.at(-1)).toMatch(/^msg_test_/);
+    await screenshots(page, testInfo, 'developers-test-event');
+
     // Audit log: the dashboard user's and the API key's actions, filterable by actor.
     await page.goto(`${baseUrl()}/audit`);
     const rows = page.getByTestId('audit-row');
     await expect(rows.filter({ hasText: 'Revoked API key' })).toContainText(biz.emails.owner);
     await expect(rows.filter({ hasText: 'Replayed event' })).toContainText(biz.emails.owner);
+    await expect(rows.filter({ hasText: /Sent a test event to .*; it was delivered\./ })).toContainText(biz.emails.owner);
+    await expect(rows.filter({ hasText: 'Created API key “Shop backend”' })).toContainText(biz.emails.owner);
+    await expect(rows.filter({ hasText: 'Renamed API key' })).toContainText('to “Shop backend (2025)”');
     await expect(rows.filter({ hasText: 'Started a top-up' })).toContainText(/API key sk_test_/);
     await expect(rows.filter({ hasText: /Top-up \S+ of ETB\s[\d,.]+ from the business balance to card \d+ succeeded\./ })).toContainText(/API key sk_test_/);
     await expect(rows.filter({ hasText: /The business balance was credited with ETB\s/ })).toContainText('Provider back office');

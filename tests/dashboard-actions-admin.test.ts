@@ -62,11 +62,13 @@ describe('developers and team actions: roles', () => {
       'addUser',
       'createApiKey',
       'removeUser',
+      'renameApiKey',
       'replayEvent',
       'replayFailedWebhooks',
       'revealWebhookSecret',
       'revokeApiKey',
       'rotateWebhookSecret',
+      'sendTestWebhook',
       'setWebhookUrl',
       'updateUserRole',
     ]);
@@ -75,8 +77,10 @@ describe('developers and team actions: roles', () => {
   it('refuse operator, finance and support with Forbidden, changing nothing', async () => {
     const [key] = await testDb().select().from(apiKeys).where(eq(apiKeys.businessId, a.biz.id));
     const inputs: Record<string, unknown> = {
-      createApiKey: {},
+      createApiKey: { name: 'Intruder' },
+      renameApiKey: { key_id: key.id, name: 'Intruder' },
       revokeApiKey: { key_id: key.id },
+      sendTestWebhook: {},
       setWebhookUrl: { url: 'http://127.0.0.1:9/hooks' },
       revealWebhookSecret: {},
       rotateWebhookSecret: {},
@@ -151,7 +155,7 @@ describe('developers and team actions: roles', () => {
 describe('developers and team actions: what they do', () => {
   it('a created key works once shown, and answers 403 once revoked; both are audited by prefix', async () => {
     const { biz, sessions } = await seed();
-    const created = await runActionAs(developer.createApiKey, sessions.owner, {});
+    const created = await runActionAs(developer.createApiKey, sessions.owner, { name: 'Checkout server' });
     if (!created.ok) throw new Error(created.message);
     expect(created.data.key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
     const client = apiClient(created.data.key);

@@ -130,6 +130,12 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       }
       if (verb === 'secret_rotated') return `Replaced the webhook signing secret of ${target}; the old one works for 24 more hours.`;
       if (verb === 'secret_revealed') return `Showed the webhook signing secret of ${target}.`;
+      if (verb === 'test_sent') {
+        const code = num(d.status_code);
+        return d.ok
+          ? `Sent a test event to ${target}; it was delivered${code === null ? '' : ` (HTTP ${code})`}.`
+          : `Sent a test event to ${target}; it was not delivered.`;
+      }
       if (verb === 'replayed') {
         const outcome =
           d.outcome === 'queued'

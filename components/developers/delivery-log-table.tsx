@@ -1,9 +1,18 @@
+import Link from 'next/link';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { DeliveryLogEntry } from '@/lib/dashboard/list-delivery-log';
 import { attemptProblem, deliveryExplanation, eventWords } from './delivery-words';
 import { ReplayEventButton } from './replay-buttons';
+
+function prettyJson(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
 
 /** One block per delivery with its attempts newest first; stacked, so it reads the same at 390 px. */
 export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
@@ -20,6 +29,15 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                   <span className="sr-only">delivery state</span> <StatusBadge status={d.state} />
                 </p>
                 <p className="break-all font-mono text-xs text-slate-600">{d.eventId}</p>
+                <p className="text-sm">
+                  <Link
+                    href={d.subject.href}
+                    className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
+                    data-testid="delivery-subject"
+                  >
+                    {d.subject.kind === 'payout' ? 'Payout' : 'Payment'} <span className="break-all font-mono">{d.subject.reference}</span>
+                  </Link>
+                </p>
                 <p className={`text-sm ${d.state === 'delivered' ? 'text-slate-700' : 'text-red-800'}`} data-testid="delivery-explanation">
                   {deliveryExplanation(d)}
                 </p>
@@ -35,6 +53,25 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
               </div>
               <ReplayEventButton eventId={d.eventId} />
             </div>
+            <details className="rounded-md bg-slate-50 px-3 py-2 text-xs" data-testid="delivery-detail">
+              <summary className="cursor-pointer font-medium text-slate-800">Payload and headers sent</summary>
+              <p className="mt-2 font-medium text-slate-700">Headers</p>
+              <dl className="mt-1 grid grid-cols-1 gap-x-3 font-mono sm:grid-cols-[auto_1fr]" data-testid="delivery-headers">
+                {d.headers.map((h) => (
+                  <div key={h.name} className="contents">
+                    <dt className="text-slate-600">{h.name}</dt>
+                    <dd className="mb-1 break-all text-slate-900 sm:mb-0">{h.value}</dd>
+                  </div>
+                ))}
+              </dl>
+              <p className="mt-2 font-medium text-slate-700">Body</p>
+              <pre
+                className="mt-1 overflow-x-auto whitespace-pre-wrap break-all rounded bg-white p-2 font-mono text-slate-900 ring-1 ring-slate-200"
+                data-testid="delivery-payload"
+              >
+                {prettyJson(d.payload)}
+              </pre>
+            </details>
             {d.attempts.length > 0 && (
               <div className="overflow-x-auto">
                 <table className="w-full min-w-[36rem] text-xs">

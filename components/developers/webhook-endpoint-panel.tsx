@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { useForm } from 'react-hook-form';
-import { revealWebhookSecret, rotateWebhookSecret, setWebhookUrl } from '@/server/actions/developers';
+import { revealWebhookSecret, rotateWebhookSecret, sendTestWebhook, setWebhookUrl } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { TextField } from '@/components/ui/field';
@@ -19,6 +19,7 @@ export function WebhookEndpointPanel({ endpoint, mode }: { endpoint: WebhookEndp
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirmRotate, setConfirmRotate] = useState(false);
+  const [testResult, setTestResult] = useState<{ ok: boolean; text: string; body: string } | null>(null);
   const [pending, startTransition] = useTransition();
   const { register, handleSubmit, setError, formState } = useForm<SetWebhookUrlInput>({
     resolver: zodResolver(setWebhookUrlSchema),
@@ -53,6 +54,18 @@ export function WebhookEndpointPanel({ endpoint, mode }: { endpoint: WebhookEndp
       setSecret(result.data.secret);
       setMessage({ tone: 'success', text: 'New secret in use. The old one keeps signing beside it for 24 hours.' });
       router.refresh();
+    });
+
+  const sendTest = () =>
+    startTransition(async () => {
+      setTestResult(null);
+      const result = await sendTestWebhook({});
+      if (!result.ok) return setMessage({ tone: 'error', text: result.fieldErrors?.url ?? result.message });
+      const r = result.data;
+      const outcome = r.ok
+        ? `Your endpoint answered${r.statusCode === null ? '' : ` HTTP ${r.statusCode}`}${r.durationMs === null ? '' : ` in ${r.durationMs} ms`}.`
+        : `Not delivered: ${r.error ?? (r.statusCode === null ? 'no answer' : `HTTP ${r.statusCode}`)}.`;
+      setTestResult({ ok: r.ok, text: `Test event ${r.webhookId} sent to ${r.url}. ${outcome}`, body: r.body });
     });
 
   return (
@@ -102,6 +115,26 @@ export function WebhookEndpointPanel({ endpoint, mode }: { endpoint: WebhookEndp
             <Button variant="danger" className="sm:w-auto" onClick={() => setConfirmRotate(true)} disabled={pending}>
               Rotate secret
             </Button>
+          </div>
+          <div className="space-y-2 border-t border-slate-100 pt-3">
+            <p className="text-sm text-slate-600">
+              A test event is a signed <span className="font-mono">payout.success</span> with a <span className="font-mono">test_</span> reference and the
+              header <span className="font-mono">webhook-test: true</span>. It moves no money, is sent once, and is not listed in the events API.
+            </p>
+            <Button variant="secondary" className="sm:w-auto" onClick={sendTest} disabled={pending}>
+              {pending ? 'Sending…' : 'Send a test event'}
+            </Button>
+            {testResult && (
+              <div data-testid="test-event-result" className="space-y-2">
+                <Notice tone={testResult.ok ? 'success' : 'error'}>{testResult.text}</Notice>
+                <details className="rounded-md bg-slate-50 px-3 py-2 text-xs">
+                  <summary className="cursor-pointer font-medium text-slate-800">Body sent</summary>
+                  <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all font-mono text-slate-900">
+                    {JSON.stringify(JSON.parse(testResult.body), null, 2)}
+                  </pre>
+                </details>
+              </div>
+            )}
           </div>
         </div>
       )}

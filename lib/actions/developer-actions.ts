@@ -5,6 +5,7 @@ import { revokeApiKey as revokeKey } from '../keys/revoke-api-key';
 import { replayEventWithVerdict, replayFailedEvents, replayVerdictText } from '../webhooks/replay';
 import { revealWebhookSecret as revealSecret } from '../webhooks/reveal-webhook-secret';
 import { rotateWebhookSecret as rotateSecret } from '../webhooks/rotate-secret';
+import { sendTestEvent } from '../webhooks/send-test-event';
 import { setWebhookUrl as setUrl } from '../webhooks/set-webhook-url';
 import { defineAction } from './define-action';
 import {
@@ -98,4 +99,11 @@ export const replayFailedWebhooks = defineAction({
     });
     return replayed;
   },
+});
+
+export const sendTestWebhook = defineAction({
+  name: 'sendTestWebhook',
+  permission: 'developers',
+  schema: endpointSecretSchema,
+  handler: ({ db, session }) => sendTestEvent(db, { businessId: session.businessId, mode: session.mode, actor: session.actor }),
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Mode } from '../validation';
+import { headersAsShown } from '../webhooks/signing';
 
 /** As stored for the business: for a non-public address, only whether it worked (see attemptRow). */
 export interface DeliveryAttempt {
@@ -14,6 +15,12 @@ export interface DeliveryAttempt {
 export interface DeliveryLogEntry {
   eventId: string;
   type: string;
+  /** The exact JSON body sent. */
+  payload: string;
+  /** The headers of the latest attempt (or of the first, before any), signatures hidden. */
+  headers: { name: string; value: string }[];
+  /** The dashboard page of the payout or payment the event is about. */
+  subject: { kind: 'payout' | 'payment'; reference: string; href: string };
   url: string;
   state: string;
   createdAt: string;
@@ -35,7 +42,8 @@ export interface ListDeliveryLogOptions {
  */
 export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promise<{ items: DeliveryLogEntry[]; hasNext: boolean }> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    SELECT e.event_id, e.type, e.created_at, w.url, d.state, d.next_attempt_at,
+    SELECT e.event_id, e.type, e.body, e.subject_reference, e.created_at, w.url, d.state, d.next_attempt_at,
+      w.previous_secret IS NOT NULL AND w.previous_secret_expires_at > now() AS rotating,
       coalesce((SELECT json_agg(json_build_object(
           'attemptedAt', a.created_at, 'statusCode', a.status_code, 'durationMs', a.duration_ms,
           'error', a.error, 'responseExcerpt', left(a.response_excerpt, 300)) ORDER BY a.id DESC)
@@ -49,14 +57,23 @@ export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promis
   const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
   return {
     hasNext: rows.length > o.limit,
-    items: rows.slice(0, o.limit).map((r) => ({
-      eventId: String(r.event_id),
-      type: String(r.type),
-      url: String(r.url),
-      state: String(r.state),
-      createdAt: iso(r.created_at)!,
-      nextAttemptAt: r.state === 'pending' ? iso(r.next_attempt_at) : null,
-      attempts: (r.attempt_log as DeliveryAttempt[]).map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt)! })),
-    })),
+    items: rows.slice(0, o.limit).map((r) => {
+      const attempts = (r.attempt_log as DeliveryAttempt[]).map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt)! }));
+      const kind = String(r.type).startsWith('payment.') ? 'payment' : 'payout';
+      const reference = String(r.subject_reference);
+      const sentAt = Date.parse(attempts[0]?.attemptedAt ?? iso(r.created_at)!);
+      return {
+        eventId: String(r.event_id),
+        type: String(r.type),
+        payload: String(r.body),
+        headers: headersAsShown(String(r.event_id), Math.floor(sentAt / 1000), r.rotating === true),
+        subject: { kind, reference, href: `/${kind}s/${encodeURIComponent(reference)}` },
+        url: String(r.url),
+        state: String(r.state),
+        createdAt: iso(r.created_at)!,
+        nextAttemptAt: r.state === 'pending' ? iso(r.next_attempt_at) : null,
+        attempts,
+      } satisfies DeliveryLogEntry;
+    }),
   };
 }

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
+import { USER_AGENT } from './signing';
 import { resolveWebhookTarget } from './url-guard';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -101,7 +102,7 @@ export async function deliverWebhook(o: DeliverWebhookOptions): Promise<Delivery
       method: 'POST',
       agent: agents[url.protocol as 'http:' | 'https:'],
       lookup,
-      headers: { 'content-type': 'application/json', 'user-agent': 'giftcard-webhooks/1', ...o.headers, 'content-length': String(o.body.length) },
+      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...o.headers, 'content-length': String(o.body.length) },
     });
     const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timer = setTimeout(() => {

@@ -72,3 +72,24 @@ export function safeEqual(given: string, expected: string): boolean {
   const b = Buffer.from(expected, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** Shown in place of a value derived from the signing secret. */
+export const HIDDEN = '(hidden: derived from the signing secret)';
+
+/**
+ * The headers a delivery of this event carries, as the delivery log may show
+ * them: every name the sender writes (taken from signatureHeaders itself, so
+ * the two never drift), with each signature's value hidden. service-signature
+ * is the same on every delivery: showing it would hand out a credential.
+ */
+export function headersAsShown(webhookId: string, timestamp: number, rotating: boolean): { name: string; value: string }[] {
+  const names = Object.keys(signatureHeaders({ secret: 'x', previousSecret: rotating ? 'y' : null, webhookId, timestamp, body: '' }));
+  const shown: Record<string, string> = { 'webhook-id': webhookId, 'webhook-timestamp': String(timestamp) };
+  return [
+    { name: 'content-type', value: 'application/json' },
+    { name: 'user-agent', value: USER_AGENT },
+    ...names.map((name) => ({ name, value: shown[name] ?? HIDDEN })),
+  ];
+}
+
+export const USER_AGENT = 'giftcard-webhooks/1';

@@ -34,3 +34,7 @@ export async function replayEvent(input: unknown) {
 export async function replayFailedWebhooks(input: unknown) {
   return runAction(defs.replayFailedWebhooks, input);
 }
+
+export async function sendTestWebhook(input: unknown) {
+  return runAction(defs.sendTestWebhook, input);
+}

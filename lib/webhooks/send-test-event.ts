@@ -1,0 +1,96 @@
+import { recordAudit } from '../audit';
+import type { Actor } from '../actor';
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors';
+import { randomBase62 } from '../ids';
+import type { Mode } from '../validation';
+import { deliverWebhook } from './deliver-webhook';
+import { attemptRow } from './delivery-worker';
+import { findEndpoint } from './endpoints';
+import { payoutEventPayload } from './payloads';
+import { signatureHeaders } from './signing';
+
+/** Sent with every test event, so a receiver can tell it from a real one before touching an order. */
+export const TEST_EVENT_HEADER = 'webhook-test';
+/** Test events' references start with this: no payout has such a reference. */
+export const TEST_REFERENCE_PREFIX = 'test_';
+
+export interface SendTestEventOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+}
+
+export interface TestEventResult {
+  url: string;
+  webhookId: string;
+  body: string;
+  ok: boolean;
+  /** What the business may see: for a non-public address only whether it worked (as the delivery log). */
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+/**
+ * Sends one signed payout.success-shaped event to the business's endpoint of
+ * the mode, now, once: shaped like SPEC.md's bank payout event, with a test_
+ * reference and the webhook-test header. It touches no money and no outbox, so
+ * it never shows in the events API; its outcome is answered at once and audited.
+ */
+export async function sendTestEvent(db: Db, opts: SendTestEventOptions): Promise<TestEventResult> {
+  const endpoint = await findEndpoint(db, opts.businessId, opts.mode, 'business');
+  if (!endpoint) throw new ServiceError('validation_error', { url: `Set a ${opts.mode} webhook URL first.` });
+  const now = new Date();
+  const reference = `${TEST_REFERENCE_PREFIX}${randomBase62(20)}`;
+  const body = JSON.stringify(
+    payoutEventPayload({
+      status: 'success',
+      mode: opts.mode,
+      payoutType: 'bank',
+      currency: 'ETB',
+      amount: 100,
+      reference,
+      customer: { first_name: 'Test', last_name: 'Event' },
+      sourceCardNumber: '0000000000000000',
+      bankSlug: 'test',
+      accountNumber: '0000000000',
+      accountName: 'Test event',
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
+  const webhookId = `msg_test_${randomBase62(20)}`;
+  const buffer = Buffer.from(body, 'utf8');
+  const headers = {
+    ...signatureHeaders({
+      secret: endpoint.secret,
+      previousSecret: endpoint.previousSecret,
+      webhookId,
+      timestamp: Math.floor(now.getTime() / 1000),
+      body: buffer,
+    }),
+    [TEST_EVENT_HEADER]: 'true',
+  };
+  const result = await deliverWebhook({ url: endpoint.url, mode: opts.mode, guard: true, headers, body: buffer, timeoutMs: 10_000 });
+  const shown = attemptRow(result);
+  await recordAudit(db, {
+    businessId: opts.businessId,
+    mode: opts.mode,
+    actor: opts.actor,
+    action: 'webhook.test_sent',
+    target: endpoint.url,
+    details: { ok: result.ok, status_code: shown.status_code },
+  });
+  return {
+    url: endpoint.url,
+    webhookId,
+    body,
+    ok: result.ok,
+    statusCode: shown.status_code,
+    durationMs: shown.duration_ms,
+    error: shown.error,
+    responseExcerpt: shown.response_excerpt,
+  };
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { auditSentence } from '../components/audit/audit-sentence';
+import { runActionAs } from '../lib/actions/define-action';
+import { sendTestWebhook, setWebhookUrl } from '../lib/actions/developer-actions';
+import type { DashboardSession } from '../lib/auth/session-types';
+import { listAuditLog } from '../lib/dashboard/list-audit-log';
+import { listDeliveryLog } from '../lib/dashboard/list-delivery-log';
+import { findEndpoint } from '../lib/webhooks/endpoints';
+import { serviceSignature, standardSignature } from '../lib/webhooks/signing';
+import { startReceiver } from './api/webhooks-receiver';
+import { adminClient, createCard, createTestBusiness, testDb, waitFor, type TestBusiness } from './helpers';
+import { fundCard } from './ledger-helpers';
+
+process.env.DATABASE_URL = inject('databaseUrl');
+
+let biz: TestBusiness;
+let owner: DashboardSession;
+
+beforeAll(async () => {
+  biz = await createTestBusiness('Test events');
+  const email = `owner-${randomUUID()}@example.com`;
+  const made = await adminClient().post(`/api/admin/businesses/${biz.id}/users`, { email, password: 'dashboard-pass-123', role: 'owner' });
+  owner = {
+    userId: made.body.data.id,
+    email,
+    businessId: biz.id,
+    role: 'owner',
+    mode: 'test',
+    timeZone: 'Africa/Addis_Ababa',
+    country: 'ET',
+    actor: { type: 'user', id: String(made.body.data.id) },
+  };
+});
+
+describe('send test event', () => {
+  it('without a URL it says to set one, on the url field', async () => {
+    const r = await runActionAs(sendTestWebhook, owner, {});
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.fieldErrors?.url).toMatch(/Set a test webhook URL first/);
+  });
+
+  it('sends one signed payout.success marked as a test, answers its outcome, keeps it out of the events API, and audits it', async () => {
+    const receiver = await startReceiver();
+    try {
+      const set = await runActionAs(setWebhookUrl, owner, { url: `${receiver.url}/hooks` });
+      if (!set.ok) throw new Error(set.message);
+      const secret = (await findEndpoint(testDb(), biz.id, 'test', 'business'))!.secret;
+      const sent = await runActionAs(sendTestWebhook, owner, {});
+      if (!sent.ok) throw new Error(sent.message);
+      expect(sent.data.ok).toBe(true);
+      // A loopback address is not public: as in the delivery log, only whether it worked is shown.
+      expect(sent.data.statusCode).toBeNull();
+
+      expect(receiver.requests).toHaveLength(1);
+      const req = receiver.requests[0];
+      expect(req.headers['webhook-test']).toBe('true');
+      expect(req.headers['webhook-id']).toBe(sent.data.webhookId);
+      expect(req.headers['service-signature']).toBe(serviceSignature(secret));
+      expect(req.headers['webhook-signature']).toBe(standardSignature(secret, sent.data.webhookId, String(req.headers['webhook-timestamp']), req.body));
+      const body = JSON.parse(req.body.toString('utf8'));
+      expect(Object.keys(body).slice(0, 6)).toEqual(['event', 'status', 'mode', 'payout_type', 'currency', 'amount']);
+      expect(body).toMatchObject({ event: 'payout.success', status: 'success', mode: 'test', payout_type: 'bank' });
+      expect(body.provider_reference).toMatch(/^test_/);
+      expect(req.body.toString('utf8')).toBe(sent.data.body);
+
+      const events = await biz.test.get('/api/v1/events');
+      expect(JSON.stringify(events.body)).not.toContain(sent.data.webhookId);
+      const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 5, action: 'webhook.test_sent' });
+      expect(auditSentence(log.items[0], 'Africa/Addis_Ababa')).toBe(`Sent a test event to ${receiver.url}/hooks; it was delivered.`);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('the delivery log', () => {
+  it('shows each delivery’s exact payload, its headers with every signature hidden, and links to its payout', async () => {
+    const receiver = await startReceiver();
+    try {
+      const set = await runActionAs(setWebhookUrl, owner, { url: `${receiver.url}/log` });
+      if (!set.ok) throw new Error(set.message);
+      const source = await createCard(biz.test);
+      const destination = await createCard(biz.test);
+      await fundCard(source.card_number, 5_000);
+      const payout = await biz.test.post('/api/v1/card/payouts', {
+        card_number: source.card_number,
+        destination_card_number: destination.card_number,
+        amount: 1_234,
+      });
+      expect(payout.status).toBe(200);
+      const reference = payout.body.data.initiator_reference as string;
+      await receiver.waitFor((rs) => rs.some((r) => r.body.toString().includes(reference)));
+      const received = receiver.requests.find((r) => r.body.toString().includes(reference))!;
+
+      const entry = await waitFor(async () => {
+        const { items } = await listDeliveryLog(testDb(), { businessId: biz.id, mode: 'test', page: 1, limit: 20 });
+        const found = items.find((i) => i.subject.reference === reference);
+        return found?.attempts.length ? found : undefined;
+      });
+      expect(entry.payload).toBe(received.body.toString('utf8'));
+      expect(entry.subject).toEqual({ kind: 'payout', reference, href: `/payouts/${reference}` });
+      const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
+      expect(headers['webhook-id']).toBe(received.headers['webhook-id']);
+      expect(Object.keys(headers).sort()).toEqual(
+        ['content-type', 'user-agent', 'service-signature', 'x-service-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'].sort(),
+      );
+      for (const name of ['service-signature', 'x-service-signature', 'webhook-signature']) {
+        expect(headers[name]).toMatch(/hidden/);
+        expect(JSON.stringify(entry)).not.toContain(String(received.headers[name]));
+      }
+      expect(JSON.stringify(entry)).not.toContain((await findEndpoint(testDb(), biz.id, 'test', 'business'))!.secret);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

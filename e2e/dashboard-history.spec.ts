@@ -146,9 +146,23 @@ test('finance exports the filtered payouts as CSV matching the API list, and has
   expect(items).toHaveLength(3);
   expect(rows).toHaveLength(4);
   const cardPayoutRows = rows.filter((r) => items.some((i) => (i.initiator_reference ?? i.provider_reference) === r.reference));
-  expect(cardPayoutRows.map((r) => [r.reference, Number(r.amount), Number(r.service_fee), r.status, r.payout_type])).toEqual(
-    items.map((i) => [i.initiator_reference ?? i.provider_reference, i.amount, i.service_fee, i.status, i.payout_type]),
+  // Amounts twice: minor units for machines, currency units ("10.00") for people; no fee rule here, so net is the amount.
+  const units = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+  expect(cardPayoutRows.map((r) => [r.reference, Number(r.amount_minor), Number(r.fee_minor), r.amount, r.fee, r.net, r.status, r.payout_type])).toEqual(
+    items.map((i) => [
+      i.initiator_reference ?? i.provider_reference,
+      i.amount,
+      i.service_fee,
+      units(Number(i.amount)),
+      units(Number(i.service_fee)),
+      units(Number(i.amount)),
+      i.status,
+      i.payout_type,
+    ]),
   );
+  // Times are the business's wall clock, and the header says whose.
+  expect(columns).toContain('created_at (Africa/Addis_Ababa)');
+  expect(rows[0]['created_at (Africa/Addis_Ababa)']).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
   // The export honours the filters in the URL, and answers as a CSV attachment.
   const filtered = await page.request.get(`${baseUrl()}/payouts/export?type=card_to_card`);

@@ -3,15 +3,17 @@
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { Pager } from '@/components/history/pager';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { TableHead } from '@/components/ui/table-head';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
+import type { ListView } from '@/lib/dashboard/keyset-cursor';
 import { fetchJson } from './fetch-json';
 import type { HistoryRow, ListPage } from './list-items';
+import { ListPager } from './list-pager';
+import { ListTotals } from './list-totals';
 
 const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
@@ -21,7 +23,11 @@ export interface HistoryListProps<T extends HistoryRow> {
   /** The page's query string ("?status=failed"), which is also the JSON route's. */
   search: string;
   filters: Record<string, string | undefined>;
+  /** The order and page size, kept by the pager's links. */
+  view: ListView;
   queryKey: QueryKey;
+  /** What the totals' net means on this list. */
+  totalsHint: string;
   /** What an unfiltered empty list says will appear here. */
   emptyText: string;
   /** The two columns particular to the kind (From and To, or Card and Order), and their cells. */
@@ -34,7 +40,7 @@ export interface HistoryListProps<T extends HistoryRow> {
  * first answer is hydrated into the query (Prefetched), and the live stream
  * invalidates it when one of this business and mode is created or settles.
  */
-export function HistoryList<T extends HistoryRow>({ kind, search, filters, queryKey, emptyText, parties, partyCells }: HistoryListProps<T>) {
+export function HistoryList<T extends HistoryRow>({ kind, search, filters, view, queryKey, totalsHint, emptyText, parties, partyCells }: HistoryListProps<T>) {
   const { data } = useQuery({ queryKey, queryFn: () => fetchJson<ListPage<T>>(`/api/dashboard/${kind}${search}`) });
   // The page hydrates this query, so there is data from the first paint.
   if (!data) return null;
@@ -49,6 +55,7 @@ export function HistoryList<T extends HistoryRow>({ kind, search, filters, query
   const one = kind.slice(0, -1);
   return (
     <>
+      {data.totals && <ListTotals totals={data.totals} noun={one} hint={totalsHint} />}
       <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
         <table className="w-full text-sm" data-testid={`${kind}-table`}>
           <caption className="sr-only">{kind[0].toUpperCase() + kind.slice(1)}</caption>
@@ -95,7 +102,7 @@ export function HistoryList<T extends HistoryRow>({ kind, search, filters, query
         </table>
       </div>
       <TimeZoneNote className="mt-2" />
-      <Pager path={`/${kind}`} filters={filters} prev={data.prev} next={data.next} />
+      <ListPager path={`/${kind}`} filters={filters} view={view} prev={data.prev} next={data.next} />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import type { HistoryTotals } from '@/lib/dashboard/history-totals';
 import type { KeysetPage } from '@/lib/dashboard/keyset-cursor';
 import type { Payment } from '@/lib/payments/payment-view';
 import type { PayoutRow } from '@/lib/payouts/payout-view';
@@ -30,10 +31,13 @@ export interface ListPage<T> {
   rows: T[];
   prev: string | null;
   next: string | null;
+  /** Count and sums of everything the filters match: refetched with the rows, so a live update moves them too. */
+  totals?: HistoryTotals;
 }
 
-export function toPayoutItems(page: KeysetPage<PayoutRow>, names: Record<string, string>): ListPage<PayoutItem> {
+export function toPayoutItems(page: KeysetPage<PayoutRow>, names: Record<string, string>, totals?: HistoryTotals): ListPage<PayoutItem> {
   return {
+    totals,
     prev: page.prev,
     next: page.next,
     rows: page.rows.map((p) => ({
@@ -51,8 +55,9 @@ export function toPayoutItems(page: KeysetPage<PayoutRow>, names: Record<string,
   };
 }
 
-export function toPaymentItems(page: KeysetPage<Payment>): ListPage<PaymentItem> {
+export function toPaymentItems(page: KeysetPage<Payment>, totals?: HistoryTotals): ListPage<PaymentItem> {
   return {
+    totals,
     prev: page.prev,
     next: page.next,
     rows: page.rows.map((p) => ({

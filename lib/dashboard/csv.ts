@@ -1,3 +1,5 @@
+import { wallClock } from './time-zone';
+
 export type CsvValue = string | number | boolean | null | undefined;
 
 /**
@@ -24,3 +26,41 @@ export function unitsText(minor: number): string {
 
 /** A time column's header names the zone its values are in, so a reader of the file knows whose day it is. */
 export const timeColumn = (name: string, timeZone: string) => `${name} (${timeZone})`;
+
+/** One column of an export: its header and how a row fills it, kept together so the two never drift apart. */
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => CsvValue;
+}
+
+/** The header line and a row writer of a table of columns. */
+export function csvTable<T>(columns: readonly CsvColumn<T>[]) {
+  return {
+    header: csvLine(columns.map((c) => c.header)),
+    line: (row: T) => csvLine(columns.map((c) => c.value(row))),
+  };
+}
+
+/**
+ * wallClock ("2026-11-24 14:05:09" in the zone) for a whole export: Intl is
+ * asked the zone's offset once per UTC minute (no zone changes its offset
+ * mid-minute), so a million rows format in well under a second, not in tens.
+ */
+export function wallClockFormatter(timeZone: string): (at: Date | null) => string | null {
+  const offsets = new Map<number, number>();
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (at) => {
+    if (!at) return null;
+    const ms = new Date(at).getTime();
+    const minute = Math.floor(ms / 60_000);
+    let offset = offsets.get(minute);
+    if (offset === undefined) {
+      if (offsets.size > 10_000) offsets.clear();
+      const start = new Date(minute * 60_000);
+      offset = Date.parse(`${wallClock(timeZone, start).replace(' ', 'T')}Z`) - start.getTime();
+      offsets.set(minute, offset);
+    }
+    const d = new Date(ms + offset);
+    return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+  };
+}

@@ -1,12 +1,13 @@
 import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { businesses } from '../db/schema';
+import type { Payment } from '../payments/payment-view';
+import type { PayoutRow } from '../payouts/payout-view';
 import type { Mode } from '../validation';
-import type { KeysetPage } from './keyset-cursor';
+import { paymentTotals, payoutTotals, type HistoryTotals } from './history-totals';
+import { parseListView, type KeysetPage, type ListView } from './keyset-cursor';
 import { parsePaymentFilters, searchPayments, type PaymentFilters, type SearchPaymentsOptions } from './search-payments';
 import { parsePayoutFilters, searchPayouts, type PayoutFilters, type SearchPayoutsOptions } from './search-payouts';
-import type { PayoutRow } from '../payouts/payout-view';
-import type { Payment } from '../payments/payment-view';
 
 type Params = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -15,9 +16,10 @@ export interface HistoryListOptions {
   businessId: number;
   mode: Mode;
   timeZone: string;
-  /** The page's search parameters: the filters and the keyset cursor (after / before). */
+  /** The page's search parameters: the filters, the order and size (sort, size) and the keyset cursor (after / before). */
   params: Params;
-  limit: number;
+  /** Overrides the page size the parameters ask for. */
+  limit?: number;
 }
 
 /** The names of the businesses behind merchant ids, for "To another business" payouts: people see names, not ids. */
@@ -28,27 +30,42 @@ export async function merchantNames(db: DbOrTx, merchantIds: (string | null)[]):
   return Object.fromEntries(rows.map((r) => [r.merchantId, r.name]));
 }
 
-/** The business, mode, zone, size and cursors of a list page, as both searches take them. */
-const pageOptions = (o: HistoryListOptions) => ({
+/** The business, mode, zone, order, size and cursors of a list page, as both searches take them. */
+const pageOptions = (o: HistoryListOptions, view: ListView) => ({
   businessId: o.businessId,
   mode: o.mode,
   timeZone: o.timeZone,
-  limit: o.limit,
+  sort: view.sort,
+  limit: o.limit ?? view.size,
   after: one(o.params.after),
   before: one(o.params.before),
 });
 
-/** One page of payouts as the dashboard lists it (the page and its live-updated JSON share it), with the receiving businesses' names. */
+export interface HistoryListPage<F, T> {
+  filters: F;
+  view: ListView;
+  page: KeysetPage<T>;
+  /** The count and sums of everything the filters match, not only this page. */
+  totals: HistoryTotals;
+}
+
+/** One page of payouts as the dashboard lists it (the page and its live-updated JSON share it), its totals, and the receiving businesses' names. */
 export async function payoutsListPage(
   db: DbOrTx,
   o: HistoryListOptions,
   extra: Partial<SearchPayoutsOptions> = {},
-): Promise<{ filters: PayoutFilters; page: KeysetPage<PayoutRow>; merchantNames: Record<string, string> }> {
+): Promise<HistoryListPage<PayoutFilters, PayoutRow> & { merchantNames: Record<string, string> }> {
   const filters = parsePayoutFilters(o.params);
-  const page = await searchPayouts(db, { ...pageOptions(o), filters, ...extra });
+  const view = parseListView(o.params);
+  const [page, totals] = await Promise.all([
+    searchPayouts(db, { ...pageOptions(o, view), filters, ...extra }),
+    payoutTotals(db, { businessId: o.businessId, mode: o.mode, timeZone: o.timeZone, filters }),
+  ]);
   return {
     filters,
+    view,
     page,
+    totals,
     merchantNames: await merchantNames(
       db,
       page.rows.map((r) => r.merchantId),
@@ -56,13 +73,17 @@ export async function payoutsListPage(
   };
 }
 
-/** One page of payments as the dashboard lists it. */
+/** One page of payments as the dashboard lists it, with its totals. */
 export async function paymentsListPage(
   db: DbOrTx,
   o: HistoryListOptions,
   extra: Partial<SearchPaymentsOptions> = {},
-): Promise<{ filters: PaymentFilters; page: KeysetPage<Payment> }> {
+): Promise<HistoryListPage<PaymentFilters, Payment>> {
   const filters = parsePaymentFilters(o.params);
-  const page = await searchPayments(db, { ...pageOptions(o), filters, ...extra });
-  return { filters, page };
+  const view = parseListView(o.params);
+  const [page, totals] = await Promise.all([
+    searchPayments(db, { ...pageOptions(o, view), filters, ...extra }),
+    paymentTotals(db, { businessId: o.businessId, mode: o.mode, timeZone: o.timeZone, filters }),
+  ]);
+  return { filters, view, page, totals };
 }

@@ -21,14 +21,6 @@ export function decodeCursor(value: string | undefined | null): KeysetCursor | u
   return { createdAt, id: Number(id) };
 }
 
-/** Rows strictly older (after) or newer (before) than the cursor, in the list index's order. */
-export function keysetCondition(createdAt: AnyColumn, id: AnyColumn, cursor: KeysetCursor, direction: 'after' | 'before'): SQL {
-  const ts = cursor.createdAt.toISOString();
-  return direction === 'after'
-    ? sql`(${createdAt}, ${id}) < (${ts}::timestamptz, ${cursor.id})`
-    : sql`(${createdAt}, ${id}) > (${ts}::timestamptz, ${cursor.id})`;
-}
-
 export interface KeysetPage<T> {
   rows: T[];
   /** Cursor for the older page, when there is one. */
@@ -41,16 +33,21 @@ export interface KeysetPage<T> {
  * Turns limit + 1 rows fetched in the direction of travel into a page with
  * links both ways, so no page needs a COUNT.
  */
-export function toKeysetPage<T extends { createdAt: Date; id: number }>(fetched: T[], limit: number, direction: 'after' | 'before' | 'first'): KeysetPage<T> {
+export function toKeysetPage<T extends { createdAt: Date; id: number }>(
+  fetched: T[],
+  limit: number,
+  direction: 'after' | 'before' | 'first',
+  encode: (row: T) => string = encodeCursor,
+): KeysetPage<T> {
   const more = fetched.length > limit;
   const rows = fetched.slice(0, limit);
   if (direction === 'before') rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];
   if (direction === 'before') {
-    return { rows, next: last ? encodeCursor(last) : null, prev: more && first ? encodeCursor(first) : null };
+    return { rows, next: last ? encode(last) : null, prev: more && first ? encode(first) : null };
   }
-  return { rows, next: more && last ? encodeCursor(last) : null, prev: direction === 'after' && first ? encodeCursor(first) : null };
+  return { rows, next: more && last ? encode(last) : null, prev: direction === 'after' && first ? encode(first) : null };
 }
 
 /** created_at within the from/to calendar days (YYYY-MM-DD, both inclusive) of the business's time zone. */
@@ -59,22 +56,6 @@ export function dayRange(createdAt: AnyColumn, from: string | undefined, to: str
   if (from) where.push(gte(createdAt, zonedDayStart(from, timeZone)));
   if (to) where.push(lt(createdAt, zonedDayStart(nextDay(to), timeZone)));
   return where;
-}
-
-/**
- * The keyset part of a newest-first list query: the cursor condition, the
- * order to read in (ascending when paging back to newer rows) and the
- * direction toKeysetPage needs. `before` counts only without `after`.
- */
-export function keysetQuery(createdAt: AnyColumn, id: AnyColumn, afterCursor?: string | null, beforeCursor?: string | null) {
-  const after = decodeCursor(afterCursor);
-  const before = after ? undefined : decodeCursor(beforeCursor);
-  const cursor = after ?? before;
-  return {
-    where: cursor ? [keysetCondition(createdAt, id, cursor, after ? 'after' : 'before')] : [],
-    orderBy: before ? [asc(createdAt), asc(id)] : [desc(createdAt), desc(id)],
-    direction: (after ? 'after' : before ? 'before' : 'first') as 'after' | 'before' | 'first',
-  };
 }
 
 type Params = Record<string, string | string[] | undefined>;
@@ -93,5 +74,75 @@ export function parseHistoryFilters<T extends string, S extends string>(params: 
     from: day(one(params.from)),
     to: day(one(params.to)),
     q: search(one(params.q)),
+  };
+}
+
+/** The orders a history list can be read in: by date or by amount, each both ways. */
+export const LIST_SORTS = ['newest', 'oldest', 'largest', 'smallest'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+export const PAGE_SIZES = [25, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** How a list page is read: its order and its length, from the URL; unknown values fall back to newest first, 25 rows. */
+export interface ListView {
+  sort: ListSort;
+  size: PageSize;
+}
+
+export function parseListView(params: Params): ListView {
+  const size = one(params.size);
+  return {
+    sort: pick(LIST_SORTS, one(params.sort)) ?? 'newest',
+    size: PAGE_SIZES.find((s) => String(s) === size) ?? PAGE_SIZES[0],
+  };
+}
+
+const byAmount = (sort: ListSort) => sort === 'largest' || sort === 'smallest';
+
+/** An amount cursor, `a:<amount>|<id>`; a date cursor never starts with "a:", so a cursor kept across a change of sort reads as none. */
+const encodeAmountCursor = (row: { amount: number; id: number }) => Buffer.from(`a:${row.amount}|${row.id}`).toString('base64url');
+
+function decodeAmountCursor(value: string | undefined | null): { amount: number; id: number } | undefined {
+  if (!value || value.length > 100) return undefined;
+  const m = /^a:(-?\d{1,16})\|(\d{1,18})$/.exec(Buffer.from(value, 'base64url').toString('utf8'));
+  return m ? { amount: Number(m[1]), id: Number(m[2]) } : undefined;
+}
+
+export interface SortedColumns {
+  createdAt: AnyColumn;
+  amount: AnyColumn;
+  id: AnyColumn;
+}
+
+/**
+ * The keyset part of a list query in any of the four orders: by (created_at,
+ * id) or (amount, id), each read on an index in that order, so a page costs
+ * the same however deep it is. `after` is the next page in the chosen order,
+ * `before` the previous one (read backwards, then turned round).
+ */
+export function sortedKeysetQuery(columns: SortedColumns, sort: ListSort, afterCursor?: string | null, beforeCursor?: string | null) {
+  const amountSort = byAmount(sort);
+  const decode = (v: string | null | undefined) => {
+    if (amountSort) return decodeAmountCursor(v);
+    const c = decodeCursor(v);
+    return c && { value: c.createdAt.toISOString(), id: c.id };
+  };
+  const toKey = (c: { amount: number; id: number } | { value: string; id: number } | undefined) =>
+    c && ('amount' in c ? { value: sql`${c.amount}::bigint`, id: c.id } : { value: sql`${c.value}::timestamptz`, id: c.id });
+  const after = toKey(decode(afterCursor));
+  const before = after ? undefined : toKey(decode(beforeCursor));
+  const key = amountSort ? columns.amount : columns.createdAt;
+  const descending = sort === 'newest' || sort === 'largest';
+  // Reading towards the end of the list goes in the list's order; reading back to the previous page goes against it.
+  const readDescending = before ? !descending : descending;
+  const cursor = after ?? before;
+  const where: SQL[] = cursor
+    ? [readDescending ? sql`(${key}, ${columns.id}) < (${cursor.value}, ${cursor.id})` : sql`(${key}, ${columns.id}) > (${cursor.value}, ${cursor.id})`]
+    : [];
+  return {
+    where,
+    orderBy: readDescending ? [desc(key), desc(columns.id)] : [asc(key), asc(columns.id)],
+    direction: (after ? 'after' : before ? 'before' : 'first') as 'after' | 'before' | 'first',
+    encode: <T extends { createdAt: Date; amount: number; id: number }>(row: T) => (amountSort ? encodeAmountCursor(row) : encodeCursor(row)),
   };
 }

@@ -1,50 +1,59 @@
-import { csvLine } from './csv';
-import { isoInZone } from './time-zone';
+import type { DbOrTx } from '../db/client';
 import type { PayoutRow } from '../payouts/payout-view';
+import type { Mode } from '../validation';
+import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from './csv';
+import { payoutNet } from './net-amount';
+import { payoutBatches, type PayoutFilters } from './search-payouts';
 
-export const PAYOUT_CSV_COLUMNS = [
-  'reference',
-  'payout_type',
-  'ledger_topup',
-  'status',
-  'currency',
-  'amount',
-  'service_fee',
-  'charge_payer',
-  'source_card_number',
-  'destination_card_number',
-  'merchant_id',
-  'bank_slug',
-  'account_number',
-  'account_name',
-  'created_at',
-  'updated_at',
-  'completed_at',
-] as const;
-
-/** One payout as a CSV line; times carry the business's zone offset, so a spreadsheet shows the business's day. */
-export function payoutCsvRow(p: PayoutRow, timeZone: string): string {
-  const iso = (d: Date | null) => (d ? isoInZone(timeZone, new Date(d)) : null);
-  const cells = [
-    p.reference,
-    p.payoutType,
-    p.isLedgerTopup,
-    p.status,
-    p.currency,
-    p.amount,
-    p.serviceFee,
-    p.chargePayer,
-    p.sourceCardNumber,
-    p.destinationCardNumber,
-    p.merchantId,
-    p.bankSlug,
-    p.accountNumber,
-    p.accountName,
-    iso(p.createdAt),
-    iso(p.updatedAt),
-    iso(p.completedAt),
+/**
+ * The payouts export of a business in its zone. Amounts twice: in currency
+ * units for people ("100.00") and in minor units for machines ("10000").
+ * net is what left the card (lib/dashboard/net-amount.ts).
+ */
+export function payoutCsv(timeZone: string) {
+  const clock = wallClockFormatter(timeZone);
+  const columns: CsvColumn<PayoutRow>[] = [
+    { header: 'reference', value: (p) => p.reference },
+    { header: 'payout_type', value: (p) => p.payoutType },
+    { header: 'ledger_topup', value: (p) => p.isLedgerTopup },
+    { header: 'status', value: (p) => p.status },
+    { header: 'currency', value: (p) => p.currency },
+    { header: 'amount', value: (p) => unitsText(p.amount) },
+    { header: 'fee', value: (p) => unitsText(p.serviceFee) },
+    { header: 'net', value: (p) => unitsText(payoutNet(p)) },
+    { header: 'amount_minor', value: (p) => p.amount },
+    { header: 'fee_minor', value: (p) => p.serviceFee },
+    { header: 'net_minor', value: (p) => payoutNet(p) },
+    { header: 'charge_payer', value: (p) => p.chargePayer },
+    { header: 'source_card_number', value: (p) => p.sourceCardNumber },
+    { header: 'destination_card_number', value: (p) => p.destinationCardNumber },
+    { header: 'merchant_id', value: (p) => p.merchantId },
+    { header: 'bank_slug', value: (p) => p.bankSlug },
+    { header: 'account_number', value: (p) => p.accountNumber },
+    { header: 'account_name', value: (p) => p.accountName },
+    { header: 'failure_reason', value: (p) => p.failureReason },
+    { header: timeColumn('created_at', timeZone), value: (p) => clock(p.createdAt) },
+    { header: timeColumn('updated_at', timeZone), value: (p) => clock(p.updatedAt) },
+    { header: timeColumn('completed_at', timeZone), value: (p) => clock(p.completedAt) },
+    { header: 'created_at_utc', value: (p) => new Date(p.createdAt).toISOString() },
   ];
-  return csvLine(cells);
+  return csvTable(columns);
 }
 
-export const payoutCsvHeader = () => `${PAYOUT_CSV_COLUMNS.join(',')}\r\n`;
+export interface PayoutCsvFileOptions {
+  businessId: number;
+  mode: Mode;
+  timeZone: string;
+  filters: PayoutFilters;
+}
+
+/** The header and the lines of the filtered payouts, a keyset batch per chunk: never the whole set in memory. */
+export function payoutCsvFile(db: DbOrTx, opts: PayoutCsvFileOptions) {
+  const table = payoutCsv(opts.timeZone);
+  return {
+    header: table.header,
+    chunks: (async function* () {
+      for await (const batch of payoutBatches(db, opts, 1000)) yield batch.map(table.line).join('');
+    })(),
+  };
+}

@@ -4,7 +4,7 @@ import { payments } from '../db/schema';
 import type { Payment } from '../payments/payment-view';
 import { paymentSearchCondition } from '../search/search-everything';
 import type { Mode } from '../validation';
-import { dayRange, keysetQuery, parseHistoryFilters, toKeysetPage, type KeysetPage } from './keyset-cursor';
+import { dayRange, parseHistoryFilters, sortedKeysetQuery, toKeysetPage, type KeysetPage, type ListSort } from './keyset-cursor';
 
 export const PAYMENT_TYPES = ['hosted', 'direct-charge'] as const;
 export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'cancelled'] as const;
@@ -29,25 +29,32 @@ export interface SearchPaymentsOptions {
   timeZone: string;
   filters: PaymentFilters;
   limit: number;
+  /** The list's order; newest first when left out. */
+  sort?: ListSort;
   after?: string | null;
   before?: string | null;
 }
 
-/** One page of the business's payments, newest first, by keyset on the list index. */
-export async function searchPayments(db: DbOrTx, opts: SearchPaymentsOptions): Promise<KeysetPage<Payment>> {
-  const f = opts.filters;
-  const where: SQL[] = [eq(payments.businessId, opts.businessId), eq(payments.mode, opts.mode)];
+/** The filters' conditions without the dates: the totals read the dates from their rollup. */
+export function paymentFilterConditions(businessId: number, mode: Mode, f: Omit<PaymentFilters, 'from' | 'to'>): SQL[] {
+  const where: SQL[] = [eq(payments.businessId, businessId), eq(payments.mode, mode)];
   if (f.type) where.push(eq(payments.type, f.type));
   if (f.status) where.push(eq(payments.status, f.status));
   if (f.q) where.push(paymentSearchCondition(f.q) ?? sql`false`);
-  const keyset = keysetQuery(payments.createdAt, payments.id, opts.after, opts.before);
+  return where;
+}
+
+/** One page of the business's payments in the chosen order, by keyset on the list index or the amount index. */
+export async function searchPayments(db: DbOrTx, opts: SearchPaymentsOptions): Promise<KeysetPage<Payment>> {
+  const f = opts.filters;
+  const keyset = sortedKeysetQuery(payments, opts.sort ?? 'newest', opts.after, opts.before);
   const rows = await db
     .select()
     .from(payments)
-    .where(and(...where, ...dayRange(payments.createdAt, f.from, f.to, opts.timeZone), ...keyset.where))
+    .where(and(...paymentFilterConditions(opts.businessId, opts.mode, f), ...dayRange(payments.createdAt, f.from, f.to, opts.timeZone), ...keyset.where))
     .orderBy(...keyset.orderBy)
     .limit(opts.limit + 1);
-  return toKeysetPage(rows, opts.limit, keyset.direction);
+  return toKeysetPage(rows, opts.limit, keyset.direction, keyset.encode);
 }
 
 /** Every payment matching the filters, in batches, for streaming exports: never the whole set in memory. */

@@ -4,7 +4,7 @@ import { payouts } from '../db/schema';
 import type { PayoutRow } from '../payouts/payout-view';
 import { payoutSearchCondition } from '../search/search-everything';
 import type { Mode } from '../validation';
-import { dayRange, keysetQuery, parseHistoryFilters, toKeysetPage, type KeysetPage } from './keyset-cursor';
+import { dayRange, parseHistoryFilters, sortedKeysetQuery, toKeysetPage, type KeysetPage, type ListSort } from './keyset-cursor';
 
 /** The dashboard's payout kinds: ledger top-ups are bank payouts to `link`, shown apart. */
 export const PAYOUT_FILTER_TYPES = ['card_to_card', 'b2b', 'bank', 'topup'] as const;
@@ -30,37 +30,41 @@ export interface SearchPayoutsOptions {
   timeZone: string;
   filters: PayoutFilters;
   limit: number;
-  /** Older than this cursor. */
+  /** The list's order; newest first when left out. */
+  sort?: ListSort;
+  /** The page after this cursor, in the list's order. */
   after?: string | null;
-  /** Newer than this cursor. */
+  /** The page before this cursor. */
   before?: string | null;
 }
 
-function conditions(opts: SearchPayoutsOptions): SQL[] {
-  const f = opts.filters;
-  const where: SQL[] = [eq(payouts.businessId, opts.businessId), eq(payouts.mode, opts.mode)];
+/** The filters' conditions without the dates: the totals read the dates from their rollup. */
+export function payoutFilterConditions(businessId: number, mode: Mode, f: Omit<PayoutFilters, 'from' | 'to'>): SQL[] {
+  const where: SQL[] = [eq(payouts.businessId, businessId), eq(payouts.mode, mode)];
   if (f.type === 'topup') where.push(eq(payouts.payoutType, 'bank'), eq(payouts.isLedgerTopup, true));
   else if (f.type === 'bank') where.push(eq(payouts.payoutType, 'bank'), eq(payouts.isLedgerTopup, false));
   else if (f.type) where.push(eq(payouts.payoutType, f.type));
   if (f.status) where.push(eq(payouts.status, f.status));
   if (f.q) where.push(payoutSearchCondition(f.q) ?? sql`false`);
-  return [...where, ...dayRange(payouts.createdAt, f.from, f.to, opts.timeZone)];
+  return where;
 }
 
 /**
- * One page of the business's payouts, newest first, by keyset on the list
- * index (business, mode, created_at DESC, id DESC): the cost does not grow
- * with the number of payouts or with how deep the page is.
+ * One page of the business's payouts in the chosen order, by keyset on an
+ * index in that order ((business, mode, created_at, id) or (business, mode,
+ * amount, id)): the cost does not grow with the number of payouts or with
+ * how deep the page is.
  */
 export async function searchPayouts(db: DbOrTx, opts: SearchPayoutsOptions): Promise<KeysetPage<PayoutRow>> {
-  const keyset = keysetQuery(payouts.createdAt, payouts.id, opts.after, opts.before);
+  const f = opts.filters;
+  const keyset = sortedKeysetQuery(payouts, opts.sort ?? 'newest', opts.after, opts.before);
   const rows = await db
     .select()
     .from(payouts)
-    .where(and(...conditions(opts), ...keyset.where))
+    .where(and(...payoutFilterConditions(opts.businessId, opts.mode, f), ...dayRange(payouts.createdAt, f.from, f.to, opts.timeZone), ...keyset.where))
     .orderBy(...keyset.orderBy)
     .limit(opts.limit + 1);
-  return toKeysetPage(rows, opts.limit, keyset.direction);
+  return toKeysetPage(rows, opts.limit, keyset.direction, keyset.encode);
 }
 
 /** Every payout matching the filters, in batches, for streaming exports: never the whole set in memory. */

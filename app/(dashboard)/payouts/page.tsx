@@ -1,38 +1,36 @@
 import Link from 'next/link';
-import { HistoryFilters } from '@/components/history/history-filters';
 import { PAYOUT_TYPE_LABELS } from '@/components/history/payout-labels';
+import { ListFilters } from '@/components/payouts-list/list-filters';
 import { liveKeys, searchString, toPayoutItems } from '@/components/payouts-list/list-items';
-import { Prefetched } from '@/components/providers/prefetched';
+import { filterQuery, SORT_WORDS } from '@/components/payouts-list/list-view';
 import { PayoutsList } from '@/components/payouts-list/payouts-list';
+import { Prefetched } from '@/components/providers/prefetched';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
-import { requirePage } from '@/server/session';
 import { payoutsListPage } from '@/lib/dashboard/history-lists';
 import { PAYOUT_FILTER_TYPES, PAYOUT_STATUSES } from '@/lib/dashboard/search-payouts';
 import { getDb } from '@/lib/db/client';
-import { filterQuery } from '@/components/history/history-filters';
+import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Payouts · Gift cards' };
 
-const PAGE_SIZE = 25;
 const buttonLink =
   'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
 
 export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('history:read');
   const params = await searchParams;
-  const { filters, page, merchantNames } = await payoutsListPage(getDb(), {
+  const { filters, view, page, totals, merchantNames } = await payoutsListPage(getDb(), {
     businessId: session.businessId,
     mode: session.mode,
     timeZone: session.timeZone,
     params,
-    limit: PAGE_SIZE,
   });
   return (
     <>
       <PageHeader
         title="Payouts"
-        description={`Money sent from your cards in ${session.mode} mode, newest first.`}
+        description={`Money sent from your cards in ${session.mode} mode, ${SORT_WORDS[view.sort]}.`}
         actions={
           <>
             {can(session.role, 'history:export') && (
@@ -52,14 +50,16 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
           </>
         }
       />
-      <HistoryFilters
+      <ListFilters
         path="/payouts"
         types={PAYOUT_FILTER_TYPES.map((t) => ({ value: t, label: PAYOUT_TYPE_LABELS[t] }))}
         statuses={PAYOUT_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) }))}
         values={filters}
+        view={view}
+        searchHint="The payout reference, exactly as it was given"
       />
-      <Prefetched entries={[[liveKeys.payoutList(searchString(params)), toPayoutItems(page, merchantNames)]]}>
-        <PayoutsList search={searchString(params)} filters={{ ...filters }} />
+      <Prefetched entries={[[liveKeys.payoutList(searchString(params)), toPayoutItems(page, merchantNames, totals)]]}>
+        <PayoutsList search={searchString(params)} filters={{ ...filters }} view={view} />
       </Prefetched>
     </>
   );

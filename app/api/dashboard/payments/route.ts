@@ -6,13 +6,13 @@ import { requireAction } from '@/server/session';
 
 export const dynamic = 'force-dynamic';
 
-/** The payments list page as JSON, for the live list: the same search parameters as /payments, scoped to the session's business and mode. */
+/** The payments list page and its totals as JSON, for the live list: the same search parameters (filters, sort, size, cursor) as /payments, scoped to the session's business and mode. */
 export async function GET(req: Request) {
   try {
     const session = await requireAction('history:read');
     const params = Object.fromEntries(new URL(req.url).searchParams);
-    const { page } = await paymentsListPage(getDb(), { ...session, params, limit: 25 });
-    return Response.json(toPaymentItems(page), { headers: { 'cache-control': 'no-store' } });
+    const { page, totals } = await paymentsListPage(getDb(), { ...session, params });
+    return Response.json(toPaymentItems(page, totals), { headers: { 'cache-control': 'no-store' } });
   } catch (err) {
     return errorResponse(err, 'dashboard payments');
   }

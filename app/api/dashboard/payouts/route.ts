@@ -6,13 +6,13 @@ import { requireAction } from '@/server/session';
 
 export const dynamic = 'force-dynamic';
 
-/** The payouts list page as JSON, for the live list: the same search parameters as /payouts, scoped to the session's business and mode. */
+/** The payouts list page and its totals as JSON, for the live list: the same search parameters (filters, sort, size, cursor) as /payouts, scoped to the session's business and mode. */
 export async function GET(req: Request) {
   try {
     const session = await requireAction('history:read');
     const params = Object.fromEntries(new URL(req.url).searchParams);
-    const { page, merchantNames } = await payoutsListPage(getDb(), { ...session, params, limit: 25 });
-    return Response.json(toPayoutItems(page, merchantNames), { headers: { 'cache-control': 'no-store' } });
+    const { page, totals, merchantNames } = await payoutsListPage(getDb(), { ...session, params });
+    return Response.json(toPayoutItems(page, merchantNames, totals), { headers: { 'cache-control': 'no-store' } });
   } catch (err) {
     return errorResponse(err, 'dashboard payouts');
   }

@@ -1,5 +1,7 @@
-import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import Link from 'next/link';
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
+import { LIST_SORTS, PAGE_SIZES, type ListView } from '@/lib/dashboard/keyset-cursor';
+import { SORT_LABELS } from './list-view';
 
 export interface FilterOption {
   value: string;
@@ -9,14 +11,14 @@ export interface FilterOption {
 const control =
   'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
-function FilterSelect({ name, label, all, options, value }: { name: string; label: string; all: string; options: FilterOption[]; value?: string }) {
+function FilterSelect({ name, label, all, options, value }: { name: string; label: string; all?: string; options: FilterOption[]; value?: string }) {
   return (
     <div>
       <label htmlFor={`filter-${name}`} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
       <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} className={control}>
-        <option value="">{all}</option>
+        {all && <option value="">{all}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -27,44 +29,41 @@ function FilterSelect({ name, label, all, options, value }: { name: string; labe
   );
 }
 
-const SEARCH_HINTS: Record<string, string> = {
-  '/payouts': 'The payout reference, exactly as it was given',
-  '/payments': 'The link or provider reference, or any part of your order id',
-};
-
 /**
- * A plain GET form: filters live in the URL (shareable, back button works)
- * and need no JavaScript. Applying filters starts again at the newest page.
+ * The filters, order and page size of the payouts or payments list, as a plain
+ * GET form: all of it lives in the URL (shareable, back button works) and
+ * needs no JavaScript. Applying starts again at the first page.
  */
-export function HistoryFilters({
+export function ListFilters({
   path,
   types,
   statuses,
   values,
+  view,
   searchHint,
 }: {
-  path: string;
+  path: '/payouts' | '/payments';
   types: FilterOption[];
   statuses: FilterOption[];
   values: { type?: string; status?: string; from?: string; to?: string; q?: string };
-  /** What the search box finds on this list, shown as its hint. */
-  searchHint?: string;
+  view: ListView;
+  /** What the search box finds on this list. */
+  searchHint: string;
 }) {
-  const hint = searchHint ?? SEARCH_HINTS[path] ?? 'A reference';
   return (
     <form
       method="get"
       action={path}
-      className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-5"
+      className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-4"
       aria-label="Filters"
     >
-      <div className="col-span-2 md:col-span-5">
+      <div className="col-span-2 md:col-span-4">
         <label htmlFor="filter-q" className="block text-sm font-medium text-slate-700">
           Search
         </label>
         <input id="filter-q" name="q" type="search" maxLength={100} defaultValue={values.q ?? ''} aria-describedby="filter-q-hint" className={control} />
         <p id="filter-q-hint" className="mt-1 text-xs text-slate-600">
-          {hint}
+          {searchHint}
         </p>
       </div>
       <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
@@ -81,10 +80,12 @@ export function HistoryFilters({
         </label>
         <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
       </div>
-      <div className="col-span-2 flex items-end gap-2 md:col-span-1">
+      <FilterSelect name="sort" label="Sort by" options={LIST_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))} value={view.sort} />
+      <FilterSelect name="size" label="Per page" options={PAGE_SIZES.map((s) => ({ value: String(s), label: `${s} rows` }))} value={String(view.size)} />
+      <div className="col-span-2 flex items-end gap-2">
         <button
           type="submit"
-          className="inline-flex min-h-10 flex-1 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+          className="inline-flex min-h-10 flex-1 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 md:flex-none"
         >
           Apply
         </button>
@@ -95,15 +96,7 @@ export function HistoryFilters({
           Clear
         </Link>
       </div>
-      <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="col-span-2 md:col-span-5" />
+      <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="col-span-2 md:col-span-4" />
     </form>
   );
-}
-
-/** The filters as a query string, plus extra keys (a cursor), for links that keep them. */
-export function filterQuery(values: Record<string, string | undefined>, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...values, ...extra })) if (v) q.set(k, v);
-  const s = q.toString();
-  return s ? `?${s}` : '';
 }

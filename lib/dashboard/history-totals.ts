@@ -1,0 +1,180 @@
+import { and, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { historyTotals, payments, payouts } from '../db/schema';
+import type { Mode } from '../validation';
+import { paymentFilterConditions, type PaymentFilters } from './search-payments';
+import { payoutFilterConditions, type PayoutFilters } from './search-payouts';
+import { paymentNetSql, payoutNetSql } from './net-amount';
+import { nextDay, zonedDayStart } from './time-zone';
+
+/** The count and sums of one currency's rows, in minor units. */
+export interface CurrencyTotals {
+  currency: string;
+  count: number;
+  amount: number;
+  fee: number;
+  net: number;
+}
+
+/** What a filtered list holds: its count, and its sums per currency (largest count first). */
+export interface HistoryTotals {
+  count: number;
+  currencies: CurrencyTotals[];
+}
+
+export interface HistoryTotalsOptions<F> {
+  businessId: number;
+  mode: Mode;
+  /** The business's zone: the from/to days of the filters are its calendar days. */
+  timeZone: string;
+  filters: F;
+}
+
+type Grain = 'hour' | 'day' | 'month';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+function floorTo(t: Date, grain: Grain): Date {
+  if (grain === 'month') return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1));
+  const unit = grain === 'hour' ? HOUR : DAY;
+  return new Date(Math.floor(t.getTime() / unit) * unit);
+}
+
+function ceilTo(t: Date, grain: Grain): Date {
+  const f = floorTo(t, grain);
+  if (f.getTime() === t.getTime()) return f;
+  return grain === 'month' ? new Date(Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1)) : new Date(f.getTime() + (grain === 'hour' ? HOUR : DAY));
+}
+
+/** A half-open span [from, to); null is unbounded on that side. */
+export type Span = readonly [Date | null, Date | null];
+
+export interface TotalsPlan {
+  /** Spans shorter than an hour at the edges, summed from the rows themselves. */
+  rows: Span[];
+  /** Whole UTC months, days and hours, read from the rollup. */
+  buckets: { grain: Grain; span: Span }[];
+}
+
+/**
+ * Cuts [start, end) into whole UTC months in the middle, whole days and hours
+ * towards the edges, and the minutes left at each end (zones at :30 or :45 from
+ * UTC): a range of any length reads at most a few dozen rollup rows per kept
+ * combination, and at most two part-hours of rows.
+ */
+export function totalsPlan(start: Date | null, end: Date | null): TotalsPlan {
+  if (start && end && start >= end) return { rows: [], buckets: [] };
+  let lo = start && ceilTo(start, 'hour');
+  let hi = end && floorTo(end, 'hour');
+  if (lo && hi && lo >= hi) return { rows: [[start, end]], buckets: [] };
+  const rows: Span[] = [];
+  if (start && lo && lo > start) rows.push([start, lo]);
+  if (end && hi && hi < end) rows.push([hi, end]);
+  const buckets: TotalsPlan['buckets'] = [];
+  let grain: Grain = 'hour';
+  for (const coarser of ['day', 'month'] as const) {
+    const clo = lo && ceilTo(lo, coarser);
+    const chi = hi && floorTo(hi, coarser);
+    if (clo && chi && clo >= chi) {
+      buckets.push({ grain, span: [lo, hi] });
+      return { rows, buckets };
+    }
+    if (lo && clo && clo > lo) buckets.push({ grain, span: [lo, clo] });
+    if (hi && chi && chi < hi) buckets.push({ grain, span: [chi, hi] });
+    lo = clo;
+    hi = chi;
+    grain = coarser;
+  }
+  buckets.push({ grain, span: [lo, hi] });
+  return { rows, buckets };
+}
+
+const within = (column: AnyColumn, [from, to]: Span): SQL[] => [...(from ? [gte(column, from)] : []), ...(to ? [lt(column, to)] : [])];
+
+interface ListSource {
+  list: 'payouts' | 'payments';
+  createdAt: AnyColumn;
+  /** SELECT currency, count, amount, fee, net of the matched rows, grouped by currency. */
+  rowSums: (where: SQL[]) => SQL;
+}
+
+const payoutSource: ListSource = {
+  list: 'payouts',
+  createdAt: payouts.createdAt,
+  rowSums: (where) => sql`SELECT ${payouts.currency} AS currency, count(*) AS count, sum(${payouts.amount}) AS amount,
+      sum(${payouts.serviceFee}) AS fee,
+      sum(${payoutNetSql()}) AS net
+    FROM ${payouts} WHERE ${and(...where)} GROUP BY 1`,
+};
+
+const paymentSource: ListSource = {
+  list: 'payments',
+  createdAt: payments.createdAt,
+  rowSums: (where) => sql`SELECT ${payments.currency} AS currency, count(*) AS count, sum(${payments.amount}) AS amount,
+      sum(${payments.serviceFee}) AS fee, sum(${paymentNetSql()}) AS net
+    FROM ${payments} WHERE ${and(...where)} GROUP BY 1`,
+};
+
+async function totals(
+  db: DbOrTx,
+  source: ListSource,
+  opts: HistoryTotalsOptions<{ type?: string; status?: string; from?: string; to?: string; q?: string }>,
+  conditions: SQL[],
+): Promise<HistoryTotals> {
+  const f = opts.filters;
+  const start = f.from ? zonedDayStart(f.from, opts.timeZone) : null;
+  const end = f.to ? zonedDayStart(nextDay(f.to), opts.timeZone) : null;
+  const parts: SQL[] = [];
+  if (f.q) {
+    // A search names a reference or an order: few rows, summed directly.
+    parts.push(source.rowSums([...conditions, ...within(source.createdAt, [start, end])]));
+  } else {
+    const plan = totalsPlan(start, end);
+    for (const span of plan.rows) parts.push(source.rowSums([...conditions, ...within(source.createdAt, span)]));
+    const scope = [
+      eq(historyTotals.businessId, opts.businessId),
+      eq(historyTotals.mode, opts.mode),
+      eq(historyTotals.list, source.list),
+      ...(f.type ? [eq(historyTotals.type, f.type)] : []),
+      ...(f.status ? [eq(historyTotals.status, f.status)] : []),
+    ];
+    for (const { grain, span } of plan.buckets) {
+      parts.push(sql`SELECT ${historyTotals.currency} AS currency, ${historyTotals.count} AS count, ${historyTotals.amount} AS amount,
+          ${historyTotals.fee} AS fee, ${historyTotals.net} AS net
+        FROM ${historyTotals} WHERE ${and(...scope, eq(historyTotals.grain, grain), ...within(historyTotals.bucket, span))}`);
+    }
+  }
+  if (parts.length === 0) return { count: 0, currencies: [] };
+  const result = await db.execute<{ currency: string; count: string; amount: string; fee: string; net: string }>(sql`
+    SELECT currency, sum(count)::bigint AS count, sum(amount)::bigint AS amount, sum(fee)::bigint AS fee, sum(net)::bigint AS net
+    FROM (${sql.join(
+      parts.map((p) => sql`(${p})`),
+      sql` UNION ALL `,
+    )}) t
+    GROUP BY currency HAVING sum(count) <> 0 ORDER BY sum(count) DESC, currency`);
+  const currencies = result.rows.map((r) => ({
+    currency: r.currency,
+    count: Number(r.count),
+    amount: Number(r.amount),
+    fee: Number(r.fee),
+    net: Number(r.net),
+  }));
+  return { count: currencies.reduce((n, c) => n + c.count, 0), currencies };
+}
+
+/**
+ * The count and the amount, fee and net sums per currency of every payout the
+ * filters match (whatever page is shown). A payout's net is what leaves the
+ * paying card, or the business account for a ledger top-up: the amount, plus
+ * the fee when the sender or customer pays it. Whole hours come from the
+ * history_totals rollup, so the cost stays flat from a thousand payouts to
+ * millions; a search sums its few matched rows.
+ */
+export function payoutTotals(db: DbOrTx, opts: HistoryTotalsOptions<PayoutFilters>): Promise<HistoryTotals> {
+  return totals(db, payoutSource, opts, payoutFilterConditions(opts.businessId, opts.mode, opts.filters));
+}
+
+/** The same for payments: a payment's net is what the card received, the amount; the customer paid the amount and the fee. */
+export function paymentTotals(db: DbOrTx, opts: HistoryTotalsOptions<PaymentFilters>): Promise<HistoryTotals> {
+  return totals(db, paymentSource, opts, paymentFilterConditions(opts.businessId, opts.mode, opts.filters));
+}

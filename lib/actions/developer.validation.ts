@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeyNameSchema } from '../keys/api-keys';
+import { apiKeyNameSchema } from '../keys/api-key-name';
 
 export const createApiKeySchema = z.object({ name: apiKeyNameSchema });
 

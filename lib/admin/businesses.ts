@@ -5,7 +5,8 @@ import { businesses } from '../db/schema';
 import { ServiceError } from '../errors';
 import { randomBase62 } from '../ids';
 import { createUser } from '../auth/users';
-import { apiKeyNameSchema, BACK_OFFICE_KEY_NAME, issueApiKey } from '../keys/api-keys';
+import { apiKeyNameSchema, BACK_OFFICE_KEY_NAME } from '../keys/api-key-name';
+import { issueApiKey } from '../keys/api-keys';
 import { modeSchema, parseInput } from '../validation';
 import { ensureDashboardEndpoint } from '../webhooks/endpoints';
 

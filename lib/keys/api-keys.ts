@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import { apiKeys } from '../db/schema';
 import { ServiceError } from '../errors';
 import { randomBase62, sha256Hex } from '../ids';
-import { withoutControlCharacters, type Mode } from '../validation';
+import type { Mode } from '../validation';
 import { noteKeyUsed } from './key-last-used';
 
 export interface ApiKeyAuth {
@@ -15,17 +14,6 @@ export interface ApiKeyAuth {
 }
 
 export const hashApiKey = (key: string) => sha256Hex(key);
-
-/** The name a key made in the back office gets, until the business renames it. */
-export const BACK_OFFICE_KEY_NAME = 'Back office key';
-
-/** A key's name: what the business calls it, shown beside its prefix and last four. */
-export const apiKeyNameSchema = z
-  .string({ error: 'Give the key a name.' })
-  .trim()
-  .min(1, { error: 'Give the key a name, such as “Shop backend”.' })
-  .max(60, { error: 'Keep the name to 60 characters.' })
-  .refine((v) => withoutControlCharacters(v) === v, { error: 'The name cannot contain control characters.' });
 
 const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 

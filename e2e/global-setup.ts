@@ -28,6 +28,8 @@ export default async function globalSetup() {
   });
   process.env.E2E_BASE_URL = server.baseUrl;
   process.env.E2E_ADMIN_TOKEN = adminToken;
+  // Specs that must shape a history the API cannot make (backdated ledger entries) reach the same database.
+  process.env.E2E_DATABASE_URL = databaseUrl;
   return async () => {
     await server.stop();
     await embedded?.stop();

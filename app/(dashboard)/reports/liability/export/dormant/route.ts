@@ -1,0 +1,21 @@
+import { getDb } from '@/lib/db/client';
+import { dormantCsvFile, requireLiabilityParams } from '@/lib/reports/liability';
+import { csvExport } from '@/server/csv-response';
+
+export const dynamic = 'force-dynamic';
+
+/** The dormant cards at the end of the chosen day, largest balance first, as CSV streamed batch by batch. */
+export function GET(req: Request) {
+  return csvExport('reports:read', (session) => {
+    const p = requireLiabilityParams(Object.fromEntries(new URL(req.url).searchParams), session.timeZone);
+    const file = dormantCsvFile(getDb(), {
+      businessId: session.businessId,
+      mode: session.mode,
+      timeZone: session.timeZone,
+      day: p.day,
+      dormantDays: p.dormantDays,
+      currency: p.currency,
+    });
+    return { name: `liability-dormant-${p.day}`, ...file };
+  });
+}

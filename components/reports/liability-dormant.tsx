@@ -1,0 +1,93 @@
+import Link from 'next/link';
+import { formatMoney } from '@/components/ui/money';
+import { EmptyState } from '@/components/ui/page-header';
+import { TableHead } from '@/components/ui/table-head';
+import type { DormantCardsPage } from '@/lib/reports/liability';
+
+const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
+const pageLink =
+  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
+
+/**
+ * Cards with money on them and no movement for longer than the window, by
+ * currency and largest balance first; the holder's name is the one this
+ * business gave.
+ */
+export function LiabilityDormant({
+  page,
+  dormantDays,
+  dayLabel,
+  formatDay,
+  pageHref,
+}: {
+  page: DormantCardsPage;
+  dormantDays: number;
+  dayLabel: string;
+  formatDay: (at: Date) => string;
+  pageHref: (cursor: { after?: string; before?: string }) => string;
+}) {
+  if (page.items.length === 0) {
+    return (
+      <EmptyState title={`No dormant cards at the end of ${dayLabel}`}>
+        No card holding a balance had gone more than {dormantDays} days without a movement.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+        <table className="w-full text-sm" data-testid="dormant-table">
+          <caption className="sr-only">Dormant cards, largest balance first</caption>
+          <TableHead
+            variant="stacking"
+            columns={['Card', 'Holder', { label: 'Balance', numeric: true }, 'Last activity', { label: 'Days idle', numeric: true }]}
+          />
+          <tbody className="divide-y divide-slate-100">
+            {page.items.map((c) => (
+              <tr key={c.id} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0" data-testid={`dormant-${c.cardNumber}`}>
+                <td className="text-xs md:px-4 md:py-3">
+                  <Link href={`/cards/${c.cardNumber}`} className={linkClass}>
+                    {c.cardNumber}
+                  </Link>
+                </td>
+                <td className="text-right font-medium tabular-nums md:hidden">{formatMoney(c.balance, c.currency)}</td>
+                <td className="col-span-2 md:col-span-1 md:px-4 md:py-3" data-testid="holder">
+                  {c.holderName || <span className="text-slate-600">No name given</span>}
+                </td>
+                <td className="hidden text-right font-medium tabular-nums md:table-cell md:px-4 md:py-3" data-testid="balance">
+                  {formatMoney(c.balance, c.currency)}
+                </td>
+                <td className="text-xs text-slate-700 md:px-4 md:py-3 md:text-sm">
+                  <span className="md:sr-only">Last moved </span>
+                  {formatDay(c.lastActivityAt)}
+                </td>
+                <td className="text-right text-xs text-slate-700 tabular-nums md:px-4 md:py-3 md:text-sm">
+                  {c.daysSinceActivity.toLocaleString('en')}
+                  <span className="md:sr-only"> days idle</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {(page.prev || page.next) && (
+        <nav aria-label="Dormant card pages" className="mt-4 flex justify-between gap-2">
+          {page.prev ? (
+            <Link className={pageLink} rel="prev" href={pageHref({ before: page.prev })}>
+              ← Larger balances
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.next ? (
+            <Link className={pageLink} rel="next" href={pageHref({ after: page.next })}>
+              Smaller balances →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </>
+  );
+}

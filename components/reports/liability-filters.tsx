@@ -1,0 +1,111 @@
+import Link from 'next/link';
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
+
+const control =
+  'mt-1 block min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-emerald-700';
+
+export interface LiabilityFilterValues {
+  day: string;
+  dormantDays: number;
+  currency?: string;
+}
+
+function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {children}
+      <p id={`${id}-note`} className={`mt-1 ${error ? 'text-sm text-red-700' : 'text-xs text-slate-600'}`}>
+        {error ?? hint}
+      </p>
+    </div>
+  );
+}
+
+const border = (error?: string) => (error ? 'border-red-600' : 'border-slate-300');
+
+/**
+ * The report's choices as a plain GET form, so a report is a link that can be
+ * shared. A bad value is named under its field; the report shows the default in its place.
+ */
+export function LiabilityFilters({
+  values,
+  raw,
+  errors,
+  today,
+  currencies,
+}: {
+  values: LiabilityFilterValues;
+  /** What the URL held, so a refused value is shown back as typed. */
+  raw: { day?: string; dormant?: string; currency?: string };
+  errors: Record<string, string>;
+  today: string;
+  currencies: readonly string[];
+}) {
+  return (
+    <form
+      method="get"
+      action="/reports/liability"
+      aria-label="Report options"
+      className="mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-start"
+    >
+      <Field id="liability-day" label="As of the end of" error={errors.day} hint="A day in your business’s time zone; today by default.">
+        <input
+          id="liability-day"
+          name="day"
+          type="date"
+          max={today}
+          defaultValue={errors.day ? raw.day : values.day}
+          aria-invalid={errors.day ? true : undefined}
+          aria-describedby="liability-day-note liability-zone"
+          className={`${control} ${border(errors.day)}`}
+        />
+      </Field>
+      <Field id="liability-dormant" label="Dormant after (days)" error={errors.dormant} hint="No movement for more than this many days.">
+        <input
+          id="liability-dormant"
+          name="dormant"
+          inputMode="numeric"
+          defaultValue={errors.dormant ? raw.dormant : String(values.dormantDays)}
+          aria-invalid={errors.dormant ? true : undefined}
+          aria-describedby="liability-dormant-note"
+          className={`${control} ${border(errors.dormant)}`}
+        />
+      </Field>
+      <Field id="liability-currency" label="Dormant list currency" error={errors.currency} hint="The dormant list and its export.">
+        <select
+          id="liability-currency"
+          name="currency"
+          defaultValue={values.currency ?? ''}
+          aria-invalid={errors.currency ? true : undefined}
+          aria-describedby="liability-currency-note"
+          className={`${control} ${border(errors.currency)}`}
+        >
+          <option value="">All currencies</option>
+          {currencies.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="flex gap-2 sm:col-span-2 lg:col-span-1 lg:mt-6">
+        <button
+          type="submit"
+          className="min-h-11 flex-1 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+        >
+          Show
+        </button>
+        <Link
+          href="/reports/liability"
+          className="inline-flex min-h-11 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
+        >
+          Today
+        </Link>
+      </div>
+      <TimeZoneNote id="liability-zone" lead="Days are calendar days in" className="sm:col-span-2 lg:col-span-4" />
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { formatMoney } from '@/components/ui/money';
+import { EmptyState } from '@/components/ui/page-header';
+import { AGE_BUCKETS, type LiabilityReport } from '@/lib/reports/liability';
+
+/** Share of a total in whole percent, or "<1%" for a sliver that would read as nothing. */
+function share(part: number, total: number): string {
+  if (total === 0 || part === 0) return '0%';
+  const percent = Math.round((part * 100) / total);
+  return percent === 0 ? '<1%' : `${percent}%`;
+}
+
+/** Per currency: what is owed at the day's end, on how many cards, and how it ages by each card's last movement. */
+export function LiabilitySummary({ report, dayLabel }: { report: LiabilityReport; dayLabel: string }) {
+  if (report.currencies.length === 0) {
+    return (
+      <EmptyState title={`No card held a balance at the end of ${dayLabel}`}>
+        Money loaded onto your cards (ledger top-ups, paid payments) shows here as the liability you owe card holders.
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="grid gap-4">
+      {report.currencies.map((c) => {
+        const matches = c.ledgerBalanceNow === c.balance;
+        return (
+          <section
+            key={c.currency}
+            aria-labelledby={`liability-${c.currency}`}
+            data-testid={`liability-${c.currency}`}
+            className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+          >
+            <h2 id={`liability-${c.currency}`} className="text-base font-semibold text-slate-900">
+              {c.currency} owed to card holders
+            </h2>
+            <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
+              <div className="col-span-2 sm:col-span-1">
+                <dt className="text-xs text-slate-600">Outstanding balance</dt>
+                <dd className="text-2xl font-semibold text-slate-900 tabular-nums" data-testid="liability-total">
+                  {formatMoney(c.balance, c.currency)}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-600">Cards holding a balance</dt>
+                <dd className="text-lg font-medium tabular-nums" data-testid="liability-cards">
+                  {c.cards.toLocaleString('en')}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-600">Dormant over {report.dormantDays} days</dt>
+                <dd className="text-lg font-medium tabular-nums" data-testid="liability-dormant">
+                  {formatMoney(c.dormantBalance, c.currency)}
+                  <span className="block text-xs font-normal text-slate-600">
+                    on {c.dormantCards.toLocaleString('en')} {c.dormantCards === 1 ? 'card' : 'cards'}
+                  </span>
+                </dd>
+              </div>
+            </dl>
+            {report.isToday && (
+              <p className={`mt-3 text-sm ${matches ? 'text-emerald-800' : 'text-red-700'}`} data-testid="liability-reconciled">
+                {matches
+                  ? `Matches the ledger’s current card balances (${formatMoney(c.ledgerBalanceNow, c.currency)}).`
+                  : `Does not match the ledger’s current card balances (${formatMoney(c.ledgerBalanceNow, c.currency)}): report this to support.`}
+              </p>
+            )}
+            <div className="mt-4 overflow-x-auto">
+              <table className="w-full text-sm" data-testid={`aging-${c.currency}`}>
+                <caption className="mb-2 text-left text-sm font-medium text-slate-800">Aged by last activity (days since the card last moved)</caption>
+                <thead className="bg-slate-50 text-left text-slate-700">
+                  <tr>
+                    <th scope="col" className="px-2 py-2 sm:px-3 font-medium">
+                      Last activity
+                    </th>
+                    <th scope="col" className="px-2 py-2 sm:px-3 text-right font-medium">
+                      Cards
+                    </th>
+                    <th scope="col" className="px-2 py-2 sm:px-3 text-right font-medium">
+                      Balance
+                    </th>
+                    <th scope="col" className="px-2 py-2 sm:px-3 text-right font-medium">
+                      Share
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {AGE_BUCKETS.map((b, i) => {
+                    const t = c.buckets[i];
+                    return (
+                      <tr key={b.key} data-testid={`bucket-${b.key}`}>
+                        <th scope="row" className="whitespace-nowrap px-2 py-2 sm:px-3 text-left font-normal">
+                          {b.label}
+                        </th>
+                        <td className="px-2 py-2 sm:px-3 text-right tabular-nums" data-testid="bucket-cards">
+                          {t.cards.toLocaleString('en')}
+                        </td>
+                        <td className="whitespace-nowrap px-2 py-2 sm:px-3 text-right tabular-nums" data-testid="bucket-balance">
+                          {formatMoney(t.balance, c.currency)}
+                        </td>
+                        <td className="px-2 py-2 sm:px-3 text-right text-slate-600 tabular-nums">{share(t.balance, c.balance)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+                <tfoot className="border-t border-slate-300 font-medium">
+                  <tr>
+                    <th scope="row" className="px-2 py-2 sm:px-3 text-left">
+                      Total
+                    </th>
+                    <td className="px-2 py-2 sm:px-3 text-right tabular-nums">{c.cards.toLocaleString('en')}</td>
+                    <td className="whitespace-nowrap px-2 py-2 sm:px-3 text-right tabular-nums">{formatMoney(c.balance, c.currency)}</td>
+                    <td className="px-2 py-2 sm:px-3 text-right tabular-nums">{c.balance ? '100%' : '0%'}</td>
+                  </tr>
+                </tfoot>
+              </table>
+            </div>
+          </section>
+        );
+      })}
+    </div>
+  );
+}

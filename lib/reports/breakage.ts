@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { zonedDayStart } from '../dashboard/time-zone';
+import type { Currency } from '../validation';
+import { asOfDay, withoutJit, type CurrencyLiability, type LiabilityOptions, type LiabilityReport } from './liability';
+
+/**
+ * Ledger transactions that put new value onto a card from outside the card
+ * programme: a settled ledger top-up, a paid payment (hosted or wallet), and
+ * the tests' direct funding. Card-to-card transfers move value already loaded
+ * (counting them would count the same money twice), and a failed payout's
+ * reversal gives back value that was loaded before.
+ */
+export const LOAD_KINDS = ['transfer_settlement', 'payment', 'test_funding'] as const;
+
+/** The calendar day `days` before `day` (YYYY-MM-DD). */
+export function daysBefore(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
+}
+
+/**
+ * The day the dormancy window opens: a movement before it is more than
+ * dormantDays before the as-of day, so value loaded before it has had the whole
+ * window to be spent.
+ */
+export const windowStartDay = (day: string, dormantDays: number) => daysBefore(day, dormantDays);
+
+export interface LoadedValue {
+  currency: Currency;
+  /** Value loaded onto the business's cards before the window opened. */
+  loadedBefore: number;
+  /** The first load up to the as-of day, if any. */
+  firstLoadAt: Date | null;
+}
+
+/** Value loaded onto the business's cards (LOAD_KINDS credits) per currency, before the window and in all up to the day's end. */
+export async function valueLoaded(db: DbOrTx, opts: LiabilityOptions): Promise<LoadedValue[]> {
+  const asOf = asOfDay(opts.day, opts.timeZone, opts.at);
+  const windowStart = zonedDayStart(windowStartDay(opts.day, opts.dormantDays), opts.timeZone);
+  const kinds = sql.join(
+    LOAD_KINDS.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const result = await withoutJit(db, (tx) =>
+    tx.execute<{ currency: Currency; loaded_before: number; first_load: Date | string | null }>(sql`
+    SELECT c.currency,
+           coalesce(sum(e.amount) FILTER (WHERE e.created_at < ${windowStart.toISOString()}::timestamptz), 0)::bigint AS loaded_before,
+           min(e.created_at) AS first_load
+    FROM cards c
+    JOIN ledger_entries e ON e.account_id = c.account_id
+    JOIN ledger_transactions t ON t.id = e.transaction_id
+    WHERE c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}
+      AND e.amount > 0 AND e.created_at < ${asOf.end.toISOString()}::timestamptz AND t.kind IN (${kinds})
+    GROUP BY c.currency`),
+  );
+  return result.rows.map((r) => ({
+    currency: r.currency,
+    loadedBefore: Number(r.loaded_before),
+    firstLoadAt: r.first_load ? new Date(r.first_load) : null,
+  }));
+}
+
+export interface BreakageEstimate {
+  currency: Currency;
+  /** Value loaded before this day (in the business's zone) is the cohort measured. */
+  windowStartDay: string;
+  dormantDays: number;
+  loadedBefore: number;
+  /** What cards dormant for more than dormantDays still hold at the day's end. */
+  dormantBalance: number;
+  /** The liability at the day's end the rate is applied to. */
+  liability: number;
+  firstLoadAt: Date | null;
+  /** null when the history is too short: no value was loaded before the window opened. */
+  rate: { unspent: number; loaded: number } | null;
+  /** The rate applied to the liability, in minor units rounded half up; null with the rate. */
+  expected: number | null;
+}
+
+/**
+ * Breakage from the business's own history. Of the value loaded onto its
+ * cards before the dormancy window opened (more than N days before the as-of
+ * day), the share still sitting on cards with no movement in over N days is
+ * taken as never to be spent: rate = dormant balance / value loaded before
+ * the window. Every dormant card's money was loaded before the window opened,
+ * so the rate runs from 0 to 1. Applied to the whole liability at the day's
+ * end, it gives the breakage to expect. No value loaded before the window, no
+ * estimate.
+ */
+export function estimateBreakage(
+  report: Pick<LiabilityReport, 'asOf' | 'dormantDays'> & { currencies: CurrencyLiability[] },
+  loads: LoadedValue[],
+): BreakageEstimate[] {
+  const start = windowStartDay(report.asOf.day, report.dormantDays);
+  const byCurrency = new Map(loads.map((l) => [l.currency, l]));
+  const currencies = new Set<Currency>([...report.currencies.map((c) => c.currency), ...loads.map((l) => l.currency)]);
+  return [...currencies].map((currency) => {
+    const liability = report.currencies.find((c) => c.currency === currency);
+    const load = byCurrency.get(currency);
+    const loaded = load?.loadedBefore ?? 0;
+    const dormant = liability?.dormantBalance ?? 0;
+    const balance = liability?.balance ?? 0;
+    const rate = loaded > 0 ? { unspent: dormant, loaded } : null;
+    return {
+      currency,
+      windowStartDay: start,
+      dormantDays: report.dormantDays,
+      loadedBefore: loaded,
+      dormantBalance: dormant,
+      liability: balance,
+      firstLoadAt: load?.firstLoadAt ?? null,
+      rate,
+      expected: rate ? ratioOf(balance, rate.unspent, rate.loaded) : null,
+    };
+  });
+}
+
+/** amount × numerator / denominator in integers, rounded half up: exact for any amount the ledger holds. */
+export function ratioOf(amount: number, numerator: number, denominator: number): number {
+  const n = BigInt(amount) * BigInt(numerator) * 2n + BigInt(denominator);
+  return Number(n / (2n * BigInt(denominator)));
+}
+
+/** "12.3%": the rate to one decimal, rounded half up. */
+export function percentText(rate: { unspent: number; loaded: number }): string {
+  const tenths = ratioOf(1000, rate.unspent, rate.loaded);
+  return `${Math.floor(tenths / 10)}.${tenths % 10}%`;
+}
+
+/** The liability report's breakage estimate per currency, reading the loads (the report gives the dormant balances). */
+export async function breakageEstimates(db: DbOrTx, opts: LiabilityOptions, report: LiabilityReport): Promise<BreakageEstimate[]> {
+  return estimateBreakage(report, await valueLoaded(db, opts));
+}

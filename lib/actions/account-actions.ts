@@ -8,7 +8,13 @@ export const changePassword = defineAction({
   permission: 'account',
   schema: changePasswordSchema,
   handler: ({ db, session, input }) =>
-    change(db, { userId: session.userId, businessId: session.businessId, currentPassword: input.current_password, newPassword: input.new_password, actor: session.actor }),
+    change(db, {
+      userId: session.userId,
+      businessId: session.businessId,
+      currentPassword: input.current_password,
+      newPassword: input.new_password,
+      actor: session.actor,
+    }),
 });
 
 export const confirmTwoFactor = defineAction({

@@ -5,7 +5,11 @@ import type { Role } from '../auth/users';
 export const TEAM_ROLES = ['owner', 'operator', 'finance', 'support'] as const satisfies readonly Role[];
 
 const role = z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}.` });
-const id = (name: string) => z.number({ error: `${name} must be a number.` }).int().positive();
+const id = (name: string) =>
+  z
+    .number({ error: `${name} must be a number.` })
+    .int()
+    .positive();
 
 export const inviteUserSchema = z.object({
   email: z.email({ error: 'email must be a valid email address.' }).max(254),

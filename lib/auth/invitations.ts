@@ -26,7 +26,8 @@ export interface CreatedLink {
   mail: MailOutcome;
 }
 
-const emailTaken = () => new ServiceError('validation_error', { email: 'This email already has an account; ask them to sign in, or to ask their own business to remove it.' });
+const emailTaken = () =>
+  new ServiceError('validation_error', { email: 'This email already has an account; ask them to sign in, or to ask their own business to remove it.' });
 
 async function emailHasAccount(db: DbOrTx, email: string): Promise<boolean> {
   const [row] = await db
@@ -87,12 +88,17 @@ export async function revokeInvitation(db: Db, opts: { businessId: number; invit
     const [row] = await tx
       .update(invitations)
       .set({ revokedAt: sql`now()` })
-      .where(
-        and(eq(invitations.id, opts.invitationId), eq(invitations.businessId, opts.businessId), isNull(invitations.usedAt), isNull(invitations.revokedAt)),
-      )
+      .where(and(eq(invitations.id, opts.invitationId), eq(invitations.businessId, opts.businessId), isNull(invitations.usedAt), isNull(invitations.revokedAt)))
       .returning({ email: invitations.email, role: invitations.role });
     if (!row) throw new ServiceError('not_found', 'No pending invitation of this business has this id.');
-    await recordAudit(tx, { businessId: opts.businessId, mode: null, actor: opts.actor, action: 'user.invitation_revoked', target: row.email, details: { role: row.role } });
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: null,
+      actor: opts.actor,
+      action: 'user.invitation_revoked',
+      target: row.email,
+      details: { role: row.role },
+    });
     return { email: row.email };
   });
 }
@@ -115,7 +121,10 @@ export async function findInvitation(db: DbOrTx, token: string): Promise<Invitat
 }
 
 /** The invitee chooses a password: the account is made and the link spent, in one transaction. */
-export async function acceptInvitation(db: Db, opts: { token: string; password: string }): Promise<{ id: number; email: string; role: Role; businessId: number }> {
+export async function acceptInvitation(
+  db: Db,
+  opts: { token: string; password: string },
+): Promise<{ id: number; email: string; role: Role; businessId: number }> {
   const hash = linkTokenHash(opts.token);
   if (!hash) throw invalidLink();
   const passwordHash = await hashPassword(opts.password);

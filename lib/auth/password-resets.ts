@@ -76,7 +76,13 @@ export async function usePasswordReset(db: Db, opts: { token: string; password: 
       .where(and(eq(users.id, reset.userId), eq(users.businessId, reset.businessId)))
       .returning({ email: users.email });
     if (!user) throw invalid;
-    await recordAudit(tx, { businessId: reset.businessId, mode: null, actor: { type: 'user', id: String(reset.userId) }, action: 'user.password_reset', target: user.email });
+    await recordAudit(tx, {
+      businessId: reset.businessId,
+      mode: null,
+      actor: { type: 'user', id: String(reset.userId) },
+      action: 'user.password_reset',
+      target: user.email,
+    });
     return user;
   });
 }

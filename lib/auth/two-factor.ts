@@ -45,7 +45,10 @@ export async function startTwoFactorSetup(db: DbOrTx, userId: number): Promise<T
   let secret = row.secret;
   if (!secret) {
     secret = generateSecret();
-    await db.update(users).set({ totpSecret: secret, totpLastStep: null }).where(and(eq(users.id, userId), isNull(users.totpEnabledAt)));
+    await db
+      .update(users)
+      .set({ totpSecret: secret, totpLastStep: null })
+      .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)));
   }
   const uri = generateURI({ issuer: ISSUER, label: row.email, secret });
   return { secret, qrDataUrl: await QRCode.toDataURL(uri, { margin: 1, width: 220, errorCorrectionLevel: 'M' }) };

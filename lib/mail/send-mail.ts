@@ -1,13 +1,13 @@
 import nodemailer from 'nodemailer';
+import type { MailOutcome } from './mail-outcome';
+
+export type { MailOutcome };
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
 }
-
-/** 'off' when SMTP_URL is unset (the owner passes the link on by hand), else whether the server took the message. */
-export type MailOutcome = 'sent' | 'failed' | 'off';
 
 /**
  * Sends one plain-text message through SMTP_URL (smtp://user:pass@host:587, or smtps:// for TLS from the start),
@@ -26,3 +26,6 @@ export async function sendMail(message: MailMessage): Promise<MailOutcome> {
     return 'failed';
   }
 }
+
+/** Whether links are mailed, so pages can say beforehand that they must be passed on by hand. */
+export const mailConfigured = (): boolean => Boolean(process.env.SMTP_URL);

@@ -74,6 +74,7 @@ describe('developers and team actions: roles', () => {
       'createResetLink',
       'inviteUser',
       'removeUser',
+      'renameApiKey',
       'replayEvent',
       'replayFailedWebhooks',
       'revealWebhookSecret',
@@ -169,7 +170,7 @@ describe('developers and team actions: roles', () => {
 describe('developers and team actions: what they do', () => {
   it('a created key works once shown, and answers 403 once revoked; both are audited by prefix', async () => {
     const { biz, sessions } = await seed();
-    const created = await runActionAs(developer.createApiKey, sessions.owner, {});
+    const created = await runActionAs(developer.createApiKey, sessions.owner, { name: 'Shop backend' });
     if (!created.ok) throw new Error(created.message);
     expect(created.data.key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
     const client = apiClient(created.data.key);

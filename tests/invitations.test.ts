@@ -13,6 +13,7 @@ import { listAuditLog } from '../lib/dashboard/list-audit-log';
 import { auditLog, invitations, passwordResets, users } from '../lib/db/schema';
 import { sha256Hex } from '../lib/ids';
 import { createTestBusiness, testDb, type TestBusiness } from './helpers';
+import { startFakeSmtp } from './fake-smtp';
 import { PASSWORD, tokenOf, userOf } from './owners-auth-helpers';
 
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -39,7 +40,7 @@ describe('invitations', () => {
     const email = `Invitee-${a.id}@Example.com`;
     const started = Date.now();
     const created = await invite(ownerA, email, 'finance');
-    expect(created.link).toMatch(new RegExp(`^${inject('baseUrl')}/invite/[0-9A-Za-z]{43}$`));
+    expect(created.link).toMatch(/^https?:\/\/[^/]+\/invite\/[0-9A-Za-z]{43}$/);
     expect(created.mail).toBe('off');
     expect(Date.parse(created.expiresAt) - started).toBeGreaterThanOrEqual(48 * 3600_000 - 5_000);
     expect(Date.parse(created.expiresAt) - started).toBeLessThanOrEqual(48 * 3600_000 + 5_000);
@@ -137,6 +138,38 @@ describe('invitations', () => {
       const other = await userOf(a.id, role);
       expect((await runActionAs(team.inviteUser, other, { email: `x-${role}-${a.id}@example.com`, role: 'owner' })).ok).toBe(false);
       expect((await runActionAs(team.createResetLink, other, { user_id: operatorA.userId })).ok).toBe(false);
+    }
+  });
+});
+
+describe('mail', () => {
+  it('sends the link through SMTP_URL when it is set, and still gives the link when sending fails', async () => {
+    const smtp = await startFakeSmtp();
+    try {
+      process.env.SMTP_URL = smtp.url;
+      const email = `mailed-${a.id}@example.com`;
+      const created = await invite(ownerA, email, 'support');
+      expect(created.mail).toBe('sent');
+      expect(smtp.messages).toHaveLength(1);
+      const [message] = smtp.messages;
+      expect(message).toMatch(new RegExp(`^To: ${email}`, 'mi'));
+      expect(message).toContain('Invitations A');
+      // Quoted-printable may fold a long line: compare without soft line breaks.
+      expect(message.replace(/=\r\n/g, '')).toContain(created.link);
+
+      const operator = await userOf(a.id, 'operator');
+      const reset = await runActionAs(team.createResetLink, ownerA, { user_id: operator.userId });
+      if (!reset.ok) throw new Error(reset.message);
+      expect(reset.data.mail).toBe('sent');
+      expect(smtp.messages[1].replace(/=\r\n/g, '')).toContain(reset.data.link);
+
+      process.env.SMTP_URL = 'smtp://127.0.0.1:1';
+      const failed = await invite(ownerA, `unsent-${a.id}@example.com`);
+      expect(failed.mail).toBe('failed');
+      expect(await findInvitation(testDb(), tokenOf(failed.link))).toMatchObject({ state: 'valid' });
+    } finally {
+      delete process.env.SMTP_URL;
+      await smtp.close();
     }
   });
 });

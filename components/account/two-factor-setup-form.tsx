@@ -1,7 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -9,8 +9,11 @@ import { Notice } from '@/components/ui/notice';
 import { confirmTwoFactorSchema, type ConfirmTwoFactorInput } from '@/lib/actions/account.validation';
 import { confirmTwoFactor } from '@/server/actions/account';
 
-/** The first code turns two-factor sign-in on; the recovery codes are then shown, this once. */
-export function TwoFactorSetupForm() {
+/**
+ * The first code turns two-factor sign-in on; the recovery codes then take the
+ * place of the key and the form (`steps`), shown this once.
+ */
+export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setErrorText] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<ConfirmTwoFactorInput>({
@@ -62,24 +65,27 @@ export function TwoFactorSetupForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Confirm two-factor sign-in">
-      <TextField
-        id="setup-code"
-        label="Code from the app"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        hint="The 6 digits the app shows for this account."
-        error={errors.code?.message}
-        {...register('code')}
-      />
-      {error && (
-        <Notice tone="error" testId="two-factor-setup-error">
-          {error}
-        </Notice>
-      )}
-      <Button type="submit" disabled={isSubmitting}>
-        {isSubmitting ? 'Checking…' : 'Turn on two-factor sign-in'}
-      </Button>
-    </form>
+    <>
+      {steps}
+      <form onSubmit={onSubmit} noValidate className="mt-3 space-y-4" aria-label="Confirm two-factor sign-in">
+        <TextField
+          id="setup-code"
+          label="Code from the app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          hint="The 6 digits the app shows for this account."
+          error={errors.code?.message}
+          {...register('code')}
+        />
+        {error && (
+          <Notice tone="error" testId="two-factor-setup-error">
+            {error}
+          </Notice>
+        )}
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Checking…' : 'Turn on two-factor sign-in'}
+        </Button>
+      </form>
+    </>
   );
 }

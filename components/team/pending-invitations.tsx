@@ -23,8 +23,8 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
     <>
       <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="pending-invitations">
         {items.map((i) => (
-          <li key={i.id} className="flex flex-wrap items-center justify-between gap-3 px-3 py-3" data-testid="pending-invitation">
-            <div className="min-w-0">
+          <li key={i.id} className="flex items-center justify-between gap-3 px-3 py-3" data-testid="pending-invitation">
+            <div className="min-w-0 flex-1">
               <p className="break-all font-medium text-slate-900">{i.email}</p>
               <p className="text-xs text-slate-600">
                 <span className="capitalize">{i.role}</span> · link works until <LocalTime iso={i.expiresAt} />
@@ -32,7 +32,7 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
             </div>
             <Button
               variant="danger"
-              className="min-h-10 w-auto px-3 py-1 text-sm"
+              className="min-h-10 w-auto shrink-0 px-3 py-1 text-sm"
               disabled={pending}
               aria-label={`Revoke the invitation of ${i.email}`}
               onClick={() =>

@@ -84,7 +84,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           {member.role}
         </span>
       ) : (
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <label htmlFor={selectId} className="sr-only">
             Role of {member.email}
           </label>
@@ -111,7 +111,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </Button>
           <Button
             variant="secondary"
-            className="min-h-10 w-auto px-3 py-1 text-sm"
+            className="min-h-10 w-auto whitespace-nowrap px-3 py-1 text-sm"
             disabled={pending}
             onClick={makeResetLink}
             aria-label={`Make a password reset link for ${member.email}`}

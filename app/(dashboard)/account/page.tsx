@@ -25,7 +25,7 @@ export default async function AccountPage() {
     <>
       <PageHeader
         title="Your account"
-        description={`Your own sign-in, as ${session.email}. Nobody else, owners included, can see or change your password here.`}
+        description={`How you sign in, as ${session.email}: your password, and a code from your phone when two-factor sign-in is on.`}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <Panel title="Password">

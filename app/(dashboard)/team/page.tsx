@@ -65,7 +65,7 @@ export default async function TeamPage() {
           </dl>
         </Panel>
         <div className="space-y-4">
-          <Panel title="Invite a teammate">
+          <Panel title="Invite by email">
             <InviteForm mailOn={mailConfigured()} />
           </Panel>
           <Panel title={`Pending invitations (${invitations.length})`}>

@@ -25,30 +25,33 @@ export default async function TwoFactorSetupPage() {
           </Notice>
         </div>
       )}
-      <ol className="mt-4 space-y-5 text-sm text-slate-800">
-        <li>
-          <p>
-            <strong className="font-semibold">1.</strong> In an authenticator app (Google Authenticator, 1Password, Authy and the like), add an account by
-            scanning this code:
-          </p>
-          {/* biome-ignore lint/performance/noImgElement: a data: URL drawn on the server; next/image has nothing to optimise. */}
-          <img src={setup.qrDataUrl} alt={`QR code of the two-factor key for ${session.email}`} width={220} height={220} className="mx-auto mt-3" />
-          <p className="mt-3">Or type this key into the app (time-based, 6 digits):</p>
-          <p
-            className="mt-1 break-all rounded-lg bg-slate-50 px-3 py-2 font-mono text-base tracking-wide ring-1 ring-slate-200"
-            data-testid="manual-key"
-            data-key={setup.secret}
-          >
-            {groups.join(' ')}
-          </p>
-        </li>
-        <li>
-          <p className="mb-3">
-            <strong className="font-semibold">2.</strong> Type the code the app now shows.
-          </p>
-          <TwoFactorSetupForm />
-        </li>
-      </ol>
+      <div className="mt-4 text-sm text-slate-800">
+        <TwoFactorSetupForm
+          steps={
+            <ol className="space-y-5">
+              <li>
+                <p>
+                  <strong className="font-semibold">1.</strong> In an authenticator app (Google Authenticator, 1Password, Authy and the like), add an account by
+                  scanning this code:
+                </p>
+                {/* biome-ignore lint/performance/noImgElement: a data: URL drawn on the server; next/image has nothing to optimise. */}
+                <img src={setup.qrDataUrl} alt={`QR code of the two-factor key for ${session.email}`} width={220} height={220} className="mx-auto mt-3" />
+                <p className="mt-3">Or type this key into the app (time-based, 6 digits):</p>
+                <p
+                  className="mt-1 break-words rounded-lg bg-slate-50 px-3 py-2 font-mono text-base tracking-wide ring-1 ring-slate-200"
+                  data-testid="manual-key"
+                  data-key={setup.secret}
+                >
+                  {groups.join(' ')}
+                </p>
+              </li>
+              <li>
+                <strong className="font-semibold">2.</strong> Type the code the app now shows.
+              </li>
+            </ol>
+          }
+        />
+      </div>
       <div className="mt-6 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-sm">
         {session.mustSetUpTwoFactor ? (
           <span className="text-slate-600">Signed in as {session.email}</span>

@@ -102,7 +102,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </select>
           <Button
             variant="secondary"
-            className="min-h-10 w-auto px-3 py-1 text-sm"
+            className="min-h-10 w-auto! px-3 py-1 text-sm"
             disabled={pending || role === member.role}
             onClick={save}
             aria-label={`Save role of ${member.email}`}
@@ -111,7 +111,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </Button>
           <Button
             variant="secondary"
-            className="min-h-10 w-auto whitespace-nowrap px-3 py-1 text-sm"
+            className="min-h-10 w-auto! whitespace-nowrap px-3 py-1 text-sm"
             disabled={pending}
             onClick={makeResetLink}
             aria-label={`Make a password reset link for ${member.email}`}
@@ -120,7 +120,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </Button>
           <Button
             variant="danger"
-            className="min-h-10 w-auto px-3 py-1 text-sm"
+            className="min-h-10 w-auto! px-3 py-1 text-sm"
             disabled={pending}
             onClick={() => setConfirming(true)}
             aria-label={`Remove ${member.email}`}

@@ -54,13 +54,15 @@ export default async function TwoFactorSetupPage() {
       </div>
       <div className="mt-6 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-sm">
         {session.mustSetUpTwoFactor ? (
-          <span className="text-slate-600">Signed in as {session.email}</span>
+          <span className="min-w-0 break-all text-slate-600">Signed in as {session.email}</span>
         ) : (
           <Link href="/account" className="font-medium text-emerald-800 underline">
             Back to your account
           </Link>
         )}
-        <SignOutButton />
+        <div className="shrink-0">
+          <SignOutButton />
+        </div>
       </div>
     </AuthCard>
   );

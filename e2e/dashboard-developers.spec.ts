@@ -170,7 +170,10 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
   }
 });
 
-test('owner adds an operator who can sign in, changes a role, removes a user; never themselves', async ({ page, browser }, testInfo) => {
+test('owner invites an operator who joins by the link and can sign in, changes a role, removes a user; never themselves', async ({
+  page,
+  browser,
+}, testInfo) => {
   const biz = await seedBusiness();
   await signIn(page, biz.emails.owner);
   await page.goto(`${baseUrl()}/team`);
@@ -180,18 +183,33 @@ test('owner adds an operator who can sign in, changes a role, removes a user; ne
   await expectAccessible(page);
 
   const email = `new-operator-${biz.id}@example.com`;
+  await page.getByLabel('Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  await expect(page.locator('#invite-email-error')).toContainText('valid email');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('short');
-  await page.getByRole('button', { name: 'Add user' }).click();
-  await expect(page.locator('#new-user-password-error')).toContainText('at least 10 characters');
-  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByLabel('Role', { exact: true }).selectOption('operator');
-  await page.getByRole('button', { name: 'Add user' }).click();
-  await expect(page.getByTestId('add-user-notice')).toContainText(`${email} can now sign in as operator`);
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  const link = await page.getByTestId('invite-link').inputValue();
+  expect(link).toMatch(/\/invite\/[0-9A-Za-z]{43}$/);
+  await expect(page.getByTestId('pending-invitation').filter({ hasText: email })).toHaveCount(1);
+  // Until the invitation is accepted, the new operator has no account.
+  await expect(page.getByTestId('team-member')).toHaveCount(4);
+
+  const invited = await browser.newContext();
+  const invitedPage = await invited.newPage();
+  await invitedPage.goto(link);
+  await invitedPage.getByLabel('Choose a password').fill(PASSWORD);
+  await invitedPage.getByRole('button', { name: 'Join and sign in' }).click();
+  await expect(invitedPage.getByTestId('role')).toHaveText('operator');
+  await invited.close();
+
+  await page.reload();
   await expect(page.getByTestId('team-member')).toHaveCount(5);
-  // Last sign-in: the owner has just signed in; the new operator never has.
+  await expect(page.getByTestId('pending-invitation')).toHaveCount(0);
+  // Last sign-in: the owner has just signed in, and so has the new operator (joining signs them in); a seeded user never has.
   await expect(page.getByTestId('team-member').filter({ hasText: '(you)' }).getByTestId('last-sign-in')).toHaveText(/^last signed in /);
-  await expect(page.getByTestId('team-member').filter({ hasText: email }).getByTestId('last-sign-in')).toHaveText('never signed in');
+  await expect(page.getByTestId('team-member').filter({ hasText: email }).getByTestId('last-sign-in')).toHaveText(/^last signed in /);
+  await expect(page.getByTestId('team-member').filter({ hasText: biz.emails.support }).getByTestId('last-sign-in')).toHaveText('never signed in');
   await screenshots(page, testInfo, 'team');
 
   // Role change and removal.
@@ -223,7 +241,8 @@ test('owner adds an operator who can sign in, changes a role, removes a user; ne
   await removed.close();
 
   await page.goto(`${baseUrl()}/audit?action=user`);
-  await expect(page.getByTestId('audit-row').filter({ hasText: /Added \S+ to the team as/ })).toContainText(email);
+  await expect(page.getByTestId('audit-row').filter({ hasText: /Invited \S+ to join the team as operator/ })).toContainText(email);
+  await expect(page.getByTestId('audit-row').filter({ hasText: /accepted the invitation and joined the team as operator/ })).toContainText(email);
   await expect(page.getByTestId('audit-row').filter({ hasText: /Removed \S+ \(finance\) from the team/ })).toContainText(biz.emails.finance);
 });
 

@@ -11,6 +11,7 @@ import { authOptions } from '@/lib/auth/auth-options';
 import { can, type Permission } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/auth/users';
 import type { DashboardSession } from '@/lib/auth/session-types';
+import { twoFactorFirst } from '@/lib/actions/define-action';
 
 export const MODE_COOKIE = 'gc_mode';
 
@@ -24,7 +25,16 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id) return null;
   const [user] = await getDb()
-    .select({ id: users.id, email: users.email, businessId: users.businessId, role: users.role, timeZone: businesses.timeZone, country: businesses.country })
+    .select({
+      id: users.id,
+      email: users.email,
+      businessId: users.businessId,
+      role: users.role,
+      timeZone: businesses.timeZone,
+      country: businesses.country,
+      requireTwoFactor: businesses.requireTwoFactor,
+      totpEnabledAt: users.totpEnabledAt,
+    })
     .from(users)
     .innerJoin(businesses, eq(businesses.id, users.businessId))
     .where(eq(users.id, Number(session.user.id)));
@@ -39,13 +49,21 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
     timeZone: user.timeZone,
     country: user.country,
     actor: { type: 'user', id: String(user.id) },
+    mustSetUpTwoFactor: user.requireTwoFactor && user.totpEnabledAt === null,
   };
 }
 
-/** For pages: signed out goes to sign-in; a role without the permission gets a 403 page. */
-export async function requirePage(permission?: Permission): Promise<DashboardSession> {
+export const TWO_FACTOR_SETUP_PATH = '/account/two-factor';
+
+/**
+ * For pages: signed out goes to sign-in; a user the business requires to have
+ * two-factor sign-in, without it, goes to its set-up (unless this is that page);
+ * a role without the permission gets a 403 page.
+ */
+export async function requirePage(permission?: Permission, opts: { twoFactorSetup?: boolean } = {}): Promise<DashboardSession> {
   const session = await getDashboardSession();
   if (!session) redirect('/login');
+  if (session.mustSetUpTwoFactor && !opts.twoFactorSetup) redirect(TWO_FACTOR_SETUP_PATH);
   if (permission && !can(session.role, permission)) redirect('/forbidden');
   return session;
 }
@@ -54,6 +72,7 @@ export async function requirePage(permission?: Permission): Promise<DashboardSes
 export async function requireAction(permission: Permission): Promise<DashboardSession> {
   const session = await getDashboardSession();
   if (!session) throw new ServiceError('unauthorized', 'Your session has ended; sign in again.');
+  if (session.mustSetUpTwoFactor) throw twoFactorFirst();
   if (!can(session.role, permission)) throw new ServiceError('forbidden', 'Your role does not allow this.');
   return session;
 }

@@ -23,6 +23,18 @@ describe('audit entries as sentences', () => {
     expect(said(entry('user.role_changed', 'a@b.test', { from: 'operator', to: 'finance' }))).toBe('Changed the role of a@b.test from operator to finance.');
     expect(said(entry('user.added', 'a@b.test', { role: 'support' }))).toBe('Added a@b.test to the team as support.');
     expect(said(entry('user.removed', 'a@b.test', { role: 'finance' }))).toBe('Removed a@b.test (finance) from the team.');
+    expect(said(entry('user.invited', 'a@b.test', { role: 'support' }))).toBe(
+      'Invited a@b.test to join the team as support; the link works once, for 48 hours.',
+    );
+    expect(said(entry('user.invitation_revoked', 'a@b.test', { role: 'owner' }))).toBe('Revoked the invitation of a@b.test (owner); its link no longer works.');
+    expect(said(entry('user.joined', 'a@b.test', { role: 'operator' }))).toBe('a@b.test accepted the invitation and joined the team as operator.');
+    expect(said(entry('user.reset_link_created', 'a@b.test', {}))).toBe('Made a password reset link for a@b.test; it works once, for 24 hours.');
+    expect(said(entry('user.password_reset', 'a@b.test', {}))).toBe('a@b.test chose a new password through a reset link.');
+    expect(said(entry('user.password_changed', 'a@b.test', {}))).toBe('a@b.test changed their own password.');
+    expect(said(entry('user.two_factor_enabled', 'a@b.test', {}))).toBe('a@b.test turned on two-factor sign-in and received 10 recovery codes.');
+    expect(said(entry('user.two_factor_disabled', 'a@b.test', { proof: 'code' }))).toBe('a@b.test turned off two-factor sign-in, confirming with a code.');
+    expect(said(entry('user.recovery_code_used', 'a@b.test', { codes_left: 1 }))).toBe('a@b.test signed in with a recovery code; 1 is left.');
+    expect(said(entry('business.two_factor_required', null, { required: false }))).toBe('Stopped requiring two-factor sign-in for the business.');
   });
 
   it('gives amounts in currency units with bank and business names, never codes or slugs', () => {
@@ -112,6 +124,16 @@ describe('audit entries as sentences', () => {
       'webhook.replayed',
       'webhook.failed_replayed',
       'user.added',
+      'user.invited',
+      'user.invitation_revoked',
+      'user.joined',
+      'user.reset_link_created',
+      'user.password_reset',
+      'user.password_changed',
+      'user.two_factor_enabled',
+      'user.two_factor_disabled',
+      'user.recovery_code_used',
+      'business.two_factor_required',
       'demo.seeded',
       'something.new',
     ];

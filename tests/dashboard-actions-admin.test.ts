@@ -10,7 +10,8 @@ import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
 import { listAuditLog } from '../lib/dashboard/list-audit-log';
 import { listDeliveryLog } from '../lib/dashboard/list-delivery-log';
-import { apiKeys, users } from '../lib/db/schema';
+import { apiKeys, invitations, passwordResets, users } from '../lib/db/schema';
+import { acceptInvitationWithToken } from '../lib/actions/link-actions';
 import { adminClient, apiClient, createTestBusiness, testDb, type TestBusiness } from './helpers';
 import { startReceiver } from './api/webhooks-receiver';
 
@@ -46,6 +47,16 @@ async function seed(): Promise<Seeded> {
   return { biz, sessions };
 }
 
+/** What the removed "add user with a password" did, now through an invitation the new user accepts. */
+async function addByInvitation(owner: DashboardSession, email: string, password: string, role: Role) {
+  const invited = await runActionAs(team.inviteUser, owner, { email, role });
+  if (!invited.ok) return invited;
+  const accepted = await acceptInvitationWithToken(testDb(), { token: invited.data.link.split('/').pop(), password });
+  if (!accepted.ok) return accepted;
+  const [user] = await testDb().select().from(users).where(eq(users.email, email));
+  return { ok: true as const, data: { id: user.id, email } };
+}
+
 let a: Seeded;
 let b: Seeded;
 beforeAll(async () => {
@@ -59,16 +70,19 @@ describe('developers and team actions: roles', () => {
       expect(['developers', 'team']).toContain(def.permission);
     }
     expect(MINE.map((d) => d.name).sort()).toEqual([
-      'addUser',
       'createApiKey',
+      'createResetLink',
+      'inviteUser',
       'removeUser',
       'renameApiKey',
       'replayEvent',
       'replayFailedWebhooks',
       'revealWebhookSecret',
       'revokeApiKey',
+      'revokeInvitation',
       'rotateWebhookSecret',
       'sendTestWebhook',
+      'setTwoFactorRequired',
       'setWebhookUrl',
       'updateUserRole',
     ]);
@@ -86,7 +100,10 @@ describe('developers and team actions: roles', () => {
       rotateWebhookSecret: {},
       replayEvent: { event_id: 'evt_x' },
       replayFailedWebhooks: { from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' },
-      addUser: { email: `intruder-${a.biz.id}@example.com`, password: 'a-long-password', role: 'owner' },
+      inviteUser: { email: `intruder-${a.biz.id}@example.com`, role: 'owner' },
+      revokeInvitation: { invitation_id: 1 },
+      createResetLink: { user_id: a.sessions.owner.userId },
+      setTwoFactorRequired: { required: true },
       updateUserRole: { user_id: a.sessions.owner.userId, role: 'support' },
       removeUser: { user_id: a.sessions.owner.userId },
     };
@@ -104,9 +121,10 @@ describe('developers and team actions: roles', () => {
     expect(
       await testDb()
         .select()
-        .from(users)
-        .where(eq(users.email, `intruder-${a.biz.id}@example.com`)),
+        .from(invitations)
+        .where(eq(invitations.email, `intruder-${a.biz.id}@example.com`)),
     ).toHaveLength(0);
+    expect(await testDb().select().from(passwordResets).where(eq(passwordResets.userId, a.sessions.owner.userId))).toHaveLength(0);
     expect((await runActionAs(developer.createApiKey, null, {})).ok).toBe(false);
   });
 
@@ -201,16 +219,16 @@ describe('developers and team actions: what they do', () => {
     expect(second.data.secret).not.toBe(first.data.secret);
   });
 
-  it('team: add, change role, remove; never the last owner, never yourself; the audit log names the owner', async () => {
+  it('team: invite, change role, remove; never the last owner, never yourself; the audit log names the owner', async () => {
     const { biz, sessions } = await seed();
     const email = `new-${biz.id}@example.com`;
-    const added = await runActionAs(team.addUser, sessions.owner, { email, password: 'short', role: 'operator' });
+    const added = await addByInvitation(sessions.owner, email, 'short', 'operator');
     expect(added).toMatchObject({ ok: false, fieldErrors: { password: 'password must be at least 10 characters.' } });
-    const ok = await runActionAs(team.addUser, sessions.owner, { email, password: 'long-enough-pass', role: 'operator' });
+    const ok = await addByInvitation(sessions.owner, email, 'long-enough-pass', 'operator');
     if (!ok.ok) throw new Error(ok.message);
-    expect(await runActionAs(team.addUser, sessions.owner, { email, password: 'long-enough-pass', role: 'operator' })).toMatchObject({
+    expect(await addByInvitation(sessions.owner, email, 'long-enough-pass', 'operator')).toMatchObject({
       ok: false,
-      fieldErrors: { email: 'A user with this email already exists.' },
+      fieldErrors: { email: expect.stringContaining('already has an account') },
     });
 
     expect(await runActionAs(team.updateUserRole, sessions.owner, { user_id: sessions.owner.userId, role: 'support' })).toMatchObject({
@@ -234,14 +252,15 @@ describe('developers and team actions: what they do', () => {
     expect(rows.some((u) => u.id === sessions.finance.userId)).toBe(false);
 
     const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 10, action: 'user' });
-    expect(log.items.map((i) => i.action)).toEqual(['user.removed', 'user.role_changed', 'user.role_changed', 'user.added']);
+    expect(log.items.map((i) => i.action)).toEqual(['user.removed', 'user.role_changed', 'user.role_changed', 'user.joined', 'user.invited', 'user.invited']);
     expect(log.items[0].actorLabel).toBe(email);
-    expect(log.items[3].actorLabel).toBe(sessions.owner.email);
+    expect(log.items[3].actorLabel).toBe(email);
+    expect(log.items[4].actorLabel).toBe(sessions.owner.email);
   });
 
   it('two owners demoting each other at once leave one owner', async () => {
     const { biz, sessions } = await seed();
-    const other = await runActionAs(team.addUser, sessions.owner, { email: `o2-${biz.id}@example.com`, password: 'long-enough-pass', role: 'owner' });
+    const other = await addByInvitation(sessions.owner, `o2-${biz.id}@example.com`, 'long-enough-pass', 'owner');
     if (!other.ok) throw new Error(other.message);
     const second = { ...sessions.owner, userId: other.data.id, actor: { type: 'user' as const, id: String(other.data.id) } };
     const results = await Promise.all([

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { LiveRefresh } from '@/components/dashboard/live-refresh';
 import { ModeSwitch } from '@/components/dashboard/mode-switch';
@@ -45,6 +46,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <HeaderSearch mode={session.mode} />
             <div className="flex items-center gap-2">
               <ModeSwitch mode={session.mode} />
+              <Link
+                href="/account"
+                className="rounded-md px-3 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
+              >
+                Account
+              </Link>
               <SignOutButton />
             </div>
           </div>

@@ -114,6 +114,10 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         if (from.country !== to.country) changes.push(`the country from ${from.country} to ${to.country}`);
         return changes.length ? `Changed ${changes.join(' and ')}.` : 'Saved the business settings without changes.';
       }
+      if (verb === 'two_factor_required')
+        return d.required
+          ? 'Required two-factor sign-in for everyone in the business; users without it must set it up before anything else.'
+          : 'Stopped requiring two-factor sign-in for the business.';
       return 'Changed the business settings.';
     }
     case 'api_key':
@@ -164,6 +168,19 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       if (verb === 'added') return `Added ${target} to the team as ${role(d.role)}.`;
       if (verb === 'removed') return `Removed ${target} (${role(d.role)}) from the team.`;
       if (verb === 'role_changed') return `Changed the role of ${target} from ${role(d.from)} to ${role(d.to)}.`;
+      if (verb === 'invited') return `Invited ${target} to join the team as ${role(d.role)}; the link works once, for 48 hours.`;
+      if (verb === 'invitation_revoked') return `Revoked the invitation of ${target} (${role(d.role)}); its link no longer works.`;
+      if (verb === 'joined') return `${target} accepted the invitation and joined the team as ${role(d.role)}.`;
+      if (verb === 'reset_link_created') return `Made a password reset link for ${target}; it works once, for 24 hours.`;
+      if (verb === 'password_reset') return `${target} chose a new password through a reset link.`;
+      if (verb === 'password_changed') return `${target} changed their own password.`;
+      if (verb === 'two_factor_enabled') return `${target} turned on two-factor sign-in and received 10 recovery codes.`;
+      if (verb === 'two_factor_disabled')
+        return `${target} turned off two-factor sign-in${d.proof === 'code' ? ', confirming with a code' : d.proof === 'password' ? ', confirming with their password' : ''}.`;
+      if (verb === 'recovery_code_used') {
+        const left = num(d.codes_left);
+        return `${target} signed in with a recovery code${left === null ? '' : `; ${left} ${left === 1 ? 'is' : 'are'} left`}.`;
+      }
       return `Changed the team member ${target}.`;
     case 'demo':
       return 'Created the demo business.';
@@ -183,5 +200,5 @@ export const AUDIT_FAMILY_WORDS: Record<string, string> = {
   business: 'Business balance and settings',
   api_key: 'API keys',
   webhook: 'Webhooks',
-  user: 'Team',
+  user: 'Team and sign-in',
 };

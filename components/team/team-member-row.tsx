@@ -2,11 +2,13 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { removeUser, updateUserRole } from '@/server/actions/team';
+import { createResetLink, removeUser, updateUserRole } from '@/server/actions/team';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';
 import { TEAM_ROLES } from '@/lib/actions/team.validation';
+import type { MailOutcome } from '@/lib/mail/mail-outcome';
+import { LinkResult } from './link-result';
 
 export interface TeamMember {
   id: number;
@@ -14,6 +16,7 @@ export interface TeamMember {
   role: string;
   createdAt: string;
   lastSignInAt: string | null;
+  twoFactor: boolean;
 }
 
 /** One user: role change and removal; the server refuses yourself and the last owner whatever this shows. */
@@ -23,7 +26,15 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [pending, startTransition] = useTransition();
+  const [resetLink, setResetLink] = useState<{ link: string; mail: MailOutcome; expiresAt: string } | null>(null);
   const selectId = `role-${member.id}`;
+
+  const makeResetLink = () =>
+    startTransition(async () => {
+      const res = await createResetLink({ user_id: member.id });
+      if (res.ok) setResetLink(res.data);
+      else setMessage({ ok: false, text: res.message });
+    });
 
   const save = () =>
     startTransition(async () => {
@@ -59,6 +70,8 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
               'never signed in'
             )}
           </span>
+          {' · '}
+          <span data-testid="two-factor-state">{member.twoFactor ? 'two-factor on' : 'two-factor off'}</span>
         </p>
         {message && (
           <p role={message.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${message.ok ? 'text-emerald-800' : 'text-red-800'}`}>
@@ -71,7 +84,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           {member.role}
         </span>
       ) : (
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <label htmlFor={selectId} className="sr-only">
             Role of {member.email}
           </label>
@@ -89,7 +102,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </select>
           <Button
             variant="secondary"
-            className="min-h-10 w-auto px-3 py-1 text-sm"
+            className="min-h-10 w-auto! px-3 py-1 text-sm"
             disabled={pending || role === member.role}
             onClick={save}
             aria-label={`Save role of ${member.email}`}
@@ -97,14 +110,34 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
             Save
           </Button>
           <Button
+            variant="secondary"
+            className="min-h-10 w-auto! whitespace-nowrap px-3 py-1 text-sm"
+            disabled={pending}
+            onClick={makeResetLink}
+            aria-label={`Make a password reset link for ${member.email}`}
+          >
+            Reset link
+          </Button>
+          <Button
             variant="danger"
-            className="min-h-10 w-auto px-3 py-1 text-sm"
+            className="min-h-10 w-auto! px-3 py-1 text-sm"
             disabled={pending}
             onClick={() => setConfirming(true)}
             aria-label={`Remove ${member.email}`}
           >
             Remove
           </Button>
+        </div>
+      )}
+      {resetLink && (
+        <div className="w-full">
+          <LinkResult
+            label={`Password reset link for ${member.email}`}
+            link={resetLink.link}
+            mail={resetLink.mail}
+            expiresAt={resetLink.expiresAt}
+            testId="reset-link"
+          />
         </div>
       )}
       <ConfirmDialog

@@ -1,4 +1,5 @@
 // Importing each feature's action module registers its actions, so ALL_ACTIONS is complete.
+import './account-actions';
 import './business-actions';
 import './card-actions';
 import './developer-actions';

@@ -52,6 +52,8 @@ export interface ActionDef<S extends z.ZodType, T> {
   permission: Permission;
   schema: S;
   handler: (ctx: { db: Db; session: DashboardSession; input: z.output<S> }) => Promise<T>;
+  /** Open to a user who must still set up two-factor sign-in (its own set-up, their password); every other action refuses them. */
+  beforeTwoFactor?: boolean;
 }
 
 /** Registers a dashboard action: the permission it needs, the form's zod schema, and one core call. */
@@ -59,6 +61,8 @@ export function defineAction<S extends z.ZodType, T>(def: ActionDef<S, T>): Acti
   ALL_ACTIONS.push(def as unknown as ActionDef<z.ZodType, unknown>);
   return def;
 }
+
+export const twoFactorFirst = () => new ServiceError('forbidden', 'Your business requires two-factor sign-in: set it up on your account page first.');
 
 /** Every action defined so far: the role-refusal test walks this list so none can be forgotten. */
 export const ALL_ACTIONS: ActionDef<z.ZodType, unknown>[] = [];
@@ -71,6 +75,7 @@ export const ALL_ACTIONS: ActionDef<z.ZodType, unknown>[] = [];
 export async function runActionAs<S extends z.ZodType, T>(def: ActionDef<S, T>, session: DashboardSession | null, input: unknown): Promise<ActionResult<T>> {
   try {
     if (!session) throw new ServiceError('unauthorized', 'Your session has ended; sign in again.');
+    if (session.mustSetUpTwoFactor && !def.beforeTwoFactor) throw twoFactorFirst();
     if (!can(session.role, def.permission)) throw new ServiceError('forbidden', 'Your role does not allow this.');
     return { ok: true, data: await def.handler({ db: getDb(), session, input: parseInput(def.schema, input) }) };
   } catch (err) {

@@ -4,19 +4,26 @@ import type { Role } from '../auth/users';
 // Spelled out here (the same list as lib/auth/users.ts) so client forms do not pull in bcrypt.
 export const TEAM_ROLES = ['owner', 'operator', 'finance', 'support'] as const satisfies readonly Role[];
 
-export const addUserSchema = z.object({
+const role = z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}.` });
+const id = (name: string) =>
+  z
+    .number({ error: `${name} must be a number.` })
+    .int()
+    .positive();
+
+export const inviteUserSchema = z.object({
   email: z.email({ error: 'email must be a valid email address.' }).max(254),
-  password: z.string({ error: 'password is required.' }).min(10, { error: 'password must be at least 10 characters.' }).max(200),
-  role: z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}.` }),
+  role,
 });
 
-export const updateUserRoleSchema = z.object({
-  user_id: z.number({ error: 'user_id must be a number.' }).int().positive(),
-  role: z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}.` }),
-});
+export const revokeInvitationSchema = z.object({ invitation_id: id('invitation_id') });
 
-export const removeUserSchema = z.object({
-  user_id: z.number({ error: 'user_id must be a number.' }).int().positive(),
-});
+export const createResetLinkSchema = z.object({ user_id: id('user_id') });
 
-export type AddUserInput = z.input<typeof addUserSchema>;
+export const setTwoFactorRequiredSchema = z.object({ required: z.boolean({ error: 'required must be true or false.' }) });
+
+export const updateUserRoleSchema = z.object({ user_id: id('user_id'), role });
+
+export const removeUserSchema = z.object({ user_id: id('user_id') });
+
+export type InviteUserInput = z.input<typeof inviteUserSchema>;

@@ -2,9 +2,9 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { requestAddress } from '../api/client-address';
 import { getDb } from '../db/client';
+import { signInLimits } from './sign-in-limits';
+import { authorizeSignIn } from './sign-in';
 import type { Role } from './users';
-import { signInLimits, SIGN_IN_LIMITED } from './sign-in-limits';
-import { verifyCredentials } from './users';
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -25,7 +25,7 @@ declare module 'next-auth/jwt' {
   }
 }
 
-/** Email and password against the hashed passwords of the users table; JWT sessions that expire after 8 hours. */
+/** Email and password against the hashed passwords of the users table, then a two-factor code when the user has it on; JWT sessions that expire after 8 hours. */
 export const authOptions: NextAuthOptions = {
   secret: process.env.AUTH_SECRET,
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
@@ -33,21 +33,21 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: 'Email and password',
-      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      credentials: {
+        email: { label: 'Email', type: 'email' },
+        password: { label: 'Password', type: 'password' },
+        code: { label: 'Two-factor code', type: 'text' },
+      },
+      // next-auth answers a thrown authorize with 401 and ?error=<message>: the form tells the limit and the code step apart by it.
       async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
-        const email = credentials.email.trim().toLowerCase();
-        const address = requestAddress(req.headers ?? {});
-        const limits = signInLimits();
-        // next-auth answers a thrown authorize with 401 and ?error=<message>: the form tells this case apart by that message.
-        if (!limits.admit(email, address)) throw new Error(SIGN_IN_LIMITED);
-        const user = await verifyCredentials(getDb(), email, credentials.password);
-        if (!user) {
-          limits.failed(email, address);
-          return null;
-        }
-        limits.succeeded(email, address);
-        return { id: String(user.id), email: user.email, businessId: user.businessId, role: user.role };
+        const user = await authorizeSignIn(getDb(), signInLimits(), {
+          email: credentials.email,
+          password: credentials.password,
+          code: credentials.code,
+          address: requestAddress(req.headers ?? {}),
+        });
+        return user && { id: String(user.id), email: user.email, businessId: user.businessId, role: user.role };
       },
     }),
   ],

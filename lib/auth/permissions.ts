@@ -12,14 +12,15 @@ export const PERMISSIONS = [
   'audit:read',
   'developers', // API keys, webhook endpoint, delivery log
   'team',
+  'account', // one's own password and two-factor sign-in: every role
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read'],
-  finance: ['cards:read', 'history:read', 'history:export', 'reports:read', 'audit:read'],
-  support: ['cards:read', 'cards:status'],
+  operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
+  finance: ['cards:read', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
+  support: ['cards:read', 'cards:status', 'account'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -13,4 +13,6 @@ export interface DashboardSession {
   /** The business's country, for national phone numbers typed in forms. */
   country: string;
   actor: Actor;
+  /** The business requires two-factor sign-in and this user has not turned it on: only its set-up is open to them. */
+  mustSetUpTwoFactor?: boolean;
 }

@@ -6,6 +6,7 @@ import { users } from '../db/schema';
 import { pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { parseInput } from '../validation';
+import { passwordSchema } from './password-rules';
 
 export const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
 export type Role = (typeof ROLES)[number];
@@ -15,7 +16,7 @@ export const newUserSchema = z.object({
     .email({ error: 'email must be a valid email address.' })
     .max(254)
     .transform((e) => e.toLowerCase()),
-  password: z.string({ error: 'password is required.' }).min(10, { error: 'password must be at least 10 characters.' }).max(200),
+  password: passwordSchema,
   role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}.` }),
 });
 
@@ -38,15 +39,18 @@ export async function createUser(db: DbOrTx, businessId: number, input: unknown)
   }
 }
 
-/** Checks a sign-in; the same work is done for unknown emails so timing tells nothing. */
-export async function verifyCredentials(db: DbOrTx, email: string, password: string) {
+/** The user whose password this is, or null; the same work is done for unknown emails so timing tells nothing. */
+export async function checkPassword(db: DbOrTx, email: string, password: string) {
   const [row] = await db
     .select()
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
   const ok = await bcrypt.compare(password, row?.passwordHash ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva');
   if (!ok || !row) return null;
-  // The team page shows it; a sign-in is rare enough to write each one.
-  await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, row.id));
-  return { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId };
+  return { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId, twoFactor: row.totpEnabledAt !== null };
+}
+
+/** The team page shows it; a sign-in is rare enough to write each one. */
+export async function recordSignIn(db: DbOrTx, userId: number): Promise<void> {
+  await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, userId));
 }

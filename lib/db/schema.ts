@@ -32,6 +32,8 @@ export const businesses = pgTable(
     timeZone: text('time_zone').notNull().default('Africa/Addis_Ababa'),
     /** ISO 3166 alpha-2: national phone numbers typed in the dashboard are read as this country's. */
     country: text('country').notNull().default('ET'),
+    /** The owner's choice: every user must turn on two-factor sign-in before using the dashboard. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     createdAt: createdAt(),
   },
   // The dashboard search finds another business by any part of its name (pg_trgm). Its GIN indexes are
@@ -73,7 +75,68 @@ export const users = pgTable('users', {
   role: text('role').notNull(),
   createdAt: createdAt(),
   lastSignInAt: ts('last_sign_in_at'),
+  /** Base32 TOTP secret: set when set-up starts, in use once totp_enabled_at is set. */
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: ts('totp_enabled_at'),
+  /** The last 30-second step a code was accepted for: a code of that step or an earlier one is refused, so none works twice. */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
 });
+
+/** One-time recovery codes for two-factor sign-in, kept as SHA-256 hashes. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_idx').on(t.userId, t.codeHash)],
+);
+
+/** An owner's invitation to join the business; the link's token is kept only as its SHA-256 hash. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The owner who invited; no foreign key, so removing them keeps the record. */
+    invitedBy: integer('invited_by').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('invitations_business_idx').on(t.businessId, t.createdAt.desc())],
+);
+
+/** A single-use link an owner makes for a teammate to choose a new password; token kept as its SHA-256 hash. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: integer('created_by').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);
 
 export const customers = pgTable(
   'customers',

@@ -4,13 +4,19 @@ import { getDashboardSession } from '@/server/session';
 
 export const metadata = { title: 'Sign in · Gift cards' };
 
-export default async function LoginPage() {
+const DONE: Record<string, string> = {
+  invitation: 'Your account is ready: sign in with your new password.',
+  reset: 'Your new password is saved: sign in with it.',
+};
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ done?: string | string[] }> }) {
   if (await getDashboardSession()) redirect('/');
+  const { done } = await searchParams;
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <div className="w-full max-w-sm rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <h1 className="text-xl font-semibold">Sign in to your gift card dashboard</h1>
-        <LoginForm />
+        <LoginForm notice={typeof done === 'string' ? DONE[done] : undefined} />
       </div>
     </main>
   );

@@ -1,9 +1,14 @@
 import { getCountries } from 'libphonenumber-js';
-import { AddUserForm } from '@/components/team/add-user-form';
 import { BusinessSettingsForm } from '@/components/team/business-settings-form';
+import { InviteForm } from '@/components/team/invite-form';
+import { PendingInvitations } from '@/components/team/pending-invitations';
 import { TeamMemberRow } from '@/components/team/team-member-row';
+import { TwoFactorRequirementForm } from '@/components/team/two-factor-requirement-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
+import { listPendingInvitations } from '@/lib/auth/invitations';
 import { listUsers } from '@/lib/auth/list-users';
+import { isTwoFactorRequired } from '@/lib/auth/require-two-factor';
+import { mailConfigured } from '@/lib/mail/send-mail';
 import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
 import { zoneLabel } from '@/lib/dashboard/time-zone';
@@ -31,10 +36,18 @@ function countryChoices() {
 
 export default async function TeamPage() {
   const session = await requirePage('team');
-  const members = await listUsers(getDb(), session.businessId);
+  const db = getDb();
+  const [members, invitations, required] = await Promise.all([
+    listUsers(db, session.businessId),
+    listPendingInvitations(db, session.businessId),
+    isTwoFactorRequired(db, session.businessId),
+  ]);
   return (
     <>
-      <PageHeader title="Team" description="Who can sign in to this business's dashboard, in both modes." />
+      <PageHeader
+        title="Team"
+        description="Who can sign in to this business's dashboard, in both modes. Teammates join by an invitation link and choose their own password."
+      />
       <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
         <Panel title={`Users (${members.length})`}>
           <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="team-list">
@@ -52,8 +65,14 @@ export default async function TeamPage() {
           </dl>
         </Panel>
         <div className="space-y-4">
-          <Panel title="Add a user">
-            <AddUserForm />
+          <Panel title="Invite by email">
+            <InviteForm mailOn={mailConfigured()} />
+          </Panel>
+          <Panel title={`Pending invitations (${invitations.length})`}>
+            <PendingInvitations items={invitations} />
+          </Panel>
+          <Panel title="Two-factor sign-in">
+            <TwoFactorRequirementForm required={required} withoutTwoFactor={members.filter((m) => !m.twoFactor).length} />
           </Panel>
           <Panel title="Business settings">
             <BusinessSettingsForm timeZone={session.timeZone} country={session.country} timeZones={timeZoneChoices()} countries={countryChoices()} />

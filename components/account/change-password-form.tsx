@@ -1,0 +1,63 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+import { changePasswordSchema, type ChangePasswordInput } from '@/lib/actions/account.validation';
+import { changePassword } from '@/server/actions/account';
+
+export function ChangePasswordForm({ email }: { email: string }) {
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { register, handleSubmit, setError, reset, formState } = useForm<ChangePasswordInput>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { current_password: '', new_password: '' },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setMessage(null);
+    const result = await changePassword(values);
+    if (result.ok) {
+      reset();
+      setMessage({ tone: 'success', text: 'Password changed. Use the new one next time you sign in.' });
+      return;
+    }
+    const fields = Object.entries(result.fieldErrors ?? {});
+    for (const [field, text] of fields) setError(field as keyof ChangePasswordInput, { message: text }, { shouldFocus: true });
+    if (fields.length === 0) setMessage({ tone: 'error', text: result.message });
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Change your password">
+      <input type="hidden" autoComplete="username" value={email} readOnly />
+      <TextField
+        id="current-password"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.current_password?.message}
+        {...register('current_password')}
+      />
+      <TextField
+        id="account-new-password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 10 characters."
+        error={errors.new_password?.message}
+        {...register('new_password')}
+      />
+      {message && (
+        <Notice tone={message.tone} testId="change-password-notice">
+          {message.text}
+        </Notice>
+      )}
+      <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
+        {isSubmitting ? 'Saving…' : 'Change password'}
+      </Button>
+    </form>
+  );
+}

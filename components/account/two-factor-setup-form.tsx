@@ -1,0 +1,91 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ReactNode, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+import { confirmTwoFactorSchema, type ConfirmTwoFactorInput } from '@/lib/actions/account.validation';
+import { confirmTwoFactor } from '@/server/actions/account';
+
+/**
+ * The first code turns two-factor sign-in on; the recovery codes then take the
+ * place of the key and the form (`steps`), shown this once.
+ */
+export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [error, setErrorText] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState } = useForm<ConfirmTwoFactorInput>({
+    resolver: zodResolver(confirmTwoFactorSchema),
+    defaultValues: { code: '' },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setErrorText(null);
+    const result = await confirmTwoFactor(values);
+    if (result.ok) {
+      setCodes(result.data.recoveryCodes);
+      return;
+    }
+    if (result.fieldErrors?.code) setError('code', { message: result.fieldErrors.code }, { shouldFocus: true });
+    else setErrorText(result.message);
+  });
+
+  if (codes) {
+    return (
+      <div className="space-y-4">
+        <Notice tone="success" testId="two-factor-on">
+          Two-factor sign-in is on. From now on you sign in with your password and a code from the app.
+        </Notice>
+        <div>
+          <h2 className="text-base font-semibold text-slate-900">Your recovery codes</h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Each works once, instead of a code, if you lose your phone. Keep them somewhere safe now: they are not shown again.
+          </p>
+          <ol
+            className="mt-3 grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-3 font-mono text-sm text-slate-900 ring-1 ring-slate-200"
+            data-testid="recovery-codes"
+          >
+            {codes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ol>
+        </div>
+        {/* A full load: the dashboard's layout reads the session afresh. */}
+        <a
+          href="/account"
+          className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-emerald-700 px-4 py-2.5 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+        >
+          I have saved them: continue
+        </a>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      {steps}
+      <form onSubmit={onSubmit} noValidate className="mt-3 space-y-4" aria-label="Confirm two-factor sign-in">
+        <TextField
+          id="setup-code"
+          label="Code from the app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          hint="The 6 digits the app shows for this account."
+          error={errors.code?.message}
+          {...register('code')}
+        />
+        {error && (
+          <Notice tone="error" testId="two-factor-setup-error">
+            {error}
+          </Notice>
+        )}
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Checking…' : 'Turn on two-factor sign-in'}
+        </Button>
+      </form>
+    </>
+  );
+}

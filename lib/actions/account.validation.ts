@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { passwordSchema } from '../auth/password-rules';
+
+export const changePasswordSchema = z.object({
+  current_password: z.string({ error: 'Enter your current password.' }).min(1, { error: 'Enter your current password.' }).max(200),
+  new_password: passwordSchema,
+});
+
+export const confirmTwoFactorSchema = z.object({
+  code: z
+    .string({ error: 'Enter the 6-digit code.' })
+    .transform((c) => c.replace(/\s/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, { error: 'Enter the 6-digit code your app shows.' })),
+});
+
+export const disableTwoFactorSchema = z.object({
+  proof: z.string({ error: 'Enter a current code or your password.' }).min(1, { error: 'Enter a current code or your password.' }).max(200),
+});
+
+/** The invitation and reset pages: the link's token and the password the person chooses. */
+export const choosePasswordSchema = z.object({
+  token: z.string({ error: 'The link is incomplete.' }).max(100),
+  password: passwordSchema,
+});
+
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+export type ConfirmTwoFactorInput = z.input<typeof confirmTwoFactorSchema>;
+export type DisableTwoFactorInput = z.input<typeof disableTwoFactorSchema>;
+export type ChoosePasswordInput = z.input<typeof choosePasswordSchema>;

@@ -1,0 +1,35 @@
+import bcrypt from 'bcryptjs';
+import { and, eq } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import { recordAudit } from '../audit';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { ServiceError } from '../errors';
+import { hashPassword } from './users';
+
+export interface ChangePasswordOptions {
+  userId: number;
+  businessId: number;
+  currentPassword: string;
+  newPassword: string;
+  actor: Actor;
+}
+
+/** A user's own new password, given the current one. */
+export async function changePassword(db: Db, opts: ChangePasswordOptions): Promise<void> {
+  const [row] = await db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, opts.userId), eq(users.businessId, opts.businessId)));
+  if (!row) throw new ServiceError('user_not_found', 'No such user.');
+  if (!(await bcrypt.compare(opts.currentPassword, row.passwordHash))) {
+    throw new ServiceError('validation_error', { current_password: 'This is not your current password.' });
+  }
+  if (opts.currentPassword === opts.newPassword) throw new ServiceError('validation_error', { new_password: 'Choose a password other than the current one.' });
+  const passwordHash = await hashPassword(opts.newPassword);
+  await inTransaction(db, async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, opts.userId));
+    await recordAudit(tx, { businessId: opts.businessId, mode: null, actor: opts.actor, action: 'user.password_changed', target: row.email });
+  });
+}

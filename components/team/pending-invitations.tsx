@@ -30,21 +30,23 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
                 <span className="capitalize">{i.role}</span> · link works until <LocalTime iso={i.expiresAt} />
               </p>
             </div>
-            <Button
-              variant="danger"
-              className="min-h-10 w-auto shrink-0 px-3 py-1 text-sm"
-              disabled={pending}
-              aria-label={`Revoke the invitation of ${i.email}`}
-              onClick={() =>
-                startTransition(async () => {
-                  const res = await revokeInvitation({ invitation_id: i.id });
-                  setError(res.ok ? null : res.message);
-                  router.refresh();
-                })
-              }
-            >
-              Revoke
-            </Button>
+            <div className="shrink-0">
+              <Button
+                variant="danger"
+                className="min-h-10 w-auto shrink-0 px-3 py-1 text-sm"
+                disabled={pending}
+                aria-label={`Revoke the invitation of ${i.email}`}
+                onClick={() =>
+                  startTransition(async () => {
+                    const res = await revokeInvitation({ invitation_id: i.id });
+                    setError(res.ok ? null : res.message);
+                    router.refresh();
+                  })
+                }
+              >
+                Revoke
+              </Button>
+            </div>
           </li>
         ))}
       </ul>

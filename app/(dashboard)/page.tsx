@@ -1,7 +1,8 @@
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { VolumeChart } from '@/components/dashboard/volume-chart';
+import { OverviewCurrency } from '@/components/dashboard/overview-currency';
+import { OverviewPeriodPicker } from '@/components/dashboard/overview-period-picker';
 import { paymentTypeLabel, payoutTypeLabel } from '@/components/history/payout-labels';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
@@ -9,21 +10,62 @@ import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
-import { getOverview } from '@/lib/dashboard/overview';
+import { getOverview, parseOverviewPeriod, type OverviewPeriod } from '@/lib/dashboard/overview';
+import { ServiceError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
 
 export const metadata = { title: 'Overview · Gift cards' };
 
-export default async function OverviewPage() {
+type Search = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const longDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
+const showDay = (day: string) => longDay.format(new Date(`${day}T12:00:00Z`));
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requirePage();
   if (!can(session.role, 'history:read')) redirect('/cards');
-  const overview = await getOverview(getDb(), session.businessId, session.mode, session.timeZone);
-  const currencies = [...new Set(overview.volume.map((v) => v.currency))];
+  const sp = await searchParams;
+  const input = { period: one(sp.period), from: one(sp.from)?.slice(0, 40), to: one(sp.to)?.slice(0, 40) };
+  let period: OverviewPeriod | undefined;
+  let periodError: { field: 'from' | 'to'; message: string } | undefined;
+  try {
+    period = parseOverviewPeriod(input, session.timeZone);
+  } catch (e) {
+    if (!(e instanceof ServiceError) || (e.field !== 'from' && e.field !== 'to')) throw e;
+    periodError = { field: e.field, message: String(e.detail) };
+  }
+  const overview = await getOverview(getDb(), { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, period });
+  const volume = overview.volume;
+  const dayCount = volume ? volume.days.length / Math.max(1, volume.totals.length) : 0;
   return (
     <>
-      <PageHeader title="Overview" description={`Balances and activity in ${session.mode} mode.`} />
+      <PageHeader title="Overview" description={`Balances now, and the money that moved in the period you choose, in ${session.mode} mode.`} />
+      <OverviewPeriodPicker kind={period?.kind ?? 'custom'} from={period?.from ?? input.from ?? ''} to={period?.to ?? input.to ?? ''} error={periodError} />
+      {volume && (
+        <div className="mb-4 space-y-4">
+          <div>
+            <p className="text-sm font-medium text-slate-900" data-testid="period-range">
+              {volume.period.from === volume.period.to ? showDay(volume.period.from) : `${showDay(volume.period.from)} – ${showDay(volume.period.to)}`}{' '}
+              <span className="font-normal text-slate-600">
+                ({dayCount} {dayCount === 1 ? 'day' : 'days'})
+              </span>
+            </p>
+            <p className="mt-1 max-w-3xl text-sm text-slate-600" data-testid="net-volume-definition">
+              <strong className="font-medium text-slate-800">Net volume</strong> is money paid in (paid payments: what the cards received) minus money sent out
+              of the business (successful bank, wallet and business-to-business payouts: what left the cards, with the fee when the sender paid it).
+              Card-to-card moves and top-ups from your business balance stay inside the business: listed, not counted. Fees are the service fees on paid
+              payments (paid by the customer on top) and on successful payouts. Each payment or payout counts on the day it was made, in its status now.
+            </p>
+          </div>
+          {volume.totals.length === 0 ? (
+            <EmptyState title="Nothing moved in this period">Payments and payouts made in these days appear here.</EmptyState>
+          ) : (
+            volume.totals.map((t) => <OverviewCurrency key={t.currency} totals={t} points={volume.days.filter((d) => d.currency === t.currency)} />)
+          )}
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-2">
-        <Panel title="Balances">
+        <Panel title="Balances now">
           {overview.balances.length === 0 ? (
             <EmptyState title="No money yet">Create a card and top it up to see balances here.</EmptyState>
           ) : (
@@ -89,22 +131,6 @@ export default async function OverviewPage() {
             </ul>
           )}
           <TimeZoneNote className="mt-2" />
-        </Panel>
-      </div>
-      <div className="mt-4">
-        <Panel title="Volume over the last 30 days">
-          {currencies.length === 0 ? (
-            <EmptyState title="No completed payments or payouts in the last 30 days" />
-          ) : (
-            <div className="grid gap-6 md:grid-cols-2">
-              {currencies.map((c) => (
-                <div key={c}>
-                  <h3 className="mb-1 text-sm font-medium text-slate-700">{c}</h3>
-                  <VolumeChart currency={c} points={overview.volume.filter((v) => v.currency === c)} timeZone={session.timeZone} />
-                </div>
-              ))}
-            </div>
-          )}
         </Panel>
       </div>
     </>

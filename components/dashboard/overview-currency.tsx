@@ -1,0 +1,98 @@
+import { VolumeChart, type VolumePoint } from '@/components/dashboard/volume-chart';
+import { PAYOUT_TYPE_LABELS } from '@/components/history/payout-labels';
+import { formatMoney } from '@/components/ui/money';
+import type { PeriodTotals } from '@/lib/dashboard/overview';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function Stat({ label, value, detail, testId, strong }: { label: string; value: string; detail?: string; testId: string; strong?: boolean }) {
+  return (
+    <div
+      className={`min-w-0 rounded-lg p-3 ring-1 ${strong ? 'col-span-2 bg-emerald-50 ring-emerald-200 lg:col-span-1' : 'bg-slate-50 ring-slate-200'}`}
+      data-testid={testId}
+    >
+      <dt className="text-xs font-medium text-slate-600">{label}</dt>
+      <dd className={`mt-1 tabular-nums break-words ${strong ? 'text-xl font-semibold text-slate-900' : 'text-lg font-semibold text-slate-900'}`}>{value}</dd>
+      {detail && <dd className="mt-0.5 text-xs text-slate-600">{detail}</dd>}
+    </div>
+  );
+}
+
+const TYPE_ROWS = [
+  { type: 'bank', counted: true },
+  { type: 'b2b', counted: true },
+  { type: 'card_to_card', counted: false },
+  { type: 'topup', counted: false },
+] as const;
+
+/** One currency's figures for the period: net volume and what makes it, fees, failures, and the chart per day. */
+export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; points: VolumePoint[] }) {
+  const c = totals.currency;
+  const money = (minor: number) => formatMoney(minor, c);
+  const pending = totals.pending.payments.count + totals.pending.payouts.count;
+  return (
+    <section aria-labelledby={`period-${c}-title`} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" data-testid={`period-${c}`}>
+      <h2 id={`period-${c}-title`} className="mb-3 text-base font-semibold text-slate-900">
+        {c}
+      </h2>
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+        <Stat label="Net volume" value={money(totals.netVolume)} detail="Payments in minus payouts out" testId="net-volume" strong />
+        <Stat label="Payments in" value={money(totals.paymentsIn.amount)} detail={plural(totals.paymentsIn.count, 'paid payment')} testId="payments-in" />
+        <Stat label="Payouts out" value={money(totals.payoutsOut.amount)} detail={plural(totals.payoutsOut.count, 'payout')} testId="payouts-out" />
+        <Stat label="Fees" value={money(totals.fees)} detail={`${money(totals.paymentsIn.fee)} on payments`} testId="fees" />
+        <Stat
+          label="Failed"
+          value={String(totals.failed.payments + totals.failed.payouts)}
+          detail={`${plural(totals.failed.payments, 'payment')}, ${plural(totals.failed.payouts, 'payout')}${pending ? `; ${pending} pending` : ''}`}
+          testId="failed"
+        />
+      </dl>
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full text-sm" data-testid="payouts-by-type">
+          <caption className="sr-only">{c} successful payouts by type</caption>
+          <thead>
+            <tr className="text-left text-slate-600">
+              <th scope="col" className="py-1 pr-2 font-medium">
+                Successful payouts by type
+              </th>
+              <th scope="col" className="py-1 pr-2 text-right font-medium">
+                Count
+              </th>
+              <th scope="col" className="py-1 pr-2 text-right font-medium">
+                Amount
+              </th>
+              <th scope="col" className="py-1 text-right font-medium">
+                Fees
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {TYPE_ROWS.map(({ type, counted }) => {
+              const t = totals.payoutsByType[type];
+              return (
+                <tr key={type} className="border-t border-slate-100" data-testid={`payouts-${type}`}>
+                  <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800">
+                    {PAYOUT_TYPE_LABELS[type]}
+                    {!counted && <span className="block text-xs text-slate-600">Inside the business, not in net volume</span>}
+                  </th>
+                  <td className="py-2 pr-2 text-right tabular-nums">{t.count}</td>
+                  <td className="py-2 pr-2 text-right tabular-nums whitespace-nowrap">{money(t.amount)}</td>
+                  <td className="py-2 text-right tabular-nums whitespace-nowrap">{money(t.fee)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {totals.pending.payouts.count > 0 && (
+        <p className="mt-2 text-xs text-slate-600">
+          {plural(totals.pending.payouts.count, 'payout')} of {money(totals.pending.payouts.amount)} still pending: counted once it succeeds.
+        </p>
+      )}
+      <div className="mt-6">
+        {/* A new period is a new chart: its focused day starts again at the last one. */}
+        <VolumeChart key={`${points[0]?.day}-${points.length}`} currency={c} points={points} />
+      </div>
+    </section>
+  );
+}

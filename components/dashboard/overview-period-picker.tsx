@@ -1,0 +1,97 @@
+import Link from 'next/link';
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
+
+export type PeriodChoice = 'today' | '7d' | '30d' | 'custom';
+
+const CHOICES: { value: PeriodChoice; label: string }[] = [
+  { value: 'today', label: 'Today' },
+  { value: '7d', label: '7 days' },
+  { value: '30d', label: '30 days' },
+  { value: 'custom', label: 'Custom' },
+];
+
+const control =
+  'mt-1 block min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700 sm:text-sm';
+
+export interface OverviewPeriodPickerProps {
+  /** The period shown, or the one asked for when it could not be read. */
+  kind: PeriodChoice;
+  /** The days to put in the custom form: the period shown, or what was typed. */
+  from: string;
+  to: string;
+  /** A custom range that could not be shown, and the field it belongs to. */
+  error?: { field: 'from' | 'to'; message: string };
+}
+
+/**
+ * The overview's period in the URL: preset links, and a plain GET form for a
+ * custom from/to (works without JavaScript, shareable, back button works).
+ */
+export function OverviewPeriodPicker({ kind, from, to, error }: OverviewPeriodPickerProps) {
+  const href = (value: PeriodChoice) => (value === 'custom' ? `/?${new URLSearchParams({ period: 'custom', from, to })}` : `/?period=${value}`);
+  const invalid = (field: 'from' | 'to') => error?.field === field;
+  return (
+    <section aria-label="Period" className="mb-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <nav aria-label="Choose a period">
+        <ul className="grid grid-cols-4 gap-1 rounded-lg bg-slate-100 p-1 sm:inline-grid">
+          {CHOICES.map((c) => (
+            <li key={c.value}>
+              <Link
+                href={href(c.value)}
+                aria-current={c.value === kind ? 'true' : undefined}
+                className={`flex min-h-10 items-center justify-center rounded-md px-3 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-emerald-700 ${
+                  c.value === kind ? 'bg-white text-slate-900 shadow-sm ring-1 ring-slate-200' : 'text-slate-700 hover:bg-white/70'
+                }`}
+              >
+                {c.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form method="get" action="/" className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-[12rem_12rem_auto] sm:items-end" aria-label="Custom period">
+        <input type="hidden" name="period" value="custom" />
+        <div>
+          <label htmlFor="period-from" className="block text-sm font-medium text-slate-800">
+            From
+          </label>
+          <input
+            id="period-from"
+            name="from"
+            type="date"
+            defaultValue={from}
+            aria-invalid={invalid('from') || undefined}
+            aria-describedby={invalid('from') ? 'period-error period-days-zone' : 'period-days-zone'}
+            className={`${control} ${invalid('from') ? 'border-red-600' : 'border-slate-300'}`}
+          />
+        </div>
+        <div>
+          <label htmlFor="period-to" className="block text-sm font-medium text-slate-800">
+            To
+          </label>
+          <input
+            id="period-to"
+            name="to"
+            type="date"
+            defaultValue={to}
+            aria-invalid={invalid('to') || undefined}
+            aria-describedby={invalid('to') ? 'period-error period-days-zone' : 'period-days-zone'}
+            className={`${control} ${invalid('to') ? 'border-red-600' : 'border-slate-300'}`}
+          />
+        </div>
+        <button
+          type="submit"
+          className="col-span-2 min-h-11 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 sm:col-span-1 sm:justify-self-start"
+        >
+          Show period
+        </button>
+        {error && (
+          <p id="period-error" role="alert" data-testid="period-error" className="col-span-2 text-sm font-medium text-red-700 sm:col-span-3">
+            {error.message}
+          </p>
+        )}
+        <TimeZoneNote id="period-days-zone" lead="Days are whole calendar days in" className="col-span-2 sm:col-span-3" />
+      </form>
+    </section>
+  );
+}

@@ -22,7 +22,7 @@ test('owner signs in, sees the test banner, switches to live and signs out', asy
   await screenshots(page, testInfo, 'overview');
   await page.getByTestId('mode-live').click();
   await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
-  await expect(page.getByText('Balances and activity in live mode.')).toBeVisible();
+  await expect(page.getByText('Balances now, and the money that moved in the period you choose, in live mode.')).toBeVisible();
   await page.getByTestId('mode-test').click();
   await expect(page.getByTestId('test-mode-banner')).toBeVisible();
   await page.getByRole('button', { name: 'Sign out' }).click();

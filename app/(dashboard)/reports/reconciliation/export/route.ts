@@ -1,0 +1,14 @@
+import { getDb } from '@/lib/db/client';
+import { reconciliationCsvFile, requireReconciliationParams } from '@/lib/reports/reconciliation';
+import { csvExport } from '@/server/csv-response';
+
+export const dynamic = 'force-dynamic';
+
+/** The reconciliation the page's choices select, as CSV: a line per day and currency, then the totals. */
+export function GET(req: Request) {
+  return csvExport('reports:read', async (session) => {
+    const params = requireReconciliationParams(Object.fromEntries(new URL(req.url).searchParams), session.timeZone);
+    const file = await reconciliationCsvFile(getDb(), { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...params });
+    return { name: `reconciliation-${params.from}-to-${params.to}`, ...file };
+  });
+}

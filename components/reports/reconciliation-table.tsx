@@ -1,0 +1,167 @@
+import { FIGURES, type FigureGroup, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation';
+
+const GROUP_LABELS: Record<FigureGroup, string> = {
+  in: 'Money in',
+  out: 'Money out',
+  reversals: 'Reversals',
+  fees: 'Fees',
+  ledger: 'Ledger',
+};
+
+const shown = FIGURES.filter((f) => f.onPage);
+const groups = (['in', 'out', 'reversals', 'fees', 'ledger'] as const).map((g) => ({ group: g, figures: shown.filter((f) => f.group === g) }));
+
+const decimal = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Minor units as "1,234.50": the currency is the table's, named in its heading. Split as integers, never divided as a float. */
+export function amountText(minor: number): string {
+  const abs = BigInt(Math.abs(minor));
+  // Intl formats a decimal string exactly (ECMA-402 v3); its typings know only numbers.
+  return decimal.format(`${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}` as unknown as number);
+}
+
+function Amount({ minor }: { minor: number }) {
+  return <span className={minor === 0 ? 'text-slate-600' : 'text-slate-900'}>{amountText(minor)}</span>;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
+export const dayLabel = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+export const problemsAnchor = (d: { day: string; currency: string }) => `problems-${d.day}-${d.currency}`;
+
+function Status({ day }: { day: ReconciliationDay }) {
+  if (day.reconciles) {
+    return (
+      <span className="inline-flex items-center gap-1 font-medium text-emerald-800">
+        <span aria-hidden="true">✓</span> Reconciles
+      </span>
+    );
+  }
+  return (
+    <a
+      href={`#${problemsAnchor(day)}`}
+      className="inline-flex items-center gap-1 font-semibold text-red-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
+    >
+      <span aria-hidden="true">✗</span> Does not reconcile ({day.problems.length})
+    </a>
+  );
+}
+
+const cell = 'px-3 py-2 text-right tabular-nums whitespace-nowrap';
+
+/**
+ * One currency's days, one row each, with the range's totals last. Wide by
+ * nature: it scrolls sideways inside its own frame, the day and its status
+ * staying in view; a day that does not reconcile is tinted red and says so.
+ */
+export function ReconciliationTable({
+  currency,
+  days,
+  totals,
+}: {
+  currency: string;
+  days: ReconciliationDay[];
+  totals: { figures: Figures; transactions: number; reconciles: boolean };
+}) {
+  const trial = (f: Figures) => f.credits - f.debits;
+  const rowsAgree = (d: ReconciliationDay) => d.checks.every((c) => c.ledger === c.rows && c.ledgerFee === c.rowsFee);
+  return (
+    <section aria-labelledby={`recon-${currency}`} className="mb-8">
+      <h2 id={`recon-${currency}`} className="mb-2 text-lg font-semibold text-slate-900">
+        {currency}
+      </h2>
+      <section
+        className="overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline-3 focus-visible:outline-emerald-700"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways must take focus, so a keyboard can scroll it.
+        tabIndex={0}
+        aria-label={`${currency} days (scrolls sideways)`}
+      >
+        <table className="min-w-full text-sm" data-testid={`recon-table-${currency}`}>
+          <caption className="sr-only">
+            {currency}: money in, money out, reversals, fees and the ledger checks per day, amounts in {currency}
+          </caption>
+          <thead className="bg-slate-50 text-slate-700">
+            <tr>
+              <th scope="col" rowSpan={2} className="sticky left-0 bg-slate-50 px-3 py-2 text-left font-medium">
+                Day
+              </th>
+              <th scope="col" rowSpan={2} className="px-3 py-2 text-left font-medium">
+                Status
+              </th>
+              {groups.map((g) => (
+                <th
+                  key={g.group}
+                  scope="colgroup"
+                  colSpan={g.figures.length + (g.group === 'ledger' ? 2 : 0)}
+                  className="border-l border-slate-200 px-3 py-1 text-center font-semibold"
+                >
+                  {GROUP_LABELS[g.group]}
+                </th>
+              ))}
+            </tr>
+            <tr>
+              {groups.flatMap((g) =>
+                g.figures.map((f, i) => (
+                  <th key={f.key} scope="col" className={`whitespace-nowrap px-3 py-2 text-right font-medium ${i === 0 ? 'border-l border-slate-200' : ''}`}>
+                    {f.label}
+                  </th>
+                )),
+              )}
+              <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
+                Trial balance
+              </th>
+              <th scope="col" className="whitespace-nowrap px-3 py-2 text-left font-medium">
+                Rows agree
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {days.map((d) => (
+              <tr key={d.day} className={d.reconciles ? '' : 'bg-red-50'} data-testid={`recon-day-${d.day}-${d.currency}`} data-reconciles={d.reconciles}>
+                <th scope="row" className={`sticky left-0 whitespace-nowrap px-3 py-2 text-left font-medium ${d.reconciles ? 'bg-white' : 'bg-red-50'}`}>
+                  <time dateTime={d.day}>{dayLabel(d.day)}</time>
+                </th>
+                <td className="whitespace-nowrap px-3 py-2" data-testid="status">
+                  <Status day={d} />
+                </td>
+                {groups.flatMap((g) =>
+                  g.figures.map((f, i) => (
+                    <td key={f.key} className={`${cell} ${i === 0 ? 'border-l border-slate-100' : ''}`} data-testid={`fig-${f.key}`}>
+                      <Amount minor={d.figures[f.key as FigureKey]} />
+                    </td>
+                  )),
+                )}
+                <td className={cell}>
+                  {trial(d.figures) === 0 ? (
+                    <span className="text-emerald-800">0.00</span>
+                  ) : (
+                    <span className="font-semibold text-red-800">{amountText(trial(d.figures))} off</span>
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2">{rowsAgree(d) ? 'Yes' : <span className="font-semibold text-red-800">No</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-semibold">
+            <tr data-testid={`recon-total-${currency}`}>
+              <th scope="row" className="sticky left-0 bg-slate-50 px-3 py-2 text-left">
+                Total
+              </th>
+              <td className="whitespace-nowrap px-3 py-2">
+                {totals.reconciles ? 'Every day reconciles' : <span className="text-red-800">Not every day reconciles</span>}
+              </td>
+              {groups.flatMap((g) =>
+                g.figures.map((f, i) => (
+                  <td key={f.key} className={`${cell} ${i === 0 ? 'border-l border-slate-100' : ''}`}>
+                    {amountText(totals.figures[f.key as FigureKey])}
+                  </td>
+                )),
+              )}
+              <td className={cell}>{amountText(trial(totals.figures))}</td>
+              <td className="px-3 py-2" />
+            </tr>
+          </tfoot>
+        </table>
+      </section>
+    </section>
+  );
+}

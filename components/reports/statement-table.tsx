@@ -1,0 +1,139 @@
+import Link from 'next/link';
+import { formatMoney } from '@/components/ui/money';
+import { EmptyState } from '@/components/ui/page-header';
+import { TableHead } from '@/components/ui/table-head';
+import { TimeZoneNote } from '@/components/ui/time-zone-note';
+import type { StatementLine, StatementPage } from '@/lib/reports/business-statement';
+
+const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
+const pageLink =
+  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
+
+/** The reference links to this business's own payout or payment; a card number to its card. A B2B payout received belongs to the payer: shown, not linked. */
+function Reference({ line }: { line: StatementLine }) {
+  if (!line.reference) return <span className="text-slate-600">—</span>;
+  if (line.kind === 'card_swept') {
+    return (
+      <Link href={`/cards/${line.reference}`} className={linkClass}>
+        {line.reference}
+      </Link>
+    );
+  }
+  const own =
+    line.kind === 'topup' || line.kind === 'topup_returned' || line.kind === 'payout_refund' ? 'payouts' : line.kind === 'payment' ? 'payments' : null;
+  return own ? (
+    <Link href={`/${own}/${line.reference}`} className={linkClass}>
+      {line.reference}
+    </Link>
+  ) : (
+    <span className="font-mono">{line.reference}</span>
+  );
+}
+
+/** One page of the statement, oldest first: each movement with its amount in or out and the account's balance after it. */
+export function StatementTable({
+  page,
+  currency,
+  formatTime,
+  pageHref,
+  filtered,
+}: {
+  page: StatementPage;
+  currency: string;
+  formatTime: (at: Date) => string;
+  pageHref: (cursor: { after?: number; before?: number }) => string;
+  filtered: boolean;
+}) {
+  if (page.lines.length === 0) {
+    return (
+      <EmptyState title="No movements in this range">
+        {filtered ? 'Choose another kind, currency or range of days.' : 'Nothing moved in or out of the business account on these days.'}
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+        <table className="w-full text-sm" data-testid="statement-table">
+          <caption className="sr-only">Business account movements, oldest first</caption>
+          <TableHead
+            variant="stacking"
+            columns={[
+              'Date and time',
+              'Description',
+              'Reference',
+              { label: 'In', numeric: true },
+              { label: 'Out', numeric: true },
+              { label: 'Balance after', numeric: true },
+            ]}
+          />
+          <tbody className="divide-y divide-slate-100">
+            {page.lines.map((l) => (
+              <tr key={l.entryId} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0" data-testid={`line-${l.entryId}`}>
+                <td className="col-span-2 text-xs text-slate-700 md:col-span-1 md:whitespace-nowrap md:px-4 md:py-3 md:text-sm">{formatTime(l.at)}</td>
+                <td className="col-span-2 md:col-span-1 md:px-4 md:py-3" data-testid="description">
+                  {l.description}
+                  {l.fee !== 0 && (
+                    <span className="block text-xs text-slate-600">
+                      {l.fee > 0 ? 'Fee charged in the same transaction' : 'Fee given back in the same transaction'}: {formatMoney(Math.abs(l.fee), currency)}
+                    </span>
+                  )}
+                </td>
+                <td className="col-span-2 break-all text-xs md:col-span-1 md:px-4 md:py-3">
+                  <span className="text-slate-600 md:sr-only">Reference </span>
+                  <Reference line={l} />
+                </td>
+                {/* At phone width only the side that moved shows, across the block. */}
+                <td
+                  className={`text-right font-medium text-emerald-800 tabular-nums md:table-cell md:px-4 md:py-3 ${l.amount > 0 ? 'col-span-2 md:col-span-1' : 'hidden'}`}
+                  data-testid="in"
+                >
+                  {l.amount > 0 && (
+                    <>
+                      <span className="md:sr-only">In </span>
+                      {formatMoney(l.amount, currency)}
+                    </>
+                  )}
+                </td>
+                <td
+                  className={`text-right font-medium tabular-nums md:table-cell md:px-4 md:py-3 ${l.amount < 0 ? 'col-span-2 md:col-span-1' : 'hidden'}`}
+                  data-testid="out"
+                >
+                  {l.amount < 0 && (
+                    <>
+                      <span className="md:sr-only">Out </span>
+                      {formatMoney(-l.amount, currency)}
+                    </>
+                  )}
+                </td>
+                <td className="col-span-2 text-right text-xs text-slate-700 tabular-nums md:col-span-1 md:px-4 md:py-3 md:text-sm" data-testid="balance-after">
+                  <span className="md:sr-only">Balance after </span>
+                  {formatMoney(l.balanceAfter, currency)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <TimeZoneNote className="mt-2" />
+      {(page.prev || page.next) && (
+        <nav aria-label="Statement pages" className="mt-4 flex justify-between gap-2">
+          {page.prev ? (
+            <Link className={pageLink} rel="prev" href={pageHref({ before: page.prev })}>
+              ← Earlier
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.next ? (
+            <Link className={pageLink} rel="next" href={pageHref({ after: page.next })}>
+              Later →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </>
+  );
+}

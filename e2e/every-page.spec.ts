@@ -6,7 +6,7 @@ import { admin, baseUrl, call, expectAccessible, randomPhone, seedBusiness, sign
  * no serious or critical axe violation, and nothing scrolls sideways at 390 px.
  */
 test('every dashboard page passes axe and fits a 390 px screen', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const biz = await seedBusiness(`Every page ${Date.now()}`);
   const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Meron', last_name: 'Alemu' });
   const cardNumber = card.body.data.card_number as string;
@@ -39,9 +39,14 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/payments/new',
     `/payments/${paymentReference}`,
     `/search?q=${encodeURIComponent('Meron')}`,
+    '/reports',
+    '/reports/statement',
+    '/reports/liability',
+    '/reports/reconciliation',
     '/developers',
     '/audit',
     '/team',
+    '/account',
   ];
   for (const path of pages) {
     await page.setViewportSize({ width: 1280, height: 900 });

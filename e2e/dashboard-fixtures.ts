@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 
@@ -89,4 +90,10 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string) 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(1);
   if (size) await page.setViewportSize(size);
+}
+
+/** Clicks the link that downloads a file, and reads it: its suggested name and its text. */
+export async function download(page: Page, linkName: string) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: linkName }).click()]);
+  return { filename: file.suggestedFilename(), text: fs.readFileSync((await file.path())!, 'utf8') };
 }

@@ -1,33 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { admin, baseUrl, call, randomPhone, seedBusiness, signIn } from './dashboard-fixtures';
-
-/** RFC 4180 as the export writes it: CRLF lines, quoted cells with "" for a quote. */
-function parseCsv(text: string): Record<string, string>[] {
-  const records: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted || (c !== ',' && c !== '\r')) cell += c;
-    else {
-      row.push(cell);
-      cell = '';
-      if (c === '\r') {
-        i++;
-        records.push(row);
-        row = [];
-      }
-    }
-  }
-  const [header, ...rest] = records;
-  return rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
-}
+import { parseCsv } from '../tests/parse-csv';
 
 async function payment(key: string, body: Record<string, unknown>, outcome: 'success' | 'failed') {
   const created = await call('POST', '/api/v1/card/payments', key, body);

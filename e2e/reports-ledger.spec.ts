@@ -1,36 +1,9 @@
-import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { admin, baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { admin, baseUrl, call, download, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { parseCsv } from '../tests/parse-csv';
 
 const TZ = 'Africa/Addis_Ababa';
-
-/** RFC 4180 as the exports write it: CRLF lines, quoted cells with "" for a quote. */
-function parseCsv(text: string): Record<string, string>[] {
-  const records: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted || (c !== ',' && c !== '\r')) cell += c;
-    else {
-      row.push(cell);
-      cell = '';
-      if (c === '\r') {
-        i++;
-        records.push(row);
-        row = [];
-      }
-    }
-  }
-  const [header, ...rest] = records;
-  return rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
-}
 
 const dayIn = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
@@ -49,11 +22,6 @@ async function topUp(key: string, cardNumber: string, amount: number, status: 's
   const t = await ok(call('POST', '/api/v1/transfers', key, { amount, bank_slug: 'link', account_number: cardNumber, account_name: 'Float' }));
   await ok(call('POST', `/api/v1/test-helpers/payouts/${t.provider_reference}/settle`, key, { status }));
   return t.provider_reference as string;
-}
-
-async function download(page: Page, name: string) {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
-  return { filename: file.suggestedFilename(), text: fs.readFileSync((await file.path())!, 'utf8') };
 }
 
 test('finance reads the business account statement and the daily reconciliation, filters them and exports both', async ({ page }, testInfo) => {

@@ -1,36 +1,9 @@
-import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { admin, baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { admin, baseUrl, call, download, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { parseCsv } from '../tests/parse-csv';
 
 const TZ = 'Africa/Addis_Ababa';
-
-/** RFC 4180 as the exports write it: CRLF lines, quoted cells with "" for a quote. */
-function parseCsv(text: string): Record<string, string>[] {
-  const records: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted || (c !== ',' && c !== '\r')) cell += c;
-    else {
-      row.push(cell);
-      cell = '';
-      if (c === '\r') {
-        i++;
-        records.push(row);
-        row = [];
-      }
-    }
-  }
-  const [header, ...rest] = records;
-  return rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
-}
 
 const dayIn = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
@@ -45,11 +18,6 @@ async function topUp(key: string, cardNumber: string, amount: number) {
   const t = await call('POST', '/api/v1/transfers', key, { amount, bank_slug: 'link', account_number: cardNumber, account_name: 'Float' });
   expect(t.status, JSON.stringify(t.body)).toBe(200);
   expect((await call('POST', `/api/v1/test-helpers/payouts/${t.body.data.provider_reference}/settle`, key, { status: 'success' })).status).toBe(200);
-}
-
-async function download(page: Page, name: string) {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
-  return { filename: file.suggestedFilename(), text: fs.readFileSync((await file.path())!, 'utf8') };
 }
 
 // A history older than a year can only be made by moving entries back in time: the API writes "now".

@@ -8,38 +8,10 @@ import { nextDay, wallClock } from '../lib/dashboard/time-zone';
 import { payments, payouts } from '../lib/db/schema';
 import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { adminClient, testDb } from './helpers';
+import { parseCsv } from './parse-csv';
 
 const ZONE = 'America/New_York';
 const FORMULA = '=HYPERLINK("http://evil.test","pay")';
-
-/** RFC 4180: quoted cells may hold commas, quotes ("") and line breaks. */
-function parseCsv(text: string): Record<string, string>[] {
-  const records: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted || (c !== ',' && c !== '\r')) cell += c;
-    else {
-      row.push(cell);
-      cell = '';
-      if (c === '\r') {
-        expect(text[++i]).toBe('\n');
-        records.push(row);
-        row = [];
-      }
-    }
-  }
-  expect(cell === '' && row.length === 0, 'the file ends with CRLF').toBe(true);
-  const [header, ...rest] = records;
-  for (const r of rest) expect(r).toHaveLength(header.length);
-  return rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
-}
 
 /** "123.45" or "-0.05" as minor units, by the digits alone: no float ever touches the amount. */
 const minorOf = (units: string) => {

@@ -64,3 +64,36 @@ export function wallClockFormatter(timeZone: string): (at: Date | null) => strin
     return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
   };
 }
+
+/** Amount, fee and net twice: in currency units for people ("100.50") and in minor units for machines ("10050"). */
+export function moneyColumns<T>(of: (row: T) => { amount: number; fee: number; net: number }): CsvColumn<T>[] {
+  return [
+    { header: 'amount', value: (r) => unitsText(of(r).amount) },
+    { header: 'fee', value: (r) => unitsText(of(r).fee) },
+    { header: 'net', value: (r) => unitsText(of(r).net) },
+    { header: 'amount_minor', value: (r) => of(r).amount },
+    { header: 'fee_minor', value: (r) => of(r).fee },
+    { header: 'net_minor', value: (r) => of(r).net },
+  ];
+}
+
+/** A record's times on the business's wall clock under headers naming the zone, and the exact instant it was made. */
+export function recordTimeColumns<T extends { createdAt: Date; updatedAt: Date; completedAt: Date | null }>(timeZone: string): CsvColumn<T>[] {
+  const clock = wallClockFormatter(timeZone);
+  return [
+    { header: timeColumn('created_at', timeZone), value: (r) => clock(r.createdAt) },
+    { header: timeColumn('updated_at', timeZone), value: (r) => clock(r.updatedAt) },
+    { header: timeColumn('completed_at', timeZone), value: (r) => clock(r.completedAt) },
+    { header: 'created_at_utc', value: (r) => new Date(r.createdAt).toISOString() },
+  ];
+}
+
+/** An export's header and its lines, one chunk per batch as the batches come: never the whole set in memory. */
+export function csvFile<T>(table: { header: string; line: (row: T) => string }, batches: AsyncIterable<T[]>) {
+  return {
+    header: table.header,
+    chunks: (async function* () {
+      for await (const batch of batches) yield batch.map(table.line).join('');
+    })(),
+  };
+}

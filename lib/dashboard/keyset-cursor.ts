@@ -1,5 +1,5 @@
 import { withoutControlCharacters } from '../validation';
-import { nextDay, zonedDayStart } from './time-zone';
+import { isCalendarDay, nextDay, zonedDayStart } from './time-zone';
 import { asc, desc, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /** A position in a newest-first list: the created_at and id of a row, opaque in the URL. */
@@ -17,7 +17,8 @@ export function decodeCursor(value: string | undefined | null): KeysetCursor | u
   if (!value || value.length > 100) return undefined;
   const [iso, id] = Buffer.from(value, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(iso);
-  if (!/^\d{4}-\d\d-\d\dT/.test(iso ?? '') || Number.isNaN(createdAt.getTime()) || !/^\d{1,18}$/.test(id ?? '')) return undefined;
+  if (!isCalendarDay(iso?.slice(0, 10)) || !/^\d{4}-\d\d-\d\dT/.test(iso) || Number.isNaN(createdAt.getTime()) || !/^\d{1,18}$/.test(id ?? ''))
+    return undefined;
   return { createdAt, id: Number(id) };
 }
 
@@ -60,7 +61,7 @@ export function dayRange(createdAt: AnyColumn, from: string | undefined, to: str
 
 type Params = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
-const day = (v: string | undefined) => (v && /^\d{4}-\d\d-\d\d$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v) ? v : undefined);
+const day = (v: string | undefined) => (isCalendarDay(v) ? v : undefined);
 const pick = <T extends string>(allowed: readonly T[], v: string | undefined) => (allowed.includes(v as T) ? (v as T) : undefined);
 
 /** The search box of a list: trimmed, cut at 100 characters (no reference is longer). */

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
 import { payoutNetSql } from './net-amount';
-import { dayIn, nextDay, zonedDayStart } from './time-zone';
+import { dayIn, isCalendarDay, nextDay, zonedDayStart } from './time-zone';
 
 export const OVERVIEW_PERIODS = ['today', '7d', '30d', 'custom'] as const;
 export type OverviewPeriodKind = (typeof OVERVIEW_PERIODS)[number];
@@ -39,7 +39,7 @@ function customDay(value: string | undefined, field: 'from' | 'to', label: strin
   if (Number.isNaN(dayNumber(value)) || new Date(dayNumber(value) * 86_400_000).toISOString().slice(0, 10) !== value) {
     throw new ServiceError('validation_error', `${label} is not a day of the calendar: ${value} does not exist.`, { field });
   }
-  if (Number(m[1]) < 1970) throw new ServiceError('validation_error', `${label} must be in 1970 or later.`, { field });
+  if (!isCalendarDay(value)) throw new ServiceError('validation_error', `${label} must be between 1970 and 9998.`, { field });
   return value;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, formatDateTime, isoInZone, isTimeZone, nextDay, wallClock, zonedDayStart, zoneLabel } from './time-zone';
+import { dayIn, formatDateTime, isCalendarDay, isoInZone, isTimeZone, nextDay, wallClock, zonedDayStart, zoneLabel } from './time-zone';
 
 describe('business time zones', () => {
   it('starts a day at local midnight', () => {
@@ -43,5 +43,34 @@ describe('business time zones', () => {
     expect(zoneLabel('Africa/Addis_Ababa')).toBe('Africa/Addis Ababa (UTC+3)');
     expect(zoneLabel('Asia/Kolkata')).toBe('Asia/Kolkata (UTC+5:30)');
     expect(zoneLabel('UTC')).toBe('UTC');
+  });
+});
+
+describe('days where midnight does not exist', () => {
+  it('begin at the jump: Santiago on 2024-09-08 and Havana on 2024-03-10 start at 01:00 local', () => {
+    for (const [zone, day] of [
+      ['America/Santiago', '2024-09-08'],
+      ['America/Havana', '2024-03-10'],
+    ] as const) {
+      const start = zonedDayStart(day, zone);
+      expect(dayIn(zone, start)).toBe(day);
+      expect(dayIn(zone, new Date(start.getTime() - 1))).not.toBe(day);
+      expect(wallClock(zone, start)).toBe(`${day} 01:00`);
+    }
+  });
+
+  it('and an ordinary day still begins at midnight', () => {
+    expect(zonedDayStart('2026-11-24', 'Africa/Addis_Ababa').toISOString()).toBe('2026-11-23T21:00:00.000Z');
+    expect(zonedDayStart('2026-03-08', 'America/New_York').toISOString()).toBe('2026-03-08T05:00:00.000Z');
+  });
+});
+
+describe('isCalendarDay', () => {
+  it('takes real days from 1970 to 9998 only', () => {
+    expect(isCalendarDay('2026-11-24')).toBe(true);
+    expect(isCalendarDay('2024-02-29')).toBe(true);
+    for (const bad of ['2026-02-30', '9999-12-31', '1969-12-31', '0000-01-01', '2026-1-01', '', undefined, '2026-11-24T00:00']) {
+      expect(isCalendarDay(bad), String(bad)).toBe(false);
+    }
   });
 });

@@ -45,7 +45,28 @@ export function zonedDayStart(day: string, timeZone: string): Date {
   // Two passes: the offset at the first guess may differ from the offset at midnight across a clock change.
   let guess = wall - offsetAt(timeZone, new Date(wall));
   guess = wall - offsetAt(timeZone, new Date(guess));
-  return new Date(guess);
+  if (dayIn(timeZone, new Date(guess)) === day) return new Date(guess);
+  // Midnight does not exist where clocks jump forward at 00:00 (America/Santiago, America/Havana): the day
+  // begins at the jump, the first instant whose wall clock reads this day. Clock changes are at most a few hours.
+  let before = guess;
+  let after = guess + 6 * 3_600_000;
+  while (after - before > 1) {
+    const mid = Math.floor((before + after) / 2);
+    if (dayIn(timeZone, new Date(mid)) < day) before = mid;
+    else after = mid;
+  }
+  return new Date(after);
+}
+
+/**
+ * A calendar day the dashboard accepts in a URL: YYYY-MM-DD, a date that
+ * exists, in the years 1970 to 9998, so that the day after it and the instant
+ * it starts are always dates PostgreSQL and JavaScript can both hold.
+ */
+export function isCalendarDay(value: string | undefined): value is string {
+  if (!value || !/^\d{4}-\d\d-\d\d$/.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  return year >= 1970 && year <= 9998 && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 }
 
 /** The calendar day after `day` (YYYY-MM-DD). */

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from '../dashboard/csv';
-import { dayIn, nextDay, zonedDayStart } from '../dashboard/time-zone';
+import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../dashboard/time-zone';
 import { ServiceError, type FieldErrors } from '../errors';
 import { CURRENCIES, type Currency, type Mode } from '../validation';
 
@@ -338,11 +338,7 @@ export function parseLiabilityParams(params: Params, timeZone: string, now = new
   let day = today;
   const rawDay = one(params.day);
   if (rawDay) {
-    if (
-      !/^\d{4}-\d\d-\d\d$/.test(rawDay) ||
-      Number.isNaN(Date.parse(`${rawDay}T00:00:00Z`)) ||
-      !new Date(`${rawDay}T00:00:00Z`).toISOString().startsWith(rawDay)
-    ) {
+    if (!isCalendarDay(rawDay)) {
       errors.day = 'Enter the day as YYYY-MM-DD, for example 2026-10-31.';
     } else if (rawDay > today) {
       errors.day = `The day cannot be after today (${today}): the ledger has nothing from the future.`;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { dayIn, nextDay, zonedDayStart } from '../dashboard/time-zone';
+import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../dashboard/time-zone';
 import type { FieldErrors } from '../errors';
 import { CURRENCIES, type Currency } from '../validation';
 
@@ -21,8 +21,7 @@ export function dayRangeOf(from: string, to: string, timeZone: string): DayRange
   return { from, to, start: zonedDayStart(from, timeZone), end: zonedDayStart(nextDay(to), timeZone) };
 }
 
-const isDay = (v: string) =>
-  /^\d{4}-\d\d-\d\d$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const isDay = isCalendarDay;
 
 /** Calendar days from `from` to `to`, both counted. */
 export const daysIn = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;

@@ -55,7 +55,7 @@ describe('days where midnight does not exist', () => {
       const start = zonedDayStart(day, zone);
       expect(dayIn(zone, start)).toBe(day);
       expect(dayIn(zone, new Date(start.getTime() - 1))).not.toBe(day);
-      expect(wallClock(zone, start)).toBe(`${day} 01:00`);
+      expect(wallClock(zone, start)).toBe(`${day} 01:00:00`);
     }
   });
 

@@ -31,10 +31,13 @@ async function seedHistory(biz: SeededBusiness) {
 
 /** The element lies wholly inside the 390 px viewport: nothing of it is off to the side. */
 async function expectWithinWidth(locator: ReturnType<Page['locator']>) {
-  const box = await locator.boundingBox();
-  expect(box, 'element is rendered').not.toBeNull();
-  expect(box!.x).toBeGreaterThanOrEqual(0);
-  expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  // Polled: a list refetched by the live stream may re-render the row between two reads.
+  await expect
+    .poll(async () => {
+      const box = await locator.boundingBox();
+      return box ? { left: box.x >= 0, right: box.x + box.width <= 390 } : 'not rendered';
+    })
+    .toEqual({ left: true, right: true });
 }
 
 test('at 390 px the payouts, payments and audit tables stack with the amount on screen, and every navigation item is reachable', async ({ page }, testInfo) => {

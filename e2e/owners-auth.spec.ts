@@ -102,6 +102,18 @@ test('owner invites a teammate who joins through the link; a revoked link and a 
   await expect(page.getByTestId('audit-row').filter({ hasText: 'accepted the invitation and joined the team as finance' })).toHaveCount(1);
   await expect(page.getByTestId('audit-row').filter({ hasText: `Revoked the invitation of revoked-${biz.id}@example.com` })).toHaveCount(1);
   await expect(page.getByTestId('audit-row').filter({ hasText: 'chose a new password through a reset link' })).toHaveCount(1);
+
+  // The owner changes their own password: every session of theirs ends, this one too, and the page says so.
+  await page.goto(`${baseUrl()}/account`);
+  await page.getByLabel('Current password').fill(PASSWORD);
+  await page.getByLabel('New password').fill('owner-new-pass-1');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/login\?done=password$/);
+  await expect(page.getByText('Your password is changed and you were signed out everywhere')).toBeVisible();
+  await expectAccessible(page);
+  await page.goto(`${baseUrl()}/cards`);
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, biz.emails.owner, 'owner-new-pass-1');
 });
 
 test('owner turns on two-factor sign-in, signs in with a code, then requires it; another user is sent to set it up', async ({ page, browser }, testInfo) => {
@@ -128,14 +140,12 @@ test('owner turns on two-factor sign-in, signs in with a code, then requires it;
   await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
   await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
   await screenshots(page, testInfo, 'two-factor-recovery-codes');
-  await page.getByRole('link', { name: 'I have saved them: continue' }).click();
-  await expect(page.getByTestId('two-factor-status')).toContainText('On since');
-  await expect(page.getByTestId('two-factor-status')).toContainText('10 recovery codes are left');
   expect(csp).toEqual([]);
 
-  // Sign out, then in: the password alone leads to the code step, and no session exists before it.
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/login/);
+  // Turning it on ended the session: sign in again. The password alone leads to the code step, and no session exists before it.
+  await page.getByRole('link', { name: 'I have saved them: sign in again' }).click();
+  await expect(page).toHaveURL(/\/login\?done=two-factor-on$/);
+  await expect(page.getByText('Two-factor sign-in is on and you were signed out everywhere')).toBeVisible();
   await page.getByLabel('Email').fill(biz.emails.owner);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -153,6 +163,9 @@ test('owner turns on two-factor sign-in, signs in with a code, then requires it;
   await page.getByLabel('Code', { exact: true }).fill(await codeAt(secret, 1));
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
   await expect(page.getByTestId('role')).toHaveText('owner');
+  await page.goto(`${baseUrl()}/account`);
+  await expect(page.getByTestId('two-factor-status')).toContainText('On since');
+  await expect(page.getByTestId('two-factor-status')).toContainText('10 recovery codes are left');
 
   // Require it for the business.
   await page.goto(`${baseUrl()}/team`);
@@ -177,7 +190,15 @@ test('owner turns on two-factor sign-in, signs in with a code, then requires it;
   await operator.getByLabel('Code from the app').fill(await codeAt(operatorKey));
   await operator.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
   await expect(operator.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
-  await operator.getByRole('link', { name: 'I have saved them: continue' }).click();
+  await operator.getByRole('link', { name: 'I have saved them: sign in again' }).click();
+  await expect(operator).toHaveURL(/\/login\?done=two-factor-on$/);
+  await operator.getByLabel('Email').fill(biz.emails.operator);
+  await operator.getByLabel('Password').fill(PASSWORD);
+  await operator.getByRole('button', { name: 'Sign in' }).click();
+  await operator.getByLabel('Code', { exact: true }).fill(await codeAt(operatorKey, 1));
+  await operator.getByRole('button', { name: 'Verify and sign in' }).click();
+  await expect(operator.getByTestId('role')).toHaveText('operator');
+  await operator.goto(`${baseUrl()}/account`);
   await expect(operator.getByTestId('two-factor-status')).toContainText('On since');
   await expect(operator.getByText('Your business requires it, so it cannot be turned off.')).toBeVisible();
   await operator.goto(`${baseUrl()}/cards`);

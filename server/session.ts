@@ -20,6 +20,8 @@ export type { DashboardSession };
 /**
  * The signed-in user as the database knows them now (a role change or removal
  * takes effect at once, not when the token expires), with the selected mode.
+ * A token signed in before the user's last password or two-factor change
+ * (its session version is older) counts as signed out.
  */
 export async function getDashboardSession(): Promise<DashboardSession | null> {
   const session = await getServerSession(authOptions);
@@ -34,11 +36,12 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
       country: businesses.country,
       requireTwoFactor: businesses.requireTwoFactor,
       totpEnabledAt: users.totpEnabledAt,
+      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .innerJoin(businesses, eq(businesses.id, users.businessId))
     .where(eq(users.id, Number(session.user.id)));
-  if (!user) return null;
+  if (!user || user.sessionVersion !== session.user.sessionVersion) return null;
   const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === 'live' ? 'live' : 'test';
   return {
     userId: user.id,

@@ -63,7 +63,7 @@ describe('API key names', () => {
   });
 
   it('refuses an empty, overlong or control-character name on the name field, and another business’s key as not found', async () => {
-    for (const name of ['', '   ', 'x'.repeat(61), 'bad\u0000name']) {
+    for (const name of ['', '   ', 'x'.repeat(61), 'bad\u0000name', 'Shop \u202Ednekcab', 'Shop\u200Bbackend', '\u2066Shop\u2069']) {
       const r = await runActionAs(createApiKey, session, { name });
       expect(r.ok, JSON.stringify(name)).toBe(false);
       if (!r.ok) expect(r.fieldErrors?.name, JSON.stringify(name)).toBeTruthy();

@@ -299,3 +299,24 @@ describe('developers and team actions: what they do', () => {
     expect(other.items.every((i) => i.actorLabel !== sessions.owner.email)).toBe(true);
   });
 });
+
+describe('ids beyond PostgreSQL integers', () => {
+  it('are refused as bad input on their field, not answered as an internal error', async () => {
+    const owner = a.sessions.owner;
+    const huge = 2_147_483_648;
+    const calls: [ActionDef<z.ZodType, unknown>, Record<string, unknown>, string][] = [
+      [team.createResetLink, { user_id: huge }, 'user_id'],
+      [team.updateUserRole, { user_id: huge, role: 'support' }, 'user_id'],
+      [team.removeUser, { user_id: huge }, 'user_id'],
+      [team.revokeInvitation, { invitation_id: huge }, 'invitation_id'],
+      [developer.revokeApiKey, { key_id: huge }, 'key_id'],
+      [developer.renameApiKey, { key_id: huge, name: 'Too far' }, 'key_id'],
+    ];
+    for (const [action, input, field] of calls) {
+      const r = await runActionAs(action, owner, input);
+      expect(r, action.name).toMatchObject({ ok: false, code: 'validation_error', fieldErrors: { [field]: expect.any(String) } });
+    }
+    // The largest integer is still an id, just an unknown one.
+    expect(await runActionAs(team.removeUser, owner, { user_id: 2_147_483_647 })).toMatchObject({ ok: false, code: 'user_not_found' });
+  });
+});

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import bcrypt from 'bcryptjs';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { acceptInvitationWithToken, resetPasswordWithToken } from '../lib/actions/link-actions';
 import { changePassword } from '../lib/actions/account-actions';
 import { runActionAs } from '../lib/actions/define-action';
@@ -14,7 +15,7 @@ import { auditLog, invitations, passwordResets, users } from '../lib/db/schema';
 import { sha256Hex } from '../lib/ids';
 import { createTestBusiness, testDb, type TestBusiness } from './helpers';
 import { startFakeSmtp } from './fake-smtp';
-import { PASSWORD, tokenOf, userOf } from './owners-auth-helpers';
+import { getWithSession, PASSWORD, signInOverHttp, tokenOf, userOf } from './owners-auth-helpers';
 
 process.env.DATABASE_URL = inject('databaseUrl');
 
@@ -264,5 +265,103 @@ describe('audit', () => {
     const raw = await testDb().select().from(auditLog).where(eq(auditLog.businessId, biz.id));
     const text = JSON.stringify(raw);
     for (const link of [created.link, again.link, reset.data.link]) expect(text).not.toContain(tokenOf(link));
+  });
+});
+
+const signedOut = async (cookie: string) => {
+  const res = await getWithSession('/cards', cookie);
+  return res.status === 307 && new URL(res.location!, 'http://x').pathname === '/login';
+};
+
+describe('sessions after a password change', () => {
+  it('a cookie taken before a reset is sent to sign in after it; a new sign-in works', async () => {
+    const teammate = await userOf(a.id, 'operator');
+    const before = await signInOverHttp(teammate.email, PASSWORD);
+    expect((await getWithSession('/cards', before.cookie!)).status).toBe(200);
+    const made = await runActionAs(team.createResetLink, ownerA, { user_id: teammate.userId });
+    if (!made.ok) throw new Error(made.message);
+    expect((await resetPasswordWithToken(testDb(), { token: tokenOf(made.data.link), password: 'after-reset-pass-1' })).ok).toBe(true);
+    expect(await signedOut(before.cookie!)).toBe(true);
+    const after = await signInOverHttp(teammate.email, 'after-reset-pass-1');
+    expect((await getWithSession('/cards', after.cookie!)).status).toBe(200);
+  });
+
+  it('changing your own password ends your sessions, the one that changed it too', async () => {
+    const me = await userOf(a.id, 'finance');
+    const before = await signInOverHttp(me.email, PASSWORD);
+    expect((await getWithSession('/account', before.cookie!)).status).toBe(200);
+    expect((await runActionAs(changePassword, me, { current_password: PASSWORD, new_password: 'brand-new-pass-2' })).ok).toBe(true);
+    expect(await signedOut(before.cookie!)).toBe(true);
+    const login = await getWithSession('/login?done=password', before.cookie!);
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('you were signed out everywhere: sign in with the new one');
+  });
+});
+
+describe('links and bcrypt', () => {
+  it('hash the chosen password only for a live link, so made-up tokens cost no hashing', async () => {
+    const hash = vi.spyOn(bcrypt, 'hash');
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await acceptInvitationWithToken(testDb(), { token: 'C'.repeat(43), password: 'my-own-password-1' })).toMatchObject({
+          ok: false,
+          code: 'not_found',
+        });
+        expect(await resetPasswordWithToken(testDb(), { token: 'D'.repeat(43), password: 'my-own-password-1' })).toMatchObject({
+          ok: false,
+          code: 'not_found',
+        });
+      }
+      expect(hash).not.toHaveBeenCalled();
+      const live = tokenOf((await invite(ownerA, `hashed-${a.id}@example.com`)).link);
+      expect((await acceptInvitationWithToken(testDb(), { token: live, password: 'my-own-password-1' })).ok).toBe(true);
+      expect(hash).toHaveBeenCalledTimes(1);
+    } finally {
+      hash.mockRestore();
+    }
+  });
+});
+
+describe("an owner's links end with their ownership", () => {
+  it('are revoked when the owner is demoted or removed, in the same step, and the audit says how many', async () => {
+    const biz = await createTestBusiness('Links of owners');
+    const first = await userOf(biz.id, 'owner');
+    const second = await userOf(biz.id, 'owner');
+    const third = await userOf(biz.id, 'owner');
+    const teammate = await userOf(biz.id, 'support');
+
+    const linksOf = async (owner: DashboardSession, tag: string) => {
+      const invited = tokenOf((await invite(owner, `${tag}-${biz.id}@example.com`)).link);
+      const reset = await runActionAs(team.createResetLink, owner, { user_id: teammate.userId });
+      if (!reset.ok) throw new Error(reset.message);
+      return { invited, reset: tokenOf(reset.data.link) };
+    };
+    const ofSecond = await linksOf(second, 'by-second');
+    expect(await findInvitation(testDb(), ofSecond.invited)).toMatchObject({ state: 'valid' });
+    expect(await findPasswordReset(testDb(), ofSecond.reset)).toMatchObject({ state: 'valid' });
+    expect((await runActionAs(team.updateUserRole, first, { user_id: second.userId, role: 'operator' })).ok).toBe(true);
+    expect(await findInvitation(testDb(), ofSecond.invited)).toEqual({ state: 'invalid' });
+    expect(await findPasswordReset(testDb(), ofSecond.reset)).toEqual({ state: 'invalid' });
+    expect(await acceptInvitationWithToken(testDb(), { token: ofSecond.invited, password: 'my-own-password-1' })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+
+    const ofThird = await linksOf(third, 'by-third');
+    // The first owner's own invitation stays: only the links of the one leaving end.
+    const ofFirst = tokenOf((await invite(first, `by-first-${biz.id}@example.com`)).link);
+    expect((await runActionAs(team.removeUser, first, { user_id: third.userId })).ok).toBe(true);
+    expect(await findInvitation(testDb(), ofThird.invited)).toEqual({ state: 'invalid' });
+    expect(await resetPasswordWithToken(testDb(), { token: ofThird.reset, password: 'my-own-password-1' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await findInvitation(testDb(), ofFirst)).toMatchObject({ state: 'valid' });
+
+    const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 20, action: 'user' });
+    expect(log.items.find((i) => i.action === 'user.removed')?.details).toMatchObject({ role: 'owner', invitations_revoked: 1, reset_links_revoked: 1 });
+    expect(log.items.find((i) => i.action === 'user.role_changed')?.details).toMatchObject({
+      from: 'owner',
+      to: 'operator',
+      invitations_revoked: 1,
+      reset_links_revoked: 1,
+    });
   });
 });

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { confirmTwoFactor, disableTwoFactor } from '../lib/actions/account-actions';
+import { changePassword, confirmTwoFactor, disableTwoFactor } from '../lib/actions/account-actions';
 import { runActionAs } from '../lib/actions/define-action';
 import * as developer from '../lib/actions/developer-actions';
 import * as team from '../lib/actions/team-actions';
@@ -86,6 +86,8 @@ describe('sign-in with two-factor', () => {
 
     // Wrong codes from one address: the fifth makes the next attempt wait, even with a right code.
     // Asking for the code in between (right password, no code) does not clear the count.
+    // (The user's own count in the database is cleared first: it is tested below.)
+    await testDb().update(users).set({ totpFailures: 0 }).where(eq(users.id, me.userId));
     const address = '192.0.2.13';
     for (let i = 0; i < 4; i++) expect(await attempt(PASSWORD, '000000', address)).toBeNull();
     await expect(attempt(PASSWORD, undefined, address)).rejects.toThrow(TWO_FACTOR_NEEDED);
@@ -132,10 +134,11 @@ describe('sign-in with two-factor', () => {
 });
 
 describe('turning it off', () => {
-  it('needs a current code or the password, and is refused while the business requires it', async () => {
+  it('needs a current code or a recovery code, never the password alone, and is refused while the business requires it', async () => {
     const me = await userOf(biz.id, 'operator');
     const { secret } = await turnOn(me);
     expect(await runActionAs(disableTwoFactor, me, { proof: 'not-my-password' })).toMatchObject({ ok: false, fieldErrors: { proof: expect.any(String) } });
+    expect(await runActionAs(disableTwoFactor, me, { proof: PASSWORD })).toMatchObject({ ok: false, fieldErrors: { proof: expect.any(String) } });
     expect(await runActionAs(disableTwoFactor, me, { proof: await codeAt(secret, 0) })).toMatchObject({ ok: false });
     expect(await runActionAs(disableTwoFactor, me, { proof: await codeAt(secret, 1) })).toEqual({ ok: true, data: { off: true } });
     const [row] = await testDb().select().from(users).where(eq(users.id, me.userId));
@@ -146,12 +149,13 @@ describe('turning it off', () => {
     });
 
     const again = await turnOn(me);
-    expect((await runActionAs(disableTwoFactor, me, { proof: PASSWORD })).ok).toBe(true);
+    expect((await runActionAs(disableTwoFactor, me, { proof: again.recovery[0] })).ok).toBe(true);
     expect(again.secret).not.toBe(secret);
     const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 50, action: 'user' });
     const mine = log.items.filter((i) => i.target === me.email).map((i) => [i.action, i.details.proof ?? null]);
     expect(mine).toEqual([
-      ['user.two_factor_disabled', 'password'],
+      ['user.two_factor_disabled', 'recovery_code'],
+      ['user.recovery_code_used', null],
       ['user.two_factor_enabled', null],
       ['user.two_factor_disabled', 'code'],
       ['user.two_factor_enabled', null],
@@ -202,9 +206,13 @@ describe('a business that requires two-factor sign-in', () => {
     const confirmed = await runActionAs(confirmTwoFactor, pending, { code: await codeAt(key!) });
     expect(confirmed.ok).toBe(true);
 
-    // The same session cookie now opens the dashboard.
-    expect((await getWithSession('/cards', cookie)).status).toBe(200);
-    expect((await getWithSession('/account/two-factor', cookie)).status).toBe(307);
+    // Turning it on ended the session that did it: the operator signs in again, now with a code.
+    const ended = await getWithSession('/cards', cookie);
+    expect(ended.status).toBe(307);
+    expect(new URL(ended.location!, 'http://x').pathname).toBe('/login');
+    const again = await signInOverHttp(operator.email, PASSWORD, await codeAt(key!, 1));
+    expect((await getWithSession('/cards', again.cookie!)).status).toBe(200);
+    expect((await getWithSession('/account/two-factor', again.cookie!)).status).toBe(307);
 
     // The owner, with two-factor, was never held back.
     const ownerSignIn = await signInOverHttp(owner.email, PASSWORD, await codeAt(ownerKey.secret, 1));
@@ -212,5 +220,115 @@ describe('a business that requires two-factor sign-in', () => {
 
     const log = await listAuditLog(testDb(), { businessId: required.id, mode: 'test', limit: 10, action: 'business' });
     expect(log.items.map((i) => [i.action, i.details.required])).toEqual([['business.two_factor_required', true]]);
+  });
+});
+
+const signedOut = async (cookie: string) => {
+  const res = await getWithSession('/cards', cookie);
+  return res.status === 307 && new URL(res.location!, 'http://x').pathname === '/login';
+};
+
+describe('sessions end when two-factor changes', () => {
+  it('a cookie from before turning it off is signed out after', async () => {
+    const me = await userOf(biz.id, 'finance');
+    const { secret, recovery } = await turnOn(me);
+    const { cookie } = await signInOverHttp(me.email, PASSWORD, await codeAt(secret, 1));
+    expect((await getWithSession('/cards', cookie!)).status).toBe(200);
+    expect((await runActionAs(disableTwoFactor, me, { proof: recovery[1] })).ok).toBe(true);
+    expect(await signedOut(cookie!)).toBe(true);
+    const fresh = await signInOverHttp(me.email, PASSWORD);
+    expect((await getWithSession('/cards', fresh.cookie!)).status).toBe(200);
+  });
+});
+
+const failuresOf = async (userId: number) => {
+  const [row] = await testDb().select({ failures: users.totpFailures, lockedUntil: users.totpLockedUntil }).from(users).where(eq(users.id, userId));
+  return row;
+};
+/** The wait has passed (moved by hand rather than slept through). */
+const waitPasses = (userId: number) => testDb().update(users).set({ totpLockedUntil: sql`now() - interval '1 second'` }).where(eq(users.id, userId));
+
+describe('the per-user limit on second factors', () => {
+  it('after five wrong codes from any addresses refuses even a right one until a wait that grows; a right code clears the count', async () => {
+    const me = await userOf(biz.id, 'finance');
+    const { secret } = await turnOn(me);
+    // A new in-memory limit and a new address for every try: only the count in the database can stop them.
+    const attempt = (code: string, i: number) =>
+      authorizeSignIn(testDb(), new SignInLimits(1000), { email: me.email, password: PASSWORD, code, address: `198.51.100.${i}` });
+    for (let i = 0; i < 5; i++) expect(await attempt('000000', i)).toBeNull();
+    await expect(attempt(await codeAt(secret, 1), 10)).rejects.toThrow(SIGN_IN_LIMITED);
+    let row = await failuresOf(me.userId);
+    expect(row.failures).toBe(5);
+    expect(row.lockedUntil!.getTime() - Date.now()).toBeGreaterThan(50_000);
+    expect(row.lockedUntil!.getTime() - Date.now()).toBeLessThanOrEqual(61_000);
+
+    // A wrong password never reaches the count: only someone who knows it can lock the account.
+    await expect(attempt(await codeAt(secret, 1), 11)).rejects.toThrow(SIGN_IN_LIMITED);
+    expect(
+      await authorizeSignIn(testDb(), new SignInLimits(1000), { email: me.email, password: 'wrong-password', code: '000000', address: '198.51.100.12' }),
+    ).toBeNull();
+    expect((await failuresOf(me.userId)).failures).toBe(5);
+
+    await waitPasses(me.userId);
+    expect(await attempt('000000', 13)).toBeNull();
+    row = await failuresOf(me.userId);
+    expect(row.failures).toBe(6);
+    expect(row.lockedUntil!.getTime() - Date.now()).toBeGreaterThan(110_000);
+    expect(row.lockedUntil!.getTime() - Date.now()).toBeLessThanOrEqual(121_000);
+
+    await waitPasses(me.userId);
+    expect(await attempt(await codeAt(secret, 1), 14)).toMatchObject({ id: me.userId });
+    expect(await failuresOf(me.userId)).toEqual({ failures: 0, lockedUntil: null });
+  });
+
+  it('lets at most five of many simultaneous wrong codes be checked', async () => {
+    const me = await userOf(biz.id, 'support');
+    await turnOn(me);
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        authorizeSignIn(testDb(), new SignInLimits(1000), { email: me.email, password: PASSWORD, code: '000000', address: `198.51.100.${100 + i}` }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect((await failuresOf(me.userId)).failures).toBe(5);
+  });
+
+  it('counts wrong current passwords on the account page and wrong proofs when turning it off', async () => {
+    const me = await userOf(biz.id, 'operator');
+    const { recovery } = await turnOn(me);
+    for (let i = 0; i < 3; i++) {
+      expect(await runActionAs(changePassword, me, { current_password: 'not-my-password', new_password: 'brand-new-pass-1' })).toMatchObject({
+        ok: false,
+        fieldErrors: { current_password: expect.any(String) },
+      });
+    }
+    for (let i = 0; i < 2; i++)
+      expect(await runActionAs(disableTwoFactor, me, { proof: '000000' })).toMatchObject({ ok: false, fieldErrors: { proof: expect.any(String) } });
+    expect(await runActionAs(changePassword, me, { current_password: PASSWORD, new_password: 'brand-new-pass-1' })).toMatchObject({
+      ok: false,
+      code: 'rate_limited',
+    });
+    expect(await runActionAs(disableTwoFactor, me, { proof: recovery[0] })).toMatchObject({ ok: false, code: 'rate_limited' });
+    await waitPasses(me.userId);
+    expect((await runActionAs(changePassword, me, { current_password: PASSWORD, new_password: 'brand-new-pass-1' })).ok).toBe(true);
+    expect(await failuresOf(me.userId)).toEqual({ failures: 0, lockedUntil: null });
+  });
+});
+
+describe('a stored step ahead of the clock', () => {
+  it('makes a code wrong, not an error', async () => {
+    const me = await userOf(biz.id, 'support');
+    const { secret } = await turnOn(me);
+    await testDb()
+      .update(users)
+      .set({ totpLastStep: Math.floor(Date.now() / 30_000) + 10 })
+      .where(eq(users.id, me.userId));
+    const code = await codeAt(secret, 1);
+    expect(await authorizeSignIn(testDb(), new SignInLimits(1000), { email: me.email, password: PASSWORD, code, address: '198.51.100.60' })).toBeNull();
+    expect(await runActionAs(disableTwoFactor, me, { proof: code })).toMatchObject({
+      ok: false,
+      code: 'validation_error',
+      fieldErrors: { proof: expect.any(String) },
+    });
   });
 });

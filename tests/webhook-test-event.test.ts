@@ -7,6 +7,7 @@ import type { DashboardSession } from '../lib/auth/session-types';
 import { listAuditLog } from '../lib/dashboard/list-audit-log';
 import { listDeliveryLog } from '../lib/dashboard/list-delivery-log';
 import { findEndpoint } from '../lib/webhooks/endpoints';
+import { TEST_EVENT_INTERVAL_MS } from '../lib/webhooks/send-test-event';
 import { serviceSignature, standardSignature } from '../lib/webhooks/signing';
 import { startReceiver } from './api/webhooks-receiver';
 import { adminClient, createCard, createTestBusiness, testDb, waitFor, type TestBusiness } from './helpers';
@@ -68,6 +69,39 @@ describe('send test event', () => {
       expect(JSON.stringify(events.body)).not.toContain(sent.data.webhookId);
       const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 5, action: 'webhook.test_sent' });
       expect(auditSentence(log.items[0], 'Africa/Addis_Ababa')).toBe(`Sent a test event to ${receiver.url}/hooks; it was delivered.`);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('test event limit', () => {
+  it('sends one per business and mode every 5 seconds and never two at once; other businesses are not held back', async () => {
+    const receiver = await startReceiver();
+    try {
+      const other = await createTestBusiness('Test events, other');
+      const made = await adminClient().post(`/api/admin/businesses/${other.id}/users`, {
+        email: `owner-${randomUUID()}@example.com`,
+        password: 'dashboard-pass-123',
+        role: 'owner',
+      });
+      const otherOwner: DashboardSession = {
+        ...owner,
+        userId: made.body.data.id,
+        businessId: other.id,
+        actor: { type: 'user', id: String(made.body.data.id) },
+      };
+      for (const s of [owner, otherOwner]) expect((await runActionAs(setWebhookUrl, s, { url: `${receiver.url}/limit` })).ok).toBe(true);
+      // The test above sent one moments ago, or not: wait the interval out first so this test starts clean.
+      await new Promise((r) => setTimeout(r, TEST_EVENT_INTERVAL_MS));
+      const before = receiver.requests.length;
+      const [x, y] = await Promise.all([runActionAs(sendTestWebhook, owner, {}), runActionAs(sendTestWebhook, owner, {})]);
+      expect([x.ok, y.ok].sort()).toEqual([false, true]);
+      const refused = x.ok ? y : x;
+      expect(refused).toMatchObject({ ok: false, code: 'rate_limited', message: expect.stringContaining('wait a few seconds') });
+      expect(await runActionAs(sendTestWebhook, owner, {})).toMatchObject({ ok: false, code: 'rate_limited' });
+      expect((await runActionAs(sendTestWebhook, otherOwner, {})).ok).toBe(true);
+      expect(receiver.requests.length - before).toBe(2);
     } finally {
       await receiver.close();
     }

@@ -22,7 +22,9 @@ export function ChangePasswordForm({ email }: { email: string }) {
     const result = await changePassword(values);
     if (result.ok) {
       reset();
-      setMessage({ tone: 'success', text: 'Password changed. Use the new one next time you sign in.' });
+      // Changing the password ended every session of this user, this one too.
+      setMessage({ tone: 'success', text: 'Password changed. You are signed out everywhere: sign in again with the new one.' });
+      window.location.assign('/login?done=password');
       return;
     }
     const fields = Object.entries(result.fieldErrors ?? {});

@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -10,9 +9,8 @@ import { Notice } from '@/components/ui/notice';
 import { disableTwoFactorSchema, type DisableTwoFactorInput } from '@/lib/actions/account.validation';
 import { disableTwoFactor } from '@/server/actions/account';
 
-/** Turning it off takes a current code or the password, so an unattended signed-in tab is not enough. */
+/** Turning it off takes a current code or a recovery code, so an unattended signed-in tab, or a known password, is not enough. */
 export function DisableTwoFactorForm() {
-  const router = useRouter();
   const [error, setErrorText] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<DisableTwoFactorInput>({
     resolver: zodResolver(disableTwoFactorSchema),
@@ -24,7 +22,8 @@ export function DisableTwoFactorForm() {
     setErrorText(null);
     const result = await disableTwoFactor(values);
     if (result.ok) {
-      router.refresh();
+      // Turning it off ended every session of this user, this one too.
+      window.location.assign('/login?done=two-factor-off');
       return;
     }
     if (result.fieldErrors?.proof) setError('proof', { message: result.fieldErrors.proof }, { shouldFocus: true });
@@ -35,7 +34,7 @@ export function DisableTwoFactorForm() {
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Turn off two-factor sign-in">
       <TextField
         id="disable-proof"
-        label="A current code, or your password"
+        label="A current code, or a recovery code"
         type="password"
         autoComplete="off"
         error={errors.proof?.message}

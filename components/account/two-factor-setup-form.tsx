@@ -37,7 +37,7 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
     return (
       <div className="space-y-4">
         <Notice tone="success" testId="two-factor-on">
-          Two-factor sign-in is on. From now on you sign in with your password and a code from the app.
+          Two-factor sign-in is on. Your sessions have ended: sign in again with your password and a code from the app.
         </Notice>
         <div>
           <h2 className="text-base font-semibold text-slate-900">Your recovery codes</h2>
@@ -53,12 +53,12 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
             ))}
           </ol>
         </div>
-        {/* A full load: the dashboard's layout reads the session afresh. */}
+        {/* Turning it on ended every session, this one too: a full load of the sign-in page. */}
         <a
-          href="/account"
+          href="/login?done=two-factor-on"
           className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-emerald-700 px-4 py-2.5 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
         >
-          I have saved them: continue
+          I have saved them: sign in again
         </a>
       </div>
     );

@@ -4,12 +4,12 @@ import { apiKeyNameSchema } from '../keys/api-key-name';
 export const createApiKeySchema = z.object({ name: apiKeyNameSchema });
 
 export const renameApiKeySchema = z.object({
-  key_id: z.number({ error: 'key_id must be a number.' }).int().positive(),
+  key_id: z.number({ error: 'key_id must be a number.' }).int().positive().max(2_147_483_647, { error: 'key_id is not a known id.' }),
   name: apiKeyNameSchema,
 });
 
 export const revokeApiKeySchema = z.object({
-  key_id: z.number({ error: 'key_id must be a number.' }).int().positive(),
+  key_id: z.number({ error: 'key_id must be a number.' }).int().positive().max(2_147_483_647, { error: 'key_id is not a known id.' }),
 });
 
 export const setWebhookUrlSchema = z.object({

@@ -9,7 +9,8 @@ const id = (name: string) =>
   z
     .number({ error: `${name} must be a number.` })
     .int()
-    .positive();
+    .positive()
+    .max(2_147_483_647, { error: `${name} is not a known id.` });
 
 export const inviteUserSchema = z.object({
   email: z.email({ error: 'email must be a valid email address.' }).max(254),

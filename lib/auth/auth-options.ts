@@ -12,9 +12,10 @@ declare module 'next-auth' {
   interface User {
     businessId: number;
     role: Role;
+    sessionVersion: number;
   }
   interface Session {
-    user: { id: string; email: string; businessId: number; role: Role };
+    user: { id: string; email: string; businessId: number; role: Role; sessionVersion: number };
   }
 }
 declare module 'next-auth/jwt' {
@@ -22,6 +23,8 @@ declare module 'next-auth/jwt' {
     uid: string;
     businessId: number;
     role: Role;
+    /** users.session_version at sign-in; getDashboardSession ends the session when it no longer matches. */
+    sv: number;
   }
 }
 
@@ -47,7 +50,7 @@ export const authOptions: NextAuthOptions = {
           code: credentials.code,
           address: requestAddress(req.headers ?? {}),
         });
-        return user && { id: String(user.id), email: user.email, businessId: user.businessId, role: user.role };
+        return user && { id: String(user.id), email: user.email, businessId: user.businessId, role: user.role, sessionVersion: user.sessionVersion };
       },
     }),
   ],
@@ -67,11 +70,12 @@ export const authOptions: NextAuthOptions = {
         token.uid = user.id;
         token.businessId = user.businessId;
         token.role = user.role;
+        token.sv = user.sessionVersion;
       }
       return token;
     },
     session({ session, token }) {
-      session.user = { id: token.uid, email: token.email ?? '', businessId: token.businessId, role: token.role };
+      session.user = { id: token.uid, email: token.email ?? '', businessId: token.businessId, role: token.role, sessionVersion: token.sv };
       return session;
     },
   },

@@ -1,11 +1,12 @@
 import bcrypt from 'bcryptjs';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
+import { withSecondFactorLimit } from './two-factor';
 import { hashPassword } from './users';
 
 export interface ChangePasswordOptions {
@@ -16,20 +17,26 @@ export interface ChangePasswordOptions {
   actor: Actor;
 }
 
-/** A user's own new password, given the current one. */
+/**
+ * A user's own new password, given the current one. Wrong current passwords count against the same per-user
+ * limit as wrong second factors; every session of the user, this one included, ends.
+ */
 export async function changePassword(db: Db, opts: ChangePasswordOptions): Promise<void> {
   const [row] = await db
     .select({ email: users.email, passwordHash: users.passwordHash })
     .from(users)
     .where(and(eq(users.id, opts.userId), eq(users.businessId, opts.businessId)));
   if (!row) throw new ServiceError('user_not_found', 'No such user.');
-  if (!(await bcrypt.compare(opts.currentPassword, row.passwordHash))) {
+  if (!(await withSecondFactorLimit(db, opts.userId, () => bcrypt.compare(opts.currentPassword, row.passwordHash)))) {
     throw new ServiceError('validation_error', { current_password: 'This is not your current password.' });
   }
   if (opts.currentPassword === opts.newPassword) throw new ServiceError('validation_error', { new_password: 'Choose a password other than the current one.' });
   const passwordHash = await hashPassword(opts.newPassword);
   await inTransaction(db, async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, opts.userId));
+    await tx
+      .update(users)
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, opts.userId));
     await recordAudit(tx, { businessId: opts.businessId, mode: null, actor: opts.actor, action: 'user.password_changed', target: row.email });
   });
 }

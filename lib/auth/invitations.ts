@@ -127,14 +127,14 @@ export async function acceptInvitation(
 ): Promise<{ id: number; email: string; role: Role; businessId: number }> {
   const hash = linkTokenHash(opts.token);
   if (!hash) throw invalidLink();
+  const live = and(eq(invitations.tokenHash, hash), isNull(invitations.usedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, sql`now()`));
+  // bcrypt only for a live link: otherwise anyone could make the server hash passwords for made-up tokens.
+  const [found] = await db.select({ id: invitations.id }).from(invitations).where(live);
+  if (!found) throw invalidLink();
   const passwordHash = await hashPassword(opts.password);
   return inTransaction(db, async (tx) => {
     // Spending the link first, under its row lock, makes two simultaneous acceptances one.
-    const [inv] = await tx
-      .update(invitations)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(invitations.tokenHash, hash), isNull(invitations.usedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, sql`now()`)))
-      .returning();
+    const [inv] = await tx.update(invitations).set({ usedAt: sql`now()` }).where(live).returning();
     if (!inv) throw invalidLink();
     if (await emailHasAccount(tx, inv.email)) throw emailTaken();
     let user: { id: number };

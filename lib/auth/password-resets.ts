@@ -66,13 +66,16 @@ export async function usePasswordReset(db: Db, opts: { token: string; password: 
   const hash = linkTokenHash(opts.token);
   const invalid = new ServiceError('not_found', 'This reset link is not valid: it was used, replaced or has expired. Ask an owner for a new one.');
   if (!hash) throw invalid;
+  // bcrypt only for a live link: otherwise anyone could make the server hash passwords for made-up tokens.
+  const [found] = await db.select({ id: passwordResets.id }).from(passwordResets).where(validReset(hash));
+  if (!found) throw invalid;
   const passwordHash = await hashPassword(opts.password);
   return inTransaction(db, async (tx) => {
     const [reset] = await tx.update(passwordResets).set({ usedAt: sql`now()` }).where(validReset(hash)).returning();
     if (!reset) throw invalid;
     const [user] = await tx
       .update(users)
-      .set({ passwordHash })
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
       .where(and(eq(users.id, reset.userId), eq(users.businessId, reset.businessId)))
       .returning({ email: users.email });
     if (!user) throw invalid;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { SIGN_IN_LIMITED, type SignInLimits } from './sign-in-limits';
+import { ServiceError } from '../errors';
 import { checkSecondFactor } from './two-factor';
 import { checkPassword, recordSignIn, type Role } from './users';
 
@@ -19,6 +20,8 @@ export interface SignedInUser {
   email: string;
   role: Role;
   businessId: number;
+  /** Goes into the session token: a later password or two-factor change bumps it and ends this session. */
+  sessionVersion: number;
 }
 
 /**
@@ -40,12 +43,16 @@ export async function authorizeSignIn(db: Db, limits: SignInLimits, attempt: Sig
   if (user.twoFactor) {
     const code = attempt.code?.trim();
     if (!code) throw new Error(TWO_FACTOR_NEEDED);
-    if (!(await checkSecondFactor(db, user.id, code))) {
+    const factor = await checkSecondFactor(db, user.id, code).catch((err: unknown) => {
+      if (err instanceof ServiceError && err.code === 'rate_limited') throw new Error(SIGN_IN_LIMITED);
+      throw err;
+    });
+    if (!factor) {
       limits.failed(email, attempt.address);
       return null;
     }
   }
   limits.succeeded(email, attempt.address);
   await recordSignIn(db, user.id);
-  return { id: user.id, email: user.email, role: user.role, businessId: user.businessId };
+  return { id: user.id, email: user.email, role: user.role, businessId: user.businessId, sessionVersion: user.sessionVersion };
 }

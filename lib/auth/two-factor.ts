@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import bcrypt from 'bcryptjs';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Actor } from '../actor';
@@ -15,6 +14,10 @@ const ISSUER = 'Gift cards';
 /** One step either side of now: a phone clock off by up to 30 seconds still works. */
 const EPOCH_TOLERANCE_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
+/** Wrong second factors in a row before each further try waits; the wait doubles from a minute up to an hour. */
+export const FREE_SECOND_FACTOR_FAILURES = 5;
+const FIRST_LOCK_SECONDS = 60;
+const MAX_LOCK_SECONDS = 3600;
 // No 0/o, 1/l/i: read from paper and typed by hand.
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
@@ -60,6 +63,8 @@ export async function startTwoFactorSetup(db: DbOrTx, userId: number): Promise<T
  */
 async function acceptTotp(db: DbOrTx, userId: number, secret: string, lastStep: number | null, code: string): Promise<boolean> {
   if (!/^\d{6}$/.test(code)) return false;
+  // otplib throws when afterTimeStep is past the window it checks; a stored step that far ahead (a clock that ran fast) makes every code wrong until the clock catches up.
+  if (lastStep !== null && lastStep > Math.floor(Date.now() / 1000 / 30) + 1) return false;
   const result = await verify({ secret, token: code, epochTolerance: EPOCH_TOLERANCE_SECONDS, ...(lastStep !== null && { afterTimeStep: lastStep }) });
   if (!result.valid || !('timeStep' in result)) return false;
   const taken = await db
@@ -68,6 +73,33 @@ async function acceptTotp(db: DbOrTx, userId: number, secret: string, lastStep: 
     .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, result.timeStep))))
     .returning({ id: users.id });
   return taken.length === 1;
+}
+
+export const secondFactorLocked = () => new ServiceError('rate_limited', 'Too many wrong codes or passwords in a row: wait a few minutes before trying again.');
+
+/**
+ * Runs one check of something only this user should know (a second factor, the current password) against a
+ * per-user limit kept in the database: after FREE_SECOND_FACTOR_FAILURES wrong answers in a row each further try
+ * waits, 1 minute doubling to 1 hour; a right answer clears the count. The try is counted before it is checked,
+ * in one statement, so parallel guesses cannot all slip in before the lock. Only someone past the password (or
+ * signed in) reaches it, so no one else can lock a user out. Throws secondFactorLocked() while locked.
+ */
+export async function withSecondFactorLimit<T>(db: DbOrTx, userId: number, check: () => Promise<T | null | false>): Promise<T | null> {
+  const counted = await db
+    .update(users)
+    .set({
+      totpFailures: sql`${users.totpFailures} + 1`,
+      totpLockedUntil: sql`case when ${users.totpFailures} + 1 >= ${FREE_SECOND_FACTOR_FAILURES}
+        then now() + least(${MAX_LOCK_SECONDS}, ${FIRST_LOCK_SECONDS} * power(2, ${users.totpFailures} + 1 - ${FREE_SECOND_FACTOR_FAILURES})) * interval '1 second'
+        else null end`,
+    })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLockedUntil), lte(users.totpLockedUntil, sql`now()`))))
+    .returning({ id: users.id });
+  if (counted.length === 0) throw secondFactorLocked();
+  const result = await check();
+  if (result === null || result === false) return null;
+  await db.update(users).set({ totpFailures: 0, totpLockedUntil: null }).where(eq(users.id, userId));
+  return result;
 }
 
 const normalRecovery = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -106,7 +138,10 @@ export async function confirmTwoFactor(db: Db, opts: ConfirmTwoFactorOptions): P
     if (!(await acceptTotp(tx, opts.userId, row.secret, row.lastStep, opts.code.trim()))) {
       throw new ServiceError('validation_error', { code: 'That code is not right. Check the app shows this account, and type the newest code.' });
     }
-    await tx.update(users).set({ totpEnabledAt: sql`now()` }).where(eq(users.id, opts.userId));
+    await tx
+      .update(users)
+      .set({ totpEnabledAt: sql`now()`, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, opts.userId));
     const codes = await replaceRecoveryCodes(tx, opts.userId);
     await recordAudit(tx, { businessId: opts.businessId, mode: null, actor: opts.actor, action: 'user.two_factor_enabled', target: row.email });
     return { recoveryCodes: codes };
@@ -117,12 +152,23 @@ export type SecondFactor = 'code' | 'recovery_code';
 
 /**
  * Checks a sign-in's second factor: a 6-digit code not used before, or one of the
- * recovery codes, which is spent (and audited). Null when neither.
+ * recovery codes, which is spent (and audited). Null when neither. Counted against
+ * the user's limit (withSecondFactorLimit): throws secondFactorLocked() while locked.
  */
 export async function checkSecondFactor(db: Db, userId: number, input: string): Promise<SecondFactor | null> {
-  const code = input.trim();
   const row = await userRow(db, userId);
   if (!row.enabledAt || !row.secret) return null;
+  const secret = row.secret;
+  return withSecondFactorLimit(db, userId, () => secondFactorOf(db, userId, { ...row, secret }, input));
+}
+
+async function secondFactorOf(
+  db: Db,
+  userId: number,
+  row: { businessId: number; email: string; secret: string; lastStep: number | null },
+  input: string,
+): Promise<SecondFactor | null> {
+  const code = input.trim();
   if (/^\d{6}$/.test(code.replace(/\s/g, ''))) return (await acceptTotp(db, userId, row.secret, row.lastStep, code.replace(/\s/g, ''))) ? 'code' : null;
   const normal = normalRecovery(code);
   if (normal.length !== 10) return null;
@@ -160,27 +206,31 @@ export async function recoveryCodesLeft(db: DbOrTx, userId: number): Promise<num
 export interface DisableTwoFactorOptions {
   userId: number;
   businessId: number;
-  /** A current code from the app, or the account's password. */
+  /** A current code from the app, or an unused recovery code. */
   proof: string;
   actor: Actor;
 }
 
-/** Turns two-factor sign-in off, unless the business requires it; needs a current code or the password. */
+/**
+ * Turns two-factor sign-in off, unless the business requires it; needs a current code or a recovery code
+ * (the password alone is not enough: it is what a second factor is there to back up). Wrong tries count
+ * against the user's limit; older sessions end.
+ */
 export async function disableTwoFactor(db: Db, opts: DisableTwoFactorOptions): Promise<void> {
   const [biz] = await db.select({ required: businesses.requireTwoFactor }).from(businesses).where(eq(businesses.id, opts.businessId));
   if (biz?.required) throw new ServiceError('forbidden', 'Your business requires two-factor sign-in, so it cannot be turned off.');
   const [row] = await db
-    .select({ email: users.email, passwordHash: users.passwordHash, secret: users.totpSecret, enabledAt: users.totpEnabledAt, lastStep: users.totpLastStep })
+    .select({ email: users.email, enabledAt: users.totpEnabledAt })
     .from(users)
     .where(and(eq(users.id, opts.userId), eq(users.businessId, opts.businessId)));
-  if (!row?.enabledAt || !row.secret) throw new ServiceError('validation_error', { proof: 'Two-factor sign-in is not on.' });
-  const proof = opts.proof.trim();
-  const byCode = /^\d{6}$/.test(proof) && (await acceptTotp(db, opts.userId, row.secret, row.lastStep, proof));
-  if (!byCode && !(await bcrypt.compare(opts.proof, row.passwordHash))) {
-    throw new ServiceError('validation_error', { proof: 'That is neither a current code nor your password.' });
-  }
+  if (!row?.enabledAt) throw new ServiceError('validation_error', { proof: 'Two-factor sign-in is not on.' });
+  const proof = await checkSecondFactor(db, opts.userId, opts.proof);
+  if (!proof) throw new ServiceError('validation_error', { proof: 'That is neither a current code nor an unused recovery code.' });
   await inTransaction(db, async (tx) => {
-    await tx.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, opts.userId));
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, opts.userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, opts.userId));
     await recordAudit(tx, {
       businessId: opts.businessId,
@@ -188,7 +238,7 @@ export async function disableTwoFactor(db: Db, opts: DisableTwoFactorOptions): P
       actor: opts.actor,
       action: 'user.two_factor_disabled',
       target: row.email,
-      details: { proof: byCode ? 'code' : 'password' },
+      details: { proof },
     });
   });
 }

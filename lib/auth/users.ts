@@ -47,7 +47,14 @@ export async function checkPassword(db: DbOrTx, email: string, password: string)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
   const ok = await bcrypt.compare(password, row?.passwordHash ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva');
   if (!ok || !row) return null;
-  return { id: row.id, email: row.email, role: row.role as Role, businessId: row.businessId, twoFactor: row.totpEnabledAt !== null };
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role as Role,
+    businessId: row.businessId,
+    twoFactor: row.totpEnabledAt !== null,
+    sessionVersion: row.sessionVersion,
+  };
 }
 
 /** The team page shows it; a sign-in is rare enough to write each one. */

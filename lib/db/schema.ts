@@ -80,6 +80,11 @@ export const users = pgTable('users', {
   totpEnabledAt: ts('totp_enabled_at'),
   /** The last 30-second step a code was accepted for: a code of that step or an earlier one is refused, so none works twice. */
   totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  /** Copied into the session token at sign-in; bumped when the password or two-factor changes, so older sessions end. */
+  sessionVersion: integer('session_version').notNull().default(0),
+  /** Wrong second factors (and wrong current passwords on the account page) in a row; a right one clears them. */
+  totpFailures: integer('totp_failures').notNull().default(0),
+  totpLockedUntil: ts('totp_locked_until'),
 });
 
 /** One-time recovery codes for two-factor sign-in, kept as SHA-256 hashes. */

@@ -10,4 +10,6 @@ export const apiKeyNameSchema = z
   .trim()
   .min(1, { error: 'Give the key a name, such as “Shop backend”.' })
   .max(60, { error: 'Keep the name to 60 characters.' })
-  .refine((v) => withoutControlCharacters(v) === v, { error: 'The name cannot contain control characters.' });
+  .refine((v) => withoutControlCharacters(v) === v, { error: 'The name cannot contain control characters.' })
+  // \p{C} also holds the invisible format characters (U+202E turns text around, U+200B hides in it) that would make a name read as another.
+  .refine((v) => !/\p{C}/u.test(v), { error: 'The name cannot contain invisible or control characters.' });

@@ -15,6 +15,22 @@ export const TEST_EVENT_HEADER = 'webhook-test';
 /** Test events' references start with this: no payout has such a reference. */
 export const TEST_REFERENCE_PREFIX = 'test_';
 
+/** One test event per business and mode in this many milliseconds, and never two at once. */
+export const TEST_EVENT_INTERVAL_MS = 5_000;
+
+// In this process's memory, like the sign-in limits: with several server processes each allows its own one per 5 seconds.
+const testEventSlots = new Map<string, { startedAt: number; inFlight: boolean }>();
+
+function takeTestEventSlot(key: string): void {
+  const now = Date.now();
+  const slot = testEventSlots.get(key);
+  if (slot && (slot.inFlight || now - slot.startedAt < TEST_EVENT_INTERVAL_MS)) {
+    throw new ServiceError('rate_limited', 'A test event was sent moments ago: wait a few seconds before sending another.');
+  }
+  for (const [k, v] of testEventSlots) if (!v.inFlight && now - v.startedAt >= TEST_EVENT_INTERVAL_MS) testEventSlots.delete(k);
+  testEventSlots.set(key, { startedAt: now, inFlight: true });
+}
+
 export interface SendTestEventOptions {
   businessId: number;
   mode: Mode;
@@ -38,10 +54,22 @@ export interface TestEventResult {
  * the mode, now, once: shaped like SPEC.md's bank payout event, with a test_
  * reference and the webhook-test header. It touches no money and no outbox, so
  * it never shows in the events API; its outcome is answered at once and audited.
+ * One per business and mode every TEST_EVENT_INTERVAL_MS, one at a time: else rate_limited.
  */
 export async function sendTestEvent(db: Db, opts: SendTestEventOptions): Promise<TestEventResult> {
   const endpoint = await findEndpoint(db, opts.businessId, opts.mode, 'business');
   if (!endpoint) throw new ServiceError('validation_error', { url: `Set a ${opts.mode} webhook URL first.` });
+  const slotKey = `${opts.businessId}:${opts.mode}`;
+  takeTestEventSlot(slotKey);
+  try {
+    return await deliverTestEvent(db, opts, endpoint);
+  } finally {
+    const slot = testEventSlots.get(slotKey);
+    if (slot) slot.inFlight = false;
+  }
+}
+
+async function deliverTestEvent(db: Db, opts: SendTestEventOptions, endpoint: NonNullable<Awaited<ReturnType<typeof findEndpoint>>>): Promise<TestEventResult> {
   const now = new Date();
   const reference = `${TEST_REFERENCE_PREFIX}${randomBase62(20)}`;
   const body = JSON.stringify(

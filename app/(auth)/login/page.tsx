@@ -7,6 +7,9 @@ export const metadata = { title: 'Sign in · Gift cards' };
 const DONE: Record<string, string> = {
   invitation: 'Your account is ready: sign in with your new password.',
   reset: 'Your new password is saved: sign in with it.',
+  password: 'Your password is changed and you were signed out everywhere: sign in with the new one.',
+  'two-factor-on': 'Two-factor sign-in is on and you were signed out everywhere: sign in with your password and a code.',
+  'two-factor-off': 'Two-factor sign-in is off and you were signed out everywhere: sign in with your password.',
 };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ done?: string | string[] }> }) {

@@ -104,7 +104,7 @@ test('finance picks a period, sees net volume per currency, and reads any day by
   await expect(tooltip).toContainText(
     new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(`${today}T12:00:00Z`)),
   );
-  await expect(tooltip).toContainText('Payments in (1)ETB 200.00');
+  await expect(tooltip).toContainText('Money in (1)ETB 200.00');
   await expect(tooltip).toContainText('Payouts out (1)ETB 250.00');
   await expect(tooltip).toContainText('Net-ETB 50.00');
   await page.mouse.move(0, 0);
@@ -113,11 +113,11 @@ test('finance picks a period, sees net volume per currency, and reads any day by
   // The keyboard: one tab stop per chart (today), arrow keys move between days, each showing its values.
   await page.getByRole('button', { name: 'Show period' }).focus();
   expect(await tabUntilDay(page, 'ETB')).toBe(today);
-  await expect(tooltip).toContainText('Payments in (1)ETB 200.00');
+  await expect(tooltip).toContainText('Money in (1)ETB 200.00');
   await expect(page.locator(':focus')).toHaveAttribute('aria-label', /payments in ETB\s200\.00 \(1\), payouts out ETB\s250\.00 \(1\), net -ETB\s50\.00/);
   await page.keyboard.press('ArrowLeft');
   await expect(page.locator(':focus')).toHaveAttribute('data-day', shift(today, -1));
-  await expect(tooltip).toContainText('Payments in (0)ETB 0.00');
+  await expect(tooltip).toContainText('Money in (0)ETB 0.00');
   await page.keyboard.press('Home');
   await expect(page.locator(':focus')).toHaveAttribute('data-day', shift(today, -29));
   await page.keyboard.press('End');

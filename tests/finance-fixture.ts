@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import type { DbOrTx } from '../lib/db/client';
 import { adminClient, createCard, createTestBusiness, randomPhone, type ApiClient, type TestBusiness } from './helpers';
 
 /**
@@ -172,4 +174,61 @@ export async function seedFinanceBusiness(name = 'Finance'): Promise<FinanceBusi
       b2bReceived: b2bReceived.provider_reference,
     },
   };
+}
+
+export interface CrossCardToCard {
+  /** A card of the partner business, topped up with 30,000 ETB. */
+  partnerCard: string;
+  /** biz's main card → partnerCard, 100,000 ETB, the sender paying the fee. */
+  sent: string;
+  /** partnerCard → biz's second card, 8,000 ETB, the receiver paying the fee. */
+  received: string;
+}
+
+/** Card-to-card across the two businesses of seedFinanceBusiness(), one payout each way. */
+export async function addCrossBusinessCardToCard(f: FinanceBusiness): Promise<CrossCardToCard> {
+  const partnerCard = await createCard(f.other.test);
+  await settle(f.other.test, await ledgerTopup(f.other.test, partnerCard.card_number, 30_000), 'success');
+  const sent = await ok(
+    f.biz.test.post('/api/v1/card/payouts', { card_number: f.cards.main, destination_card_number: partnerCard.card_number, amount: 100_000 }),
+    'card-to-card to the partner',
+  );
+  const received = await ok(
+    f.other.test.post('/api/v1/card/payouts', {
+      card_number: partnerCard.card_number,
+      destination_card_number: f.cards.second,
+      amount: 8_000,
+      charge_payer: 'receiver',
+    }),
+    'card-to-card from the partner',
+  );
+  return { partnerCard: partnerCard.card_number, sent: sent.initiator_reference, received: received.initiator_reference };
+}
+
+/**
+ * Card-to-card across businesses from the ledger alone, per currency, for one business: what its cards received in
+ * card-to-card transactions that took nothing from its cards (in), and what its cards paid in ones that credited none
+ * of its cards (out), with the fee revenue of those, for transactions created in [from, to).
+ */
+export async function crossCardToCardFromLedger(db: DbOrTx, businessId: number, from: Date, to: Date) {
+  const r = await db.execute<{ currency: string; side: string; count: number; amount: number; fee: number }>(sql`
+    WITH own AS (SELECT account_id FROM cards WHERE business_id = ${businessId} AND mode = 'test'),
+    tx AS (
+      SELECT t.id,
+        coalesce(sum(e.amount) FILTER (WHERE e.account_id IN (SELECT account_id FROM own) AND e.amount > 0), 0) AS credited,
+        coalesce(sum(-e.amount) FILTER (WHERE e.account_id IN (SELECT account_id FROM own) AND e.amount < 0), 0) AS debited,
+        coalesce(sum(e.amount) FILTER (WHERE a.kind = 'fee_revenue'), 0) AS fee, min(e.currency) AS currency
+      FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE t.kind = 'payout_card_to_card' AND t.mode = 'test' AND t.created_at >= ${from.toISOString()}::timestamptz AND t.created_at < ${to.toISOString()}::timestamptz
+      GROUP BY t.id
+    )
+    SELECT currency, 'in' AS side, count(*)::int AS count, sum(credited)::float8 AS amount, 0::float8 AS fee FROM tx WHERE credited > 0 AND debited = 0 GROUP BY currency
+    UNION ALL
+    SELECT currency, 'out', count(*)::int, sum(debited)::float8, sum(fee)::float8 FROM tx WHERE debited > 0 AND credited = 0 GROUP BY currency`);
+  const zero = { count: 0, amount: 0, fee: 0 };
+  const of = (currency: string, side: string) => {
+    const row = r.rows.find((x) => x.currency === currency && x.side === side);
+    return row ? { count: Number(row.count), amount: Number(row.amount), fee: Number(row.fee) } : zero;
+  };
+  return { in: (currency: string) => of(currency, 'in'), out: (currency: string) => of(currency, 'out') };
 }

@@ -7,7 +7,8 @@ import { parseListView, type ListSort } from '../lib/dashboard/keyset-cursor';
 import { searchPayments, type PaymentFilters } from '../lib/dashboard/search-payments';
 import { searchPayouts, type PayoutFilters } from '../lib/dashboard/search-payouts';
 import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
-import { payerRule, splitAmounts } from '../lib/payouts/payout-quote';
+import { payoutNet } from '../lib/dashboard/net-amount';
+import { PAYERS, payerRule, splitAmounts } from '../lib/payouts/payout-quote';
 import type { PayoutType } from '../lib/payouts/payout-view';
 import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';
@@ -80,6 +81,21 @@ function expected(rows: Row[], f: Filters, timeZone: string): HistoryTotals {
 }
 
 const ZONES = ['Africa/Addis_Ababa', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
+
+describe("the rollup trigger's net rule", () => {
+  it('equals payoutNet for every payout type and payer, top-ups included', async () => {
+    const cases = (Object.keys(PAYERS) as PayoutType[]).flatMap((type) =>
+      PAYERS[type].flatMap((payer) => [false, true].map((topup) => ({ type, payer, topup }))),
+    );
+    for (const { type, payer, topup } of cases) {
+      const row = { payout_type: type, charge_payer: payer, is_ledger_topup: topup, amount: 10_000, service_fee: 137 };
+      const r = await testDb().execute<{ net: string }>(
+        sql`SELECT (payout_history_change(jsonb_populate_record(NULL::payouts, ${JSON.stringify(row)}::jsonb), 1)).net AS net`,
+      );
+      expect(Number(r.rows[0].net), `${type} paid by ${payer}`).toBe(payoutNet({ payoutType: type, amount: 10_000, serviceFee: 137, chargePayer: payer }));
+    }
+  });
+});
 
 describe('totalsPlan', () => {
   it('covers any range exactly once: part-hours of rows at the edges, whole UTC hours, days and months between', () => {

@@ -12,8 +12,9 @@ import {
   type PeriodVolumeOptions,
 } from '../lib/dashboard/overview';
 import type { DbOrTx, Tx } from '../lib/db/client';
+import { nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
 import { ServiceError } from '../lib/errors';
-import { type FinanceBusiness, seedFinanceBusiness } from './finance-fixture';
+import { addCrossBusinessCardToCard, crossCardToCardFromLedger, type FinanceBusiness, seedFinanceBusiness } from './finance-fixture';
 import { testDb } from './helpers';
 
 const ZONE = 'Africa/Addis_Ababa';
@@ -47,11 +48,14 @@ async function expectedFromRows(db: DbOrTx, businessId: number, mode: string, fr
     FROM payments WHERE business_id = ${businessId} AND mode = ${mode} AND created_at >= ${from.toISOString()}::timestamptz AND created_at < ${to.toISOString()}::timestamptz
     GROUP BY 1, 2`);
   // What leaves the paying card: the fee comes off what is received when the receiver or the business pays it, else it is added.
-  const payouts = await db.execute<{ currency: string; status: string; type: string; count: number; debit: number; fee: number }>(sql`
-    SELECT currency, status, CASE WHEN is_ledger_topup THEN 'topup' ELSE payout_type END AS type, count(*)::int AS count,
-           sum(CASE WHEN charge_payer IN ('receiver', 'business') THEN amount ELSE amount + service_fee END)::float8 AS debit, sum(service_fee)::float8 AS fee
-    FROM payouts WHERE business_id = ${businessId} AND mode = ${mode} AND created_at >= ${from.toISOString()}::timestamptz AND created_at < ${to.toISOString()}::timestamptz
-    GROUP BY 1, 2, 3`);
+  const payouts = await db.execute<{ currency: string; status: string; type: string; count: number; debit: number; fee: number; crossing: boolean }>(sql`
+    SELECT p.currency, p.status, CASE WHEN p.is_ledger_topup THEN 'topup' ELSE p.payout_type END AS type, count(*)::int AS count,
+           sum(CASE WHEN p.charge_payer IN ('receiver', 'business') THEN p.amount ELSE p.amount + p.service_fee END)::float8 AS debit,
+           sum(p.service_fee)::float8 AS fee,
+           coalesce(d.business_id <> p.business_id, false) AS crossing
+    FROM payouts p LEFT JOIN cards d ON d.card_number = p.destination_card_number AND p.payout_type = 'card_to_card'
+    WHERE p.business_id = ${businessId} AND p.mode = ${mode} AND p.created_at >= ${from.toISOString()}::timestamptz AND p.created_at < ${to.toISOString()}::timestamptz
+    GROUP BY 1, 2, 3, 7`);
   const out = new Map<string, Expected>();
   const of = (currency: string) => {
     const e = out.get(currency) ?? {
@@ -78,9 +82,11 @@ async function expectedFromRows(db: DbOrTx, businessId: number, mode: string, fr
     const e = of(r.currency);
     if (r.status === 'failed') e.failedPayouts += r.count;
     if (r.status !== 'success') continue;
-    e.byType[r.type] = { count: r.count, amount: r.debit, fee: r.fee };
+    const byType = e.byType[r.type] ?? { count: 0, amount: 0, fee: 0 };
+    e.byType[r.type] = { count: byType.count + r.count, amount: byType.amount + r.debit, fee: byType.fee + r.fee };
     e.fees += r.fee;
-    if (r.type === 'bank' || r.type === 'b2b') {
+    // Card-to-card to another business's card leaves the business.
+    if (r.type === 'bank' || r.type === 'b2b' || r.crossing) {
       e.out.count += r.count;
       e.out.amount += r.debit;
       e.out.fee += r.fee;
@@ -95,7 +101,7 @@ function expectTotalsMatch(totals: PeriodTotals, e: Expected) {
   for (const type of ['bank', 'b2b', 'card_to_card', 'topup'] as const) {
     expect(totals.payoutsByType[type], `${e.currency} ${type}`).toEqual(e.byType[type] ?? { count: 0, amount: 0, fee: 0 });
   }
-  expect(totals.netVolume).toBe(e.paid.amount - e.out.amount);
+  expect(totals.netVolume).toBe(e.paid.amount + totals.cardToCardIn.amount - e.out.amount);
   expect(totals.fees).toBe(e.fees);
   expect(totals.failed).toEqual({ payments: e.failedPayments, payouts: e.failedPayouts });
 }
@@ -106,13 +112,51 @@ function expectSeriesSumsToTotals(volume: PeriodVolume) {
     const days = volume.days.filter((d) => d.currency === t.currency);
     const sum = (k: 'paymentsIn' | 'payoutsOut' | 'net' | 'paymentCount' | 'payoutCount') => days.reduce((s, d) => s + d[k], 0);
     expect(new Set(days.map((d) => d.day)).size).toBe(days.length);
-    expect([sum('paymentsIn'), sum('paymentCount')], `${t.currency} in`).toEqual([t.paymentsIn.amount, t.paymentsIn.count]);
+    expect([sum('paymentsIn'), sum('paymentCount')], `${t.currency} in`).toEqual([
+      t.paymentsIn.amount + t.cardToCardIn.amount,
+      t.paymentsIn.count + t.cardToCardIn.count,
+    ]);
     expect([sum('payoutsOut'), sum('payoutCount')], `${t.currency} out`).toEqual([t.payoutsOut.amount, t.payoutsOut.count]);
     expect(sum('net'), `${t.currency} net`).toBe(t.netVolume);
   }
 }
 
 const startOf = (opts: PeriodVolumeOptions) => new Date(`${opts.period.from}T00:00:00Z`);
+
+describe('card-to-card across businesses', () => {
+  let fin: FinanceBusiness;
+
+  beforeAll(async () => {
+    fin = await seedFinanceBusiness('Overview cross');
+    await addCrossBusinessCardToCard(fin);
+  }, 180_000);
+
+  it('counts as money out for the sender and money in for the receiver, both equal to the ledger of their own cards', async () => {
+    for (const business of [fin.biz, fin.other]) {
+      const opts: PeriodVolumeOptions = { businessId: business.id, mode: 'test', timeZone: ZONE, period: parseOverviewPeriod({ period: 'today' }, ZONE) };
+      const volume = await getPeriodVolume(testDb(), opts);
+      const from = zonedDayStart(opts.period.from, ZONE);
+      const to = zonedDayStart(nextDay(opts.period.to), ZONE);
+      const ledger = await crossCardToCardFromLedger(testDb(), business.id, from, to);
+      const rows = await expectedFromRows(testDb(), business.id, 'test', from, to);
+      const etb = volume.totals.find((t) => t.currency === 'ETB')!;
+      expect(etb.cardToCardIn, `${business.name} in`).toEqual(ledger.in('ETB'));
+      expect(etb.cardToCardOut, `${business.name} out`).toEqual(ledger.out('ETB'));
+      // Each business sent one card-to-card payout to the other and received one.
+      expect([etb.cardToCardIn.count, etb.cardToCardOut.count], business.name).toEqual([1, 1]);
+      expectTotalsMatch(etb, rows.get('ETB')!);
+      expect(etb.netVolume).toBe(etb.paymentsIn.amount + etb.cardToCardIn.amount - etb.payoutsOut.amount);
+      expectSeriesSumsToTotals(volume);
+    }
+    const sender = (
+      await getPeriodVolume(testDb(), { businessId: fin.biz.id, mode: 'test', timeZone: ZONE, period: parseOverviewPeriod({ period: 'today' }, ZONE) })
+    ).totals[0];
+    // 100,000 plus the sender's 1% + 0.10 fee left biz; the partner paid 8,000, less any fee it charges the receiver, into biz's second card.
+    expect([sender.cardToCardOut.amount, sender.cardToCardOut.fee]).toEqual([101_010, 1_010]);
+    expect(sender.cardToCardIn.amount).toBeGreaterThan(0);
+    expect(sender.cardToCardIn.amount).toBeLessThanOrEqual(8_000);
+  });
+});
 
 describe('the overview period', () => {
   it('reads today, 7 and 30 days as calendar days of the business zone, today included', () => {

@@ -13,7 +13,7 @@ import {
   type LiabilityOptions,
 } from '../lib/reports/liability';
 import type { Mode } from '../lib/validation';
-import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
+import { addCrossBusinessCardToCard, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { adminClient, createCard, createTestBusiness, randomPhone, testDb, type TestBusiness } from './helpers';
 import { fundCard } from './ledger-helpers';
 
@@ -315,5 +315,62 @@ describe('report options from the URL', () => {
     expect(bad.value).toMatchObject({ day: '2026-11-24', dormantDays: 365 });
     expect(parseLiabilityParams({ day: '2026-11-25' }, TZ, now).errors.day).toMatch(/after today/);
     expect(parseLiabilityParams({ dormant: '0' }, TZ, now).errors.dormant).toMatch(/1 to 3650/);
+  });
+});
+
+describe('breakage with card-to-card across businesses', () => {
+  let fin: FinanceBusiness;
+
+  beforeAll(async () => {
+    fin = await seedFinanceBusiness('Breakage cross');
+    await addCrossBusinessCardToCard(fin);
+  }, 180_000);
+
+  it('counts value received from another business as loaded and value sent to one as gone: both rates stay within 0 and 1', async () => {
+    await rolledBack(async (tx) => {
+      // Every movement of both businesses' cards 400 days ago: all of it before the window, every card holding money dormant.
+      for (const business of [fin.biz, fin.other]) {
+        await tx.execute(sql`UPDATE ledger_entries SET created_at = created_at - interval '400 days'
+          WHERE account_id IN (SELECT account_id FROM cards WHERE business_id = ${business.id} AND mode = 'test')`);
+      }
+      for (const business of [fin.biz, fin.other]) {
+        const opts: LiabilityOptions = { businessId: business.id, mode: 'test', timeZone: TZ, day: today(), dormantDays: 365 };
+        const report = await liabilityReport(tx, opts);
+        const estimates = await breakageEstimates(tx, opts, report);
+        // Written apart: every entry on the business's cards, grouped by what it was.
+        const ledger = await tx.execute<{ currency: string; loaded: number; held: number }>(sql`
+          WITH own AS (SELECT account_id FROM cards WHERE business_id = ${business.id} AND mode = 'test'),
+          lines AS (
+            SELECT e.currency, e.amount, t.kind, t.business_id,
+              EXISTS (SELECT 1 FROM ledger_entries o WHERE o.transaction_id = t.id AND o.amount > 0 AND o.account_id IN (SELECT account_id FROM own)) AS credits_own
+            FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+            WHERE e.account_id IN (SELECT account_id FROM own)
+          )
+          SELECT currency,
+            coalesce(sum(amount) FILTER (WHERE (kind IN ('transfer_settlement', 'payment', 'test_funding') AND amount > 0)
+              OR (kind = 'payout_card_to_card' AND business_id <> ${business.id} AND amount > 0)
+              OR (kind = 'payout_card_to_card' AND business_id = ${business.id} AND amount < 0 AND NOT credits_own)), 0)::float8 AS loaded,
+            sum(amount)::float8 AS held
+          FROM lines GROUP BY currency ORDER BY currency`);
+        for (const row of ledger.rows) {
+          const e = estimates.find((x) => x.currency === row.currency)!;
+          expect([e.loadedBefore, e.dormantBalance], `${business.name} ${row.currency}`).toEqual([Number(row.loaded), Number(row.held)]);
+          expect(e.rate, `${business.name} ${row.currency}`).not.toBeNull();
+          expect(e.rate!.unspent, `${business.name} ${row.currency}`).toBeGreaterThanOrEqual(0);
+          expect(e.rate!.unspent, `${business.name} ${row.currency}`).toBeLessThanOrEqual(e.rate!.loaded);
+        }
+        expect(ledger.rows.map((r) => r.currency)).toContain('ETB');
+      }
+      // A download stopped after its first batch closes its cursor: the next export in the same transaction reads all.
+      const opts: LiabilityOptions = { businessId: fin.biz.id, mode: 'test', timeZone: TZ, day: today(), dormantDays: 365 };
+      const stopped = dormantCardBatches(tx, opts, 1);
+      expect((await stopped.next()).value).toHaveLength(1);
+      await stopped.return(undefined);
+      expect((await stopped.next()).done).toBe(true);
+      const whole: string[] = [];
+      for await (const batch of dormantCardBatches(tx, opts, 1)) whole.push(...batch.map((c) => c.cardNumber));
+      expect(whole).toEqual((await dormantCards(tx, { ...opts, limit: 100 })).items.map((c) => c.cardNumber));
+      expect(whole.length).toBeGreaterThan(1);
+    });
   });
 });

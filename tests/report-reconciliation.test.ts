@@ -10,7 +10,7 @@ import {
   type ReconciliationOptions,
   type ReconciliationReport,
 } from '../lib/reports/reconciliation';
-import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
+import { addCrossBusinessCardToCard, crossCardToCardFromLedger, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { testDb } from './helpers';
 
 const TZ = 'Africa/Addis_Ababa';
@@ -321,5 +321,69 @@ describe('daily reconciliation', () => {
     expect(parseReconciliationParams({ from: '2024-01-01', to: '2026-03-01' }, TZ, now).errors.from).toMatch(/366 days/);
     expect(parseReconciliationParams({ currency: 'eur' }, TZ, now).errors.currency).toMatch(/Currency must be/);
     expect(parseReconciliationParams({ currency: 'usd' }, TZ, now).value.currency).toBe('USD');
+  });
+});
+
+describe('reconciliation across businesses, and days with many problems', () => {
+  let fin: FinanceBusiness;
+  const day = () => today();
+  const rangeOf = (businessId: number): ReconciliationOptions => ({ businessId, mode: 'test', timeZone: TZ, from: daysAgo(9), to: today() });
+  const daysAgo = (n: number) => {
+    let d = today();
+    for (let i = 0; i < n; i++) d = new Date(Date.parse(`${d}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    return d;
+  };
+
+  beforeAll(async () => {
+    fin = await seedFinanceBusiness('Reconciliation cross');
+    await addCrossBusinessCardToCard(fin);
+  }, 180_000);
+
+  it('card-to-card with another business is money in for the receiver and out for the sender, and each net change is its own accounts’ ledger sum', async () => {
+    const start = zonedDayStart(day(), TZ);
+    const end = zonedDayStart(nextDay(day()), TZ);
+    for (const business of [fin.biz, fin.other]) {
+      const report = await reconciliationReport(testDb(), rangeOf(business.id));
+      const own = await testDb().execute<{ currency: string; net: number }>(sql`
+        SELECT e.currency, sum(e.amount)::float8 AS net
+        FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+        WHERE t.mode = 'test' AND t.created_at >= ${start.toISOString()}::timestamptz AND t.created_at < ${end.toISOString()}::timestamptz
+          AND (e.account_id IN (SELECT account_id FROM cards WHERE business_id = ${business.id} AND mode = 'test')
+            OR e.account_id IN (SELECT id FROM ledger_accounts WHERE name = ${`business:${business.id}`} AND mode = 'test'))
+        GROUP BY e.currency ORDER BY e.currency`);
+      const days = report.days.filter((d) => d.day === day());
+      expect(
+        days.map((d) => [d.currency, d.figures.netChange]),
+        business.name,
+      ).toEqual(own.rows.map((r) => [r.currency, Number(r.net)]));
+      const cross = await crossCardToCardFromLedger(testDb(), business.id, start, end);
+      const etb = days.find((d) => d.currency === 'ETB')!;
+      expect([etb.figures.cardToCardFromOthers, etb.figures.cardToCardToOthers], business.name).toEqual([cross.in('ETB').amount, cross.out('ETB').amount]);
+      expect(etb.figures.cardToCardFromOthers + etb.figures.cardToCardToOthers, business.name).toBeGreaterThan(0);
+      for (const d of report.days) expect([d.day, d.currency, d.problems, d.reconciles], business.name).toEqual([d.day, d.currency, [], true]);
+      const received = etb.checks.find((c) => c.check === 'card_to_card_received')!;
+      expect([received.ledger, received.ledgerCount], business.name).toEqual([received.rows, received.rowsCount]);
+    }
+  });
+
+  it('a day with more problems than are listed, and one with a single problem, both fail', async () => {
+    const opts = rangeOf(fin.biz.id);
+    await rolledBack(async (tx) => {
+      // 600 bank payouts yesterday that never reached the ledger, then one payout today whose fee disagrees with it.
+      const noon = new Date(zonedDayStart(daysAgo(1), TZ).getTime() + 12 * 3_600_000).toISOString();
+      await tx.execute(sql`
+        INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference, actor_type, created_at)
+        SELECT ${fin.biz.id}, 'test', 'bank', 'success', 'ETB', 100, 0, 'business', ${`no-ledger-${fin.biz.id}-`} || g, 'api', ${noon}::timestamptz
+        FROM generate_series(1, 600) g`);
+      await tx.execute(sql`UPDATE payouts SET service_fee = service_fee + 3 WHERE reference = ${fin.references.bankSettled}`);
+      const report = await reconciliationReport(tx, opts);
+      const failing = report.days.filter((d) => !d.reconciles).map((d) => [d.day, d.currency, d.problemCount]);
+      expect(failing).toEqual([
+        [daysAgo(1), 'ETB', 600],
+        [today(), 'ETB', 1],
+      ]);
+      expect(report.truncated).toBe(true);
+      expect(report.totals.find((t) => t.currency === 'ETB')!.reconciles).toBe(false);
+    });
   });
 });

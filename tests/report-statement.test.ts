@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx, Tx } from '../lib/db/client';
 import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
 import {
+  businessAccount,
   parseStatementParams,
   statementBatches,
   statementCsvFile,
@@ -87,6 +88,34 @@ describe('business account statement', () => {
     fin = await seedFinanceBusiness('Statement');
     base = { businessId: fin.biz.id, mode: 'test', timeZone: TZ, from: `${today().slice(0, 8)}01`, to: today() };
   }, 180_000);
+
+  it('finds the business account by its unique name index, reading one ledger_accounts row, not every card account', async () => {
+    await rolledBack(async (tx) => {
+      // Per-transaction counters of the rows this transaction read from ledger_accounts, by scan or by index.
+      const rowsRead = async () => {
+        const r = await tx.execute<{ n: number }>(sql`
+          SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'ledger_accounts'`);
+        return Number(r.rows[0]?.n ?? 0);
+      };
+      // Card accounts of a business with many cards, as a real provider's table holds.
+      await tx.execute(sql`
+        INSERT INTO ledger_accounts (kind, business_id, mode, currency, name)
+        SELECT 'card', ${fin.biz.id}, 'test', 'ETB', ${`statement-scan-${fin.biz.id}-`} || g FROM generate_series(1, 5000) g`);
+      await tx.execute(sql`ANALYZE ledger_accounts`);
+      const total = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ledger_accounts`);
+      const expected = await accountOf(tx, fin.biz.id, 'ETB');
+      const before = await rowsRead();
+      const found = await businessAccount(tx, { businessId: fin.biz.id, mode: 'test', currency: 'ETB' });
+      const afterOne = await rowsRead();
+      expect(found?.id).toBe(expected.id);
+      expect(await statementCurrencies(tx, { businessId: fin.biz.id, mode: 'test' })).toEqual(['ETB', 'USD']);
+      const afterCurrencies = await rowsRead();
+      // The table holds every card account of every business.
+      expect(Number(total.rows[0].n)).toBeGreaterThan(5000);
+      expect(afterOne - before).toBeLessThanOrEqual(2);
+      expect(afterCurrencies - afterOne).toBeLessThanOrEqual(2);
+    });
+  });
 
   it('this month: the closing balance is the account balance, and opening + in - out = closing, to the ledger’s own sums', async () => {
     expect(await statementCurrencies(testDb(), { businessId: fin.biz.id, mode: 'test' })).toEqual(['ETB', 'USD']);

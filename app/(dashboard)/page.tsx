@@ -51,10 +51,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               </span>
             </p>
             <p className="mt-1 max-w-3xl text-sm text-slate-600" data-testid="net-volume-definition">
-              <strong className="font-medium text-slate-800">Net volume</strong> is money paid in (paid payments: what the cards received) minus money sent out
-              of the business (successful bank, wallet and business-to-business payouts: what left the cards, with the fee when the sender paid it).
-              Card-to-card moves and top-ups from your business balance stay inside the business: listed, not counted. Fees are the service fees on paid
-              payments (paid by the customer on top) and on successful payouts. Each payment or payout counts on the day it was made, in its status now.
+              <strong className="font-medium text-slate-800">Net volume</strong> is money paid in (paid payments and card-to-card payouts from other businesses’
+              cards: what your cards received) minus money sent out of the business (successful bank, wallet, business-to-business and card-to-card payouts to
+              another business’s card: what left the cards, with the fee when the sender paid it). Card-to-card moves between your own cards and top-ups from
+              your business balance stay inside the business: listed, not counted. Fees are the service fees on paid payments (paid by the customer on top) and
+              on successful payouts. Each payment or payout counts on the day it was made, in its status now.
             </p>
           </div>
           {volume.totals.length === 0 ? (

@@ -36,9 +36,21 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
         {c}
       </h2>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-        <Stat label="Net volume" value={money(totals.netVolume)} detail="Payments in minus payouts out" testId="net-volume" strong />
-        <Stat label="Payments in" value={money(totals.paymentsIn.amount)} detail={plural(totals.paymentsIn.count, 'paid payment')} testId="payments-in" />
-        <Stat label="Payouts out" value={money(totals.payoutsOut.amount)} detail={plural(totals.payoutsOut.count, 'payout')} testId="payouts-out" />
+        <Stat label="Net volume" value={money(totals.netVolume)} detail="Money in minus payouts out" testId="net-volume" strong />
+        <Stat
+          label="Money in"
+          value={money(totals.paymentsIn.amount + totals.cardToCardIn.amount)}
+          detail={`${plural(totals.paymentsIn.count, 'paid payment')}${
+            totals.cardToCardIn.count ? `, ${plural(totals.cardToCardIn.count, 'card-to-card')} from other businesses` : ''
+          }`}
+          testId="payments-in"
+        />
+        <Stat
+          label="Payouts out"
+          value={money(totals.payoutsOut.amount)}
+          detail={`${plural(totals.payoutsOut.count, 'payout')}${totals.cardToCardOut.count ? `, ${totals.cardToCardOut.count} card-to-card to other businesses` : ''}`}
+          testId="payouts-out"
+        />
         <Stat label="Fees" value={money(totals.fees)} detail={`${money(totals.paymentsIn.fee)} on payments`} testId="fees" />
         <Stat
           label="Failed"
@@ -73,7 +85,14 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
                 <tr key={type} className="border-t border-slate-100" data-testid={`payouts-${type}`}>
                   <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800">
                     {PAYOUT_TYPE_LABELS[type]}
-                    {!counted && <span className="block text-xs text-slate-600">Inside the business, not in net volume</span>}
+                    {!counted && type === 'card_to_card' && (
+                      <span className="block text-xs text-slate-600">
+                        {totals.cardToCardOut.count
+                          ? `Between your cards not in net volume; ${money(totals.cardToCardOut.amount)} to other businesses is in payouts out`
+                          : 'Between your own cards, not in net volume; to another business’s card, in payouts out'}
+                      </span>
+                    )}
+                    {!counted && type !== 'card_to_card' && <span className="block text-xs text-slate-600">Inside the business, not in net volume</span>}
                   </th>
                   <td className="py-2 pr-2 text-right tabular-nums">{t.count}</td>
                   <td className="py-2 pr-2 text-right tabular-nums whitespace-nowrap">{money(t.amount)}</td>

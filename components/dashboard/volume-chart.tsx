@@ -50,7 +50,7 @@ export function dayTicks(candidates: number[], count: number): number[] {
 }
 
 function dayLabel(p: VolumePoint, currency: string): string {
-  return `${longFormat.format(utcNoon(p.day))}: payments in ${formatMoney(p.paymentsIn, currency)} (${p.paymentCount}), payouts out ${formatMoney(
+  return `${longFormat.format(utcNoon(p.day))}: money in ${formatMoney(p.paymentsIn, currency)} (${p.paymentCount}), payouts out ${formatMoney(
     p.payoutsOut,
     currency,
   )} (${p.payoutCount}), net ${formatMoney(p.net, currency)}`;
@@ -116,7 +116,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
         <span className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
           <span>
             <span aria-hidden="true" className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-emerald-600" />
-            Payments in
+            Money in
           </span>
           <span>
             <span aria-hidden="true" className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-sky-700" />
@@ -200,7 +200,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
               >
                 <p className="font-semibold">{longFormat.format(utcNoon(shown.day))}</p>
                 <dl className="mt-1 grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 tabular-nums">
-                  <dt>Payments in ({shown.paymentCount})</dt>
+                  <dt>Money in ({shown.paymentCount})</dt>
                   <dd className="text-right">{formatMoney(shown.paymentsIn, currency)}</dd>
                   <dt>Payouts out ({shown.payoutCount})</dt>
                   <dd className="text-right">{formatMoney(shown.payoutsOut, currency)}</dd>
@@ -241,7 +241,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
           <thead>
             <tr>
               <th scope="col">Day</th>
-              <th scope="col">Payments in</th>
+              <th scope="col">Money in</th>
               <th scope="col">Payouts out</th>
               <th scope="col">Net</th>
             </tr>

@@ -32,8 +32,11 @@ export function LiabilityBreakage({
           <p className="mt-2 text-sm text-slate-700" data-testid="breakage-method">
             How it is worked out: of all the value loaded onto your cards before {windowStartLabel} (more than {n} days before {dayLabel}), the share still
             sitting on cards that have not moved for over {n} days is taken as never to be spent. Loads are ledger top-ups that reached a card and paid
-            payments; card-to-card transfers and returned payouts are not new value. That rate, applied to the whole balance owed at the end of {dayLabel}, is
-            the breakage to expect. It is an estimate from your own history, not an accounting rule: choose the dormancy period your auditors accept.
+            payments, and card-to-card payouts your cards received from other businesses’ cards; card-to-card payouts your cards sent to other businesses’ cards
+            are taken off, as that value is no longer yours to owe. Card-to-card moves between your own cards and returned payouts are not new value. So what
+            dormant cards hold is always part of what was loaded, and the rate stays between 0% and 100%. That rate, applied to the whole balance owed at the
+            end of {dayLabel}, is the breakage to expect. It is an estimate from your own history, not an accounting rule: choose the dormancy period your
+            auditors accept.
           </p>
           <ul className="mt-4 grid gap-3">
             {estimates.map((e) => (
@@ -46,8 +49,8 @@ export function LiabilityBreakage({
                       ).
                     </p>
                     <p className="mt-1 text-slate-700">
-                      {formatMoney(e.loadedBefore, e.currency)} was loaded before {windowStartLabel}; {formatMoney(e.dormantBalance, e.currency)} of it is still
-                      on cards dormant for over {n} days.
+                      {formatMoney(e.loadedBefore, e.currency)} was loaded before {windowStartLabel} (net of card-to-card with other businesses);{' '}
+                      {formatMoney(e.dormantBalance, e.currency)} of it is still on cards dormant for over {n} days.
                     </p>
                   </>
                 ) : (

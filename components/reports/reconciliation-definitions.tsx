@@ -16,9 +16,10 @@ export function ReconciliationDefinitions() {
         What each column means
       </h2>
       <p className="mt-1 text-sm text-slate-700">
-        Every figure comes from the ledger: the transactions your business made on the day, and the business payouts other businesses sent you. Amounts are what
-        moved on your own accounts (your cards and your business account), in the currency of the table. A day is a calendar day in your business’s time zone; a
-        transaction belongs to the day it was written. Columns marked “CSV” are in the export only.
+        Every figure comes from the ledger: the transactions your business made on the day, and those other businesses made that reached your accounts (business
+        payouts to your business account, card-to-card payouts to your cards). Amounts are what moved on your own accounts (your cards and your business
+        account), in the currency of the table. A day is a calendar day in your business’s time zone; a transaction belongs to the day it was written. Columns
+        marked “CSV” are in the export only.
       </p>
       <div className="mt-4 grid gap-6 md:grid-cols-2">
         {GROUPS.map((g) => (

@@ -38,7 +38,7 @@ export function ReconciliationProblems({ days, truncated }: { days: Reconciliati
         <div key={`${d.day}-${d.currency}`} id={problemsAnchor(d)} className="mb-4 scroll-mt-4 rounded-xl bg-white shadow-sm ring-2 ring-red-300">
           <h3 className="rounded-t-xl bg-red-50 px-4 py-2 font-semibold text-red-900">
             <span aria-hidden="true">✗ </span>
-            {dayLabel(d.day)}, {d.currency}: does not reconcile ({d.problems.length} {d.problems.length === 1 ? 'problem' : 'problems'})
+            {dayLabel(d.day)}, {d.currency}: does not reconcile ({d.problemCount} {d.problemCount === 1 ? 'problem' : 'problems'})
           </h3>
           <table className="w-full text-sm" data-testid={`recon-problems-${d.day}-${d.currency}`}>
             <caption className="sr-only">

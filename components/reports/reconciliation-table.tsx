@@ -41,7 +41,7 @@ function Status({ day }: { day: ReconciliationDay }) {
       href={`#${problemsAnchor(day)}`}
       className="inline-flex items-center gap-1 font-semibold text-red-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
     >
-      <span aria-hidden="true">✗</span> Does not reconcile ({day.problems.length})
+      <span aria-hidden="true">✗</span> Does not reconcile ({day.problemCount})
     </a>
   );
 }

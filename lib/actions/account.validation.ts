@@ -14,7 +14,10 @@ export const confirmTwoFactorSchema = z.object({
 });
 
 export const disableTwoFactorSchema = z.object({
-  proof: z.string({ error: 'Enter a current code from your app, or a recovery code.' }).min(1, { error: 'Enter a current code from your app, or a recovery code.' }).max(200),
+  proof: z
+    .string({ error: 'Enter a current code from your app, or a recovery code.' })
+    .min(1, { error: 'Enter a current code from your app, or a recovery code.' })
+    .max(200),
 });
 
 /** The invitation and reset pages: the link's token and the password the person chooses. */

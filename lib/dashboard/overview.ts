@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
+import { entryBoundary, STRAGGLER_MS } from '../ledger/entry-boundary';
 import { payoutNetSql } from './net-amount';
 import { dayIn, isCalendarDay, nextDay, zonedDayStart } from './time-zone';
 
@@ -86,12 +87,16 @@ export const OUTGOING_PAYOUT_TYPES: readonly OverviewPayoutType[] = ['bank', 'b2
 
 export interface PeriodTotals {
   currency: string;
-  /** paymentsIn.amount - payoutsOut.amount. */
+  /** paymentsIn.amount + cardToCardIn.amount - payoutsOut.amount. */
   netVolume: number;
   /** Paid payments: what their cards received (the customer paid the fee on top). */
   paymentsIn: CountAmount;
-  /** Successful bank, wallet and B2B payouts: what left the paying cards, with the fee when the sender paid it. */
+  /** Card-to-card payouts from other businesses' cards: what this business's cards received (fee 0: the fee is the sender's). */
+  cardToCardIn: CountAmount;
+  /** Successful bank, wallet, B2B and card-to-card-to-another-business payouts: what left the paying cards, with the fee when the sender paid it. */
   payoutsOut: CountAmount;
+  /** The part of payoutsOut that went card-to-card to other businesses' cards (also in payoutsByType.card_to_card). */
+  cardToCardOut: CountAmount;
   /** Successful payouts of every type, card-to-card and top-ups included. */
   payoutsByType: Record<OverviewPayoutType, CountAmount>;
   /** Service fees on paid payments and on successful payouts of every type. */
@@ -103,6 +108,7 @@ export interface PeriodTotals {
 export interface DayVolume {
   day: string;
   currency: string;
+  /** Money in: paid payments and card-to-card from other businesses (counted in paymentCount too). */
   paymentsIn: number;
   payoutsOut: number;
   net: number;
@@ -146,16 +152,43 @@ export function paymentsPeriodQuery(opts: PeriodVolumeOptions): SQL {
     GROUP BY 1, 2, 3`;
 }
 
-/** Per local day, currency, status and list type: the business's payouts made in the period, on payouts_list_idx. */
+/**
+ * Per local day, currency, status and list type: the business's payouts made in the period, on payouts_list_idx.
+ * `crossing` marks card-to-card payouts to a card of another business (found by the unique card number).
+ */
 export function payoutsPeriodQuery(opts: PeriodVolumeOptions): SQL {
   const { start, end } = bounds(opts);
   return sql`
     SELECT to_char(created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day, currency, status,
            CASE WHEN is_ledger_topup THEN 'topup' ELSE payout_type END AS type,
+           (payout_type = 'card_to_card' AND NOT is_ledger_topup AND coalesce(
+             (SELECT d.business_id FROM cards d WHERE d.card_number = payouts.destination_card_number) <> business_id, false)) AS crossing,
            count(*)::bigint AS count, sum(${payoutNetSql()})::bigint AS amount, sum(service_fee)::bigint AS fee
     FROM payouts
     WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND created_at >= ${start}::timestamptz AND created_at < ${end}::timestamptz
-    GROUP BY 1, 2, 3, 4`;
+    GROUP BY 1, 2, 3, 4, 5`;
+}
+
+/**
+ * Per local day and currency: card-to-card payouts other businesses made to this business's cards in the period,
+ * from the ledger (what the cards received). Each card's entries are read on (account_id, id) between the entries
+ * written an hour either side of the period, then by the transaction's time exactly.
+ */
+export function cardToCardInQuery(opts: PeriodVolumeOptions): SQL {
+  const { start, end } = bounds(opts);
+  const lo = entryBoundary(new Date(Date.parse(start) - STRAGGLER_MS));
+  const hi = entryBoundary(new Date(Date.parse(end) + STRAGGLER_MS));
+  return sql`
+    WITH b AS MATERIALIZED (SELECT ${lo} AS lo, ${hi} AS hi)
+    SELECT to_char(t.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day, e.currency,
+           count(DISTINCT t.id)::bigint AS count, sum(e.amount)::bigint AS amount
+    FROM cards c CROSS JOIN b
+    JOIN ledger_entries e ON e.account_id = c.account_id AND e.id >= b.lo AND e.id < b.hi
+    JOIN ledger_transactions t ON t.id = e.transaction_id
+    WHERE c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} AND e.amount > 0
+      AND t.kind = 'payout_card_to_card' AND t.business_id <> ${opts.businessId} AND t.mode = ${opts.mode}
+      AND t.created_at >= ${start}::timestamptz AND t.created_at < ${end}::timestamptz
+    GROUP BY 1, 2`;
 }
 
 const zero = (): CountAmount => ({ count: 0, amount: 0, fee: 0 });
@@ -170,7 +203,9 @@ function emptyTotals(currency: string): PeriodTotals {
     currency,
     netVolume: 0,
     paymentsIn: zero(),
+    cardToCardIn: zero(),
     payoutsOut: zero(),
+    cardToCardOut: zero(),
     payoutsByType: { bank: zero(), b2b: zero(), card_to_card: zero(), topup: zero() },
     fees: 0,
     failed: { payments: 0, payouts: 0 },
@@ -179,16 +214,22 @@ function emptyTotals(currency: string): PeriodTotals {
 }
 
 type PaymentRow = { day: string; currency: string; status: string; count: string | number; amount: string | number; fee: string | number };
-type PayoutRow = PaymentRow & { type: OverviewPayoutType };
+type PayoutRow = PaymentRow & { type: OverviewPayoutType; crossing: boolean };
+type CardToCardInRow = { day: string; currency: string; count: string | number; amount: string | number };
+type PeriodRows = { payments: PaymentRow[]; payouts: PayoutRow[]; cardToCardIn: CardToCardInRow[] };
 
-async function readPeriodRows(db: DbOrTx, opts: PeriodVolumeOptions) {
-  const [payments, payouts] = await Promise.all([db.execute<PaymentRow>(paymentsPeriodQuery(opts)), db.execute<PayoutRow>(payoutsPeriodQuery(opts))]);
-  return { payments: payments.rows, payouts: payouts.rows };
+async function readPeriodRows(db: DbOrTx, opts: PeriodVolumeOptions): Promise<PeriodRows> {
+  const [payments, payouts, cardToCardIn] = await Promise.all([
+    db.execute<PaymentRow>(paymentsPeriodQuery(opts)),
+    db.execute<PayoutRow>(payoutsPeriodQuery(opts)),
+    db.execute<CardToCardInRow>(cardToCardInQuery(opts)),
+  ]);
+  return { payments: payments.rows, payouts: payouts.rows, cardToCardIn: cardToCardIn.rows };
 }
 
 const emptyDay = (day: string, currency: string): DayVolume => ({ day, currency, paymentsIn: 0, payoutsOut: 0, net: 0, paymentCount: 0, payoutCount: 0 });
 
-function summarise(opts: PeriodVolumeOptions, rows: { payments: PaymentRow[]; payouts: PayoutRow[] }, alsoCurrencies: string[]): PeriodVolume {
+function summarise(opts: PeriodVolumeOptions, rows: PeriodRows, alsoCurrencies: string[]): PeriodVolume {
   const totals = new Map<string, PeriodTotals>();
   const perDay = new Map<string, DayVolume>();
   const totalsOf = (currency: string) => {
@@ -220,7 +261,8 @@ function summarise(opts: PeriodVolumeOptions, rows: { payments: PaymentRow[]; pa
     const t = totalsOf(raw.currency);
     if (raw.status === 'success') {
       add(t.payoutsByType[raw.type], r);
-      if (OUTGOING_PAYOUT_TYPES.includes(raw.type)) {
+      if (raw.crossing) add(t.cardToCardOut, r);
+      if (OUTGOING_PAYOUT_TYPES.includes(raw.type) || raw.crossing) {
         add(t.payoutsOut, r);
         const d = dayOf(raw.day, raw.currency);
         d.payoutsOut += r.amount;
@@ -229,9 +271,16 @@ function summarise(opts: PeriodVolumeOptions, rows: { payments: PaymentRow[]; pa
     } else if (raw.status === 'pending') add(t.pending.payouts, r);
     else t.failed.payouts += r.count;
   }
+  for (const raw of rows.cardToCardIn) {
+    const r = { count: Number(raw.count), amount: Number(raw.amount), fee: 0 };
+    add(totalsOf(raw.currency).cardToCardIn, r);
+    const d = dayOf(raw.day, raw.currency);
+    d.paymentsIn += r.amount;
+    d.paymentCount += r.count;
+  }
   const list = [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency));
   for (const t of list) {
-    t.netVolume = t.paymentsIn.amount - t.payoutsOut.amount;
+    t.netVolume = t.paymentsIn.amount + t.cardToCardIn.amount - t.payoutsOut.amount;
     t.fees = t.paymentsIn.fee + OVERVIEW_PAYOUT_TYPES.reduce((s, type) => s + t.payoutsByType[type].fee, 0);
   }
   const days = periodDays(opts.period);
@@ -246,10 +295,11 @@ function summarise(opts: PeriodVolumeOptions, rows: { payments: PaymentRow[]; pa
 
 /**
  * Money in and out for a period of the business's calendar days, per
- * currency, and the same per day. Net volume is paid payments minus
- * successful payouts that leave the business (bank, wallet, B2B); moves
- * between its own cards and top-ups from its business balance stay inside
- * it. A row counts on the local day it was created, in its status now.
+ * currency, and the same per day. Net volume is money in (paid payments
+ * and card-to-card from other businesses' cards) minus successful payouts
+ * that leave the business (bank, wallet, B2B, card-to-card to another
+ * business's card); moves between its own cards and top-ups from its
+ * business balance stay inside it. A row counts on the local day it was created, in its status now.
  * `alsoCurrencies` are listed even with nothing in the period (those with a balance).
  */
 export async function getPeriodVolume(db: DbOrTx, opts: PeriodVolumeOptions, alsoCurrencies: string[] = []): Promise<PeriodVolume> {

@@ -7,9 +7,10 @@ import { asOfDay, withoutJit, type CurrencyLiability, type LiabilityOptions, typ
 /**
  * Ledger transactions that put new value onto a card from outside the card
  * programme: a settled ledger top-up, a paid payment (hosted or wallet), and
- * the tests' direct funding. Card-to-card transfers move value already loaded
- * (counting them would count the same money twice), and a failed payout's
- * reversal gives back value that was loaded before.
+ * the tests' direct funding. Card-to-card transfers between the business's own
+ * cards move value already loaded (counting them would count the same money
+ * twice), and a failed payout's reversal gives back value that was loaded
+ * before. Card-to-card across businesses is counted apart (see valueLoaded).
  */
 export const LOAD_KINDS = ['transfer_settlement', 'payment', 'test_funding'] as const;
 
@@ -28,13 +29,21 @@ export const windowStartDay = (day: string, dormantDays: number) => daysBefore(d
 
 export interface LoadedValue {
   currency: Currency;
-  /** Value loaded onto the business's cards before the window opened. */
+  /**
+   * Value loaded onto the business's cards before the window opened: LOAD_KINDS credits and card-to-card received
+   * from other businesses' cards, less what its cards sent card-to-card to other businesses' cards.
+   */
   loadedBefore: number;
   /** The first load up to the as-of day, if any. */
   firstLoadAt: Date | null;
 }
 
-/** Value loaded onto the business's cards (LOAD_KINDS credits) per currency, before the window and in all up to the day's end. */
+/**
+ * Value loaded onto the business's cards per currency, before the window, and the first load up to the day's end.
+ * A card-to-card payout from another business's card is new value to this business (a load); one to another
+ * business's card takes the whole debit out of it, so it is subtracted: then the cards' total balance when the
+ * window opens is never more than loadedBefore, and the dormant balance (held since then) never more either.
+ */
 export async function valueLoaded(db: DbOrTx, opts: LiabilityOptions): Promise<LoadedValue[]> {
   const asOf = asOfDay(opts.day, opts.timeZone, opts.at);
   const windowStart = zonedDayStart(windowStartDay(opts.day, opts.dormantDays), opts.timeZone);
@@ -46,12 +55,19 @@ export async function valueLoaded(db: DbOrTx, opts: LiabilityOptions): Promise<L
     tx.execute<{ currency: Currency; loaded_before: number; first_load: Date | string | null }>(sql`
     SELECT c.currency,
            coalesce(sum(e.amount) FILTER (WHERE e.created_at < ${windowStart.toISOString()}::timestamptz), 0)::bigint AS loaded_before,
-           min(e.created_at) AS first_load
+           min(e.created_at) FILTER (WHERE e.amount > 0) AS first_load
     FROM cards c
     JOIN ledger_entries e ON e.account_id = c.account_id
     JOIN ledger_transactions t ON t.id = e.transaction_id
-    WHERE c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}
-      AND e.amount > 0 AND e.created_at < ${asOf.end.toISOString()}::timestamptz AND t.kind IN (${kinds})
+    WHERE c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} AND e.created_at < ${asOf.end.toISOString()}::timestamptz
+      AND CASE
+        WHEN t.kind IN (${kinds}) THEN e.amount > 0
+        WHEN t.kind <> 'payout_card_to_card' THEN false
+        WHEN t.business_id IS DISTINCT FROM ${opts.businessId} THEN e.amount > 0
+        ELSE e.amount < 0 AND NOT EXISTS (
+          SELECT 1 FROM ledger_entries o JOIN cards oc ON oc.account_id = o.account_id
+          WHERE o.transaction_id = t.id AND o.amount > 0 AND oc.business_id = ${opts.businessId})
+      END
     GROUP BY c.currency`),
   );
   return result.rows.map((r) => ({
@@ -83,8 +99,9 @@ export interface BreakageEstimate {
  * cards before the dormancy window opened (more than N days before the as-of
  * day), the share still sitting on cards with no movement in over N days is
  * taken as never to be spent: rate = dormant balance / value loaded before
- * the window. Every dormant card's money was loaded before the window opened,
- * so the rate runs from 0 to 1. Applied to the whole liability at the day's
+ * the window. Value loaded counts card-to-card received from other
+ * businesses' cards and subtracts card-to-card sent to them (valueLoaded), so
+ * every dormant card's money is part of it and the rate runs from 0 to 1. Applied to the whole liability at the day's
  * end, it gives the breakage to expect. No value loaded before the window, no
  * estimate.
  */

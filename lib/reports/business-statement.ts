@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { csvLine, timeColumn, unitsText, wallClockFormatter } from '../dashboard/csv';
 import { ServiceError, type FieldErrors } from '../errors';
 import { CURRENCIES, type Currency, type Mode } from '../validation';
-import { entryBoundary } from './entry-boundary';
+import { entryBoundary } from '../ledger/entry-boundary';
 import { dayRangeOf, one, parseCurrencyParam, parseRangeParams, reportRead, type DayRange, type ReportParams } from './report-range';
 
 /** What a business account movement is, in the report's words; each maps to the ledger transaction kinds it covers. */
@@ -118,16 +118,20 @@ function kindWhere(kind: StatementKind | undefined): SQL {
   )})`;
 }
 
-async function businessAccount(db: DbOrTx, opts: StatementOptions) {
+/** The business account's name (lib/ledger/accounts.ts): with mode and currency, the key of ledger_accounts_name_idx. */
+export const businessAccountName = (businessId: number) => `business:${businessId}`;
+
+/** The business account of the statement's mode and currency, by ledger_accounts_name_idx (never a scan of every card's account). */
+export async function businessAccount(db: DbOrTx, opts: Pick<StatementOptions, 'businessId' | 'mode' | 'currency'>) {
   const r = await db.execute<{ id: number; balance: number }>(sql`
     SELECT id, balance FROM ledger_accounts
-    WHERE kind = 'business' AND business_id = ${opts.businessId} AND mode = ${opts.mode} AND currency = ${opts.currency}`);
+    WHERE mode = ${opts.mode} AND currency = ${opts.currency} AND name = ${businessAccountName(opts.businessId)} AND kind = 'business'`);
   return r.rows[0] ? { id: Number(r.rows[0].id), balance: Number(r.rows[0].balance) } : undefined;
 }
 
 async function bounds(db: DbOrTx, accountId: number, range: DayRange) {
   const r = await db.execute<{ lo: number; hi: number }>(
-    sql`SELECT ${entryBoundary(accountId, range.start)} AS lo, ${entryBoundary(accountId, range.end)} AS hi`,
+    sql`SELECT ${entryBoundary(range.start, accountId)} AS lo, ${entryBoundary(range.end, accountId)} AS hi`,
   );
   return { lo: Number(r.rows[0].lo), hi: Number(r.rows[0].hi) };
 }
@@ -402,7 +406,11 @@ export function requireStatementParams(params: ReportParams, timeZone: string, h
 /** The currencies the business has a business account in, in CURRENCIES order. */
 export async function statementCurrencies(db: DbOrTx, scope: { businessId: number; mode: Mode }): Promise<Currency[]> {
   const r = await db.execute<{ currency: Currency }>(sql`
-    SELECT currency FROM ledger_accounts WHERE kind = 'business' AND business_id = ${scope.businessId} AND mode = ${scope.mode}`);
+    SELECT currency FROM ledger_accounts
+    WHERE mode = ${scope.mode} AND currency IN (${sql.join(
+      CURRENCIES.map((c) => sql`${c}`),
+      sql`, `,
+    )}) AND name = ${businessAccountName(scope.businessId)} AND kind = 'business'`);
   const held = new Set(r.rows.map((x) => x.currency));
   return CURRENCIES.filter((c) => held.has(c));
 }

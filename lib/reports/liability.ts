@@ -262,7 +262,9 @@ function dormantRows(db: DbOrTx, opts: Omit<DormantCardsOptions, 'after' | 'befo
   );
 }
 
-const toDormantCard = (r: Awaited<ReturnType<typeof dormantRows>>['rows'][number]): DormantCard => ({
+type DormantRow = Awaited<ReturnType<typeof dormantRows>>['rows'][number];
+
+const toDormantCard = (r: DormantRow): DormantCard => ({
   id: Number(r.id),
   cardNumber: r.card_number,
   currency: r.currency,
@@ -294,25 +296,94 @@ export async function dormantCards(db: DbOrTx, opts: DormantCardsOptions): Promi
   };
 }
 
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Streams what `produce` yields while it runs inside one database transaction
+ * of `db`, asking it for the next value only when the reader asks. When the
+ * reader stops early (a cancelled download calls return()), `produce` is
+ * closed and the transaction ends, releasing its connection.
+ */
+async function* inTransaction<T>(db: DbOrTx, produce: (tx: DbOrTx) => AsyncGenerator<T>): AsyncGenerator<T> {
+  let request = deferred<boolean>();
+  let response = deferred<IteratorResult<T>>();
+  const finished = db.transaction(async (tx) => {
+    const source = produce(tx);
+    try {
+      for (;;) {
+        if (!(await request.promise)) return;
+        request = deferred<boolean>();
+        const step = await source.next();
+        response.resolve(step);
+        if (step.done) return;
+      }
+    } finally {
+      await source.return(undefined);
+    }
+  });
+  const ended = finished.then((): IteratorResult<T> => ({ done: true, value: undefined }));
+  let failed = false;
+  try {
+    for (;;) {
+      response = deferred<IteratorResult<T>>();
+      request.resolve(true);
+      const step = await Promise.race([response.promise, ended]);
+      if (step.done) return;
+      yield step.value;
+    }
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    request.resolve(false);
+    if (failed) await finished.catch(() => undefined);
+    else await finished;
+  }
+}
+
 /**
  * The whole dormant list in the page's order, a batch at a time, for the CSV
- * export. `end` is frozen at the export's start (when the day is today), so a
- * card that moves while the file streams cannot slip between two batches.
+ * export: the card states are computed once, by one query read through a
+ * server-side cursor in one transaction (one snapshot), `batchSize` rows per
+ * fetch. `end` is frozen at the export's start (when the day is today).
  */
-export async function* dormantCardBatches(
+export function dormantCardBatches(
   db: DbOrTx,
   options: Omit<DormantCardsOptions, 'after' | 'before' | 'limit'>,
   batchSize = 5000,
 ): AsyncGenerator<DormantCard[]> {
   const opts = { ...options, at: options.at ?? new Date() };
-  let cursor: DormantCursor | undefined;
-  for (;;) {
-    const rows = (await dormantRows(db, { ...opts, limit: batchSize }, cursor, 'after')).rows.map(toDormantCard);
-    const batch = rows.slice(0, batchSize);
-    if (batch.length) yield batch;
-    if (rows.length <= batchSize) return;
-    cursor = batch.at(-1);
-  }
+  const asOf = asOfDay(opts.day, opts.timeZone, opts.at);
+  return inTransaction(db, async function* (tx) {
+    await tx.execute(sql`SET LOCAL jit = off`);
+    await tx.execute(sql`
+      DECLARE dormant_export NO SCROLL CURSOR FOR
+      WITH state AS MATERIALIZED (${cardStates(opts, asOf)})
+      SELECT s.id, s.card_number, s.currency, s.balance, s.last_at, s.age, n.first_name, n.last_name
+      FROM state s LEFT JOIN customer_names n ON n.business_id = ${opts.businessId} AND n.customer_id = s.customer_id
+      WHERE s.balance > 0 AND s.age > ${opts.dormantDays} ${opts.currency ? sql`AND s.currency = ${opts.currency}` : sql``}
+      ORDER BY s.currency ASC, s.balance DESC, s.id DESC`);
+    // Closed on the way out, early or not; after an error the transaction's end closes it.
+    let open = true;
+    try {
+      for (;;) {
+        const rows = await tx.execute<DormantRow>(sql`FETCH FORWARD ${sql.raw(String(Math.max(1, Math.floor(batchSize))))} FROM dormant_export`);
+        if (rows.rows.length) yield rows.rows.map(toDormantCard);
+        if (rows.rows.length < batchSize) return;
+      }
+    } catch (err) {
+      open = false;
+      throw err;
+    } finally {
+      if (open) await tx.execute(sql`CLOSE dormant_export`);
+    }
+  });
 }
 
 export interface LiabilityParams {

@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { csvLine, unitsText } from '../dashboard/csv';
 import { payoutNetSql } from '../dashboard/net-amount';
+import { entryBoundary, STRAGGLER_MS } from '../ledger/entry-boundary';
 import { ServiceError, type FieldErrors } from '../errors';
 import { BANKS } from '../rails/banks';
 import { CURRENCIES, type Currency, type Mode } from '../validation';
-import { entryBoundary } from './entry-boundary';
 import { dayRangeOf, parseCurrencyParam, parseRangeParams, reportRead, type DayRange, type ReportParams } from './report-range';
 
 /** The longest range one report reads: a year and a day. */
@@ -61,12 +61,20 @@ export const FIGURES = [
     text: 'Ledger top-ups that reached their card. They left the business account earlier (top-ups sent), so across both days they move money within the business.',
   },
   {
+    key: 'cardToCardFromOthers',
+    group: 'in',
+    label: 'Card-to-card from other businesses',
+    csv: 'card_to_card_from_other_businesses',
+    onPage: true,
+    text: 'What this business’s cards received from cards of other businesses (the amount less the fee when the receiver pays it): new money to this business.',
+  },
+  {
     key: 'cardToCardReceived',
     group: 'in',
     label: 'Card-to-card received',
     csv: 'card_to_card_received',
     onPage: false,
-    text: 'What destination cards of card-to-card payouts received (the amount less the fee when the receiver pays it).',
+    text: 'What this business’s cards received from its own cards (the amount less the fee when the receiver pays it); the same payouts appear under card-to-card sent.',
   },
   {
     key: 'cardsSweptIn',
@@ -82,7 +90,15 @@ export const FIGURES = [
     label: 'Card-to-card',
     csv: 'payouts_card_to_card',
     onPage: true,
-    text: 'What left the source cards of card-to-card payouts: the amount, plus the fee when the sender pays it.',
+    text: 'What left this business’s cards for its own cards: the amount, plus the fee when the sender pays it. It stays in the business, less the fee.',
+  },
+  {
+    key: 'cardToCardToOthers',
+    group: 'out',
+    label: 'Card-to-card to other businesses',
+    csv: 'payouts_card_to_card_other_businesses',
+    onPage: true,
+    text: 'What left this business’s cards for cards of other businesses: the amount, plus the fee when the sender pays it. It leaves the business.',
   },
   {
     key: 'bankPayouts',
@@ -197,6 +213,7 @@ export const CROSS_CHECKS = {
   topup_delivered: 'Ledger top-ups delivered that day: what reached the card.',
   topup_returned: 'Ledger top-ups that failed that day: what came back.',
   b2b_received: 'Business payouts other businesses sent to this one that day: what reached the business account.',
+  card_to_card_received: 'Card-to-card payouts from other businesses’ cards to this one’s that day: what reached the cards.',
 } as const;
 export type CrossCheck = keyof typeof CROSS_CHECKS;
 
@@ -209,6 +226,7 @@ const CHECK_NOUNS: Record<CrossCheck, string> = {
   topup_delivered: 'delivered top-up',
   topup_returned: 'returned top-up',
   b2b_received: 'business payout received',
+  card_to_card_received: 'card-to-card received from another business',
 };
 
 export interface CheckTotal {
@@ -242,7 +260,10 @@ export interface ReconciliationDay {
   transactions: number;
   figures: Figures;
   checks: CheckTotal[];
+  /** The listed problems: at most PROBLEM_LIMIT of each kind across the range. */
   problems: ReconciliationProblem[];
+  /** How many problems the day has, listed or not. */
+  problemCount: number;
   reconciles: boolean;
 }
 
@@ -267,8 +288,6 @@ export interface ReconciliationOptions {
 }
 
 const PROBLEM_LIMIT = 500;
-/** How long a transaction may take from its start (its time) to writing its entries; far beyond any real one. */
-const STRAGGLER_MS = 3_600_000;
 const WALLETS = BANKS.filter((b) => b.type === 'wallet').map((b) => b.slug);
 const SENT_PAYOUTS = ['payout_card_to_card', 'payout_bank', 'payout_b2b'];
 const PAYOUT_KINDS = [...SENT_PAYOUTS, 'payout_bank_reversal', 'transfer', 'transfer_settlement', 'transfer_reversal'];
@@ -300,16 +319,21 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
   const rowCurrency = opts.currency ? sql`currency = ${opts.currency}` : sql`true`;
   const f = (cond: string, col = 'own_in') => sql.raw(`coalesce(sum(${col}) FILTER (WHERE ${cond}), 0)`);
   return sql`
-    WITH received AS MATERIALIZED (
-      -- Business payouts others sent to this business's accounts, found from those accounts' entries by
-      -- (account_id, id) between the entries written an hour either side of the range (stragglers included), then by time exactly.
-      SELECT DISTINCT x.transaction_id AS id FROM ledger_accounts ba
-      CROSS JOIN LATERAL (
-        SELECT e.transaction_id FROM ledger_entries e
-        WHERE e.account_id = ba.id AND e.id >= ${entryBoundary(sql`ba.id`, new Date(range.start.getTime() - STRAGGLER_MS))}
-          AND e.id < ${entryBoundary(sql`ba.id`, new Date(range.end.getTime() + STRAGGLER_MS))}
-      ) x
-      WHERE ba.kind = 'business' AND ba.business_id = ${B} AND ba.mode = ${M}
+    WITH accounts AS MATERIALIZED (
+      -- This business's accounts: its business accounts (by the unique name index) and its cards, cancelled ones included.
+      SELECT ba.id FROM ledger_accounts ba
+      WHERE ba.mode = ${M} AND ba.currency IN (${list(CURRENCIES)}) AND ba.name = ${`business:${B}`} AND ba.kind = 'business'
+      UNION ALL
+      SELECT c.account_id FROM cards c WHERE c.business_id = ${B} AND c.mode = ${M}
+    ), bounds AS MATERIALIZED (
+      SELECT ${entryBoundary(new Date(range.start.getTime() - STRAGGLER_MS))} AS lo,
+             ${entryBoundary(new Date(range.end.getTime() + STRAGGLER_MS))} AS hi
+    ), received AS MATERIALIZED (
+      -- Transactions other businesses made that touch this business's accounts (business payouts to its business
+      -- account, card-to-card payouts to its cards), found from those accounts' entries by (account_id, id) between
+      -- the entries written an hour either side of the range (stragglers included), then by time exactly.
+      SELECT DISTINCT x.transaction_id AS id FROM accounts a CROSS JOIN bounds b
+      CROSS JOIN LATERAL (SELECT e.transaction_id FROM ledger_entries e WHERE e.account_id = a.id AND e.id >= b.lo AND e.id < b.hi) x
     ), tx AS MATERIALIZED (
       SELECT t.id, t.kind, t.reference, t.business_id = ${B} AS ours, ${dayOf('created_at')} AS day,
         CASE WHEN t.kind = 'payout_bank' THEN coalesce((SELECT p.bank_slug IN (${list(WALLETS)}) FROM payouts p
@@ -319,7 +343,7 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       UNION ALL
       SELECT t.id, t.kind, t.reference, false, ${dayOf('created_at')}, false
       FROM received r JOIN ledger_transactions t ON t.id = r.id
-      WHERE t.kind = 'payout_b2b' AND t.business_id IS DISTINCT FROM ${B} AND t.mode = ${M} AND ${within('created_at')}
+      WHERE t.business_id IS DISTINCT FROM ${B} AND t.mode = ${M} AND ${within('created_at')}
     ), ent AS MATERIALIZED (
       SELECT tx.*, e.id AS entry_id, e.account_id, e.currency, e.amount, e.balance_after, a.kind AS account_kind, a.name AS account_name,
         (a.business_id = ${B} AND a.mode = ${M} AND a.kind IN ('card', 'business')) AS own
@@ -333,7 +357,9 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         coalesce(sum(-amount) FILTER (WHERE own AND amount < 0), 0) AS own_out,
         coalesce(sum(amount) FILTER (WHERE own AND amount > 0), 0) AS own_in,
         coalesce(sum(amount) FILTER (WHERE account_kind = 'fee_revenue'), 0) AS fee,
-        coalesce(bool_or(account_name = 'clearing:checkout'), false) AS hosted
+        coalesce(bool_or(account_name = 'clearing:checkout'), false) AS hosted,
+        -- A card-to-card payout that leaves the business or comes in from another one.
+        (kind = 'payout_card_to_card' AND NOT (ours AND coalesce(bool_or(own AND amount > 0), false))) AS crossing
       FROM ent GROUP BY id, kind, reference, ours, day, wallet, currency
     ), days AS (
       SELECT day, currency, count(*) AS transactions,
@@ -342,9 +368,11 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'business_deposit'")} AS deposits,
         ${f("kind = 'payout_b2b' AND NOT ours")} AS "b2bReceived",
         ${f("kind = 'transfer_settlement'")} AS "topupsDelivered",
-        ${f("kind = 'payout_card_to_card'")} AS "cardToCardReceived",
+        ${f("kind = 'payout_card_to_card' AND NOT crossing")} AS "cardToCardReceived",
+        ${f("kind = 'payout_card_to_card' AND crossing")} AS "cardToCardFromOthers",
         ${f("kind = 'card_cancellation'")} AS "cardsSweptIn",
-        ${f("kind = 'payout_card_to_card'", 'own_out')} AS "cardToCardSent",
+        ${f("kind = 'payout_card_to_card' AND NOT crossing", 'own_out')} AS "cardToCardSent",
+        ${f("kind = 'payout_card_to_card' AND crossing", 'own_out')} AS "cardToCardToOthers",
         ${f("kind = 'payout_bank' AND NOT wallet", 'own_out')} AS "bankPayouts",
         ${f("kind = 'payout_bank' AND wallet", 'own_out')} AS "walletPayouts",
         ${f("kind = 'payout_b2b' AND ours", 'own_out')} AS "b2bSent",
@@ -352,31 +380,31 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'card_cancellation'", 'own_out')} AS "cardsEmptied",
         ${f("kind = 'payout_bank_reversal'")} AS "payoutsRefunded",
         ${f("kind = 'transfer_reversal'")} AS "topupsReturned",
-        ${f("kind IN ('payout_card_to_card', 'payout_bank') OR (kind = 'payout_b2b' AND ours)", 'fee')} AS "feesOnPayouts",
+        ${f("kind IN ('payout_card_to_card', 'payout_bank', 'payout_b2b') AND ours", 'fee')} AS "feesOnPayouts",
         ${f("kind = 'payment'", 'fee')} AS "feesOnPayments",
         ${f("kind = 'payout_bank_reversal'", '-fee')} AS "feesRefunded",
         coalesce(sum(own_in) FILTER (WHERE kind NOT IN (${list(KNOWN_KINDS)})), 0) AS "otherIn",
         coalesce(sum(own_out) FILTER (WHERE kind NOT IN (${list(KNOWN_KINDS)})), 0) AS "otherOut",
         sum(own_in - own_out) AS "netChange", sum(debits) AS debits, sum(credits) AS credits
       FROM per_tx GROUP BY day, currency
-    ), unbalanced AS (
-      SELECT day, currency, id, kind, reference, total FROM per_tx WHERE total <> 0 ORDER BY id LIMIT ${PROBLEM_LIMIT + 1}
-    ), chain AS (
+    ), unbalanced AS MATERIALIZED (
+      SELECT day, currency, id, kind, reference, total FROM per_tx WHERE total <> 0
+    ), chain AS MATERIALIZED (
       SELECT ent.day, ent.currency, ent.id, ent.kind, ent.reference, ent.entry_id, ent.account_kind,
         ent.balance_after - (coalesce(prev.balance_after, 0) + ent.amount) AS off_by
       FROM ent LEFT JOIN LATERAL (
         SELECT p.balance_after FROM ledger_entries p WHERE p.account_id = ent.account_id AND p.id < ent.entry_id ORDER BY p.id DESC LIMIT 1
       ) prev ON true
       WHERE ent.own AND ent.balance_after <> coalesce(prev.balance_after, 0) + ent.amount
-      ORDER BY ent.entry_id LIMIT ${PROBLEM_LIMIT + 1}
     ), ledger_side AS (
       SELECT id, kind, reference, day, currency, c.check_name,
         CASE WHEN c.check_name IN ('payout', 'topup_sent') THEN own_out ELSE own_in END AS amount,
         CASE WHEN c.check_name = 'payout_refund' THEN -fee WHEN c.check_name IN ('topup_sent', 'topup_delivered', 'topup_returned') THEN 0 ELSE fee END AS fee
       FROM per_tx CROSS JOIN LATERAL (SELECT CASE
         WHEN kind = 'payment' THEN 'payment'
-        WHEN kind IN ('payout_card_to_card', 'payout_bank') OR (kind = 'payout_b2b' AND ours) THEN 'payout'
+        WHEN kind IN ('payout_card_to_card', 'payout_bank', 'payout_b2b') AND ours THEN 'payout'
         WHEN kind = 'payout_b2b' THEN 'b2b_received'
+        WHEN kind = 'payout_card_to_card' THEN 'card_to_card_received'
         WHEN kind = 'payout_bank_reversal' THEN 'payout_refund'
         WHEN kind = 'transfer' THEN 'topup_sent'
         WHEN kind = 'transfer_settlement' THEN 'topup_delivered'
@@ -384,7 +412,7 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       END AS check_name) c
       WHERE c.check_name IS NOT NULL
     ), ops AS MATERIALIZED (
-      SELECT payouts.id, payouts.business_id, payouts.reference, payouts.currency, payouts.status, payouts.is_ledger_topup, payouts.amount,
+      SELECT payouts.id, payouts.business_id, payouts.payout_type, payouts.reference, payouts.currency, payouts.status, payouts.is_ledger_topup, payouts.amount,
         payouts.service_fee, payouts.created_at, payouts.completed_at, ${payoutNetSql()} AS net
       FROM payouts
       WHERE payouts.id IN (
@@ -392,7 +420,8 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         UNION
         SELECT p.id FROM payouts p WHERE p.mode = ${M}
           AND p.reference IN (SELECT reference FROM tx WHERE kind IN (${list(PAYOUT_KINDS)}) AND reference IS NOT NULL)
-          AND (p.business_id = ${B} OR (p.payout_type = 'b2b' AND p.merchant_id = (SELECT merchant_id FROM businesses WHERE id = ${B})))
+          AND (p.business_id = ${B} OR (p.payout_type = 'b2b' AND p.merchant_id = (SELECT merchant_id FROM businesses WHERE id = ${B}))
+            OR (p.payout_type = 'card_to_card' AND p.reference IN (SELECT reference FROM tx WHERE NOT ours)))
       ) AND ${rowCurrency}
     ), rows_side AS (
       SELECT 'payout' AS check_name, reference, currency, ${dayOf('created_at')} AS day, net AS amount, service_fee AS fee
@@ -411,7 +440,10 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       FROM ops WHERE business_id = ${B} AND is_ledger_topup AND status = 'failed' AND ${within('completed_at')}
       UNION ALL
       SELECT 'b2b_received', reference, currency, ${dayOf('created_at')}, net - service_fee, service_fee
-      FROM ops WHERE business_id <> ${B} AND status = 'success' AND ${within('created_at')}
+      FROM ops WHERE business_id <> ${B} AND payout_type = 'b2b' AND status = 'success' AND ${within('created_at')}
+      UNION ALL
+      SELECT 'card_to_card_received', reference, currency, ${dayOf('created_at')}, net - service_fee, service_fee
+      FROM ops WHERE business_id <> ${B} AND payout_type = 'card_to_card' AND status = 'success' AND ${within('created_at')}
       UNION ALL
       SELECT 'payment', link_reference, currency, ${dayOf('completed_at')}, amount, service_fee
       FROM payments
@@ -426,10 +458,17 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         coalesce(l.day, r.day) AS day, coalesce(l.currency, r.currency) AS currency, l.id, l.kind,
         l.amount AS ledger_amount, r.amount AS rows_amount, l.fee AS ledger_fee, r.fee AS rows_fee
       FROM ledger_side l FULL JOIN rows_side r ON r.check_name = l.check_name AND r.reference = l.reference
+    ), mismatch AS MATERIALIZED (
+      SELECT * FROM checked WHERE ledger_amount IS DISTINCT FROM rows_amount OR ledger_fee IS DISTINCT FROM rows_fee
     )
     SELECT 'day' AS section, to_jsonb(d) AS data FROM days d
-    UNION ALL SELECT 'unbalanced', to_jsonb(u) FROM unbalanced u
-    UNION ALL SELECT 'chain', to_jsonb(c) FROM chain c
+    UNION ALL
+    -- Whether a day reconciles is decided from these counts, never from the capped list of details.
+    SELECT 'problems', jsonb_build_object('day', day, 'currency', currency, 'count', count(*)) FROM (
+      SELECT day, currency FROM unbalanced UNION ALL SELECT day, currency FROM chain UNION ALL SELECT day, currency FROM mismatch
+    ) p GROUP BY day, currency
+    UNION ALL SELECT 'unbalanced', to_jsonb(u) FROM (SELECT * FROM unbalanced ORDER BY id LIMIT ${PROBLEM_LIMIT + 1}) u
+    UNION ALL SELECT 'chain', to_jsonb(c) FROM (SELECT * FROM chain ORDER BY entry_id LIMIT ${PROBLEM_LIMIT + 1}) c
     UNION ALL
     SELECT 'check', jsonb_build_object('day', day, 'currency', currency, 'check', check_name,
       'ledger', coalesce(sum(ledger_amount), 0), 'rows', coalesce(sum(rows_amount), 0),
@@ -437,9 +476,7 @@ function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       'ledgerCount', count(id), 'rowsCount', count(rows_amount))
     FROM checked GROUP BY day, currency, check_name
     UNION ALL
-    SELECT 'mismatch', to_jsonb(m) FROM (
-      SELECT * FROM checked WHERE ledger_amount IS DISTINCT FROM rows_amount OR ledger_fee IS DISTINCT FROM rows_fee ORDER BY day, id LIMIT ${PROBLEM_LIMIT + 1}
-    ) m`;
+    SELECT 'mismatch', to_jsonb(m) FROM (SELECT * FROM mismatch ORDER BY day, id LIMIT ${PROBLEM_LIMIT + 1}) m`;
 }
 
 const money = (v: unknown) => Number(v ?? 0);
@@ -488,7 +525,7 @@ export async function reconciliationReport(db: DbOrTx, opts: ReconciliationOptio
     const key = `${day}|${currency}`;
     let d = days.get(key);
     if (!d) {
-      d = { day, currency: currency as Currency, transactions: 0, figures: zeroFigures(), checks: [], problems: [], reconciles: true };
+      d = { day, currency: currency as Currency, transactions: 0, figures: zeroFigures(), checks: [], problems: [], problemCount: 0, reconciles: true };
       days.set(key, d);
     }
     return d;
@@ -500,6 +537,8 @@ export async function reconciliationReport(db: DbOrTx, opts: ReconciliationOptio
     if (section === 'day') {
       d.transactions = Number(data.transactions);
       for (const fig of FIGURES) d.figures[fig.key] = money(data[fig.key]);
+    } else if (section === 'problems') {
+      d.problemCount = Number(data.count);
     } else if (section === 'check') {
       d.checks.push({
         check: data.check as CrossCheck,
@@ -540,7 +579,7 @@ export async function reconciliationReport(db: DbOrTx, opts: ReconciliationOptio
   for (const d of ordered) {
     d.checks.sort((a, b) => Object.keys(CROSS_CHECKS).indexOf(a.check) - Object.keys(CROSS_CHECKS).indexOf(b.check));
     d.problems.sort((a, b) => PROBLEM_ORDER.indexOf(a.problem) - PROBLEM_ORDER.indexOf(b.problem) || (a.transactionId ?? 0) - (b.transactionId ?? 0));
-    d.reconciles = d.problems.length === 0 && d.figures.debits === d.figures.credits;
+    d.reconciles = d.problemCount === 0 && d.figures.debits === d.figures.credits;
     let t = totals.get(d.currency);
     if (!t) {
       t = { currency: d.currency, figures: zeroFigures(), transactions: 0, reconciles: true };

@@ -114,7 +114,7 @@ test('finance picks a period, sees net volume per currency, and reads any day by
   await page.getByRole('button', { name: 'Show period' }).focus();
   expect(await tabUntilDay(page, 'ETB')).toBe(today);
   await expect(tooltip).toContainText('Money in (1)ETB 200.00');
-  await expect(page.locator(':focus')).toHaveAttribute('aria-label', /payments in ETB\s200\.00 \(1\), payouts out ETB\s250\.00 \(1\), net -ETB\s50\.00/);
+  await expect(page.locator(':focus')).toHaveAttribute('aria-label', /money in ETB\s200\.00 \(1\), payouts out ETB\s250\.00 \(1\), net -ETB\s50\.00/);
   await page.keyboard.press('ArrowLeft');
   await expect(page.locator(':focus')).toHaveAttribute('data-day', shift(today, -1));
   await expect(tooltip).toContainText('Money in (0)ETB 0.00');

@@ -38,7 +38,11 @@ const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 10);
 // pgbench and the core take turns this many times: the shared machine's speed drifts by a third within minutes (one run gave rounds of 0.55, 0.94 and 0.60).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432';
-const HTTP_ONLY = process.env.BENCH_ONLY === 'http';
+// BENCH_PAYOUTS_ONLY=http-single: only the one-instance payouts and health runs.
+const HTTP_SINGLE = process.env.BENCH_PAYOUTS_ONLY === 'http-single';
+const HTTP_ONLY = process.env.BENCH_PAYOUTS_ONLY === 'http' || HTTP_SINGLE;
+// BENCH_PAYOUTS_ONLY=core stops after pgbench and the core's rounds.
+const CORE_ONLY = process.env.BENCH_PAYOUTS_ONLY === 'core';
 // The HTTP runs pay among this many of the seeded cards, as the issue's figures did.
 const HTTP_CARDS = 1_000;
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 2);
@@ -303,8 +307,9 @@ async function main() {
         `pgbench TPC-B median ${fmt(tps)} tps; core median ${fmt(core.perSecond)}/s; core ratio, median of ${ROUNDS} rounds: ${fmt(core.ratio)} (target >= 0.7)`,
       );
 
+    if (CORE_ONLY) return;
     const lastEvent = async () => Number((await db.execute<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM webhook_events`)).rows[0].id);
-    // BENCH_ONLY=http skips the core's hot card and statement runs (and the lists): for quick HTTP measurements.
+    // BENCH_PAYOUTS_ONLY=http skips the core's hot card and statement runs (and the lists): for quick HTTP measurements.
     const extras = HTTP_ONLY
       ? undefined
       : await (async () => {
@@ -464,6 +469,10 @@ async function main() {
       );
     }
 
+    if (HTTP_SINGLE) {
+      writeResult('payouts-http-single', { http_per_second: http.perSecond, health_per_second: health.perSecond, http, health });
+      return;
+    }
     // Several instances on the one PostgreSQL, wrk's threads spread over them round robin, with the business's own
     // endpoint registered too: every event must reach each endpoint exactly once, whichever instance claimed it.
     const receiver = await startReceiver();

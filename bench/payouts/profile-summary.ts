@@ -85,6 +85,21 @@ function main() {
     counted++;
   });
   console.log(`${counted} busy samples`);
+  const group = (a: string) =>
+    a === 'Next.js' || a === 'src' || a.startsWith('turbopack')
+      ? 'Next.js'
+      : /^pg(-protocol|-pool)?$/.test(a)
+        ? 'pg driver'
+        : a.startsWith('node internals')
+          ? 'Node.js internals (promises, HTTP parser, sockets)'
+          : /^(lib|app|scripts|server)\//.test(a)
+            ? 'our code (all modules)'
+            : a;
+  const grouped = new Map<string, number>();
+  for (const [a, n] of totals) grouped.set(group(a), (grouped.get(group(a)) ?? 0) + n);
+  console.log('by group:');
+  for (const [a, n] of [...grouped].sort((x, y) => y[1] - x[1]).slice(0, 12)) console.log(`${((100 * n) / counted).toFixed(1).padStart(5)}%  ${a}`);
+  console.log('by area:');
   for (const [a, n] of [...totals].sort((x, y) => y[1] - x[1]).slice(0, 40)) console.log(`${((100 * n) / counted).toFixed(1).padStart(5)}%  ${a}`);
 }
 

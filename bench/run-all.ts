@@ -95,6 +95,9 @@ for (const file of results) {
   lines.push(`## ${file.replace(/\.json$/, '')}${fresh ? '' : ` (not rerun: figures from ${fs.statSync(full).mtime.toISOString().slice(0, 16)})`}`, '');
   if (ratios.length) lines.push(`Ratios and verdicts: ${ratios.map(([k, v]) => `**${k}** ${v}`).join('; ')}.`, '');
   lines.push('| figure | value |', '| --- | --- |', ...table.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`), '');
+  // A bench's written notes (how its figures came to be, before and after a change) follow its figures.
+  const note = path.join(BENCH, file.replace(/\.json$/, ''), 'NOTE.md');
+  if (fs.existsSync(note)) lines.push(fs.readFileSync(note, 'utf8').trim(), '');
 }
 
 fs.writeFileSync(path.join(BENCH, 'REPORT.md'), lines.join('\n'));

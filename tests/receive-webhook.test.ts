@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ServiceError } from '../lib/errors';
 import { createTestBusiness, testDb } from './helpers';
 import { liveUpdatesChannel, subscribeLiveUpdates, type LiveUpdate } from '../lib/webhooks/live-updates';
-import { receiveWebhook } from '../lib/webhooks/receive-webhook';
+import { receiveWebhook, receiveWebhookBatch } from '../lib/webhooks/receive-webhook';
 import { signatureHeaders } from '../lib/webhooks/signing';
 
 describe('receiveWebhook', () => {
@@ -141,6 +141,53 @@ describe('receiveWebhook', () => {
     } finally {
       await unsubscribe();
       await other.end();
+    }
+  });
+
+  it('a batch verifies each delivery as if alone: genuine ones kept once (one notice each), forged or stale ones refused with their own status', async () => {
+    const heard: LiveUpdate[] = [];
+    const unsubscribe = await subscribeLiveUpdates(endpoint.business_id, 'test', (u) => heard.push(u), inject('databaseUrl'));
+    try {
+      const stamp = Date.now();
+      const body = (n: number) => Buffer.from(JSON.stringify({ event: 'payout.success', initiator_reference: `c2c_batch_${stamp}_${n}` }));
+      const genuine = signed(`msg_batch_${stamp}_1`, body(1));
+      const again = signed(`msg_batch_${stamp}_2`, body(2));
+      const tampered = signed(`msg_batch_${stamp}_3`, body(3));
+      const stale = signed(`msg_batch_${stamp}_4`, body(4), Math.floor(Date.now() / 1000) - 301);
+      const foreign = signed(`msg_batch_${stamp}_5`, body(5), undefined, `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+      const { 'webhook-id': _omit, ...noId } = signed(`msg_batch_${stamp}_6`, body(6)).headers;
+      await receive(again.headers, body(2));
+      const results = await receiveWebhookBatch(testDb(), {
+        endpointPublicId: endpoint.public_id,
+        items: [
+          { headers: genuine.headers, body: body(1) },
+          { headers: again.headers, body: body(2) },
+          { headers: tampered.headers, body: body(33) },
+          { headers: stale.headers, body: body(4) },
+          { headers: foreign.headers, body: body(5) },
+          { headers: noId, body: body(6) },
+          { headers: genuine.headers, body: body(1) },
+        ],
+      });
+      expect(results.map((r) => [r.id, r.status, r.message])).toEqual([
+        [genuine.id, 200, 'Webhook received'],
+        [again.id, 200, 'Webhook already received'],
+        [tampered.id, 401, 'The x-service-signature does not match.'],
+        [stale.id, 401, 'The webhook-timestamp is more than five minutes away.'],
+        [foreign.id, 401, 'The service-signature does not match.'],
+        [null, 400, 'The webhook-id header is required.'],
+        [genuine.id, 200, 'Webhook received'],
+      ]);
+      const { rows } = await testDb().execute<{ webhook_id: string }>(
+        sql`SELECT webhook_id FROM received_webhooks WHERE webhook_id LIKE ${`msg_batch_${stamp}_%`} ORDER BY webhook_id`,
+      );
+      expect(rows.map((r) => r.webhook_id)).toEqual([genuine.id, again.id]);
+      await expect.poll(() => heard.map((h) => h.id).sort()).toEqual([genuine.id, again.id]);
+      await expect(
+        receiveWebhookBatch(testDb(), { endpointPublicId: 'we_unknown', items: [{ headers: genuine.headers, body: body(1) }] }),
+      ).rejects.toMatchObject({ status: 401 });
+    } finally {
+      await unsubscribe();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import nodeHttp from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -14,7 +15,9 @@ import { postTransaction } from '../../lib/ledger/post-transaction';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createPayout } from '../../lib/payouts/create-payout';
 import { ensureProductionBuild, startTestServer, type TestServer } from '../../tests/test-server';
-import { fmt, openBenchEnv, percentile, request, timeCalls, writeResult } from '../bench-env';
+import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
+import { registerWebhookEndpoint } from '../../lib/webhooks/endpoints';
+import { cpuWindow, ensureWrk, runWrk } from './http-load';
 import { pgbenchPayoutScript } from './pgbench-payout-script';
 
 /**
@@ -35,6 +38,18 @@ const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 10);
 // pgbench and the core take turns this many times: the shared machine's speed drifts by a third within minutes (one run gave rounds of 0.55, 0.94 and 0.60).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432';
+// BENCH_PAYOUTS_ONLY=http-single: only the one-instance payouts and health runs.
+const HTTP_SINGLE = process.env.BENCH_PAYOUTS_ONLY === 'http-single';
+const HTTP_ONLY = process.env.BENCH_PAYOUTS_ONLY === 'http' || HTTP_SINGLE;
+// BENCH_PAYOUTS_ONLY=core stops after pgbench and the core's rounds.
+const CORE_ONLY = process.env.BENCH_PAYOUTS_ONLY === 'core';
+// The HTTP runs pay among this many of the seeded cards, as the issue's figures did.
+const HTTP_CARDS = 1_000;
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 2);
+// BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops.
+const serverEnv: Record<string, string> | undefined = process.env.BENCH_CPU_PROF
+  ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` }
+  : undefined;
 const ACTOR = { type: 'system', id: 'bench' } as const;
 
 async function localServerUp(): Promise<boolean> {
@@ -169,6 +184,56 @@ async function pendingDeliveries(db: Db): Promise<number> {
   return r.rows[0].n;
 }
 
+/** Waits until no webhook delivery is pending (at most five minutes); answers the seconds it took. */
+async function drain(db: Db): Promise<number> {
+  const started = performance.now();
+  while ((await pendingDeliveries(db)) > 0) {
+    if (performance.now() - started > 300_000) throw new Error('webhook deliveries still pending after five minutes');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** The business's own webhook receiver for the multi-instance run: answers 200 and counts each webhook-id it sees. */
+async function startReceiver(): Promise<{ url: string; seen: Map<string, number>; close(): Promise<void> }> {
+  const seen = new Map<string, number>();
+  const server = nodeHttp.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hooks`, seen, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/**
+ * After the multi-instance run: every event since `firstEvent` delivered to each
+ * of its endpoints, with one successful attempt each, received once by the
+ * dashboard's route and once by the business's receiver. Throws otherwise.
+ */
+async function deliveredOnce(db: Db, firstEvent: number, businessSeen: Map<string, number>): Promise<string> {
+  const { rows } = await db.execute<{ events: number; deliveries: number; undelivered: number; twice: number; received: number; kinds: number }>(sql`
+    SELECT (SELECT count(*)::int FROM webhook_events WHERE id > ${firstEvent}) AS events,
+           count(*)::int AS deliveries,
+           count(*) FILTER (WHERE d.state <> 'delivered')::int AS undelivered,
+           count(*) FILTER (WHERE (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.error IS NULL) <> 1)::int AS twice,
+           (SELECT count(*)::int FROM received_webhooks r JOIN webhook_events e ON e.event_id = r.webhook_id WHERE e.id > ${firstEvent}) AS received,
+           count(DISTINCT w.kind)::int AS kinds
+    FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id > ${firstEvent}`);
+  const r = rows[0];
+  const events = await db.execute<{ event_id: string }>(sql`SELECT event_id FROM webhook_events WHERE id > ${firstEvent}`);
+  const businessOnce = events.rows.filter((e) => businessSeen.get(e.event_id) === 1).length;
+  const summary = `${r.events} events, ${r.deliveries} deliveries (${r.kinds} endpoint kinds), ${r.undelivered} undelivered, ${r.twice} not delivered exactly once, dashboard received ${r.received}, business receiver got ${businessOnce} exactly once`;
+  if (r.deliveries !== r.events * 2 || r.undelivered || r.twice || r.received !== r.events || businessOnce !== r.events) {
+    throw new Error(`delivery was not exactly once per endpoint: ${summary}`);
+  }
+  return summary;
+}
+
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 
 async function main() {
@@ -189,7 +254,10 @@ async function main() {
   const { db, pool } = createDb(env.databaseUrl, 8);
   const results: Record<string, unknown> = { database: label, seconds: SECONDS };
   let server: TestServer | undefined;
+  const servers: TestServer[] = [];
+  const cardsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-cards-')), 'cards.txt');
   try {
+    ensureWrk();
     initPgbench(pgbenchUrl!);
 
     const biz = await createBusiness(db, { name: 'bench' });
@@ -213,7 +281,7 @@ async function main() {
       return poolQuery(...args);
     }) as typeof pool.query;
     const rounds: { tps: number; core: number; statementsPerPayout: number }[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= (HTTP_ONLY ? 0 : ROUNDS); round++) {
       const { tps } = pgbench(pgbenchUrl!);
       let before = 0;
       const run = await throughput(
@@ -231,68 +299,89 @@ async function main() {
         run.failures,
       );
     }
-    const tps = median(rounds.map((r) => r.tps));
+    const tps = HTTP_ONLY ? pgbench(pgbenchUrl!).tps : median(rounds.map((r) => r.tps));
     const core = { perSecond: median(rounds.map((r) => r.core)), ratio: median(rounds.map((r) => r.core / r.tps)) };
-    console.log(
-      `pgbench TPC-B median ${fmt(tps)} tps; core median ${fmt(core.perSecond)}/s; core ratio, median of ${ROUNDS} rounds: ${fmt(core.ratio)} (target >= 0.7)`,
-    );
-
-    const hot = cards[0];
-    const others = cards.slice(1);
-    const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
-    const hotAccount = Number((await db.execute<{ id: number }>(sql`SELECT account_id AS id FROM cards WHERE card_number = ${hot}`)).rows[0].id);
-    const refill = () =>
-      db.transaction((tx) =>
-        postTransaction(tx, {
-          mode: 'test',
-          kind: 'bench_funding',
-          businessId: biz.id,
-          actor: ACTOR,
-          postings: [
-            { accountId: deposits, amount: -1_000_000_000 },
-            { accountId: hotAccount, amount: 1_000_000_000 },
-          ],
-        }),
+    if (HTTP_ONLY) console.log(`pgbench TPC-B ${fmt(tps)} tps (one run)`);
+    else
+      console.log(
+        `pgbench TPC-B median ${fmt(tps)} tps; core median ${fmt(core.perSecond)}/s; core ratio, median of ${ROUNDS} rounds: ${fmt(core.ratio)} (target >= 0.7)`,
       );
-    const hotRun = await throughput(db, 8, async () => {
-      try {
-        await c2c(hot, pick(others));
-      } catch (err) {
-        if (!(err instanceof ServiceError && err.code === 'insufficient_balance')) throw err;
-        await refill();
-      }
-    });
-    console.log(
-      `hot card, 8 connections paying out of one card: ${fmt(hotRun.perSecond)}/s, ratio to uniform ${fmt(hotRun.perSecond / core.perSecond)} (target >= 0.3)`,
-      hotRun.failures,
-    );
 
-    // The same payouts by the statement alone, sent by pgbench's C client: what PostgreSQL allows before any Node.js work.
-    const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
+    if (CORE_ONLY) return;
     const lastEvent = async () => Number((await db.execute<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM webhook_events`)).rows[0].id);
-    const eventsBefore = await lastEvent();
-    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-')), 'payout-statement.sql');
-    fs.writeFileSync(script, pgbenchPayoutScript());
-    const statementRun = pgbench(env.databaseUrl, ['-M', 'prepared', '-D', `biz=${biz.id}`, '-D', `lo=${range.lo}`, '-D', `hi=${range.hi}`, '-f', script]);
-    fs.rmSync(path.dirname(script), { recursive: true });
-    const statementTps = statementRun.tps;
-    // A refused statement is no error to pgbench: every transaction it ran must have written its payout and event.
-    const written = await db.execute<{ n: number }>(sql`
-      SELECT count(*)::int AS n FROM webhook_events WHERE id > ${eventsBefore} AND business_id = ${biz.id} AND subject_reference ~ '^c2c_[0-9]+_[0-9]+$'`);
-    if (written.rows[0].n !== statementRun.transactions) {
-      throw new Error(`pgbench ran ${statementRun.transactions} payout statements but ${written.rows[0].n} wrote their payout`);
-    }
-    // Its events only stand in for real ones: nobody waits for them, and delivering them would only lengthen the drain.
-    await db.execute(
-      sql`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'pending' AND event_id > ${eventsBefore} AND event_id <= ${await lastEvent()}`,
-    );
-    console.log(
-      `the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps, ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`,
-    );
+    // BENCH_PAYOUTS_ONLY=http skips the core's hot card and statement runs (and the lists): for quick HTTP measurements.
+    const extras = HTTP_ONLY
+      ? undefined
+      : await (async () => {
+          const hot = cards[0];
+          const others = cards.slice(1);
+          const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
+          const hotAccount = Number((await db.execute<{ id: number }>(sql`SELECT account_id AS id FROM cards WHERE card_number = ${hot}`)).rows[0].id);
+          const refill = () =>
+            db.transaction((tx) =>
+              postTransaction(tx, {
+                mode: 'test',
+                kind: 'bench_funding',
+                businessId: biz.id,
+                actor: ACTOR,
+                postings: [
+                  { accountId: deposits, amount: -1_000_000_000 },
+                  { accountId: hotAccount, amount: 1_000_000_000 },
+                ],
+              }),
+            );
+          const hotRun = await throughput(db, 8, async () => {
+            try {
+              await c2c(hot, pick(others));
+            } catch (err) {
+              if (!(err instanceof ServiceError && err.code === 'insufficient_balance')) throw err;
+              await refill();
+            }
+          });
+          console.log(
+            `hot card, 8 connections paying out of one card: ${fmt(hotRun.perSecond)}/s, ratio to uniform ${fmt(hotRun.perSecond / core.perSecond)} (target >= 0.3)`,
+            hotRun.failures,
+          );
+
+          // The same payouts by the statement alone, sent by pgbench's C client: what PostgreSQL allows before any Node.js work.
+          const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`))
+            .rows[0];
+          const eventsBefore = await lastEvent();
+          const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-')), 'payout-statement.sql');
+          fs.writeFileSync(script, pgbenchPayoutScript());
+          const statementRun = pgbench(env.databaseUrl, [
+            '-M',
+            'prepared',
+            '-D',
+            `biz=${biz.id}`,
+            '-D',
+            `lo=${range.lo}`,
+            '-D',
+            `hi=${range.hi}`,
+            '-f',
+            script,
+          ]);
+          fs.rmSync(path.dirname(script), { recursive: true });
+          const statementTps = statementRun.tps;
+          // A refused statement is no error to pgbench: every transaction it ran must have written its payout and event.
+          const written = await db.execute<{ n: number }>(sql`
+        SELECT count(*)::int AS n FROM webhook_events WHERE id > ${eventsBefore} AND business_id = ${biz.id} AND subject_reference ~ '^c2c_[0-9]+_[0-9]+$'`);
+          if (written.rows[0].n !== statementRun.transactions) {
+            throw new Error(`pgbench ran ${statementRun.transactions} payout statements but ${written.rows[0].n} wrote their payout`);
+          }
+          // Its events only stand in for real ones: nobody waits for them, and delivering them would only lengthen the drain.
+          await db.execute(
+            sql`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'pending' AND event_id > ${eventsBefore} AND event_id <= ${await lastEvent()}`,
+          );
+          console.log(
+            `the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps, ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`,
+          );
+          return { hotRun, statementTps };
+        })();
 
     // Start the server, then let it deliver the webhook events the core phases wrote before timing HTTP.
     ensureProductionBuild();
-    server = await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken });
+    server = await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: serverEnv });
     const drainStarted = performance.now();
     const backlog = await pendingDeliveries(db);
     while ((await pendingDeliveries(db)) > 0 && performance.now() - drainStarted < 300_000) await new Promise((r) => setTimeout(r, 500));
@@ -302,28 +391,49 @@ async function main() {
     results.webhook_drain_per_second = backlog / drainSeconds;
 
     const base = server.baseUrl;
-    const httpPayout = async () => {
-      const [from, to] = distinctPair();
-      const res = await request(`${base}/api/v1/card/payouts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${biz.api_keys.test}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ card_number: from, destination_card_number: to, amount: 100 }),
-      });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
+    const httpCards = cards.slice(0, HTTP_CARDS);
+    fs.writeFileSync(cardsFile, `${httpCards.join('\n')}\n`);
+    const key = biz.api_keys.test as string;
+    servers.push(server);
+
+    const refused: string[] = [];
+    /** A timed wrk run with the CPU the servers and PostgreSQL spent on it, until every webhook delivery it caused is done. */
+    const measured = async (label: string, payouts: boolean, instances?: TestServer[]) => {
+      const on = instances ?? [server!];
+      const wrkOpts = {
+        baseUrl: on[0].baseUrl,
+        connections: 8,
+        threads: on.length > 1 ? on.length : 2,
+        instances: on.length > 1 ? on.map((s) => `127.0.0.1:${s.port}`) : undefined,
+        payouts: payouts ? { cardsFile, apiKey: key } : undefined,
+      };
+      runWrk({ ...wrkOpts, seconds: WARMUP_SECONDS });
+      await drain(db);
+      await db.execute(sql`ANALYZE`);
+      const cpu = await cpuWindow(
+        on.map((s) => s.process.pid!),
+        env.databaseUrl,
+      );
+      const run = runWrk({ ...wrkOpts, seconds: SECONDS });
+      const left = await pendingDeliveries(db);
+      const drainSeconds = await drain(db);
+      const spent = await cpu.stop();
+      const per = (ms: number) => ms / run.requests;
+      console.log(
+        `${label}: ${fmt(run.perSecond)}/s, p50 ${fmt(run.p50Ms)} ms, p99 ${fmt(run.p99Ms)} ms, non-2xx ${run.non2xx}; CPU ms per request: server ${fmt(per(spent.serverMs))}, PostgreSQL ${fmt(per(spent.postgresMs))}` +
+          (payouts ? `; ${left} deliveries pending at the end, drained in ${fmt(drainSeconds)} s` : ''),
+      );
+      // The run goes on so every figure is printed, and fails at the end.
+      if (run.non2xx > 0 || run.socketErrors) refused.push(`${label}: ${run.non2xx} non-2xx answers, socket errors ${run.socketErrors ?? 'none'}`);
+      return { ...run, serverCpuMs: per(spent.serverMs), postgresCpuMs: per(spent.postgresMs), pendingAtEnd: left, drainSeconds };
     };
-    const http = await throughput(db, 8, httpPayout);
-    console.log(`HTTP card-to-card, 8 clients: ${fmt(http.perSecond)}/s, ratio to pgbench ${fmt(http.perSecond / tps)} (target >= 0.4)`, http.failures);
 
-    // Next.js's own ceiling on this machine: a route that only runs SELECT 1, served by the same server to 8 clients.
-    const health = await throughput(db, 8, async () => {
-      const res = await request(`${base}/api/health`);
-      if (res.status !== 200) throw new Error(`HTTP ${res.status} ${res.text}`);
-    });
+    const http = await measured('HTTP card-to-card (wrk, 8 connections)', true);
+    // Next.js's own ceiling on this machine: a route that only runs SELECT 1, served by the same server.
+    const health = await measured('GET /api/health (one SELECT 1), wrk, 8 connections', false);
     console.log(
-      `GET /api/health (one SELECT 1), 8 clients: ${fmt(health.perSecond)}/s, ratio to pgbench ${fmt(health.perSecond / tps)}: the most any route reaches here`,
-      health.failures,
+      `payouts per health request: ${fmt(http.perSecond / health.perSecond)} (target >= 0.5); HTTP payouts to pgbench ${fmt(http.perSecond / tps)}, health to pgbench ${fmt(health.perSecond / tps)}`,
     );
-
     // Payout lists: one business with 1,000 payouts and one with 1,000,000, written in bulk.
     const listBusiness = async (name: string, n: number) => {
       const b = await createBusiness(db, { name });
@@ -341,8 +451,7 @@ async function main() {
       console.log(`  seeded ${n} payouts in ${fmt((performance.now() - t) / 1000)} s`);
       return b;
     };
-    const small = await listBusiness('bench-small-list', SMALL);
-    const big = await listBusiness('bench-big-list', BIG);
+    const [small, big] = HTTP_ONLY ? [] : [await listBusiness('bench-small-list', SMALL), await listBusiness('bench-big-list', BIG)];
     await db.execute(sql`ANALYZE payouts`);
     const p95 = async (key: string, page: number) => {
       const samples = await timeCalls(LIST_REQUESTS, 4, async () => {
@@ -354,21 +463,35 @@ async function main() {
       return percentile(samples, 95);
     };
     const lists: Record<string, number> = {};
-    for (const page of [1, 60]) {
-      lists[`small_p${page}`] = await p95(small.api_keys.test, page);
-      lists[`big_p${page}`] = await p95(big.api_keys.test, page);
+    for (const page of HTTP_ONLY ? [] : [1, 60]) {
+      lists[`small_p${page}`] = await p95(small!.api_keys.test, page);
+      lists[`big_p${page}`] = await p95(big!.api_keys.test, page);
       console.log(
         `GET /card/payouts page ${page} (limit 15), p95: ${fmt(lists[`small_p${page}`])} ms at ${SMALL} payouts, ${fmt(lists[`big_p${page}`])} ms at ${BIG}; ratio ${fmt(lists[`big_p${page}`] / lists[`small_p${page}`])} (target <= 2)`,
       );
     }
 
-    // The share of the dashboard's own webhook: the same HTTP payouts with the business's endpoints disabled, so no event is delivered.
-    await db.execute(sql`UPDATE webhook_endpoints SET disabled_at = now() WHERE business_id = ${biz.id}`);
-    const httpNoHooks = await throughput(db, 8, httpPayout);
+    if (HTTP_SINGLE) {
+      writeResult('payouts-http-single', { http_per_second: http.perSecond, health_per_second: health.perSecond, http, health });
+      return;
+    }
+    // Several instances on the one PostgreSQL, wrk's threads spread over them round robin, with the business's own
+    // endpoint registered too: every event must reach each endpoint exactly once, whichever instance claimed it.
+    const receiver = await startReceiver();
+    await registerWebhookEndpoint(db, biz.id, { mode: 'test', url: receiver.url });
+    for (let i = 1; i < INSTANCES; i++) servers.push(await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: serverEnv }));
+    const firstEvent = await lastEvent();
+    const multiHealth = await measured(`GET /api/health on ${INSTANCES} instances`, false, servers);
+    const multi = await measured(`HTTP card-to-card on ${INSTANCES} instances, dashboard and business endpoints`, true, servers);
+    const delivery = await deliveredOnce(db, firstEvent, receiver.seen);
     console.log(
-      `HTTP card-to-card with the business's webhook endpoints disabled: ${fmt(httpNoHooks.perSecond)}/s, ratio to pgbench ${fmt(httpNoHooks.perSecond / tps)}`,
-      httpNoHooks.failures,
+      `${INSTANCES} instances: payouts ${fmt(multi.perSecond)}/s, health ${fmt(multiHealth.perSecond)}/s, ratio ${fmt(multi.perSecond / multiHealth.perSecond)}; ${delivery}`,
     );
+    await receiver.close();
+
+    // The share of the webhooks: the same HTTP payouts with the business's endpoints disabled, so no event is delivered.
+    await db.execute(sql`UPDATE webhook_endpoints SET disabled_at = now() WHERE business_id = ${biz.id}`);
+    const httpNoHooks = await measured('HTTP card-to-card with every webhook endpoint disabled', true);
 
     const ledger = await verifyLedger(db);
     console.log(`verifyLedger: ${ledger.ok ? 'clean' : ledger.problems.join('; ')} (${ledger.transactions} transactions)`);
@@ -382,23 +505,38 @@ async function main() {
       pgbench_tps: tps,
       core_per_second: core.perSecond,
       core_ratio: core.ratio,
-      statement_alone_tps: statementTps,
-      statement_alone_ratio: statementTps / tps,
+      statement_alone_tps: extras?.statementTps,
+      statement_alone_ratio: extras && extras.statementTps / tps,
       http_per_second: http.perSecond,
       http_ratio: http.perSecond / tps,
+      http_p50_ms: http.p50Ms,
+      http_p99_ms: http.p99Ms,
+      http_server_cpu_ms_per_payout: http.serverCpuMs,
+      http_postgres_cpu_ms_per_payout: http.postgresCpuMs,
+      http_deliveries_pending_at_end: http.pendingAtEnd,
       http_without_webhooks_per_second: httpNoHooks.perSecond,
       http_without_webhooks_ratio: httpNoHooks.perSecond / tps,
       health_route_per_second: health.perSecond,
       health_route_ratio: health.perSecond / tps,
-      hot_per_second: hotRun.perSecond,
-      hot_ratio_to_uniform: hotRun.perSecond / core.perSecond,
+      health_p50_ms: health.p50Ms,
+      health_p99_ms: health.p99Ms,
+      health_server_cpu_ms_per_request: health.serverCpuMs,
+      payouts_per_health_ratio: http.perSecond / health.perSecond,
+      instances: INSTANCES,
+      multi_instance_per_second: multi.perSecond,
+      multi_instance_health_per_second: multiHealth.perSecond,
+      multi_instance_ratio: multi.perSecond / multiHealth.perSecond,
+      multi_instance_delivery: delivery,
+      hot_per_second: extras?.hotRun.perSecond,
+      hot_ratio_to_uniform: extras && extras.hotRun.perSecond / core.perSecond,
       list_p95_ms: lists,
       ledger_clean: ledger.ok,
     });
-    writeResult('payouts', results);
+    writeResult(HTTP_ONLY ? 'payouts-http' : 'payouts', { ...results, http_runs_refused: refused });
+    if (refused.length) throw new Error(`answers other than 2xx:\n${refused.join('\n')}`);
   } finally {
     await pool.end();
-    await server?.stop();
+    await Promise.all(servers.map((s) => s.stop()));
     await env.close();
   }
 }

@@ -23,6 +23,8 @@ export interface DeliverWebhookOptions {
   headers: Record<string, string>;
   body: Buffer;
   timeoutMs?: number;
+  /** Keep the whole reply (up to 64 KB) in responseBody, not only its excerpt: a batch's answer. */
+  keepBody?: boolean;
 }
 
 export interface DeliveryAttemptResult {
@@ -33,6 +35,8 @@ export interface DeliveryAttemptResult {
   responseExcerpt: string | null;
   /** From Retry-After, when the receiver sent one. */
   retryAfterMs: number | null;
+  /** The reply as read, when keepBody asked for it. */
+  responseBody?: string;
   /**
    * The reply or network error came from a business's endpoint at an address not
    * public: a loopback name test mode allows. Its detail is the server's own
@@ -115,11 +119,12 @@ export async function deliverWebhook(o: DeliverWebhookOptions): Promise<Delivery
       let size = 0;
       const status = res.statusCode ?? 0;
       const complete = () => {
-        const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS);
+        const text = Buffer.concat(chunks).toString('utf8');
+        const excerpt = text.slice(0, EXCERPT_CHARS);
         const ok = status >= 200 && status < 300;
         const error = ok ? null : status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? '(none)'} not followed` : `HTTP ${status}`;
         const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : null;
-        finish({ ok, statusCode: status, error, responseExcerpt: excerpt || null, retryAfterMs });
+        finish({ ok, statusCode: status, error, responseExcerpt: excerpt || null, retryAfterMs, ...(o.keepBody ? { responseBody: text } : {}) });
       };
       res.on('data', (chunk: Buffer) => {
         if (size < MAX_READ_BYTES) chunks.push(chunk);

@@ -1,14 +1,17 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Mode } from '../validation';
 import { DEFAULT_TIMEOUT_MS, deliverWebhook, type DeliveryAttemptResult } from './deliver-webhook';
 import { dashboardWebhookUrl } from './endpoints';
 import { signatureHeaders } from './signing';
+import { BATCH_HEADER, MAX_BATCH_BYTES, MAX_BATCH_ITEMS, type BatchItemResult } from './webhook-batch';
 
 /** CONTRACT.md section 6: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 const REFILL_AFTER_MS = 10;
+// Outcomes arriving this close together are stored by one statement.
+const RECORD_AFTER_MS = 2;
 
 /** WEBHOOK_RETRY_SCHEDULE (milliseconds, comma-separated) or the contract's schedule. */
 export function retrySchedule(raw = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
@@ -134,54 +137,203 @@ export function attemptRow(r: DeliveryAttemptResult): AttemptRow {
   return { status_code: null, duration_ms: null, error: r.ok ? null : NON_PUBLIC_FAILURE, response_excerpt: null, private_detail: detail };
 }
 
+/** One attempt's result, for recordAttempts. */
+export interface AttemptOutcome {
+  delivery: ClaimedDelivery;
+  result: DeliveryAttemptResult;
+}
+
 /**
- * Stores the attempt and moves the delivery on: delivered, retried later, or
- * failed for good. Only the holder of the lease (same attempts count, still
- * pending) changes the delivery.
+ * Stores the attempts and moves each delivery on: delivered, retried later,
+ * or failed for good, all in one statement. Only the holder of the lease
+ * (same attempts count, still pending) changes a delivery.
  */
-export async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttemptResult, o: RecordAttemptOptions): Promise<void> {
-  const leased = sql`id = ${d.id} AND attempts = ${d.attempts} AND state = 'pending'`;
-  let update: SQL;
-  if (r.ok) {
-    update = sql`UPDATE webhook_deliveries SET state = 'delivered', delivered_at = now() WHERE ${leased}`;
-  } else if (r.statusCode === 410 || d.attempts > o.schedule.length) {
-    update = sql`UPDATE webhook_deliveries SET state = 'failed' WHERE ${leased}`;
-  } else {
-    // A non-public address's Retry-After would show the business one of its reply headers through the next attempt's time.
-    const retryAfterMs = r.nonPublic ? 0 : (r.retryAfterMs ?? 0);
-    const delay = Math.min(Math.max(o.schedule[d.attempts - 1], retryAfterMs), MAX_RETRY_AFTER_MS);
-    update = sql`UPDATE webhook_deliveries SET next_attempt_at = now() + ${delay} * interval '1 millisecond' WHERE ${leased}`;
-  }
-  const row = attemptRow(r);
-  await db.execute(sql`
-    WITH attempt AS (
-      INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_excerpt, private_detail)
-      VALUES (${d.id}, ${row.status_code}, ${row.duration_ms}, ${row.error}, ${row.response_excerpt}, ${row.private_detail && JSON.stringify(row.private_detail)}::jsonb)
-    )
-    ${update}`);
-  if (r.statusCode === 410) {
+export async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttemptOptions): Promise<void> {
+  if (outcomes.length === 0) return;
+  const columns = {
+    id: [] as number[],
+    attempts: [] as number[],
+    outcome: [] as string[],
+    delay: [] as number[],
+    status: [] as (number | null)[],
+    duration: [] as (number | null)[],
+    error: [] as (string | null)[],
+    excerpt: [] as (string | null)[],
+    detail: [] as (string | null)[],
+  };
+  const gone = new Set<number>();
+  for (const { delivery: d, result: r } of outcomes) {
+    let outcome = 'retry';
+    let delay = 0;
+    if (r.ok) outcome = 'delivered';
+    else if (r.statusCode === 410 || d.attempts > o.schedule.length) outcome = 'failed';
+    else {
+      // A non-public address's Retry-After would show the business one of its reply headers through the next attempt's time.
+      const retryAfterMs = r.nonPublic ? 0 : (r.retryAfterMs ?? 0);
+      delay = Math.min(Math.max(o.schedule[d.attempts - 1], retryAfterMs), MAX_RETRY_AFTER_MS);
+    }
     // The receiver says the URL is gone for good: stop sending there until it is registered again.
-    await db.execute(sql`UPDATE webhook_endpoints SET disabled_at = now(), updated_at = now() WHERE id = ${d.endpointId} AND disabled_at IS NULL`);
+    if (r.statusCode === 410) gone.add(d.endpointId);
+    const row = attemptRow(r);
+    columns.id.push(d.id);
+    columns.attempts.push(d.attempts);
+    columns.outcome.push(outcome);
+    columns.delay.push(delay);
+    columns.status.push(row.status_code);
+    columns.duration.push(row.duration_ms);
+    columns.error.push(row.error);
+    columns.excerpt.push(row.response_excerpt);
+    columns.detail.push(row.private_detail && JSON.stringify(row.private_detail));
+  }
+  const c = columns;
+  await db.execute(sql`
+    WITH input AS (
+      SELECT * FROM unnest(${sql.param(c.id)}::bigint[], ${sql.param(c.attempts)}::int[], ${sql.param(c.outcome)}::text[], ${sql.param(c.delay)}::bigint[],
+                           ${sql.param(c.status)}::int[], ${sql.param(c.duration)}::int[], ${sql.param(c.error)}::text[], ${sql.param(c.excerpt)}::text[],
+                           ${sql.param(c.detail)}::jsonb[])
+        AS t(id, attempts, outcome, delay_ms, status_code, duration_ms, error, response_excerpt, private_detail)
+    ), attempt AS (
+      INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_excerpt, private_detail)
+      SELECT id, status_code, duration_ms, error, response_excerpt, private_detail FROM input
+    )
+    UPDATE webhook_deliveries d
+    SET state = CASE WHEN i.outcome = 'retry' THEN d.state ELSE i.outcome END,
+        delivered_at = CASE WHEN i.outcome = 'delivered' THEN now() ELSE d.delivered_at END,
+        next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.delay_ms * interval '1 millisecond' ELSE d.next_attempt_at END
+    FROM input i WHERE d.id = i.id AND d.attempts = i.attempts AND d.state = 'pending'`);
+  if (gone.size > 0) {
+    await db.execute(
+      sql`UPDATE webhook_endpoints SET disabled_at = now(), updated_at = now() WHERE id = ANY(${sql.param([...gone])}::int[]) AND disabled_at IS NULL`,
+    );
   }
 }
 
+/** Stores one attempt and moves its delivery on (recordAttempts of one). */
+export async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttemptResult, o: RecordAttemptOptions): Promise<void> {
+  await recordAttempts(db, [{ delivery: d, result: r }], o);
+}
+
+type Record1 = (d: ClaimedDelivery, r: DeliveryAttemptResult) => Promise<void>;
+
+interface AttemptOptions extends RecordAttemptOptions {
+  timeoutMs: number;
+  /** How the outcome is stored; default: one statement of its own. */
+  record?: Record1;
+}
+
+const signedFor = (d: ClaimedDelivery, body: Buffer) =>
+  signatureHeaders({ secret: d.secret, previousSecret: d.previousSecret, webhookId: d.webhookId, timestamp: Math.floor(Date.now() / 1000), body });
+
 /** One attempt of one claimed delivery, signed for this moment, with its result stored. */
-export async function attemptDelivery(db: Db, d: ClaimedDelivery, o: RecordAttemptOptions & { timeoutMs: number }): Promise<DeliveryAttemptResult | null> {
+export async function attemptDelivery(db: Db, d: ClaimedDelivery, o: AttemptOptions): Promise<DeliveryAttemptResult | null> {
   if (d.disabled) {
     await db.execute(sql`UPDATE webhook_deliveries SET state = 'failed' WHERE id = ${d.id} AND attempts = ${d.attempts} AND state = 'pending'`);
     return null;
   }
   const body = Buffer.from(d.body, 'utf8');
-  const headers = signatureHeaders({
-    secret: d.secret,
-    previousSecret: d.previousSecret,
-    webhookId: d.webhookId,
-    timestamp: Math.floor(Date.now() / 1000),
-    body,
-  });
-  const result = await deliverWebhook({ url: d.url, mode: d.mode, guard: d.kind !== 'dashboard', headers, body, timeoutMs: o.timeoutMs });
-  await recordAttempt(db, d, result, o);
+  const result = await deliverWebhook({ url: d.url, mode: d.mode, guard: d.kind !== 'dashboard', headers: signedFor(d, body), body, timeoutMs: o.timeoutMs });
+  await (o.record ?? ((dd, r) => recordAttempt(db, dd, r, o)))(d, result);
   return result;
+}
+
+/**
+ * Several claimed deliveries to one dashboard endpoint (our own receiver) in
+ * one request: each signed exactly as it would be alone, its headers and body
+ * side by side; the receiver verifies each and answers one result per
+ * delivery, which is stored as that delivery's attempt. A failed request is
+ * every delivery's failed attempt, retried on the usual schedule.
+ */
+export async function attemptDashboardBatch(db: Db, batch: ClaimedDelivery[], o: AttemptOptions): Promise<void> {
+  const deliveries = batch.map((d) => ({ headers: signedFor(d, Buffer.from(d.body, 'utf8')), body: d.body }));
+  const body = Buffer.from(JSON.stringify({ deliveries }), 'utf8');
+  const sent = await deliverWebhook({
+    url: batch[0].url,
+    mode: batch[0].mode,
+    guard: false,
+    headers: { [BATCH_HEADER]: String(batch.length) },
+    body,
+    timeoutMs: o.timeoutMs,
+    keepBody: true,
+  });
+  let results: BatchItemResult[] | undefined;
+  if (sent.ok) {
+    try {
+      results = (JSON.parse(sent.responseBody ?? '') as { data: { results: BatchItemResult[] } }).data.results;
+    } catch {
+      results = undefined;
+    }
+  }
+  const outcomes = batch.map((d, i): AttemptOutcome => {
+    const item = results?.[i];
+    const { responseBody: _whole, ...whole } = sent;
+    if (!sent.ok) return { delivery: d, result: whole };
+    if (!item || item.id !== d.webhookId) return { delivery: d, result: { ...whole, ok: false, error: 'the batch answer has no result for this delivery' } };
+    const ok = item.status >= 200 && item.status < 300;
+    return {
+      delivery: d,
+      result: { ...whole, ok, statusCode: item.status, error: ok ? null : `HTTP ${item.status}`, responseExcerpt: JSON.stringify(item).slice(0, 1000) },
+    };
+  });
+  const record = o.record;
+  if (record) await Promise.all(outcomes.map((x) => record(x.delivery, x.result)));
+  else await recordAttempts(db, outcomes, o);
+}
+
+/**
+ * How claimed deliveries are sent: each to a business's endpoint alone; those
+ * to a dashboard endpoint (our own receiver) in batches per endpoint.
+ */
+export function sendingGroups(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
+  const groups: ClaimedDelivery[][] = [];
+  const open = new Map<number, { group: ClaimedDelivery[]; bytes: number }>();
+  for (const d of claimed) {
+    if (d.kind !== 'dashboard' || d.disabled) {
+      groups.push([d]);
+      continue;
+    }
+    const bytes = Buffer.byteLength(d.body) * 2 + 1024;
+    let current = open.get(d.endpointId);
+    if (!current || current.group.length >= MAX_BATCH_ITEMS || current.bytes + bytes > MAX_BATCH_BYTES / 2) {
+      current = { group: [], bytes: 0 };
+      groups.push(current.group);
+      open.set(d.endpointId, current);
+    }
+    current.group.push(d);
+    current.bytes += bytes;
+  }
+  return groups;
+}
+
+/**
+ * Gathers the outcomes of attempts that finish within a few milliseconds of
+ * each other and stores them with one statement; each caller's promise
+ * settles once its own outcome is stored.
+ */
+function attemptRecorder(db: Db, o: RecordAttemptOptions): Record1 {
+  let queue: { outcome: AttemptOutcome; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let _timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    _timer = undefined;
+    const batch = queue;
+    queue = [];
+    recordAttempts(
+      db,
+      batch.map((b) => b.outcome),
+      o,
+    ).then(
+      () => {
+        for (const b of batch) b.resolve();
+      },
+      (err) => {
+        for (const b of batch) b.reject(err);
+      },
+    );
+  };
+  return (delivery, result) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ outcome: { delivery, result }, resolve, reject });
+      _timer ??= setTimeout(flush, RECORD_AFTER_MS);
+    });
 }
 
 export interface DeliveryWorkerOptions {
@@ -208,6 +360,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   // Half the slots at most for one endpoint, so the others always have room.
   const perEndpoint = opts.maxPerEndpoint ?? Math.max(1, Math.floor(maxInFlight / 2));
   const byEndpoint = new Map<number, number>();
+  const record = attemptRecorder(db, { schedule });
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking = false;
@@ -244,19 +397,26 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
       const free = maxInFlight - inFlight.size;
       if (free > 0) {
         const claimed = await claimDueDeliveries(db, free, leaseMs, { perEndpoint, inFlight: byEndpoint });
-        for (const d of claimed) {
-          byEndpoint.set(d.endpointId, (byEndpoint.get(d.endpointId) ?? 0) + 1);
-          const p = attemptDelivery(db, d, { schedule, timeoutMs })
-            .catch((err) => console.error('webhook delivery failed to record:', err instanceof Error ? err.message : err))
-            .finally(() => {
-              inFlight.delete(p);
-              const was = byEndpoint.get(d.endpointId)!;
-              if (was === 1) byEndpoint.delete(d.endpointId);
-              else byEndpoint.set(d.endpointId, was - 1);
-              // The last claim found work, so more may be waiting for this slot (or this endpoint's share).
-              if (foundWork) wakeSoon();
-            });
-          inFlight.add(p);
+        const attempt = { schedule, timeoutMs, record };
+        for (const group of sendingGroups(claimed)) {
+          const sent: Promise<unknown> =
+            group.length === 1 && (group[0].kind !== 'dashboard' || group[0].disabled)
+              ? attemptDelivery(db, group[0], attempt)
+              : attemptDashboardBatch(db, group, attempt);
+          for (const d of group) {
+            byEndpoint.set(d.endpointId, (byEndpoint.get(d.endpointId) ?? 0) + 1);
+            const p = sent
+              .catch((err) => console.error('webhook delivery failed to record:', err instanceof Error ? err.message : err))
+              .finally(() => {
+                inFlight.delete(p);
+                const was = byEndpoint.get(d.endpointId)!;
+                if (was === 1) byEndpoint.delete(d.endpointId);
+                else byEndpoint.set(d.endpointId, was - 1);
+                // The last claim found work, so more may be waiting for this slot (or this endpoint's share).
+                if (foundWork) wakeSoon();
+              });
+            inFlight.add(p);
+          }
         }
         foundWork = claimed.length > 0;
         if (claimed.length === free) next = 0;

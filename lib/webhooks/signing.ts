@@ -9,9 +9,20 @@ export function standardKey(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
 }
 
-/** SPEC.md's `service-signature`: hex HMAC-SHA256 keyed with the secret over the secret itself. */
+const serviceSignatures = new Map<string, string>();
+
+/**
+ * SPEC.md's `service-signature`: hex HMAC-SHA256 keyed with the secret over the secret itself.
+ * It depends on the secret alone, so each is computed once per process (a few secrets; bounded all the same).
+ */
 export function serviceSignature(secret: string): string {
-  return createHmac('sha256', secret).update(secret).digest('hex');
+  let signature = serviceSignatures.get(secret);
+  if (signature === undefined) {
+    signature = createHmac('sha256', secret).update(secret).digest('hex');
+    if (serviceSignatures.size >= 1_000) serviceSignatures.clear();
+    serviceSignatures.set(secret, signature);
+  }
+  return signature;
 }
 
 /** `x-service-signature`: hex HMAC-SHA256 keyed with the whole secret string over the raw body. */

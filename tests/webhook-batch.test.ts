@@ -1,0 +1,134 @@
+import http from 'node:http';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { attemptDashboardBatch, type ClaimedDelivery, sendingGroups } from '../lib/webhooks/delivery-worker';
+import { enqueueEvent } from '../lib/webhooks/outbox';
+import { receiveWebhookRequest } from '../lib/webhooks/receive-webhook-request';
+import { createTestBusiness, testDb } from './helpers';
+
+/** The receiving route's handler behind a plain Node.js server: what Next.js hands it, without the rest of the app. */
+function routeServer(): Promise<{ url: (publicId: string) => string; close(): Promise<void>; requests: () => number }> {
+  let requests = 0;
+  const server = http.createServer(async (req, res) => {
+    requests++;
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: 'POST',
+      headers: req.headers as Record<string, string>,
+      body: Buffer.concat(chunks),
+    });
+    const answer = await receiveWebhookRequest(request, Promise.resolve({ endpoint: req.url!.split('/').pop()! }));
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({
+        url: (publicId) => `http://127.0.0.1:${port}/api/webhooks/${publicId}`,
+        close: () => new Promise((r) => server.close(() => r())),
+        requests: () => requests,
+      });
+    }),
+  );
+}
+
+describe("batched delivery to the dashboard's own endpoint", () => {
+  let route: Awaited<ReturnType<typeof routeServer>>;
+  beforeAll(async () => {
+    // The handler reads the app's database handle, made from DATABASE_URL: this run's database.
+    process.env.DATABASE_URL = inject('databaseUrl');
+    route = await routeServer();
+  });
+  afterAll(() => route.close());
+
+  it('sends several deliveries in one request; each is verified alone: the genuine ones delivered once, a wrongly signed one retried later', async () => {
+    const db = testDb();
+    const business = await createTestBusiness('Batch');
+    const { rows: endpoints } = await db.execute<{ id: number; public_id: string; secret: string }>(
+      sql`SELECT id, public_id, secret FROM webhook_endpoints WHERE business_id = ${business.id} AND mode = 'test' AND kind = 'dashboard'`,
+    );
+    const endpoint = endpoints[0];
+    const claimed: ClaimedDelivery[] = [];
+    for (let n = 0; n < 3; n++) {
+      const payload = { event: 'payout.success', initiator_reference: `c2c_batch_${n}`, amount: 100 + n };
+      // Written as leased (attempt 1, due in an hour) in the same transaction, so the test server's own worker never takes them.
+      const delivery = await db.transaction(async (tx) => {
+        const webhookId = await enqueueEvent(tx, {
+          businessId: business.id,
+          mode: 'test',
+          type: 'payout.success',
+          payload,
+          subjectReference: `c2c_batch_${n}`,
+        });
+        const { rows } = await tx.execute<{ id: number; body: string }>(sql`
+          UPDATE webhook_deliveries d SET attempts = 1, next_attempt_at = now() + interval '1 hour'
+          FROM webhook_events e WHERE e.id = d.event_id AND e.event_id = ${webhookId} AND d.endpoint_id = ${endpoint.id}
+          RETURNING d.id, e.body`);
+        return { webhookId, ...rows[0] };
+      });
+      claimed.push({
+        id: Number(delivery.id),
+        attempts: 1,
+        endpointId: endpoint.id,
+        webhookId: delivery.webhookId,
+        body: delivery.body,
+        mode: 'test',
+        kind: 'dashboard',
+        url: route.url(endpoint.public_id),
+        // The third is signed with a secret that is not the endpoint's: the receiver must refuse it alone.
+        secret: n === 2 ? `whsec_${Buffer.alloc(32, 7).toString('base64')}` : endpoint.secret,
+        previousSecret: null,
+        disabled: false,
+      });
+    }
+    expect(sendingGroups(claimed)).toEqual([claimed]);
+
+    const before = route.requests();
+    await attemptDashboardBatch(db, claimed, { schedule: [60_000], timeoutMs: 5_000 });
+    expect(route.requests() - before).toBe(1);
+
+    const { rows } = await db.execute<{ id: number; state: string; delivered: boolean; due_later: boolean; statuses: number[] }>(sql`
+      SELECT d.id, d.state, d.delivered_at IS NOT NULL AS delivered, d.next_attempt_at > now() + interval '50 seconds' AS due_later,
+             array_agg(a.status_code ORDER BY a.id) AS statuses
+      FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+      WHERE d.id IN (${claimed[0].id}, ${claimed[1].id}, ${claimed[2].id}) GROUP BY d.id ORDER BY d.id`);
+    expect(rows.map((r) => [r.state, r.delivered, r.statuses])).toEqual([
+      ['delivered', true, [200]],
+      ['delivered', true, [200]],
+      ['pending', false, [401]],
+    ]);
+    expect(rows[2].due_later).toBe(true);
+    const { rows: received } = await db.execute<{ webhook_id: string }>(
+      sql`SELECT webhook_id FROM received_webhooks WHERE webhook_id IN (${claimed[0].webhookId}, ${claimed[1].webhookId}, ${claimed[2].webhookId})`,
+    );
+    expect(received.map((r) => r.webhook_id).sort()).toEqual([claimed[0].webhookId, claimed[1].webhookId].sort());
+
+    // The same two again (a lease that ran out, say): answered as already received, still kept once.
+    const again = claimed.slice(0, 2).map((d) => ({ ...d, attempts: 2 }));
+    await db.execute(sql`UPDATE webhook_deliveries SET state = 'pending', attempts = 2 WHERE id IN (${again[0].id}, ${again[1].id})`);
+    await attemptDashboardBatch(db, again, { schedule: [60_000], timeoutMs: 5_000 });
+    const { rows: after } = await db.execute<{ n: number; states: string[] }>(sql`
+      SELECT (SELECT count(*)::int FROM received_webhooks WHERE webhook_id IN (${again[0].webhookId}, ${again[1].webhookId})) AS n,
+             (SELECT array_agg(state) FROM webhook_deliveries WHERE id IN (${again[0].id}, ${again[1].id})) AS states`);
+    expect(after[0]).toEqual({ n: 2, states: ['delivered', 'delivered'] });
+  });
+
+  it('a business endpoint is never batched: one request per delivery', () => {
+    const d = (id: number, endpointId: number, kind: string): ClaimedDelivery => ({
+      id,
+      attempts: 1,
+      endpointId,
+      webhookId: `msg_${id}`,
+      body: '{}',
+      mode: 'test',
+      kind,
+      url: 'http://example.com',
+      secret: 's',
+      previousSecret: null,
+      disabled: false,
+    });
+    const groups = sendingGroups([d(1, 1, 'business'), d(2, 2, 'dashboard'), d(3, 1, 'business'), d(4, 2, 'dashboard'), d(5, 3, 'dashboard')]);
+    expect(groups.map((g) => g.map((x) => x.id))).toEqual([[1], [2, 4], [3], [5]]);
+  });
+});

@@ -97,3 +97,16 @@ export async function download(page: Page, linkName: string) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: linkName }).click()]);
   return { filename: file.suggestedFilename(), text: fs.readFileSync((await file.path())!, 'utf8') };
 }
+
+/** A new card funded the way a business funds one: a back office deposit, then a ledger top-up settled by the test helper. */
+export async function fundedCard(biz: SeededBusiness, amount: number, currency: 'ETB' | 'USD' = 'ETB') {
+  const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency, first_name: 'Funded', last_name: 'Card' });
+  expect(card.status).toBe(201);
+  const number = card.body.data.card_number as string;
+  expect((await admin('POST', `/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency, amount })).status).toBe(200);
+  const t = await call('POST', '/api/v1/transfers', biz.keys.test, { amount, bank_slug: 'link', account_number: number, account_name: 'Float' });
+  expect(t.status).toBe(200);
+  const settled = await call('POST', `/api/v1/test-helpers/payouts/${t.body.data.provider_reference}/settle`, biz.keys.test, { status: 'success' });
+  expect(settled.status).toBe(200);
+  return number;
+}

@@ -1,28 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '../components/ui/money';
-import {
-  admin,
-  baseUrl,
-  call,
-  expectAccessible,
-  openListening,
-  randomPhone,
-  screenshots,
-  seedBusiness,
-  signIn,
-  type SeededBusiness,
-} from './dashboard-fixtures';
-
-async function fundedCard(biz: SeededBusiness, currency: 'ETB' | 'USD', amount: number) {
-  const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency, first_name: 'Finance', last_name: 'Lists' });
-  expect(card.status).toBe(201);
-  const number = card.body.data.card_number as string;
-  expect((await admin('POST', `/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency, amount })).status).toBe(200);
-  const t = await call('POST', '/api/v1/transfers', biz.keys.test, { amount, bank_slug: 'link', account_number: number, account_name: 'Float' });
-  expect(t.status).toBe(200);
-  await call('POST', `/api/v1/test-helpers/payouts/${t.body.data.provider_reference}/settle`, biz.keys.test, { status: 'success' });
-  return number;
-}
+import { admin, baseUrl, call, expectAccessible, fundedCard, openListening, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
 const amounts = async (page: Page) =>
   (await page.getByTestId('payouts-table').locator('tbody tr').getByTestId('amount').allTextContents()).map((t) => Number(t.replace(/[^\d.]/g, '')));
@@ -40,8 +18,8 @@ test('finance sees the count and totals of a filter, sorts by amount and picks a
       })
     ).status,
   ).toBe(200);
-  const [source, destination] = [await fundedCard(biz, 'ETB', 5_000_000), await fundedCard(biz, 'ETB', 1_000)];
-  await fundedCard(biz, 'USD', 30_000);
+  const [source, destination] = [await fundedCard(biz, 5_000_000), await fundedCard(biz, 1_000)];
+  await fundedCard(biz, 30_000, 'USD');
 
   // 30 card-to-card payouts, the fee paid by the sender (added to what leaves the card) or by the receiver (taken off what arrives).
   const sent: { amount: number; fee: number; net: number }[] = [];
@@ -127,7 +105,7 @@ test('finance sees the count and totals of a filter, sorts by amount and picks a
 
 test('the totals on an open payouts list move when a payout arrives, without a reload', async ({ page }) => {
   const biz = await seedBusiness();
-  const source = await fundedCard(biz, 'ETB', 100_000);
+  const source = await fundedCard(biz, 100_000);
   await signIn(page, biz.emails.operator);
   await openListening(page, '/payouts?type=bank');
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));

@@ -1,26 +1,5 @@
 import { expect, test } from '@playwright/test';
-import {
-  admin,
-  baseUrl,
-  call,
-  expectAccessible,
-  openListening,
-  randomPhone,
-  screenshots,
-  seedBusiness,
-  signIn,
-  type SeededBusiness,
-} from './dashboard-fixtures';
-
-async function fundedCard(biz: SeededBusiness, amount: number) {
-  const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Live', last_name: 'Lister' });
-  expect(card.status).toBe(201);
-  const number = card.body.data.card_number as string;
-  expect((await admin('POST', `/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency: 'ETB', amount })).status).toBe(200);
-  const t = await call('POST', '/api/v1/transfers', biz.keys.test, { amount, bank_slug: 'link', account_number: number, account_name: 'Float' });
-  await call('POST', `/api/v1/test-helpers/payouts/${t.body.data.provider_reference}/settle`, biz.keys.test, { status: 'success' });
-  return number;
-}
+import { baseUrl, call, expectAccessible, fundedCard, openListening, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createGiftCardClient } from '../lib/client/create-gift-card-client';
 import type { CreateCardInput } from '../lib/client/types';
-import { createDb, type Db } from '../lib/db/client';
+import { createDb, type Db, type Tx } from '../lib/db/client';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -97,4 +97,16 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs 
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+class Rollback extends Error {}
+
+/** Runs fn in a transaction that is always rolled back: test files share the database, and some check the whole ledger. */
+export async function rolledBack(fn: (tx: Tx) => Promise<void>): Promise<void> {
+  await expect(
+    testDb().transaction(async (tx) => {
+      await fn(tx);
+      throw new Rollback();
+    }),
+  ).rejects.toBeInstanceOf(Rollback);
 }

@@ -14,23 +14,11 @@ import {
 } from '../lib/reports/liability';
 import type { Mode } from '../lib/validation';
 import { addCrossBusinessCardToCard, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
-import { adminClient, createCard, createTestBusiness, randomPhone, testDb, type TestBusiness } from './helpers';
+import { adminClient, createCard, createTestBusiness, randomPhone, rolledBack, testDb, type TestBusiness } from './helpers';
 import { fundCard } from './ledger-helpers';
 
 const TZ = 'Africa/Addis_Ababa';
 const today = () => dayIn(TZ, new Date());
-
-class Rollback extends Error {}
-
-/** Runs fn in a transaction that is always rolled back: other test files share the database. */
-async function rolledBack(fn: (tx: Tx) => Promise<void>) {
-  await expect(
-    testDb().transaction(async (tx) => {
-      await fn(tx);
-      throw new Rollback();
-    }),
-  ).rejects.toBeInstanceOf(Rollback);
-}
 
 /** Moves a card's ledger entries (all, or those `where` picks) back in time. */
 async function backdate(tx: Tx, cardNumber: string, days: number, where = sql`true`) {

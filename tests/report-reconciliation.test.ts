@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DbOrTx, Tx } from '../lib/db/client';
+import type { DbOrTx } from '../lib/db/client';
 import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
 import {
   FIGURES,
@@ -11,22 +11,10 @@ import {
   type ReconciliationReport,
 } from '../lib/reports/reconciliation';
 import { addCrossBusinessCardToCard, crossCardToCardFromLedger, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
-import { testDb } from './helpers';
+import { rolledBack, testDb } from './helpers';
 
 const TZ = 'Africa/Addis_Ababa';
 const today = () => dayIn(TZ, new Date());
-
-class Rollback extends Error {}
-
-/** Runs fn in a transaction that is always rolled back: other test files share the database and check the whole ledger. */
-async function rolledBack(fn: (tx: Tx) => Promise<void>) {
-  await expect(
-    testDb().transaction(async (tx) => {
-      await fn(tx);
-      throw new Rollback();
-    }),
-  ).rejects.toBeInstanceOf(Rollback);
-}
 
 /**
  * The figures summed a second way, straight from ledger_entries: for each

@@ -14,22 +14,10 @@ import {
 } from '../lib/reports/business-statement';
 import type { Currency } from '../lib/validation';
 import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
-import { testDb } from './helpers';
+import { rolledBack, testDb } from './helpers';
 
 const TZ = 'Africa/Addis_Ababa';
 const today = () => dayIn(TZ, new Date());
-
-class Rollback extends Error {}
-
-/** Runs fn in a transaction that is always rolled back: other test files share the database and check the whole ledger. */
-async function rolledBack(fn: (tx: Tx) => Promise<void>) {
-  await expect(
-    testDb().transaction(async (tx) => {
-      await fn(tx);
-      throw new Rollback();
-    }),
-  ).rejects.toBeInstanceOf(Rollback);
-}
 
 async function accountOf(db: DbOrTx, businessId: number, currency: Currency) {
   const r = await db.execute<{ id: number; balance: number }>(sql`

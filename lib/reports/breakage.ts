@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { zonedDayStart } from '../dashboard/time-zone';
 import type { Currency } from '../validation';
-import { asOfDay, withoutJit, type CurrencyLiability, type LiabilityOptions, type LiabilityReport } from './liability';
+import { asOfDay, type CurrencyLiability, type LiabilityOptions, type LiabilityReport } from './liability';
+import { reportRead } from './report-range';
 
 /**
  * Ledger transactions that put new value onto a card from outside the card
@@ -51,7 +52,7 @@ export async function valueLoaded(db: DbOrTx, opts: LiabilityOptions): Promise<L
     LOAD_KINDS.map((k) => sql`${k}`),
     sql`, `,
   );
-  const result = await withoutJit(db, (tx) =>
+  const result = await reportRead(db, (tx) =>
     tx.execute<{ currency: Currency; loaded_before: number; first_load: Date | string | null }>(sql`
     SELECT c.currency,
            coalesce(sum(e.amount) FILTER (WHERE e.created_at < ${windowStart.toISOString()}::timestamptz), 0)::bigint AS loaded_before,

@@ -4,6 +4,7 @@ import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } f
 import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../dashboard/time-zone';
 import { ServiceError, type FieldErrors } from '../errors';
 import { CURRENCIES, type Currency, type Mode } from '../validation';
+import { one, reportRead } from './report-range';
 
 /** Age buckets by calendar days since a card's last ledger movement; the last one is open-ended. */
 export const AGE_BUCKETS = [
@@ -94,18 +95,6 @@ function cardStates(scope: LiabilityScope, asOf: AsOf): SQL {
     WHERE c.business_id = ${scope.businessId} AND c.mode = ${scope.mode}`;
 }
 
-/**
- * Runs a report's read with JIT off. A plan of 100,000 index probes is costed
- * high enough to be compiled, and at 100,000 cards compiling took 440 ms of a
- * 710 ms report while making the rest no faster.
- */
-export function withoutJit<T>(db: DbOrTx, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL jit = off`);
-    return fn(tx);
-  });
-}
-
 const bucketIndex = sql.raw(
   `CASE ${AGE_BUCKETS.slice(0, -1)
     .map((b, i) => `WHEN age <= ${b.to} THEN ${i}`)
@@ -122,7 +111,7 @@ const byCurrency = (a: { currency: string }, b: { currency: string }) =>
  */
 export async function liabilityReport(db: DbOrTx, opts: LiabilityOptions): Promise<LiabilityReport> {
   const asOf = asOfDay(opts.day, opts.timeZone, opts.at);
-  const result = await withoutJit(db, (tx) =>
+  const result = await reportRead(db, (tx) =>
     tx.execute<{
       currency: Currency;
       bucket: number | null;
@@ -243,7 +232,7 @@ function dormantRows(db: DbOrTx, opts: Omit<DormantCardsOptions, 'after' | 'befo
   }
   const order = direction === 'after' ? sql`ORDER BY s.currency ASC, s.balance DESC, s.id DESC` : sql`ORDER BY s.currency DESC, s.balance ASC, s.id ASC`;
   // Names are read for the page's rows only, and only this business's (customer_names is keyed by business).
-  return withoutJit(db, (tx) =>
+  return reportRead(db, (tx) =>
     tx.execute<{
       id: number;
       card_number: string;
@@ -395,7 +384,6 @@ export interface LiabilityParams {
 }
 
 type Params = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 
 /**
  * The report's choices from the URL: the as-of day (today in the zone by

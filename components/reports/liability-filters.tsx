@@ -1,30 +1,12 @@
 import Link from 'next/link';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
-
-const control =
-  'mt-1 block min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-emerald-700';
+import { ReportField, reportControl } from './report-filters';
 
 export interface LiabilityFilterValues {
   day: string;
   dormantDays: number;
   currency?: string;
 }
-
-function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      {children}
-      <p id={`${id}-note`} className={`mt-1 ${error ? 'text-sm text-red-700' : 'text-xs text-slate-600'}`}>
-        {error ?? hint}
-      </p>
-    </div>
-  );
-}
-
-const border = (error?: string) => (error ? 'border-red-600' : 'border-slate-300');
 
 /**
  * The report's choices as a plain GET form, so a report is a link that can be
@@ -51,7 +33,7 @@ export function LiabilityFilters({
       aria-label="Report options"
       className="mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-start"
     >
-      <Field id="liability-day" label="As of the end of" error={errors.day} hint="A day in your business’s time zone; today by default.">
+      <ReportField id="liability-day" label="As of the end of" error={errors.day} hint="A day in your business’s time zone; today by default.">
         <input
           id="liability-day"
           name="day"
@@ -60,10 +42,10 @@ export function LiabilityFilters({
           defaultValue={errors.day ? raw.day : values.day}
           aria-invalid={errors.day ? true : undefined}
           aria-describedby="liability-day-note liability-zone"
-          className={`${control} ${border(errors.day)}`}
+          className={reportControl(errors.day)}
         />
-      </Field>
-      <Field id="liability-dormant" label="Dormant after (days)" error={errors.dormant} hint="No movement for more than this many days.">
+      </ReportField>
+      <ReportField id="liability-dormant" label="Dormant after (days)" error={errors.dormant} hint="No movement for more than this many days.">
         <input
           id="liability-dormant"
           name="dormant"
@@ -71,17 +53,17 @@ export function LiabilityFilters({
           defaultValue={errors.dormant ? raw.dormant : String(values.dormantDays)}
           aria-invalid={errors.dormant ? true : undefined}
           aria-describedby="liability-dormant-note"
-          className={`${control} ${border(errors.dormant)}`}
+          className={reportControl(errors.dormant)}
         />
-      </Field>
-      <Field id="liability-currency" label="Dormant list currency" error={errors.currency} hint="The dormant list and its export.">
+      </ReportField>
+      <ReportField id="liability-currency" label="Dormant list currency" error={errors.currency} hint="The dormant list and its export.">
         <select
           id="liability-currency"
           name="currency"
           defaultValue={values.currency ?? ''}
           aria-invalid={errors.currency ? true : undefined}
           aria-describedby="liability-currency-note"
-          className={`${control} ${border(errors.currency)}`}
+          className={reportControl(errors.currency)}
         >
           <option value="">All currencies</option>
           {currencies.map((c) => (
@@ -90,7 +72,7 @@ export function LiabilityFilters({
             </option>
           ))}
         </select>
-      </Field>
+      </ReportField>
       <div className="flex gap-2 sm:col-span-2 lg:col-span-1 lg:mt-6">
         <button
           type="submit"

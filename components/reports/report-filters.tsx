@@ -6,6 +6,9 @@ const control =
   'mt-1 block min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-emerald-700';
 const border = (error?: string) => (error ? 'border-red-600' : 'border-slate-300');
 
+/** A report form's control, bordered red when its value was refused. */
+export const reportControl = (error?: string) => `${control} ${border(error)}`;
+
 export interface ReportOption {
   value: string;
   label: string;
@@ -21,7 +24,8 @@ export interface ReportSelect {
   value?: string;
 }
 
-function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint: string; children: ReactNode }) {
+/** A labelled report field with its hint, or the reason its value was refused, below. */
+export function ReportField({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint: string; children: ReactNode }) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -62,7 +66,7 @@ export function ReportFilters({
   selects: ReportSelect[];
 }) {
   const day = (name: 'from' | 'to', label: string, hint: string, value: string) => (
-    <Field id={`${id}-${name}`} label={label} error={errors[name]} hint={hint}>
+    <ReportField id={`${id}-${name}`} label={label} error={errors[name]} hint={hint}>
       <input
         id={`${id}-${name}`}
         name={name}
@@ -71,9 +75,9 @@ export function ReportFilters({
         defaultValue={errors[name] ? raw[name] : value}
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={`${id}-${name}-note ${id}-zone`}
-        className={`${control} ${border(errors[name])}`}
+        className={reportControl(errors[name])}
       />
-    </Field>
+    </ReportField>
   );
   return (
     <form
@@ -85,14 +89,14 @@ export function ReportFilters({
       {day('from', 'From', 'The first day, from its start.', from)}
       {day('to', 'To', 'The last day, to its end; today at most.', to)}
       {selects.map((s) => (
-        <Field key={s.name} id={`${id}-${s.name}`} label={s.label} error={errors[s.name]} hint={s.hint}>
+        <ReportField key={s.name} id={`${id}-${s.name}`} label={s.label} error={errors[s.name]} hint={s.hint}>
           <select
             id={`${id}-${s.name}`}
             name={s.name}
             defaultValue={s.value ?? ''}
             aria-invalid={errors[s.name] ? true : undefined}
             aria-describedby={`${id}-${s.name}-note`}
-            className={`${control} ${border(errors[s.name])}`}
+            className={reportControl(errors[s.name])}
           >
             {s.all !== undefined && <option value="">{s.all}</option>}
             {s.options.map((o) => (
@@ -101,7 +105,7 @@ export function ReportFilters({
               </option>
             ))}
           </select>
-        </Field>
+        </ReportField>
       ))}
       <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
         <button

@@ -18,6 +18,7 @@ const CARD_TO_CARD: Record<string, string> = {
   reference: `('c2c_' || :r || '_' || :client_id)`,
   actorType: quote('system'),
   actorId: quote('bench'),
+  apiKeyId: 'NULL',
   reversesId: 'NULL',
   sourceCardId: ':a',
   destinationCardId: ':b',

@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { getDb, type Db } from '../db/client';
 import { ServiceError } from '../errors';
 import { newRequestId, sha256Hex } from '../ids';
-import { authenticateApiKey, type ApiKeyAuth } from '../keys/api-keys';
+import { authenticateApiKey, rememberedApiKey, type ApiKeyAuth } from '../keys/api-keys';
+import { noteKeyUsed } from '../keys/key-last-used';
 import type { Actor } from '../actor';
 import { withIdempotency } from './idempotency';
 import { requestAddress } from './client-address';
@@ -66,6 +67,8 @@ async function run<P, A>(
   paramsPromise: Promise<P> | undefined,
   authenticate: (req: Request, db: Db) => Promise<A>,
   inner: (ctx: RouteContext<P>, auth: A, raw: string) => Promise<Response>,
+  /** Runs before any error is answered; what it throws is answered instead. */
+  beforeError?: (db: Db) => Promise<unknown>,
 ) {
   const requestId = newRequestId();
   try {
@@ -83,25 +86,50 @@ async function run<P, A>(
     res.headers.set('x-request-id', requestId);
     return res;
   } catch (err) {
+    try {
+      await beforeError?.(getDb());
+    } catch (first) {
+      return errorResponse(first, requestId);
+    }
     return errorResponse(err, requestId);
   }
 }
 
 const envelope = (result: ApiResult) => json(result.status ?? 200, { status: 'success', message: result.message, data: result.data });
 
+export interface ApiRouteOptions {
+  /**
+   * The handler's core call confirms, in the statement that moves the money,
+   * that the API key is still usable, and writes nothing otherwise (every
+   * payout does). A POST without Idempotency-Key may then act on a key this
+   * process found usable before, without reading it first; any error is
+   * answered only after the key is read, so a key revoked since gets its
+   * 401/403 and nothing else.
+   */
+  confirmsKey?: boolean;
+}
+
 /** The REST API's one wrapper: API key, mode, body, idempotency, envelope and error mapping. */
-export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>): NextHandler<P> {
-  return (req, { params }) =>
-    run(
+export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>, options: ApiRouteOptions = {}): NextHandler<P> {
+  return (req, { params }) => {
+    const authorization = req.headers.get('authorization');
+    const remembered = options.confirmsKey && req.method === 'POST' && !req.headers.has('idempotency-key') ? rememberedApiKey(authorization) : undefined;
+    return run(
       req,
       params,
-      async (r, db) => {
-        await limitApiKey(r.headers.get('authorization'));
-        return authenticateApiKey(db, r.headers.get('authorization'));
+      async (_, db) => {
+        await limitApiKey(authorization);
+        return remembered ?? authenticateApiKey(db, authorization);
       },
       async (ctx, auth, raw) => {
         const apiCtx: ApiContext<P> = { ...ctx, auth, actor: { type: 'api_key', id: String(auth.apiKeyId) } };
         const key = req.headers.get('idempotency-key');
+        if (remembered) {
+          const result = await handler(apiCtx);
+          // The handler's statement confirmed the key: its use is noted as a lookup would have.
+          noteKeyUsed(ctx.db, auth.apiKeyId);
+          return envelope(result);
+        }
         if (req.method !== 'POST' || key === null) return envelope(await handler(apiCtx));
         const fingerprint = sha256Hex(`${req.method} ${new URL(req.url).pathname}\n${raw}`);
         return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint }, async () => {
@@ -113,7 +141,9 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
           }
         });
       },
+      remembered && ((db) => authenticateApiKey(db, authorization)),
     );
+  };
 }
 
 function tokenMatches(given: string, expected: string): boolean {

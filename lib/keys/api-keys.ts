@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import { apiKeys } from '../db/schema';
@@ -50,19 +50,57 @@ const keyLookup = compiledOnce(
     sql`SELECT id, business_id, mode, active AND revoked_at IS NULL AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
 );
 
+const presentedKey = (authorization: string | null) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+
+/**
+ * Keys found usable by this process, by hash: a key's id, business and mode
+ * never change, so they may be remembered; whether it is still usable may
+ * change at any moment, so memory never answers that (see rememberedApiKey).
+ */
+const usableKeys = new Map<string, ApiKeyAuth>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+function remember(keyHash: string, auth: ApiKeyAuth | undefined): void {
+  usableKeys.delete(keyHash);
+  if (!auth) return;
+  // Only keys that exist are remembered, so this holds at most every key there is; past the cap the oldest goes.
+  if (usableKeys.size >= MAX_REMEMBERED_KEYS) usableKeys.delete(usableKeys.keys().next().value!);
+  usableKeys.set(keyHash, auth);
+}
+
+/**
+ * The id, business and mode of a presented key this process found usable
+ * before, without asking the database. Not proof that the key is usable now:
+ * a caller may act on it only through a statement that confirms the key
+ * itself and writes nothing when it is no longer usable (the payout statement
+ * does, for every payout an API key makes), and must call authenticateApiKey
+ * before answering anything else.
+ */
+export function rememberedApiKey(authorization: string | null): ApiKeyAuth | undefined {
+  const key = presentedKey(authorization);
+  return key === undefined ? undefined : usableKeys.get(hashApiKey(key));
+}
+
 /** Resolves `Authorization: Bearer sk_...` to its business and mode, or throws 401/403. */
 export async function authenticateApiKey(db: DbOrTx, authorization: string | null): Promise<ApiKeyAuth> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new ServiceError('unauthorized', 'Send your API key as Authorization: Bearer <API_KEY>.');
-  const key = match[1];
+  const key = presentedKey(authorization);
+  if (key === undefined) throw new ServiceError('unauthorized', 'Send your API key as Authorization: Bearer <API_KEY>.');
   if (!KEY_PATTERN.test(key)) throw new ServiceError('unauthorized', 'The API key is not valid.');
+  const keyHash = hashApiKey(key);
   const result = await runCompiled<{ id: number; business_id: number; mode: Mode; usable: boolean; gift_cards_enabled: boolean }>(db, keyLookup(), {
-    keyHash: hashApiKey(key),
+    keyHash,
   });
   const row = result.rows[0];
+  const usable = row?.usable && row.gift_cards_enabled;
+  remember(keyHash, usable ? { apiKeyId: row.id, businessId: row.business_id, mode: row.mode } : undefined);
   if (!row) throw new ServiceError('unauthorized', 'The API key is not valid.');
   if (!row.usable) throw new ServiceError('forbidden', 'The API key is inactive.');
   if (!row.gift_cards_enabled) throw new ServiceError('forbidden', 'The API key is not set up for gift cards.');
   noteKeyUsed(db, row.id);
   return { apiKeyId: row.id, businessId: row.business_id, mode: row.mode };
 }
+
+/** The SQL condition, for a statement acting for an API key, that the key is still usable for this business and mode. */
+export const apiKeyUsable = (apiKeyId: SQL, businessId: SQL, mode: SQL) =>
+  sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${apiKeyId} AND business_id = ${businessId} AND mode = ${mode}
+                AND active AND revoked_at IS NULL AND gift_cards_enabled)`;

@@ -3,11 +3,15 @@ import { ACTIVE } from '../cards/card-status';
 import { counterIncrement } from '../db/list-counters';
 import { compiledOnce } from '../db/prepared';
 import { feeRuleUnchanged } from '../fees/fee-schedule';
+import { apiKeyUsable } from '../keys/api-keys';
 import { postingCtes, postingVerdict, type PostingVerdict } from '../ledger/post-transaction';
 import { eventCtes } from '../webhooks/outbox';
 
-/** The payout statement's one row: the posting's verdict, and the payout's id (null when refused). */
-export type PayoutStatementRow = PostingVerdict & { payout_id: number | null };
+/**
+ * The payout statement's one row: the posting's verdict, whether the API key
+ * that asked is still usable, and the payout's id (null when refused).
+ */
+export type PayoutStatementRow = PostingVerdict & { key_usable: boolean; payout_id: number | null };
 
 const P = sql.placeholder;
 
@@ -24,9 +28,14 @@ export const payoutStatements = {
 function payoutStatement(withEvent: boolean): SQL {
   // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
   const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${P('sourceCardId')}, ${P('destinationCardId')}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
-    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()}`;
+    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)`;
+  // A payout an API key asks for moves money only while that key is usable, as this statement sees it: a key
+  // revoked on any instance stops here at once, so the API may act on a key it remembers without reading it first.
+  const keyUsable = apiKeyUsable(sql`${P('apiKeyId')}::bigint`, sql`${P('businessId')}`, sql`${P('mode')}`);
   return sql`
-    WITH ${postingCtes(unchanged, 3)},
+    WITH actor_key AS MATERIALIZED (
+      SELECT ${P('apiKeyId')}::bigint IS NULL OR ${keyUsable} AS usable
+    ), ${postingCtes(unchanged, 3)},
     payout AS (
       INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
                            source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
@@ -44,5 +53,5 @@ function payoutStatement(withEvent: boolean): SQL {
       SELECT ${P('businessId')}, ${P('mode')}, ${P('actorType')}, ${P('actorId')}, ${P('auditAction')}, ${P('reference')}, ${P('auditDetails')}::jsonb
       FROM payout
     )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}
-    SELECT ${postingVerdict}, (SELECT id FROM payout) AS payout_id FROM verdict v`;
+    SELECT ${postingVerdict}, (SELECT usable FROM actor_key) AS key_usable, (SELECT id FROM payout) AS payout_id FROM verdict v`;
 }

@@ -138,6 +138,7 @@ export async function writePayout(
   // The payout row's fields fill the placeholders of the same name; its business, mode, reference and actor are the posting's.
   // Object.assign, not `{ ...a, key }`: Node 20's V8 takes microseconds for a spread followed by more properties.
   const values = Object.assign(postingValues(posting, 3), payout, {
+    apiKeyId: opts.actor.type === 'api_key' ? Number(opts.actor.id) : null,
     destinationCardId: extra.destinationCardId ?? null,
     feeKind: p.type,
     feeSignature: feeSignature(p.rule),
@@ -170,6 +171,7 @@ export async function writePayout(
     if (err instanceof Refused) return err.verdict;
     throw err;
   });
+  if (!verdict.key_usable) throw new ServiceError('forbidden', 'The API key is no longer usable; nothing was moved.');
   if (!checkPosting(verdict, posting)) {
     throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
   }

@@ -15,7 +15,7 @@ import { createCard, testDb } from './helpers';
  * server, another process) after it was remembered here, and expects the
  * answer a fresh read gives.
  */
-const actor = { type: 'api_key' as const, id: 'payout-memory-test' };
+const actor = { type: 'system' as const, id: 'payout-memory-test' };
 const pay = (businessId: number, input: Record<string, unknown>) => createPayout(testDb(), { businessId, mode: 'test', actor, input });
 const outcome = (p: Promise<unknown>) =>
   p.then(

@@ -17,7 +17,7 @@ afterEach(() => {
   useWalletRail('test', sandboxWalletRail);
 });
 
-const actor = { type: 'api_key' as const, id: 'bank-rail-test' };
+const actor = { type: 'system' as const, id: 'bank-rail-test' };
 
 function recordingRail(sent: { instruction: BankPayoutInstruction; payoutStatus: string | undefined }[], refuse = false): BankRail {
   return {

@@ -67,8 +67,8 @@ async function run<P, A>(
   paramsPromise: Promise<P> | undefined,
   authenticate: (req: Request, db: Db) => Promise<A>,
   inner: (ctx: RouteContext<P>, auth: A, raw: string) => Promise<Response>,
-  /** Runs before any error is answered; what it throws is answered instead. */
-  beforeError?: (db: Db) => Promise<unknown>,
+  /** Runs before an error is answered; what it throws is answered instead. */
+  beforeError?: (db: Db, err: unknown) => Promise<unknown>,
 ) {
   const requestId = newRequestId();
   try {
@@ -87,7 +87,7 @@ async function run<P, A>(
     return res;
   } catch (err) {
     try {
-      await beforeError?.(getDb());
+      await beforeError?.(getDb(), err);
     } catch (first) {
       return errorResponse(first, requestId);
     }
@@ -141,7 +141,8 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
           }
         });
       },
-      remembered && ((db) => authenticateApiKey(db, authorization)),
+      // An answer over the rate limit stays free of database work, whatever the key.
+      remembered && (async (db, err) => err instanceof RateLimitedError || (await authenticateApiKey(db, authorization))),
     );
   };
 }

@@ -124,13 +124,12 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
       async (ctx, auth, raw) => {
         const apiCtx: ApiContext<P> = { ...ctx, auth, actor: { type: 'api_key', id: String(auth.apiKeyId) } };
         const key = req.headers.get('idempotency-key');
-        if (remembered) {
+        if (req.method !== 'POST' || key === null) {
           const result = await handler(apiCtx);
-          // The handler's statement confirmed the key: its use is noted as a lookup would have.
-          noteKeyUsed(ctx.db, auth.apiKeyId);
+          // A remembered key was confirmed by the handler's statement: its use is noted as a lookup would have.
+          if (remembered) noteKeyUsed(ctx.db, auth.apiKeyId);
           return envelope(result);
         }
-        if (req.method !== 'POST' || key === null) return envelope(await handler(apiCtx));
         const fingerprint = sha256Hex(`${req.method} ${new URL(req.url).pathname}\n${raw}`);
         return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint }, async () => {
           try {

@@ -44,10 +44,12 @@ export async function issueApiKey(db: DbOrTx, opts: IssueApiKeyOptions) {
   return { id: row.id, key, mode: opts.mode, active: row.active, gift_cards_enabled: row.giftCardsEnabled };
 }
 
-// Every API request runs this lookup.
+/** A key row that is neither switched off nor revoked: the lookup and the payout statement both read it this way. */
+const KEY_ACTIVE = sql`active AND revoked_at IS NULL`;
+
+// Every API request runs this lookup, except a payout on a remembered key.
 const keyLookup = compiledOnce(
-  () =>
-    sql`SELECT id, business_id, mode, active AND revoked_at IS NULL AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
+  () => sql`SELECT id, business_id, mode, ${KEY_ACTIVE} AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
 );
 
 const presentedKey = (authorization: string | null) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
@@ -102,5 +104,4 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
 
 /** The SQL condition, for a statement acting for an API key, that the key is still usable for this business and mode. */
 export const apiKeyUsable = (apiKeyId: SQL, businessId: SQL, mode: SQL) =>
-  sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${apiKeyId} AND business_id = ${businessId} AND mode = ${mode}
-                AND active AND revoked_at IS NULL AND gift_cards_enabled)`;
+  sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${apiKeyId} AND business_id = ${businessId} AND mode = ${mode} AND ${KEY_ACTIVE} AND gift_cards_enabled)`;

@@ -23,16 +23,14 @@ const keyRow = async () =>
 const payoutCount = async () =>
   Number((await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${biz.id}`)).rows[0].n);
 const pay = (client: ApiClient, amount = 100) => client.post('/api/v1/card/payouts', { card_number: source, destination_card_number: destination, amount });
-const setKey = (change: 'revoke' | 'deactivate' | 'disable gift cards' | 'restore') =>
-  testDb().execute(
-    change === 'revoke'
-      ? sql`UPDATE api_keys SET active = false, revoked_at = now() WHERE business_id = ${biz.id} AND mode = 'test'`
-      : change === 'deactivate'
-        ? sql`UPDATE api_keys SET active = false WHERE business_id = ${biz.id} AND mode = 'test'`
-        : change === 'disable gift cards'
-          ? sql`UPDATE api_keys SET gift_cards_enabled = false WHERE business_id = ${biz.id} AND mode = 'test'`
-          : sql`UPDATE api_keys SET active = true, gift_cards_enabled = true, revoked_at = NULL WHERE business_id = ${biz.id} AND mode = 'test'`,
-  );
+const KEY_CHANGES = {
+  revoke: sql`active = false, revoked_at = now()`,
+  deactivate: sql`active = false`,
+  'disable gift cards': sql`gift_cards_enabled = false`,
+  restore: sql`active = true, gift_cards_enabled = true, revoked_at = NULL`,
+};
+const setKey = (change: keyof typeof KEY_CHANGES) =>
+  testDb().execute(sql`UPDATE api_keys SET ${KEY_CHANGES[change]} WHERE business_id = ${biz.id} AND mode = 'test'`);
 
 beforeAll(async () => {
   second = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken') });

@@ -1,6 +1,7 @@
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
 import type { Db } from './db/client';
+import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
 import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
@@ -9,10 +10,11 @@ export type BackgroundTask = (db: Db) => Stop;
 
 /**
  * Loops that run beside the web server (sandbox settlement, webhook delivery,
- * pruning of expired Idempotency-Key answers).
+ * pruning of expired Idempotency-Key answers, folding new payouts and payments
+ * into the list totals).
  * Each feature adds its starter to this list.
  */
-const TASKS: BackgroundTask[] = [startPaymentSettlement, startPayoutSettlement, startDeliveryWorker, startIdempotencyPruning];
+const TASKS: BackgroundTask[] = [startPaymentSettlement, startPayoutSettlement, startDeliveryWorker, startIdempotencyPruning, startHistoryTotalsFolding];
 
 export function startBackgroundWork(db: Db): Stop {
   const stops = TASKS.map((start) => start(db));

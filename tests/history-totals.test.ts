@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, TransactionRollbackError } from 'drizzle-orm';
+import { createDb, type Db } from '../lib/db/client';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { signInDashboard } from '../bench/bench-env';
 import { paymentTotals, payoutTotals, totalsPlan, type HistoryTotals, type Span } from '../lib/dashboard/history-totals';
+import { foldAll, foldedThrough, foldHistoryTotals } from '../lib/dashboard/history-totals-fold';
 import { parseListView, type ListSort } from '../lib/dashboard/keyset-cursor';
 import { searchPayments, type PaymentFilters } from '../lib/dashboard/search-payments';
 import { searchPayouts, type PayoutFilters } from '../lib/dashboard/search-payouts';
@@ -78,6 +80,38 @@ function expected(rows: Row[], f: Filters, timeZone: string): HistoryTotals {
   }
   const currencies = [...by.values()].sort((a, b) => b.count - a.count || a.currency.localeCompare(b.currency));
   return { count: currencies.reduce((n, c) => n + c.count, 0), currencies };
+}
+
+const truncate = (t: Date, grain: string) =>
+  grain === 'month'
+    ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1)
+    : Math.floor(t.getTime() / (grain === 'hour' ? 3_600_000 : 86_400_000)) * (grain === 'hour' ? 3_600_000 : 86_400_000);
+
+/** The payouts rollup recomputed in the test from the rows, bucket by bucket. */
+function recomputed(rows: Row[]): Map<string, number[]> {
+  const sums = new Map<string, number[]>();
+  for (const r of rows) {
+    for (const grain of ['hour', 'day', 'month']) {
+      const key = [grain, truncate(r.createdAt, grain), r.type, r.status, r.currency].join('|');
+      const s = sums.get(key) ?? [0, 0, 0, 0];
+      sums.set(key, [s[0] + 1, s[1] + r.amount, s[2] + r.fee, s[3] + r.net]);
+    }
+  }
+  return sums;
+}
+
+/** What history_totals holds for the business's payouts, summed over shards, keyed as recomputed() keys. */
+async function rollupOf(businessId: number): Promise<Map<string, number[]>> {
+  const kept = await testDb().execute<Record<string, string>>(sql`
+    SELECT grain, bucket, type, status, currency, sum(count) AS count, sum(amount) AS amount, sum(fee) AS fee, sum(net) AS net
+    FROM history_totals WHERE business_id = ${businessId} AND mode = 'test' AND list = 'payouts'
+    GROUP BY 1, 2, 3, 4, 5 HAVING sum(count) <> 0 OR sum(amount) <> 0 OR sum(fee) <> 0 OR sum(net) <> 0`);
+  return new Map(
+    kept.rows.map((r) => [
+      [r.grain, new Date(r.bucket).getTime(), r.type, r.status, r.currency].join('|'),
+      [Number(r.count), Number(r.amount), Number(r.fee), Number(r.net)],
+    ]),
+  );
 }
 
 const ZONES = ['Africa/Addis_Ababa', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
@@ -359,34 +393,116 @@ describe('the rollup under concurrent writers', () => {
     expect(pendingRefs).toHaveLength(10);
     await Promise.all(pendingRefs.map((ref, i) => biz.test.post(`/api/v1/test-helpers/payouts/${ref}/settle`, { status: i % 2 ? 'failed' : 'success' })));
 
-    // Recomputed in the test from the rows, bucket by bucket, against what the triggers kept (summed over shards).
     const rows = await payoutRows(biz.id);
     expect(rows).toHaveLength(55);
-    const recomputed = new Map<string, number[]>();
-    const truncate = (t: Date, grain: string) =>
-      grain === 'month'
-        ? Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1)
-        : Math.floor(t.getTime() / (grain === 'hour' ? 3_600_000 : 86_400_000)) * (grain === 'hour' ? 3_600_000 : 86_400_000);
-    for (const r of rows) {
-      for (const grain of ['hour', 'day', 'month']) {
-        const key = [grain, truncate(r.createdAt, grain), r.type, r.status, r.currency].join('|');
-        const sums = recomputed.get(key) ?? [0, 0, 0, 0];
-        recomputed.set(key, [sums[0] + 1, sums[1] + r.amount, sums[2] + r.fee, sums[3] + r.net]);
-      }
-    }
-    const kept = await testDb().execute<Record<string, string>>(sql`
-      SELECT grain, bucket, type, status, currency, sum(count) AS count, sum(amount) AS amount, sum(fee) AS fee, sum(net) AS net
-      FROM history_totals WHERE business_id = ${biz.id} AND mode = 'test' AND list = 'payouts'
-      GROUP BY 1, 2, 3, 4, 5 HAVING sum(count) <> 0 OR sum(amount) <> 0 OR sum(fee) <> 0 OR sum(net) <> 0`);
-    const rollup = new Map(
-      kept.rows.map((r) => [
-        [r.grain, new Date(r.bucket).getTime(), r.type, r.status, r.currency].join('|'),
-        [Number(r.count), Number(r.amount), Number(r.fee), Number(r.net)],
-      ]),
-    );
-    expect(rollup).toEqual(recomputed);
+    await foldAll(testDb(), 'payouts');
+    expect(await rollupOf(biz.id)).toEqual(recomputed(rows));
     expect(await payoutTotals(testDb(), { businessId: biz.id, mode: 'test', timeZone: 'Asia/Kathmandu', filters: {} })).toEqual(
       expected(rows, {}, 'Asia/Kathmandu'),
     );
   }, 120_000);
+});
+
+describe('folding rows into the rollup', () => {
+  const insertPayout = (db: Db, businessId: number, i: number) =>
+    db.execute<{ id: number }>(sql`
+      INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference, actor_type, created_at)
+      VALUES (${businessId}, 'test', ${i % 3 ? 'card_to_card' : 'bank'}, ${i % 4 ? 'success' : 'pending'}, 'ETB', ${100 + i}, ${i % 7}, ${i % 3 ? 'sender' : 'business'},
+              ${`po_fold_${businessId}_${i}_${randomUUID().slice(0, 6)}`}, 'system', now() - ${i % 50} * interval '37 minutes')
+      RETURNING id`);
+
+  it('sums rows past the fold mark from the list, and counts them once folded, while a writer holds the fold off', async () => {
+    const biz = await createTestBusiness('Fold mark');
+    const ask = { businessId: biz.id, mode: 'test' as const, timeZone: 'Asia/Kathmandu', filters: {} };
+    for (let i = 0; i < 5; i++) await insertPayout(testDb(), biz.id, i);
+    await foldAll(testDb(), 'payouts');
+    const { db, pool } = createDb(inject('databaseUrl'), 2);
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((r) => {
+      held = r;
+    });
+    // An open writer's transaction: folds (the server's too) cannot take their lock, and give up rather than wait.
+    const writer = db.transaction(async (tx) => {
+      for (let i = 5; i < 12; i++) await insertPayout(tx, biz.id, i);
+      held();
+      await released;
+    });
+    await holding;
+    for (let i = 12; i < 20; i++) await insertPayout(testDb(), biz.id, i);
+    const mark = await foldedThrough(testDb(), 'payouts');
+    const started = performance.now();
+    expect(await foldHistoryTotals(testDb(), 'payouts')).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(await foldedThrough(testDb(), 'payouts')).toBe(mark);
+    const rows = await payoutRows(biz.id);
+    expect(rows).toHaveLength(13);
+    expect(rows.filter((r) => r.id > mark)).toHaveLength(8);
+    expect(await payoutTotals(testDb(), ask)).toEqual(expected(rows, {}, ask.timeZone));
+    release();
+    await writer;
+    await foldAll(testDb(), 'payouts');
+    const all = await payoutRows(biz.id);
+    expect(all).toHaveLength(20);
+    expect(await foldedThrough(testDb(), 'payouts')).toBeGreaterThanOrEqual(Math.max(...all.map((r) => r.id)));
+    expect(await rollupOf(biz.id)).toEqual(recomputed(all));
+    expect(await payoutTotals(testDb(), ask)).toEqual(expected(all, {}, ask.timeZone));
+    await pool.end();
+  });
+
+  it('counts every row exactly once while writers insert, roll back, update and delete around concurrent folds', async () => {
+    const biz = await createTestBusiness('Fold race');
+    const { db, pool } = createDb(inject('databaseUrl'), 8);
+    const until = Date.now() + 3_000;
+    let n = 0;
+    const inserter = async () => {
+      while (Date.now() < until) {
+        const i = n++;
+        // Some stay open while later ids commit; some roll back and leave a gap in the ids.
+        await db
+          .transaction(async (tx) => {
+            await insertPayout(tx, biz.id, i);
+            if (i % 3 === 0) await tx.execute(sql`SELECT pg_sleep(0.03)`);
+            if (i % 5 === 0) tx.rollback();
+          })
+          .catch((err) => {
+            if (!(err instanceof TransactionRollbackError)) throw err;
+          });
+      }
+    };
+    const changer = async () => {
+      while (Date.now() < until) {
+        // Status and hour move (so rows change buckets), and now and then one goes: on rows folded or not yet.
+        await db.execute(sql`
+          UPDATE payouts SET status = CASE status WHEN 'pending' THEN 'success' WHEN 'success' THEN 'failed' ELSE 'pending' END,
+                             created_at = created_at - interval '61 minutes'
+          WHERE id = (SELECT id FROM payouts WHERE business_id = ${biz.id} ORDER BY random() LIMIT 1)`);
+        if (Math.random() < 0.2) await db.execute(sql`DELETE FROM payouts WHERE id = (SELECT max(id) FROM payouts WHERE business_id = ${biz.id})`);
+      }
+    };
+    const folder = async () => {
+      let folds = 0;
+      while (Date.now() < until) {
+        if (await foldHistoryTotals(db, 'payouts', 3)) folds++;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return folds;
+    };
+    const [, , , , , folds] = await Promise.all([inserter(), inserter(), inserter(), changer(), changer(), folder(), folder()]);
+    await foldAll(testDb(), 'payouts');
+    const rows = await payoutRows(biz.id);
+    expect(rows.length).toBeGreaterThan(30);
+    expect(folds).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['success', 'pending', 'failed']));
+    expect(await rollupOf(biz.id)).toEqual(recomputed(rows));
+    for (const f of [{}, { status: 'failed' }, { type: 'bank', status: 'pending' }] as PayoutFilters[]) {
+      expect(await payoutTotals(testDb(), { businessId: biz.id, mode: 'test', timeZone: 'America/St_Johns', filters: f })).toEqual(
+        expected(rows, f, 'America/St_Johns'),
+      );
+    }
+    await pool.end();
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
-import { and, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
+import { and, eq, gt, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client';
 import { historyTotals, payments, payouts } from '../db/schema';
 import type { Mode } from '../validation';
+import { foldedThrough, type HistoryList } from './history-totals-fold';
 import { paymentFilterConditions, type PaymentFilters } from './search-payments';
 import { payoutFilterConditions, type PayoutFilters } from './search-payouts';
 import { paymentNetSql, payoutNetSql } from './net-amount';
@@ -54,6 +55,8 @@ export interface TotalsPlan {
   rows: Span[];
   /** Whole UTC months, days and hours, read from the rollup. */
   buckets: { grain: Grain; span: Span }[];
+  /** The whole hours the buckets cover together; null when there are no buckets. */
+  covered: Span | null;
 }
 
 /**
@@ -63,10 +66,11 @@ export interface TotalsPlan {
  * combination, and at most two part-hours of rows.
  */
 export function totalsPlan(start: Date | null, end: Date | null): TotalsPlan {
-  if (start && end && start >= end) return { rows: [], buckets: [] };
+  if (start && end && start >= end) return { rows: [], buckets: [], covered: null };
   let lo = start && ceilTo(start, 'hour');
   let hi = end && floorTo(end, 'hour');
-  if (lo && hi && lo >= hi) return { rows: [[start, end]], buckets: [] };
+  if (lo && hi && lo >= hi) return { rows: [[start, end]], buckets: [], covered: null };
+  const covered: Span = [lo, hi];
   const rows: Span[] = [];
   if (start && lo && lo > start) rows.push([start, lo]);
   if (end && hi && hi < end) rows.push([hi, end]);
@@ -77,7 +81,7 @@ export function totalsPlan(start: Date | null, end: Date | null): TotalsPlan {
     const chi = hi && floorTo(hi, coarser);
     if (clo && chi && clo >= chi) {
       buckets.push({ grain, span: [lo, hi] });
-      return { rows, buckets };
+      return { rows, buckets, covered };
     }
     if (lo && clo && clo > lo) buckets.push({ grain, span: [lo, clo] });
     if (hi && chi && chi < hi) buckets.push({ grain, span: [chi, hi] });
@@ -86,13 +90,14 @@ export function totalsPlan(start: Date | null, end: Date | null): TotalsPlan {
     grain = coarser;
   }
   buckets.push({ grain, span: [lo, hi] });
-  return { rows, buckets };
+  return { rows, buckets, covered };
 }
 
 const within = (column: AnyColumn, [from, to]: Span): SQL[] => [...(from ? [gte(column, from)] : []), ...(to ? [lt(column, to)] : [])];
 
 interface ListSource {
-  list: 'payouts' | 'payments';
+  list: HistoryList;
+  id: AnyColumn;
   createdAt: AnyColumn;
   /** SELECT currency, count, amount, fee, net of the matched rows, grouped by currency. */
   rowSums: (where: SQL[]) => SQL;
@@ -100,6 +105,7 @@ interface ListSource {
 
 const payoutSource: ListSource = {
   list: 'payouts',
+  id: payouts.id,
   createdAt: payouts.createdAt,
   rowSums: (where) => sql`SELECT ${payouts.currency} AS currency, count(*) AS count, sum(${payouts.amount}) AS amount,
       sum(${payouts.serviceFee}) AS fee,
@@ -109,6 +115,7 @@ const payoutSource: ListSource = {
 
 const paymentSource: ListSource = {
   list: 'payments',
+  id: payments.id,
   createdAt: payments.createdAt,
   rowSums: (where) => sql`SELECT ${payments.currency} AS currency, count(*) AS count, sum(${payments.amount}) AS amount,
       sum(${payments.serviceFee}) AS fee, sum(${paymentNetSql()}) AS net
@@ -116,7 +123,7 @@ const paymentSource: ListSource = {
 };
 
 async function totals(
-  db: DbOrTx,
+  db: Db,
   source: ListSource,
   opts: HistoryTotalsOptions<{ type?: string; status?: string; from?: string; to?: string; q?: string }>,
   conditions: SQL[],
@@ -124,26 +131,38 @@ async function totals(
   const f = opts.filters;
   const start = f.from ? zonedDayStart(f.from, opts.timeZone) : null;
   const end = f.to ? zonedDayStart(nextDay(f.to), opts.timeZone) : null;
-  const parts: SQL[] = [];
-  if (f.q) {
-    // A search names a reference or an order: few rows, summed directly.
-    parts.push(source.rowSums([...conditions, ...within(source.createdAt, [start, end])]));
-  } else {
-    const plan = totalsPlan(start, end);
-    for (const span of plan.rows) parts.push(source.rowSums([...conditions, ...within(source.createdAt, span)]));
-    const scope = [
-      eq(historyTotals.businessId, opts.businessId),
-      eq(historyTotals.mode, opts.mode),
-      eq(historyTotals.list, source.list),
-      ...(f.type ? [eq(historyTotals.type, f.type)] : []),
-      ...(f.status ? [eq(historyTotals.status, f.status)] : []),
-    ];
-    for (const { grain, span } of plan.buckets) {
-      parts.push(sql`SELECT ${historyTotals.currency} AS currency, ${historyTotals.count} AS count, ${historyTotals.amount} AS amount,
-          ${historyTotals.fee} AS fee, ${historyTotals.net} AS net
-        FROM ${historyTotals} WHERE ${and(...scope, eq(historyTotals.grain, grain), ...within(historyTotals.bucket, span))}`);
-    }
-  }
+  // A search names a reference or an order: few rows, summed directly.
+  if (f.q) return sumParts(db, [source.rowSums([...conditions, ...within(source.createdAt, [start, end])])]);
+  const plan = totalsPlan(start, end);
+  // The fold mark and the rollup from one snapshot: a fold committing between them would count its rows twice or not at all.
+  return db.transaction(
+    async (tx) => {
+      const parts: SQL[] = [];
+      for (const span of plan.rows) parts.push(source.rowSums([...conditions, ...within(source.createdAt, span)]));
+      if (plan.covered) {
+        // Rows not folded yet are summed from the list; the mark is a constant so the planner reads them by id.
+        parts.push(source.rowSums([...conditions, gt(source.id, await foldedThrough(tx, source.list)), ...within(source.createdAt, plan.covered)]));
+      }
+      const scope = [
+        eq(historyTotals.businessId, opts.businessId),
+        eq(historyTotals.mode, opts.mode),
+        eq(historyTotals.list, source.list),
+        ...(f.type ? [eq(historyTotals.type, f.type)] : []),
+        ...(f.status ? [eq(historyTotals.status, f.status)] : []),
+      ];
+      for (const { grain, span } of plan.buckets) {
+        parts.push(sql`SELECT ${historyTotals.currency} AS currency, ${historyTotals.count} AS count, ${historyTotals.amount} AS amount,
+            ${historyTotals.fee} AS fee, ${historyTotals.net} AS net
+          FROM ${historyTotals} WHERE ${and(...scope, eq(historyTotals.grain, grain), ...within(historyTotals.bucket, span))}`);
+      }
+      return sumParts(tx, parts);
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+/** The parts' rows summed per currency, largest count first. */
+async function sumParts(db: DbOrTx, parts: SQL[]): Promise<HistoryTotals> {
   if (parts.length === 0) return { count: 0, currencies: [] };
   const result = await db.execute<{ currency: string; count: string; amount: string; fee: string; net: string }>(sql`
     SELECT currency, sum(count)::bigint AS count, sum(amount)::bigint AS amount, sum(fee)::bigint AS fee, sum(net)::bigint AS net
@@ -167,14 +186,15 @@ async function totals(
  * filters match (whatever page is shown). A payout's net is what leaves the
  * paying card, or the business account for a ledger top-up: the amount, plus
  * the fee when the sender or customer pays it. Whole hours come from the
- * history_totals rollup, so the cost stays flat from a thousand payouts to
- * millions; a search sums its few matched rows.
+ * history_totals rollup (plus the few rows written since its last fold), so
+ * the cost stays flat from a thousand payouts to millions; a search sums its
+ * few matched rows.
  */
-export function payoutTotals(db: DbOrTx, opts: HistoryTotalsOptions<PayoutFilters>): Promise<HistoryTotals> {
+export function payoutTotals(db: Db, opts: HistoryTotalsOptions<PayoutFilters>): Promise<HistoryTotals> {
   return totals(db, payoutSource, opts, payoutFilterConditions(opts.businessId, opts.mode, opts.filters));
 }
 
 /** The same for payments: a payment's net is what the card received, the amount; the customer paid the amount and the fee. */
-export function paymentTotals(db: DbOrTx, opts: HistoryTotalsOptions<PaymentFilters>): Promise<HistoryTotals> {
+export function paymentTotals(db: Db, opts: HistoryTotalsOptions<PaymentFilters>): Promise<HistoryTotals> {
   return totals(db, paymentSource, opts, paymentFilterConditions(opts.businessId, opts.mode, opts.filters));
 }

@@ -320,6 +320,17 @@ export const historyTotals = pgTable(
   (t) => [primaryKey({ name: 'history_totals_pk', columns: [t.businessId, t.mode, t.list, t.grain, t.bucket, t.type, t.status, t.currency, t.shard] })],
 );
 
+/**
+ * How far each list's rows are folded into history_totals: rows with a
+ * greater id are summed from the list itself until the next fold
+ * (lib/dashboard/history-totals-fold.ts).
+ */
+export const historyFolds = pgTable('history_folds', {
+  /** payouts or payments. */
+  list: text('list').primaryKey(),
+  foldedThrough: bigint('folded_through', { mode: 'number' }).notNull(),
+});
+
 export const feeRules = pgTable(
   'fee_rules',
   {

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db, DbOrTx } from '../db/client';
-import { pgCode } from '../db/transaction';
 
 /** The lists whose rows history_totals sums. */
 export type HistoryList = 'payouts' | 'payments';
@@ -9,8 +8,8 @@ export type HistoryList = 'payouts' | 'payments';
 const CHANGE: Record<HistoryList, string> = { payouts: 'payout_history_change', payments: 'payment_history_change' };
 const BATCH = 10_000;
 const EVERY_MS = 1_000;
-// Writers queue behind a fold waiting for its lock: give up soon and try at the next pass rather than hold them up.
-const LOCK_WAIT = '50ms';
+// A writer's transaction open longer than this (an operator's session, a bulk load) leaves the fold to the next pass.
+const WRITERS_WAIT_MS = 2_000;
 
 /** The id through which the list's rows are in history_totals; later rows are summed from the list itself. */
 export async function foldedThrough(db: DbOrTx, list: HistoryList): Promise<number> {
@@ -19,24 +18,33 @@ export async function foldedThrough(db: DbOrTx, list: HistoryList): Promise<numb
 }
 
 /**
- * The greatest id of the list once no writer of it is in flight: every row at
- * or below it is committed or gone for good, and rows written later get
- * greater ids. The lock only waits out the writers in flight (new ones queue
- * behind it meanwhile) and is let go at once; null when they take longer than
- * LOCK_WAIT, for the next pass to try again.
+ * An id of the list through which every row is committed or gone for good,
+ * or null when writers stay in flight past WRITERS_WAIT_MS (the next pass
+ * tries again). Ids come from the list's sequence inside an INSERT, which
+ * holds a row-exclusive lock on the list until its transaction ends: once the
+ * transactions holding that lock after the sequence was read have ended, no
+ * id up to what it had handed out can still appear. Only those transactions
+ * are waited for, by watching pg_locks, so no writer ever waits on a fold
+ * (a table lock would queue every writer behind it, and behind a vacuum).
  */
 async function settledThrough(db: Db, list: HistoryList): Promise<number | null> {
-  try {
-    return await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`));
-      await tx.execute(sql`LOCK TABLE ${sql.identifier(list)} IN SHARE MODE`);
-      const r = await tx.execute<{ id: number | null }>(sql`SELECT max(id) AS id FROM ${sql.identifier(list)}`);
-      return r.rows[0].id === null ? null : Number(r.rows[0].id);
-    });
-  } catch (err) {
-    if (pgCode(err) === '55P03') return null;
-    throw err;
+  const handedOut = await db.execute<{ id: number | null }>(sql`SELECT pg_sequence_last_value(pg_get_serial_sequence(${list}, 'id')::regclass) AS id`);
+  const through = handedOut.rows[0].id;
+  if (through === null) return null;
+  const writers = await db.execute<{ vxid: string }>(sql`
+    SELECT virtualtransaction AS vxid FROM pg_locks
+    WHERE locktype = 'relation' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND relation = ${list}::regclass AND mode = 'RowExclusiveLock' AND granted AND pid <> pg_backend_pid()`);
+  const inFlight = writers.rows.map((r) => r.vxid);
+  for (const started = Date.now(); inFlight.length > 0; ) {
+    // A transaction holds the lock on its own virtual id until it ends.
+    const running = await db.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'virtualxid' AND virtualxid = ANY(${`{${inFlight.join(',')}}`}::text[])`);
+    if (running.rows[0].n === 0) break;
+    if (Date.now() - started > WRITERS_WAIT_MS) return null;
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
+  return Number(through);
 }
 
 /**

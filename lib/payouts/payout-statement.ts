@@ -9,7 +9,9 @@ import { eventCtes } from '../webhooks/outbox';
 
 /**
  * The payout statement's one row: the posting's verdict, whether the API key
- * that asked is still usable, and the payout's id (null when refused).
+ * that asked is still usable, and the payout's id (null when refused). It
+ * arrives as one JSON column: the pg driver's per-column set-up of a result
+ * was a tenth of a payout's Node.js time with nine.
  */
 export type PayoutStatementRow = PostingVerdict & { key_usable: boolean; payout_id: number | null };
 
@@ -53,5 +55,6 @@ function payoutStatement(withEvent: boolean): SQL {
       SELECT ${P('businessId')}, ${P('mode')}, ${P('actorType')}, ${P('actorId')}, ${P('auditAction')}, ${P('reference')}, ${P('auditDetails')}::jsonb
       FROM payout
     )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}
-    SELECT ${postingVerdict}, (SELECT usable FROM actor_key) AS key_usable, (SELECT id FROM payout) AS payout_id FROM verdict v`;
+    SELECT to_json(r) AS verdict FROM (
+      SELECT ${postingVerdict}, (SELECT usable FROM actor_key) AS key_usable, (SELECT id FROM payout) AS payout_id FROM verdict v) r`;
 }

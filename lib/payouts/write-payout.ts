@@ -164,7 +164,7 @@ export async function writePayout(
   const statement = status === 'success' ? payoutStatements.withEvent() : payoutStatements.withoutEvent();
   p.progress.sent = true;
   const verdict = await inOneStatement(db, async (q) => {
-    const v = (await runCompiled<PayoutStatementRow>(q, statement, values)).rows[0];
+    const v = (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;
     // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
     if (v.transaction_id === null) throw new Refused(v);
     return v;

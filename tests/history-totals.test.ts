@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, TransactionRollbackError } from 'drizzle-orm';
-import { createDb, type Db } from '../lib/db/client';
+import { createDb, type Db, type DbOrTx } from '../lib/db/client';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { signInDashboard } from '../bench/bench-env';
 import { paymentTotals, payoutTotals, totalsPlan, type HistoryTotals, type Span } from '../lib/dashboard/history-totals';
@@ -28,8 +28,8 @@ interface Row {
 }
 
 /** The business's payouts straight from the table, net computed by the payout quote's own rule. */
-async function payoutRows(businessId: number): Promise<Row[]> {
-  const r = await testDb().execute<Record<string, any>>(sql`
+async function payoutRows(businessId: number, db: DbOrTx = testDb()): Promise<Row[]> {
+  const r = await db.execute<Record<string, any>>(sql`
     SELECT id, reference, payout_type, is_ledger_topup, status, currency, amount, service_fee, charge_payer, created_at FROM payouts
     WHERE business_id = ${businessId} AND mode = 'test'`);
   return r.rows.map((p) => ({
@@ -480,23 +480,69 @@ describe('folding rows into the rollup', () => {
           UPDATE payouts SET status = CASE status WHEN 'pending' THEN 'success' WHEN 'success' THEN 'failed' ELSE 'pending' END,
                              created_at = created_at - interval '61 minutes'
           WHERE id = (SELECT id FROM payouts WHERE business_id = ${biz.id} ORDER BY random() LIMIT 1)`);
-        if (Math.random() < 0.05) await db.execute(sql`DELETE FROM payouts WHERE id = (SELECT max(id) FROM payouts WHERE business_id = ${biz.id})`);
+        if (Math.random() < 0.05)
+          await db.execute(sql`DELETE FROM payouts WHERE id = (SELECT id FROM payouts WHERE business_id = ${biz.id} ORDER BY random() LIMIT 1)`);
         await new Promise((r) => setTimeout(r, 2));
       }
     };
     const folder = async () => {
-      let folds = 0;
+      let moves = 0;
       while (Date.now() < until) {
-        if (await foldHistoryTotals(db, 'payouts', 3)) folds++;
+        const before = await foldedThrough(db, 'payouts');
+        await foldHistoryTotals(db, 'payouts', 3);
+        if ((await foldedThrough(db, 'payouts')) > before) moves++;
         await new Promise((r) => setTimeout(r, 5));
       }
-      return folds;
+      return moves;
     };
-    const [, , , , , folds] = await Promise.all([inserter(), inserter(), inserter(), changer(), changer(), folder(), folder()]);
+    // Totals read while folds commit: in one snapshot with the rows, and (for a business only inserted into, slowly)
+    // alone between two equal reads of its rows, as the dashboard reads them.
+    const quiet = await createTestBusiness('Fold race, read alone');
+    const slowInserter = async () => {
+      for (let i = 0; Date.now() < until; i++) {
+        await insertPayout(db, quiet.id, i);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    };
+    const reader = async () => {
+      const misses: string[] = [];
+      let checked = 0;
+      const ask = (businessId: number) => ({ businessId, mode: 'test' as const, timeZone: 'Asia/Kathmandu', filters: {} });
+      while (Date.now() < until) {
+        await db.transaction(
+          async (tx) => {
+            const [rows, totals] = [await payoutRows(biz.id, tx), await payoutTotals(tx, ask(biz.id))];
+            if (JSON.stringify(totals) !== JSON.stringify(expected(rows, {}, 'Asia/Kathmandu'))) misses.push('snapshot');
+          },
+          { isolationLevel: 'repeatable read', accessMode: 'read only' },
+        );
+        const before = await payoutRows(quiet.id, db);
+        const totals = await payoutTotals(db, ask(quiet.id));
+        const after = await payoutRows(quiet.id, db);
+        if (before.length === after.length) {
+          checked++;
+          if (JSON.stringify(totals) !== JSON.stringify(expected(after, {}, 'Asia/Kathmandu'))) misses.push('alone');
+        }
+      }
+      return { misses, checked };
+    };
+    const [, , , , , moves, , , read] = await Promise.all([
+      inserter(),
+      inserter(),
+      inserter(),
+      changer(),
+      changer(),
+      folder(),
+      folder(),
+      slowInserter(),
+      reader(),
+    ]);
+    expect(read.misses).toEqual([]);
+    expect(read.checked).toBeGreaterThan(10);
     await foldAll(testDb(), 'payouts');
     const rows = await payoutRows(biz.id);
     expect(rows.length).toBeGreaterThan(30);
-    expect(folds).toBeGreaterThan(0);
+    expect(moves).toBeGreaterThan(10);
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['success', 'pending', 'failed']));
     expect(await rollupOf(biz.id)).toEqual(recomputed(rows));
     for (const f of [{}, { status: 'failed' }, { type: 'bank', status: 'pending' }] as PayoutFilters[]) {

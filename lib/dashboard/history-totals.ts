@@ -1,6 +1,6 @@
 import { and, eq, gt, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client';
-import { historyTotals, payments, payouts } from '../db/schema';
+import type { DbOrTx } from '../db/client';
+import { historyFolds, historyTotals, payments, payouts } from '../db/schema';
 import type { Mode } from '../validation';
 import { foldedThrough, type HistoryList } from './history-totals-fold';
 import { paymentFilterConditions, type PaymentFilters } from './search-payments';
@@ -123,7 +123,7 @@ const paymentSource: ListSource = {
 };
 
 async function totals(
-  db: Db,
+  db: DbOrTx,
   source: ListSource,
   opts: HistoryTotalsOptions<{ type?: string; status?: string; from?: string; to?: string; q?: string }>,
   conditions: SQL[],
@@ -134,31 +134,29 @@ async function totals(
   // A search names a reference or an order: few rows, summed directly.
   if (f.q) return sumParts(db, [source.rowSums([...conditions, ...within(source.createdAt, [start, end])])]);
   const plan = totalsPlan(start, end);
-  // The fold mark and the rollup from one snapshot: a fold committing between them would count its rows twice or not at all.
-  return db.transaction(
-    async (tx) => {
-      const parts: SQL[] = [];
-      for (const span of plan.rows) parts.push(source.rowSums([...conditions, ...within(source.createdAt, span)]));
-      if (plan.covered) {
-        // Rows not folded yet are summed from the list; the mark is a constant so the planner reads them by id.
-        parts.push(source.rowSums([...conditions, gt(source.id, await foldedThrough(tx, source.list)), ...within(source.createdAt, plan.covered)]));
-      }
-      const scope = [
-        eq(historyTotals.businessId, opts.businessId),
-        eq(historyTotals.mode, opts.mode),
-        eq(historyTotals.list, source.list),
-        ...(f.type ? [eq(historyTotals.type, f.type)] : []),
-        ...(f.status ? [eq(historyTotals.status, f.status)] : []),
-      ];
-      for (const { grain, span } of plan.buckets) {
-        parts.push(sql`SELECT ${historyTotals.currency} AS currency, ${historyTotals.count} AS count, ${historyTotals.amount} AS amount,
-            ${historyTotals.fee} AS fee, ${historyTotals.net} AS net
-          FROM ${historyTotals} WHERE ${and(...scope, eq(historyTotals.grain, grain), ...within(historyTotals.bucket, span))}`);
-      }
-      return sumParts(tx, parts);
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+  const parts: SQL[] = [];
+  for (const span of plan.rows) parts.push(source.rowSums([...conditions, ...within(source.createdAt, span)]));
+  if (plan.covered) {
+    // Rows past the fold mark are summed from the list. The mark read here is only a floor for the planner (a
+    // constant, so it reads them by id); the statement's own read of the mark, from the snapshot that reads the
+    // buckets, decides: a fold committing in between would otherwise count its rows twice.
+    const floor = await foldedThrough(db, source.list);
+    const mark = sql`(SELECT ${historyFolds.foldedThrough} FROM ${historyFolds} WHERE ${eq(historyFolds.list, source.list)})`;
+    parts.push(source.rowSums([...conditions, gt(source.id, floor), sql`${source.id} > ${mark}`, ...within(source.createdAt, plan.covered)]));
+  }
+  const scope = [
+    eq(historyTotals.businessId, opts.businessId),
+    eq(historyTotals.mode, opts.mode),
+    eq(historyTotals.list, source.list),
+    ...(f.type ? [eq(historyTotals.type, f.type)] : []),
+    ...(f.status ? [eq(historyTotals.status, f.status)] : []),
+  ];
+  for (const { grain, span } of plan.buckets) {
+    parts.push(sql`SELECT ${historyTotals.currency} AS currency, ${historyTotals.count} AS count, ${historyTotals.amount} AS amount,
+        ${historyTotals.fee} AS fee, ${historyTotals.net} AS net
+      FROM ${historyTotals} WHERE ${and(...scope, eq(historyTotals.grain, grain), ...within(historyTotals.bucket, span))}`);
+  }
+  return sumParts(db, parts);
 }
 
 /** The parts' rows summed per currency, largest count first. */
@@ -190,11 +188,11 @@ async function sumParts(db: DbOrTx, parts: SQL[]): Promise<HistoryTotals> {
  * the cost stays flat from a thousand payouts to millions; a search sums its
  * few matched rows.
  */
-export function payoutTotals(db: Db, opts: HistoryTotalsOptions<PayoutFilters>): Promise<HistoryTotals> {
+export function payoutTotals(db: DbOrTx, opts: HistoryTotalsOptions<PayoutFilters>): Promise<HistoryTotals> {
   return totals(db, payoutSource, opts, payoutFilterConditions(opts.businessId, opts.mode, opts.filters));
 }
 
 /** The same for payments: a payment's net is what the card received, the amount; the customer paid the amount and the fee. */
-export function paymentTotals(db: Db, opts: HistoryTotalsOptions<PaymentFilters>): Promise<HistoryTotals> {
+export function paymentTotals(db: DbOrTx, opts: HistoryTotalsOptions<PaymentFilters>): Promise<HistoryTotals> {
   return totals(db, paymentSource, opts, paymentFilterConditions(opts.businessId, opts.mode, opts.filters));
 }

@@ -24,6 +24,14 @@ export async function foldedThrough(db: DbOrTx, list: HistoryList): Promise<numb
   return Number(r.rows[0].id);
 }
 
+/** Whether the list has rows past its fold mark (up to `through`, when given). */
+async function unfolded(db: Db, list: HistoryList, through?: number): Promise<boolean> {
+  const r = await db.execute<{ unfolded: boolean }>(sql`
+    SELECT EXISTS (SELECT 1 FROM ${sql.identifier(list)} WHERE id > (SELECT folded_through FROM history_folds WHERE list = ${list})
+                   ${through === undefined ? sql`` : sql`AND id <= ${through}`}) AS unfolded`);
+  return r.rows[0].unfolded;
+}
+
 /**
  * An id of the list through which every row is committed or gone for good,
  * or null when writers stay in flight past WRITERS_WAIT_MS (the next pass
@@ -67,9 +75,7 @@ async function settledThrough(db: Db, list: HistoryList): Promise<number | null>
  */
 export async function foldHistoryTotals(db: Db, list: HistoryList, batch = BATCH): Promise<boolean> {
   const table = sql.identifier(list);
-  const waiting = await db.execute<{ waiting: boolean }>(sql`
-    SELECT EXISTS (SELECT 1 FROM ${table} WHERE id > (SELECT folded_through FROM history_folds WHERE list = ${list})) AS waiting`);
-  if (!waiting.rows[0].waiting) return false;
+  if (!(await unfolded(db, list))) return false;
   const settled = await settledThrough(db, list);
   if (settled === null) return false;
   return db
@@ -99,9 +105,7 @@ export async function foldAll(db: Db, list: HistoryList): Promise<void> {
   const last = Number(r.rows[0].id ?? 0);
   for (;;) {
     if (await foldHistoryTotals(db, list)) continue;
-    const left = await db.execute<{ left: boolean }>(sql`
-      SELECT EXISTS (SELECT 1 FROM ${table} WHERE id <= ${last} AND id > (SELECT folded_through FROM history_folds WHERE list = ${list})) AS left`);
-    if (!left.rows[0].left) return;
+    if (!(await unfolded(db, list, last))) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

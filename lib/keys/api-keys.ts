@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { RecentMap } from '../recent-map';
 import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import { apiKeys } from '../db/schema';
@@ -59,16 +60,8 @@ const presentedKey = (authorization: string | null) => /^Bearer\s+(\S+)\s*$/i.ex
  * never change, so they may be remembered; whether it is still usable may
  * change at any moment, so memory never answers that (see rememberedApiKey).
  */
-const usableKeys = new Map<string, ApiKeyAuth>();
-const MAX_REMEMBERED_KEYS = 10_000;
-
-function remember(keyHash: string, auth: ApiKeyAuth | undefined): void {
-  usableKeys.delete(keyHash);
-  if (!auth) return;
-  // Only keys that exist are remembered, so this holds at most every key there is; past the cap the oldest goes.
-  if (usableKeys.size >= MAX_REMEMBERED_KEYS) usableKeys.delete(usableKeys.keys().next().value!);
-  usableKeys.set(keyHash, auth);
-}
+// Only keys that exist are remembered, so this holds at most every key there is, and at most 10,000.
+const usableKeys = new RecentMap<ApiKeyAuth>(10_000);
 
 /**
  * The id, business and mode of a presented key this process found usable
@@ -94,7 +87,8 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   });
   const row = result.rows[0];
   const usable = row?.usable && row.gift_cards_enabled;
-  remember(keyHash, usable ? { apiKeyId: row.id, businessId: row.business_id, mode: row.mode } : undefined);
+  if (usable) usableKeys.set(keyHash, { apiKeyId: row.id, businessId: row.business_id, mode: row.mode });
+  else usableKeys.delete(keyHash);
   if (!row) throw new ServiceError('unauthorized', 'The API key is not valid.');
   if (!row.usable) throw new ServiceError('forbidden', 'The API key is inactive.');
   if (!row.gift_cards_enabled) throw new ServiceError('forbidden', 'The API key is not set up for gift cards.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecentMap } from './payout-parties';
+import { RecentMap } from './recent-map';
 
 describe('RecentMap', () => {
   it('forgets the oldest entry not read since it was last passed over, and keeps read ones', () => {

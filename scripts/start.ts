@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
-import { lingerOnClose } from '../lib/api/lingering-close';
+import { lingerWhenBodyUnread } from '../lib/api/lingering-close';
 import { MALFORMED_PATH_BODY, pathDecodes } from '../lib/api/request-path';
 import { securityHeaders } from '../lib/api/security-headers';
 import { ensureSecrets, readSettings } from '../lib/config';
@@ -74,7 +74,7 @@ async function main() {
       }
       void handle(req, res);
     });
-    server.on('connection', (socket) => lingerOnClose(socket));
+    lingerWhenBodyUnread(server);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(settings.port, () => resolve());

@@ -154,3 +154,26 @@ export async function cpuWindow(serverPids: number[], databaseUrl: string): Prom
     },
   };
 }
+
+/** The whole machine's CPU from /proc/stat's first line: busy (neither idle nor waiting on I/O) and all, in ticks. */
+function machineTicks(): { busy: number; all: number } {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const all = fields.reduce((a, b) => a + b, 0);
+  return { busy: all - fields[3] - fields[4], all };
+}
+
+/**
+ * Counts the whole machine's CPU from now: busy milliseconds (every core,
+ * every process: the load generator too) and the share left idle. A run that
+ * leaves the cores idle waits on something else, mostly WAL flushes.
+ */
+export function machineCpuWindow(): { stop(): { busyMs: number; idleShare: number } } {
+  const start = machineTicks();
+  return {
+    stop() {
+      const end = machineTicks();
+      const all = end.all - start.all;
+      return { busyMs: ((end.busy - start.busy) * 1000) / CLOCK_TICK, idleShare: all > 0 ? 1 - (end.busy - start.busy) / all : 0 };
+    },
+  };
+}

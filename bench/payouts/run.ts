@@ -18,7 +18,7 @@ import { ensureProductionBuild, startTestServer, type TestServer } from '../../t
 import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
 import { registerWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { startHistoryTotalsFolding } from '../../lib/dashboard/history-totals-fold';
-import { cpuWindow, ensureWrk, runWrk } from './http-load';
+import { cpuWindow, ensureWrk, machineCpuWindow, runWrk } from './http-load';
 import { pgbenchPayoutScript } from './pgbench-payout-script';
 
 /**
@@ -82,23 +82,36 @@ function pgbenchConnection(url: string) {
   };
 }
 
+/** The machine's CPU over a timed run: milliseconds per transaction (every process, the client too) and the share left idle. */
+interface MachineCpu {
+  cpuMsPerTransaction: number;
+  idleShare: number;
+}
+
+const cpuText = (c: MachineCpu) => `${fmt(c.cpuMsPerTransaction)} ms of machine CPU each, ${Math.round(c.idleShare * 100)}% idle`;
+
 /**
  * A CHECKPOINT, an untimed warm-up, then SECONDS of pgbench -c 8 -j 2 with
- * `script` (TPC-B when none); answers tps and the transactions of both runs.
+ * `script` (TPC-B when none); answers tps, the transactions of both runs and
+ * the machine's CPU over the timed one.
  */
-function pgbench(url: string, script: string[] = []): { tps: number; transactions: number } {
+function pgbench(url: string, script: string[] = []): { tps: number; transactions: number; cpu: MachineCpu } {
   const { env, args } = pgbenchConnection(url);
   spawnSync('psql', [...args, '-c', 'CHECKPOINT'], { env });
+  let cpu: MachineCpu = { cpuMsPerTransaction: 0, idleShare: 0 };
   const runs = [WARMUP_SECONDS, SECONDS].map((seconds) => {
+    const machine = machineCpuWindow();
     const run = spawnSync('pgbench', ['-n', '-c', '8', '-j', '2', '-T', String(seconds), ...script, ...args], { env, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
     if (/number of failed transactions: [1-9]/.test(run.stdout)) throw new Error(`pgbench transactions failed:\n${run.stdout}`);
     const tps = /tps = ([\d.]+)/.exec(run.stdout);
     const processed = /number of transactions actually processed: (\d+)/.exec(run.stdout);
     if (!tps || !processed) throw new Error(`no tps in pgbench output:\n${run.stdout}`);
+    const spent = machine.stop();
+    cpu = { cpuMsPerTransaction: spent.busyMs / Number(processed[1]), idleShare: spent.idleShare };
     return { tps: Number(tps[1]), transactions: Number(processed[1]) };
   });
-  return { tps: runs[1].tps, transactions: runs[0].transactions + runs[1].transactions };
+  return { tps: runs[1].tps, transactions: runs[0].transactions + runs[1].transactions, cpu };
 }
 
 function initPgbench(url: string): void {
@@ -164,6 +177,7 @@ async function throughput(db: Db, clients: number, call: () => Promise<void>, st
   const deadline = Date.now() + SECONDS * 1000;
   let done = 0;
   const failures = new Map<string, number>();
+  const machine = machineCpuWindow();
   const from = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -178,7 +192,10 @@ async function throughput(db: Db, clients: number, call: () => Promise<void>, st
       }
     }),
   );
-  return { done, perSecond: done / ((performance.now() - from) / 1000), failures: Object.fromEntries(failures) };
+  const perSecond = done / ((performance.now() - from) / 1000);
+  const spent = machine.stop();
+  const cpu: MachineCpu = { cpuMsPerTransaction: spent.busyMs / done, idleShare: spent.idleShare };
+  return { done, perSecond, cpu, failures: Object.fromEntries(failures) };
 }
 
 async function pendingDeliveries(db: Db): Promise<number> {
@@ -289,9 +306,9 @@ async function main() {
     for (let i = 0; i < (HTTP_ONLY ? 0 : cards.length); i += 8) {
       await Promise.all(cards.slice(i, i + 8).map((from, j) => c2c(from, cards[(i + j + 1) % cards.length])));
     }
-    const rounds: { tps: number; core: number; statementsPerPayout: number }[] = [];
+    const rounds: { tps: number; core: number; statementsPerPayout: number; tpcbCpu: MachineCpu; coreCpu: MachineCpu }[] = [];
     for (let round = 1; round <= (HTTP_ONLY ? 0 : ROUNDS); round++) {
-      const { tps } = pgbench(pgbenchUrl!);
+      const { tps, cpu: tpcbCpu } = pgbench(pgbenchUrl!);
       let before = 0;
       const run = await throughput(
         db,
@@ -302,9 +319,9 @@ async function main() {
         },
       );
       const statementsPerPayout = (statements - before) / run.done;
-      rounds.push({ tps, core: run.perSecond, statementsPerPayout });
+      rounds.push({ tps, core: run.perSecond, statementsPerPayout, tpcbCpu, coreCpu: run.cpu });
       console.log(
-        `round ${round}: pgbench -c 8 -j 2 TPC-B (scale ${PGBENCH_SCALE}) ${fmt(tps)} tps; core card-to-card, 8 connections, uniform over ${CARDS} cards, ${fmt(run.perSecond)}/s; ratio ${fmt(run.perSecond / tps)}; ${fmt(statementsPerPayout)} statements per payout`,
+        `round ${round}: pgbench -c 8 -j 2 TPC-B (scale ${PGBENCH_SCALE}) ${fmt(tps)} tps (${cpuText(tpcbCpu)}); core card-to-card, 8 connections, uniform over ${CARDS} cards, ${fmt(run.perSecond)}/s (${cpuText(run.cpu)}); ratio ${fmt(run.perSecond / tps)}; ${fmt(statementsPerPayout)} statements per payout`,
         run.failures,
       );
     }
@@ -315,6 +332,10 @@ async function main() {
       console.log(
         `pgbench TPC-B median ${fmt(tps)} tps; core median ${fmt(core.perSecond)}/s; core ratio, median of ${ROUNDS} rounds: ${fmt(core.ratio)} (target >= 0.7)`,
       );
+    // With the cores busy under both, the throughput ratio is near the inverse of this one; with TPC-B waiting on its
+    // commits (cores idle), TPC-B's CPU per transaction says less and the core's ratio runs above that inverse.
+    const cpuPerTpcb = median(rounds.map((r) => r.coreCpu.cpuMsPerTransaction / r.tpcbCpu.cpuMsPerTransaction));
+    if (!HTTP_ONLY) console.log(`machine CPU per core payout over per TPC-B transaction, median of ${ROUNDS} rounds: ${fmt(cpuPerTpcb)}`);
 
     if (CORE_ONLY) return await stopFolding();
     const lastEvent = async () => Number((await db.execute<{ id: number }>(sql`SELECT coalesce(max(id), 0) AS id FROM webhook_events`)).rows[0].id);
@@ -372,6 +393,7 @@ async function main() {
           ]);
           fs.rmSync(path.dirname(script), { recursive: true });
           const statementTps = statementRun.tps;
+          const statementCpu = statementRun.cpu;
           // A refused statement is no error to pgbench: every transaction it ran must have written its payout and event.
           const written = await db.execute<{ n: number }>(sql`
         SELECT count(*)::int AS n FROM webhook_events WHERE id > ${eventsBefore} AND business_id = ${biz.id} AND subject_reference ~ '^c2c_[0-9]+_[0-9]+$'`);
@@ -383,9 +405,9 @@ async function main() {
             sql`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'pending' AND event_id > ${eventsBefore} AND event_id <= ${await lastEvent()}`,
           );
           console.log(
-            `the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps, ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`,
+            `the payout statement alone through pgbench (no Node.js): ${fmt(statementTps)} tps (${cpuText(statementCpu)}), ratio to TPC-B ${fmt(statementTps / tps)}; the core reaches ${fmt(core.perSecond / statementTps)} of it`,
           );
-          return { hotRun, statementTps };
+          return { hotRun, statementTps, statementCpu };
         })();
 
     // Start the server, then let it deliver the webhook events the core phases wrote before timing HTTP.
@@ -522,7 +544,16 @@ async function main() {
       rounds: Object.fromEntries(
         rounds.map((r, i) => [
           `round_${i + 1}`,
-          { pgbench_tps: r.tps, core_per_second: r.core, ratio: r.core / r.tps, statements_per_payout: r.statementsPerPayout },
+          {
+            pgbench_tps: r.tps,
+            core_per_second: r.core,
+            ratio: r.core / r.tps,
+            statements_per_payout: r.statementsPerPayout,
+            pgbench_cpu_ms_per_transaction: r.tpcbCpu.cpuMsPerTransaction,
+            pgbench_idle_share: r.tpcbCpu.idleShare,
+            core_cpu_ms_per_payout: r.coreCpu.cpuMsPerTransaction,
+            core_idle_share: r.coreCpu.idleShare,
+          },
         ]),
       ),
       pgbench_tps: tps,
@@ -530,6 +561,8 @@ async function main() {
       core_ratio: core.ratio,
       statement_alone_tps: extras?.statementTps,
       statement_alone_ratio: extras && extras.statementTps / tps,
+      statement_alone_cpu_ms_per_transaction: extras?.statementCpu.cpuMsPerTransaction,
+      core_cpu_per_tpcb_cpu: cpuPerTpcb,
       http_per_second: http.perSecond,
       http_ratio: http.perSecond / tps,
       http_p50_ms: http.p50Ms,

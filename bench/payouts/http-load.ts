@@ -162,18 +162,25 @@ function machineTicks(): { busy: number; all: number } {
   return { busy: all - fields[3] - fields[4], all };
 }
 
+/** The machine's CPU over a timed run: milliseconds per transaction (every process, the load generator too) and the share left idle. */
+export interface MachineCpu {
+  cpuMsPerTransaction: number;
+  idleShare: number;
+}
+
 /**
- * Counts the whole machine's CPU from now: busy milliseconds (every core,
- * every process: the load generator too) and the share left idle. A run that
- * leaves the cores idle waits on something else, mostly WAL flushes.
+ * Counts the whole machine's CPU from now until stop, which shares it over the
+ * transactions done. A run that leaves the cores idle waits on something else,
+ * mostly WAL flushes.
  */
-export function machineCpuWindow(): { stop(): { busyMs: number; idleShare: number } } {
+export function machineCpuWindow(): { stop(transactions: number): MachineCpu } {
   const start = machineTicks();
   return {
-    stop() {
+    stop(transactions) {
       const end = machineTicks();
+      const busy = end.busy - start.busy;
       const all = end.all - start.all;
-      return { busyMs: ((end.busy - start.busy) * 1000) / CLOCK_TICK, idleShare: all > 0 ? 1 - (end.busy - start.busy) / all : 0 };
+      return { cpuMsPerTransaction: (busy * 1000) / CLOCK_TICK / transactions, idleShare: all > 0 ? 1 - busy / all : 0 };
     },
   };
 }

@@ -18,7 +18,7 @@ import { ensureProductionBuild, startTestServer, type TestServer } from '../../t
 import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
 import { registerWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { startHistoryTotalsFolding } from '../../lib/dashboard/history-totals-fold';
-import { cpuWindow, ensureWrk, machineCpuWindow, runWrk } from './http-load';
+import { cpuWindow, ensureWrk, type MachineCpu, machineCpuWindow, runWrk } from './http-load';
 import { pgbenchPayoutScript } from './pgbench-payout-script';
 
 /**
@@ -82,12 +82,6 @@ function pgbenchConnection(url: string) {
   };
 }
 
-/** The machine's CPU over a timed run: milliseconds per transaction (every process, the client too) and the share left idle. */
-interface MachineCpu {
-  cpuMsPerTransaction: number;
-  idleShare: number;
-}
-
 const cpuText = (c: MachineCpu) => `${fmt(c.cpuMsPerTransaction)} ms of machine CPU each, ${Math.round(c.idleShare * 100)}% idle`;
 
 /**
@@ -98,7 +92,6 @@ const cpuText = (c: MachineCpu) => `${fmt(c.cpuMsPerTransaction)} ms of machine 
 function pgbench(url: string, script: string[] = []): { tps: number; transactions: number; cpu: MachineCpu } {
   const { env, args } = pgbenchConnection(url);
   spawnSync('psql', [...args, '-c', 'CHECKPOINT'], { env });
-  let cpu: MachineCpu = { cpuMsPerTransaction: 0, idleShare: 0 };
   const runs = [WARMUP_SECONDS, SECONDS].map((seconds) => {
     const machine = machineCpuWindow();
     const run = spawnSync('pgbench', ['-n', '-c', '8', '-j', '2', '-T', String(seconds), ...script, ...args], { env, encoding: 'utf8' });
@@ -107,11 +100,10 @@ function pgbench(url: string, script: string[] = []): { tps: number; transaction
     const tps = /tps = ([\d.]+)/.exec(run.stdout);
     const processed = /number of transactions actually processed: (\d+)/.exec(run.stdout);
     if (!tps || !processed) throw new Error(`no tps in pgbench output:\n${run.stdout}`);
-    const spent = machine.stop();
-    cpu = { cpuMsPerTransaction: spent.busyMs / Number(processed[1]), idleShare: spent.idleShare };
-    return { tps: Number(tps[1]), transactions: Number(processed[1]) };
+    const transactions = Number(processed[1]);
+    return { tps: Number(tps[1]), transactions, cpu: machine.stop(transactions) };
   });
-  return { tps: runs[1].tps, transactions: runs[0].transactions + runs[1].transactions, cpu };
+  return { tps: runs[1].tps, transactions: runs[0].transactions + runs[1].transactions, cpu: runs[1].cpu };
 }
 
 function initPgbench(url: string): void {
@@ -193,9 +185,7 @@ async function throughput(db: Db, clients: number, call: () => Promise<void>, st
     }),
   );
   const perSecond = done / ((performance.now() - from) / 1000);
-  const spent = machine.stop();
-  const cpu: MachineCpu = { cpuMsPerTransaction: spent.busyMs / done, idleShare: spent.idleShare };
-  return { done, perSecond, cpu, failures: Object.fromEntries(failures) };
+  return { done, perSecond, cpu: machine.stop(done), failures: Object.fromEntries(failures) };
 }
 
 async function pendingDeliveries(db: Db): Promise<number> {
@@ -392,8 +382,7 @@ async function main() {
             script,
           ]);
           fs.rmSync(path.dirname(script), { recursive: true });
-          const statementTps = statementRun.tps;
-          const statementCpu = statementRun.cpu;
+          const { tps: statementTps, cpu: statementCpu } = statementRun;
           // A refused statement is no error to pgbench: every transaction it ran must have written its payout and event.
           const written = await db.execute<{ n: number }>(sql`
         SELECT count(*)::int AS n FROM webhook_events WHERE id > ${eventsBefore} AND business_id = ${biz.id} AND subject_reference ~ '^c2c_[0-9]+_[0-9]+$'`);

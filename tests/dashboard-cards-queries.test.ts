@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cardTimeline } from '../lib/dashboard/card-timeline';
+import { cardStory } from '../lib/dashboard/card-story';
 import { searchCards } from '../lib/dashboard/search-cards';
 import { adminClient, createCard, createTestBusiness, randomPhone, testDb, type TestBusiness } from './helpers';
 
@@ -61,7 +61,7 @@ describe('dashboard card queries', () => {
     expect((await searchCards(testDb(), { ...one, after: foreignId })).items).toEqual([]);
   });
 
-  it('the timeline lists every movement with the balance after it, and refuses another business', async () => {
+  it("the card's story lists every movement with the balance after it, and refuses another business", async () => {
     const card = numbers[2];
     await adminClient().post(`/api/admin/businesses/${a.id}/balance`, { mode: 'test', currency: 'ETB', amount: 10_000 });
     for (const amount of [700, 300]) {
@@ -70,15 +70,16 @@ describe('dashboard card queries', () => {
       const settled = await a.test.post(`/api/v1/test-helpers/payouts/${t.body.data.provider_reference}/settle`, { status: 'success' });
       expect(settled.status).toBe(200);
     }
-    const timeline = await cardTimeline(testDb(), { businessId: a.id, mode: 'test', cardNumber: card, limit: 10 });
-    expect(timeline.entries.map((e) => [e.kind, e.amount, e.balanceAfter])).toEqual([
-      ['transfer_settlement', 300, 1000],
-      ['transfer_settlement', 700, 700],
+    const story = await cardStory(testDb(), { businessId: a.id, mode: 'test', cardNumber: card, limit: 10 });
+    const movements = story.events.filter((e) => e.kind === 'movement');
+    expect(movements.map((e) => [e.title, e.amount, e.balanceAfter])).toEqual([
+      ['Top-up from business balance', 300, 1000],
+      ['Top-up from business balance', 700, 700],
     ]);
-    expect(timeline.businessBalance).toBe(9_000);
-    const older = await cardTimeline(testDb(), { businessId: a.id, mode: 'test', cardNumber: card, limit: 1 });
-    expect(older.olderBefore).toBe(older.entries[0].id);
-    await expect(cardTimeline(testDb(), { businessId: b.id, mode: 'test', cardNumber: card, limit: 10 })).rejects.toMatchObject({ code: 'card_not_found' });
-    await expect(cardTimeline(testDb(), { businessId: a.id, mode: 'live', cardNumber: card, limit: 10 })).rejects.toMatchObject({ code: 'card_not_found' });
+    expect(story.businessBalance).toBe(9_000);
+    const first = await cardStory(testDb(), { businessId: a.id, mode: 'test', cardNumber: card, limit: 1 });
+    expect(first.older).toBe(first.events[0].key);
+    await expect(cardStory(testDb(), { businessId: b.id, mode: 'test', cardNumber: card, limit: 10 })).rejects.toMatchObject({ code: 'card_not_found' });
+    await expect(cardStory(testDb(), { businessId: a.id, mode: 'live', cardNumber: card, limit: 10 })).rejects.toMatchObject({ code: 'card_not_found' });
   });
 });

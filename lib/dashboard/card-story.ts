@@ -5,7 +5,6 @@ import { checkCardNumberParam } from '../cards/get-card';
 import type { DbOrTx } from '../db/client';
 import { cardNotFound } from '../errors';
 import type { Mode } from '../validation';
-import { MOVEMENT_LABELS } from './card-timeline';
 
 /**
  * A card's whole story for the dashboard: its creation, every money movement with
@@ -14,8 +13,8 @@ import { MOVEMENT_LABELS } from './card-timeline';
  * with where the money went. Newest first, keyset-paged across all the sources.
  */
 
-export type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled';
-export type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
+type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled';
+type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
 
 export interface StoryEvent {
   /** Unique on the page, and the cursor for "older" when it is the last one. */
@@ -49,7 +48,7 @@ export interface CardStoryOptions {
   limit: number;
 }
 
-export interface CardStatusWhy {
+interface CardStatusWhy {
   /** Who last disabled the card, and why when they said: shown instead of an Enable button when it was the provider. */
   by: 'business' | 'provider';
   actor: string | null;
@@ -70,6 +69,18 @@ export interface CardStory {
   /** The business account of the card's currency and mode: where a cancelled card's money goes, and where a top-up may come from. */
   businessBalance: number;
 }
+
+/** Ledger transaction kinds in words a support agent can read out on the phone. */
+const MOVEMENT_LABELS: Record<string, string> = {
+  payment: 'Top-up payment',
+  transfer_settlement: 'Top-up from business balance',
+  transfer_reversal: 'Top-up reversed',
+  payout_card_to_card: 'Card-to-card payout',
+  payout_b2b: 'Business payout',
+  payout_bank: 'Bank payout',
+  payout_bank_reversal: 'Bank payout returned',
+  card_cancellation: 'Card cancelled: balance to business account',
+};
 
 // Events of one instant are ordered by source: the cancellation is told after the movement it made.
 const RANK = { created: 0, ledger: 1, paymentStarted: 2, paymentFinished: 3, audit: 4 } as const;
@@ -101,7 +112,7 @@ function olderThan(cursor: Cursor | undefined, rank: Rank, at: SQL, id: SQL): SQ
 const AUDIT_ACTIONS = ['card.disabled', 'card.enabled', 'card.provider_disabled', 'card.provider_enabled', 'card.cancelled'];
 
 /** The label of who did something, from the actor columns and the joined user email and key prefix. */
-export function actorLabel(r: { actor_type?: unknown; email?: unknown; prefix?: unknown }): string | null {
+function actorLabel(r: { actor_type?: unknown; email?: unknown; prefix?: unknown }): string | null {
   switch (r.actor_type) {
     case 'user':
       return r.email ? String(r.email) : 'a removed team member';

@@ -75,7 +75,6 @@ export function postingValues(opts: PostTransactionOptions, slots?: number) {
     actorId: opts.actor.id,
     reversesId: opts.reversesId ?? null,
   };
-  // Assigned, not spread: on Node 20's V8 `{ ...a, key }` and fromEntries took more of a payout's time than the rest of this.
   if (slots === undefined) return Object.assign(values, { accountIds, amounts });
   for (let i = 0; i < slots; i++) {
     values[`account${i}`] = accountIds[i] ?? null;

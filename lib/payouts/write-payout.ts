@@ -136,7 +136,6 @@ export async function writePayout(
     onClosed: closed(p.source.account_id),
   };
   // The payout row's fields fill the placeholders of the same name; its business, mode, reference and actor are the posting's.
-  // Object.assign, not `{ ...a, key }`: Node 20's V8 takes microseconds for a spread followed by more properties.
   const values = Object.assign(postingValues(posting, 3), payout, {
     // An API key's actor id is its row id; anything else names no key, and the statement refuses it.
     apiKeyId: opts.actor.type === 'api_key' ? (/^\d{1,15}$/.test(opts.actor.id ?? '') ? opts.actor.id : '0') : null,

@@ -21,8 +21,8 @@ export async function call(method: string, path: string, token: string, body?: u
   return { status: res.status, body: parsed, text };
 }
 
-export const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
-export type Role = (typeof ROLES)[number];
+const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+type Role = (typeof ROLES)[number];
 export const PASSWORD = 'dashboard-pass-123';
 
 export interface SeededBusiness {

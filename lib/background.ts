@@ -6,7 +6,7 @@ import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 
-export type BackgroundTask = (db: Db) => Stop;
+type BackgroundTask = (db: Db) => Stop;
 
 /**
  * Loops that run beside the web server (sandbox settlement, webhook delivery,

@@ -27,7 +27,7 @@ export const requiredText = (field: string, max = 64) =>
 export const currencySchema = z.enum(CURRENCIES, { error: `Currency must be one of ${CURRENCIES.join(', ')}.` });
 export const modeSchema = z.enum(MODES, { error: 'Mode must be test or live.' });
 
-export function fieldErrors(error: z.ZodError): FieldErrors {
+function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : 'body';

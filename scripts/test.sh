@@ -8,6 +8,8 @@ if compgen -G "e2e/*.spec.ts" > /dev/null; then
   export CHROMIUM_PATH
 fi
 npm run --silent lint
+# Exports and files nothing uses, and packages used but not listed (knip.json says what the entry points are).
+npx knip --no-progress
 npx tsc --noEmit
 npx vitest run
 if compgen -G "e2e/*.spec.ts" > /dev/null; then

@@ -56,7 +56,7 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
   };
 }
 
-export const TWO_FACTOR_SETUP_PATH = '/account/two-factor';
+const TWO_FACTOR_SETUP_PATH = '/account/two-factor';
 
 /**
  * For pages: signed out goes to sign-in; a user the business requires to have

@@ -33,7 +33,7 @@ function unitsTick(minor: number): string {
 }
 
 /** Round steps (1, 2 or 5 times a power of ten, in minor units) so that about four gridlines cover the largest day. */
-export function amountTicks(max: number): number[] {
+function amountTicks(max: number): number[] {
   if (max <= 0) return [0, 100];
   const rough = max / 4;
   const power = 10 ** Math.floor(Math.log10(rough));
@@ -44,7 +44,7 @@ export function amountTicks(max: number): number[] {
 }
 
 /** At most `count` of the candidate day indexes, evenly spaced, always the first. */
-export function dayTicks(candidates: number[], count: number): number[] {
+function dayTicks(candidates: number[], count: number): number[] {
   const step = Math.max(1, Math.ceil(candidates.length / count));
   return candidates.filter((_, k) => k % step === 0);
 }

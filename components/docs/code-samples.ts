@@ -8,7 +8,7 @@ const PATH_EXAMPLES: Record<string, string> = {
 };
 
 /** The first documented request example of an operation, if it takes a body. */
-export function requestExample(op: DocumentedOperation): unknown {
+function requestExample(op: DocumentedOperation): unknown {
   const content = op.requestBody?.content['application/json'];
   return content ? Object.values(content.examples ?? {})[0]?.value : undefined;
 }

@@ -19,7 +19,7 @@ const KIND_WORDS: Record<string, string> = {
 };
 
 /** A ledger transaction's kind in words; an unknown one is only "Money moved", never its code. */
-export const ledgerKindWords = (kind: string) => KIND_WORDS[kind] ?? 'Money moved';
+const ledgerKindWords = (kind: string) => KIND_WORDS[kind] ?? 'Money moved';
 
 /** Every ledger entry written under a reference: which account moved by how much, and its balance after. */
 export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {

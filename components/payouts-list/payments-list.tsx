@@ -5,7 +5,7 @@ import { HistoryList } from './history-list';
 import { liveKeys, type PaymentItem } from './list-items';
 
 /** What a payment's net is, said under its totals. */
-export const PAYMENT_NET_HINT =
+const PAYMENT_NET_HINT =
   'Totals cover every payment the filters match, on every page and in any status (only successful payments moved money). Net is what your cards received: the amount. The customer paid the amount plus the fee.';
 
 /** The payments of one page and their totals; the live stream invalidates them when a payment is created or settles. */

@@ -5,7 +5,7 @@ import { HistoryList } from './history-list';
 import { liveKeys, type PayoutItem } from './list-items';
 
 /** What a payout's net is, said under its totals. */
-export const PAYOUT_NET_HINT =
+const PAYOUT_NET_HINT =
   'Totals cover every payout the filters match, on every page and in any status (a failed payout’s money came back). Net is what left your cards, or your business balance for a top-up: the amount, plus the fee when the sender or customer pays it; when the receiver or your business pays it, the fee comes off what arrives.';
 
 /** The payouts of one page and their totals; the live stream invalidates them when a payout is created or settles. */

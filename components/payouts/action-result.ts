@@ -1,7 +1,7 @@
 import type { ActionFailure, ActionResult } from '@/lib/actions/define-action';
 
 /** A refused action as an Error, so TanStack Query's useQuery and useMutation carry the typed failure in `error`. */
-export class ActionFailed extends Error {
+class ActionFailed extends Error {
   constructor(readonly failure: ActionFailure) {
     super(failure.message);
     this.name = 'ActionFailed';

@@ -9,7 +9,7 @@ const border = (error?: string) => (error ? 'border-red-600' : 'border-slate-300
 /** A report form's control, bordered red when its value was refused. */
 export const reportControl = (error?: string) => `${control} ${border(error)}`;
 
-export interface ReportOption {
+interface ReportOption {
   value: string;
   label: string;
 }

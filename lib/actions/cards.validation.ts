@@ -38,7 +38,6 @@ export const disableCardFormSchema = cardRefSchema.extend({
     .max(DISABLE_REASON_MAX, { error: `Keep the reason to ${DISABLE_REASON_MAX} characters or fewer.` })
     .optional(),
 });
-export type DisableCardForm = z.input<typeof disableCardFormSchema>;
 
 export const topUpFormSchema = z.object({
   card_number: cardRefSchema.shape.card_number,

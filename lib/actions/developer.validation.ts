@@ -30,4 +30,3 @@ export const replayFailedSchema = z
   .refine((v) => Date.parse(v.from) < Date.parse(v.to), { path: ['to'], error: 'to must be after from.' });
 
 export type SetWebhookUrlInput = z.input<typeof setWebhookUrlSchema>;
-export type ReplayFailedInput = z.input<typeof replayFailedSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountText } from './amount.validation';
 import { cardNumber } from './payout.validation';
 
-export const PAYMENT_KINDS = ['hosted', 'direct-charge'] as const;
+const PAYMENT_KINDS = ['hosted', 'direct-charge'] as const;
 
 /** The new-payment form; submission_id makes a double submission start one payment. */
 export const createPaymentFormSchema = z

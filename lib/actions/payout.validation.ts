@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountText } from './amount.validation';
 
-export const DESTINATION_TYPES = ['card_to_card', 'b2b', 'bank'] as const;
+const DESTINATION_TYPES = ['card_to_card', 'b2b', 'bank'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
 
 /** Who may pay the fee, default first (SPEC.md's charge_payer table). */

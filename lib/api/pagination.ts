@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseInput } from '../validation';
 
 export const DEFAULT_LIMIT = 15;
-export const MAX_LIMIT = 100;
+const MAX_LIMIT = 100;
 
 const intParam = (name: string, min: number, max: number) =>
   z

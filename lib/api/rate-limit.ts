@@ -83,7 +83,7 @@ const shared = globalThis as unknown as { __apiKeyBuckets?: TokenBuckets; __admi
  * RATE_LIMIT_PER_SECOND (default 1000) and RATE_LIMIT_BURST (default 2000) per API key.
  * The defaults sit above what one key reaches in our own benches; a deployment sets its own.
  */
-export function apiKeyLimits(): TokenBuckets {
+function apiKeyLimits(): TokenBuckets {
   shared.__apiKeyBuckets ??= new TokenBuckets({ perSecond: positiveEnv('RATE_LIMIT_PER_SECOND', 1000), burst: positiveEnv('RATE_LIMIT_BURST', 2000) });
   return shared.__apiKeyBuckets;
 }

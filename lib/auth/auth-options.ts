@@ -6,7 +6,7 @@ import { signInLimits } from './sign-in-limits';
 import { authorizeSignIn } from './sign-in';
 import type { Role } from './users';
 
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 declare module 'next-auth' {
   interface User {

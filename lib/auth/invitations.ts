@@ -9,7 +9,7 @@ import { type MailOutcome, sendMail } from '../mail/send-mail';
 import { appUrl, linkTokenHash, newLinkToken } from './link-token';
 import { hashPassword, type Role } from './users';
 
-export const INVITATION_HOURS = 48;
+const INVITATION_HOURS = 48;
 
 export interface CreateInvitationOptions {
   businessId: number;

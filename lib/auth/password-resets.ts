@@ -11,7 +11,7 @@ import { appUrl, linkTokenHash, newLinkToken } from './link-token';
 import { hashPassword } from './users';
 
 /** Shorter than an invitation's 48 hours: this link replaces the password of an account that already exists. */
-export const RESET_HOURS = 24;
+const RESET_HOURS = 24;
 
 export interface CreatePasswordResetOptions {
   businessId: number;

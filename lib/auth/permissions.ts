@@ -1,6 +1,6 @@
 import type { Role } from './users';
 
-export const PERMISSIONS = [
+const PERMISSIONS = [
   'cards:read', // find and view cards
   'cards:create',
   'cards:status', // disable and enable

@@ -13,9 +13,9 @@ import { sha256Hex } from '../ids';
 const ISSUER = 'Gift cards';
 /** One step either side of now: a phone clock off by up to 30 seconds still works. */
 const EPOCH_TOLERANCE_SECONDS = 30;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** Wrong second factors in a row before each further try waits; the wait doubles from a minute up to an hour. */
-export const FREE_SECOND_FACTOR_FAILURES = 5;
+const FREE_SECOND_FACTOR_FAILURES = 5;
 const FIRST_LOCK_SECONDS = 60;
 const MAX_LOCK_SECONDS = 3600;
 // No 0/o, 1/l/i: read from paper and typed by hand.
@@ -75,7 +75,7 @@ async function acceptTotp(db: DbOrTx, userId: number, secret: string, lastStep: 
   return taken.length === 1;
 }
 
-export const secondFactorLocked = () => new ServiceError('rate_limited', 'Too many wrong codes or passwords in a row: wait a few minutes before trying again.');
+const secondFactorLocked = () => new ServiceError('rate_limited', 'Too many wrong codes or passwords in a row: wait a few minutes before trying again.');
 
 /**
  * Runs one check of something only this user should know (a second factor, the current password) against a

@@ -8,7 +8,7 @@ import { ServiceError } from '../errors';
 import { parseInput } from '../validation';
 import { passwordSchema } from './password-rules';
 
-export const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const newUserSchema = z.object({

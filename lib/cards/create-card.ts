@@ -29,7 +29,6 @@ export const createCardSchema = z.object({
   first_name: name('first_name').optional(),
   last_name: name('last_name').optional(),
 });
-export type CreateCardInput = z.input<typeof createCardSchema>;
 
 export interface CreateCardOptions {
   businessId: number;

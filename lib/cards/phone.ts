@@ -28,7 +28,7 @@ export function nationalNumberCandidates(input: string): string[] {
 }
 
 /** The country a dashboard form reads national numbers as when the business has none set. */
-export const DEFAULT_PHONE_COUNTRY = 'ET';
+const DEFAULT_PHONE_COUNTRY = 'ET';
 
 /**
  * A number typed in a dashboard form, as people write it: national (`0911 234 567`,

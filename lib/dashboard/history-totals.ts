@@ -9,7 +9,7 @@ import { paymentNetSql, payoutNetSql } from './net-amount';
 import { nextDay, zonedDayStart } from './time-zone';
 
 /** The count and sums of one currency's rows, in minor units. */
-export interface CurrencyTotals {
+interface CurrencyTotals {
   currency: string;
   count: number;
   amount: number;

@@ -8,12 +8,12 @@ export interface KeysetCursor {
   id: number;
 }
 
-export function encodeCursor(row: { createdAt: Date; id: number }): string {
+function encodeCursor(row: { createdAt: Date; id: number }): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 }
 
 /** A cursor that was tampered with or truncated reads as none: the list starts over. */
-export function decodeCursor(value: string | undefined | null): KeysetCursor | undefined {
+function decodeCursor(value: string | undefined | null): KeysetCursor | undefined {
   if (!value || value.length > 100) return undefined;
   const [iso, id] = Buffer.from(value, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(iso);
@@ -82,7 +82,7 @@ export function parseHistoryFilters<T extends string, S extends string>(params: 
 export const LIST_SORTS = ['newest', 'oldest', 'largest', 'smallest'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 export const PAGE_SIZES = [25, 50, 100] as const;
-export type PageSize = (typeof PAGE_SIZES)[number];
+type PageSize = (typeof PAGE_SIZES)[number];
 
 /** How a list page is read: its order and its length, from the URL; unknown values fall back to newest first, 25 rows. */
 export interface ListView {

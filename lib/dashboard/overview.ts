@@ -6,9 +6,9 @@ import { entryBoundary, STRAGGLER_MS } from '../ledger/entry-boundary';
 import { payoutNetSql } from './net-amount';
 import { dayIn, isCalendarDay, nextDay, zonedDayStart } from './time-zone';
 
-export const OVERVIEW_PERIODS = ['today', '7d', '30d', 'custom'] as const;
-export type OverviewPeriodKind = (typeof OVERVIEW_PERIODS)[number];
-export const DEFAULT_OVERVIEW_PERIOD: OverviewPeriodKind = '30d';
+const OVERVIEW_PERIODS = ['today', '7d', '30d', 'custom'] as const;
+type OverviewPeriodKind = (typeof OVERVIEW_PERIODS)[number];
+const DEFAULT_OVERVIEW_PERIOD: OverviewPeriodKind = '30d';
 /** The longest custom period: a leap year. */
 export const MAX_PERIOD_DAYS = 366;
 
@@ -67,23 +67,23 @@ export function parseOverviewPeriod(input: OverviewPeriodInput, timeZone: string
 }
 
 /** Every day of the period, in order. */
-export function periodDays(period: Pick<OverviewPeriod, 'from' | 'to'>): string[] {
+function periodDays(period: Pick<OverviewPeriod, 'from' | 'to'>): string[] {
   const days: string[] = [];
   for (let d = period.from; d <= period.to; d = nextDay(d)) days.push(d);
   return days;
 }
 
-export interface CountAmount {
+interface CountAmount {
   count: number;
   amount: number;
   fee: number;
 }
 
 /** The payout types of the lists: a ledger top-up is `topup`, whatever its payout_type. */
-export const OVERVIEW_PAYOUT_TYPES = ['bank', 'b2b', 'card_to_card', 'topup'] as const;
-export type OverviewPayoutType = (typeof OVERVIEW_PAYOUT_TYPES)[number];
+const OVERVIEW_PAYOUT_TYPES = ['bank', 'b2b', 'card_to_card', 'topup'] as const;
+type OverviewPayoutType = (typeof OVERVIEW_PAYOUT_TYPES)[number];
 /** Payouts whose money leaves the business: to a bank or wallet, or to another business. */
-export const OUTGOING_PAYOUT_TYPES: readonly OverviewPayoutType[] = ['bank', 'b2b'];
+const OUTGOING_PAYOUT_TYPES: readonly OverviewPayoutType[] = ['bank', 'b2b'];
 
 export interface PeriodTotals {
   currency: string;
@@ -105,7 +105,7 @@ export interface PeriodTotals {
   pending: { payments: CountAmount; payouts: CountAmount };
 }
 
-export interface DayVolume {
+interface DayVolume {
   day: string;
   currency: string;
   /** Money in: paid payments and card-to-card from other businesses (counted in paymentCount too). */
@@ -174,7 +174,7 @@ export function payoutsPeriodQuery(opts: PeriodVolumeOptions): SQL {
  * from the ledger (what the cards received). Each card's entries are read on (account_id, id) between the entries
  * written an hour either side of the period, then by the transaction's time exactly.
  */
-export function cardToCardInQuery(opts: PeriodVolumeOptions): SQL {
+function cardToCardInQuery(opts: PeriodVolumeOptions): SQL {
   const { start, end } = bounds(opts);
   const lo = entryBoundary(new Date(Date.parse(start) - STRAGGLER_MS));
   const hi = entryBoundary(new Date(Date.parse(end) + STRAGGLER_MS));

@@ -10,7 +10,7 @@ import { paymentBatches, type PaymentFilters } from './search-payments';
  * and in minor units. The customer paid amount + fee; net is what the card
  * received (lib/dashboard/net-amount.ts).
  */
-export function paymentCsv(timeZone: string) {
+function paymentCsv(timeZone: string) {
   const columns: CsvColumn<Payment>[] = [
     { header: 'reference', value: (p) => p.linkReference },
     { header: 'merchant_reference', value: (p) => p.merchantReference },

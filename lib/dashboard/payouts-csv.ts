@@ -10,7 +10,7 @@ import { payoutBatches, type PayoutFilters } from './search-payouts';
  * units for people ("100.00") and in minor units for machines ("10000").
  * net is what left the card (lib/dashboard/net-amount.ts).
  */
-export function payoutCsv(timeZone: string) {
+function payoutCsv(timeZone: string) {
   const columns: CsvColumn<PayoutRow>[] = [
     { header: 'reference', value: (p) => p.reference },
     { header: 'payout_type', value: (p) => p.payoutType },

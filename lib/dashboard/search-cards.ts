@@ -46,7 +46,7 @@ export interface CardSearchPage {
 export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** The holder's name as customer_names_name_trgm_idx indexes it: the query must use this exact expression. */
-export const holderNameExpression = (alias: string) => sql.raw(`lower(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, ''))`);
+const holderNameExpression = (alias: string) => sql.raw(`lower(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, ''))`);
 
 /** A name fragment worth searching: three characters or more (a trigram), with a letter in it. */
 export const nameFragment = (query: string): string | null => {

@@ -1,5 +1,3 @@
-export const DEFAULT_TIME_ZONE = 'Africa/Addis_Ababa';
-
 /** True for a zone the runtime's Intl knows (IANA names such as Africa/Addis_Ababa, or UTC). */
 export function isTimeZone(value: string): boolean {
   if (!value || value.length > 64) return false;

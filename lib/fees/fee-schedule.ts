@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../db/client';
 import { businesses, feeRules } from '../db/schema';
 import { MAX_AMOUNT, modeSchema, parseInput, type Mode } from '../validation';
 
-export const FEE_KINDS = ['card_to_card', 'b2b', 'bank', 'payment'] as const;
+const FEE_KINDS = ['card_to_card', 'b2b', 'bank', 'payment'] as const;
 export type FeeKind = (typeof FEE_KINDS)[number];
 
 export interface FeeRule {
@@ -25,7 +25,7 @@ export function parsePercent(value: number | string): number | null {
   return scaled <= 100 * PERCENT_SCALE ? scaled : null;
 }
 
-export function formatPercent(scaled: number): string {
+function formatPercent(scaled: number): string {
   const whole = Math.floor(scaled / PERCENT_SCALE);
   const frac = String(scaled % PERCENT_SCALE)
     .padStart(4, '0')
@@ -60,7 +60,7 @@ export function feeSignature(rule: FeeRule | undefined): string {
   return rule ? `${rule.percentScaled}:${rule.fixed}:${rule.min ?? ''}:${rule.max ?? ''}` : '';
 }
 
-export async function feeRuleFor(db: DbOrTx, businessId: number, mode: Mode, kind: FeeKind): Promise<FeeRule | undefined> {
+async function feeRuleFor(db: DbOrTx, businessId: number, mode: Mode, kind: FeeKind): Promise<FeeRule | undefined> {
   const [row] = await db
     .select({ percentScaled: feeRules.percentScaled, fixed: feeRules.fixed, min: feeRules.min, max: feeRules.max })
     .from(feeRules)

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 
 /** How often one process may write a key's last use. */
-export const LAST_USED_EVERY_MS = 60_000;
+const LAST_USED_EVERY_MS = 60_000;
 
 /**
  * Remembers, per key, when this process last wrote its use. A key is written

@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
 import { ledgerAccounts } from '../db/schema';
 import type { Currency, Mode } from '../validation';
 
-export type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing';
+type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing';
 export type ClearingRail = 'bank' | 'wallet' | 'checkout' | 'deposits';
 
 interface AccountSpec {
@@ -48,7 +48,7 @@ async function ensureAccount(db: Db, spec: AccountSpec): Promise<number> {
 export const businessAccountId = (db: Db, businessId: number, mode: Mode, currency: Currency) =>
   ensureAccount(db, { kind: 'business', name: `business:${businessId}`, businessId, mode, currency });
 
-export const FEE_REVENUE = 'provider:fee-revenue';
+const FEE_REVENUE = 'provider:fee-revenue';
 const FEE_REVENUE_SHARDS = 8;
 
 /**
@@ -70,17 +70,4 @@ export async function createCardAccount(tx: DbOrTx, opts: { businessId: number; 
     .values({ kind: 'card', name: `card:${opts.cardNumber}`, businessId: opts.businessId, mode: opts.mode, currency: opts.currency })
     .returning({ id: ledgerAccounts.id });
   return row.id;
-}
-
-export async function accountBalance(db: DbOrTx, accountId: number): Promise<number> {
-  const [row] = await db.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId));
-  return row?.balance ?? 0;
-}
-
-export async function businessBalances(db: DbOrTx, businessId: number, mode: Mode) {
-  return db
-    .select({ currency: ledgerAccounts.currency, balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.businessId, businessId), eq(ledgerAccounts.mode, mode), eq(ledgerAccounts.kind, 'business')))
-    .orderBy(sql`${ledgerAccounts.currency}`);
 }

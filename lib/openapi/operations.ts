@@ -24,14 +24,14 @@ export type Api = 'v1' | 'admin';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A request body: one schema, or several alternatives chosen by the fields sent. */
-export interface RequestBody {
+interface RequestBody {
   /** Component name to schema; more than one means "one of these". */
   schemas: Record<string, z.ZodType>;
   /** One example per alternative, by name. */
   examples: Record<string, unknown>;
 }
 
-export interface QueryParam {
+interface QueryParam {
   name: string;
   description: string;
   /** The schema the route parses this parameter with. */

@@ -46,7 +46,7 @@ export const cardPageSchema = reg(
 const pageOf = <S extends z.ZodType>(items: S) =>
   z.strictObject({ items: z.array(items), total: z.int().min(0), page: z.int().min(1), limit: z.int().min(1), pages: z.int().min(0) });
 
-export const payoutListItemSchema = reg(
+const payoutListItemSchema = reg(
   'PayoutListItem',
   z.strictObject({
     payout_type: z.enum(['card_to_card', 'bank', 'b2b']),
@@ -82,12 +82,12 @@ export const payoutStatusSchema = reg(
   }),
 );
 
-export const b2bPayoutCreatedSchema = reg(
+const b2bPayoutCreatedSchema = reg(
   'B2BPayoutCreated',
   z.strictObject({ provider_reference: z.string(), status: z.literal('SUCCESS'), created_at: timestamp, updated_at: timestamp }),
 );
 
-export const cardToCardPayoutCreatedSchema = reg(
+const cardToCardPayoutCreatedSchema = reg(
   'CardToCardPayoutCreated',
   z.strictObject({
     initiator_reference: z.string(),
@@ -100,7 +100,7 @@ export const cardToCardPayoutCreatedSchema = reg(
   }),
 );
 
-export const bankPayoutCreatedSchema = reg('BankPayoutCreated', z.strictObject({ provider_reference: z.string(), status: z.literal('PENDING') }));
+const bankPayoutCreatedSchema = reg('BankPayoutCreated', z.strictObject({ provider_reference: z.string(), status: z.literal('PENDING') }));
 
 export const payoutCreatedSchema = reg('PayoutCreated', z.union([b2bPayoutCreatedSchema, cardToCardPayoutCreatedSchema, bankPayoutCreatedSchema]));
 
@@ -208,7 +208,7 @@ export const payoutEventSchema = reg(
   'payout.success and payout.failed: keys in this order; one primary reference by payout_type.',
 );
 
-export const eventItemSchema = reg(
+const eventItemSchema = reg(
   'EventItem',
   z.strictObject({
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
@@ -228,14 +228,14 @@ export const eventItemSchema = reg(
 
 export const eventPageSchema = reg('EventPage', pageOf(eventItemSchema));
 
-export const validationErrorsSchema = reg(
+const validationErrorsSchema = reg(
   'ValidationErrors',
   z.record(z.string(), z.string()).meta({ description: 'One message per field name (body for a malformed body)' }),
 );
 
-export const successEnvelopeSchema = reg('SuccessEnvelope', z.strictObject({ status: z.literal('success'), message: z.string(), data: z.unknown() }));
+reg('SuccessEnvelope', z.strictObject({ status: z.literal('success'), message: z.string(), data: z.unknown() }));
 
-export const errorEnvelopeSchema = reg(
+reg(
   'ErrorEnvelope',
   z.strictObject({
     status: z.literal('error'),
@@ -245,10 +245,7 @@ export const errorEnvelopeSchema = reg(
   }),
 );
 
-export const validationErrorEnvelopeSchema = reg(
-  'ValidationErrorEnvelope',
-  z.strictObject({ status: z.literal('error'), message: z.literal('Validation error'), error: validationErrorsSchema }),
-);
+reg('ValidationErrorEnvelope', z.strictObject({ status: z.literal('error'), message: z.literal('Validation error'), error: validationErrorsSchema }));
 
 /* The provider back office. */
 
@@ -330,7 +327,6 @@ export const replayResultSchema = reg(
 
 export type GiftCard = z.output<typeof giftCardSchema>;
 export type CardPage = z.output<typeof cardPageSchema>;
-export type PayoutListItem = z.output<typeof payoutListItemSchema>;
 export type PayoutPage = z.output<typeof payoutPageSchema>;
 export type PayoutStatus = z.output<typeof payoutStatusSchema>;
 export type PayoutCreated = z.output<typeof payoutCreatedSchema>;

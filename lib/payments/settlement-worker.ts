@@ -11,7 +11,7 @@ import { completePayment } from './complete-payment';
 const SANDBOX: Actor = { type: 'system', id: 'sandbox-wallet' };
 
 /** Settles sandbox direct charges whose time has come; returns how many this call finished. */
-export async function settleDuePayments(db: Db, batch = 20): Promise<number> {
+async function settleDuePayments(db: Db, batch = 20): Promise<number> {
   const due = await db
     .select({ linkReference: payments.linkReference, phoneNumber: payments.phoneNumber })
     .from(payments)

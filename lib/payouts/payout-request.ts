@@ -27,7 +27,7 @@ export const schemas = {
   }),
 };
 
-export type PayoutInput = z.output<typeof schemas.bank> & z.output<typeof schemas.b2b> & z.output<typeof schemas.card_to_card>;
+type PayoutInput = z.output<typeof schemas.bank> & z.output<typeof schemas.b2b> & z.output<typeof schemas.card_to_card>;
 
 export interface PayoutRequest {
   type: PayoutType;
@@ -39,7 +39,7 @@ export interface PayoutRequest {
 }
 
 /** The destination type is decided by which fields were sent, before anything else is checked. */
-export function payoutTypeOf(input: Record<string, unknown>): PayoutType {
+function payoutTypeOf(input: Record<string, unknown>): PayoutType {
   const sent = (f: string) => input[f] !== undefined && input[f] !== null;
   const types = (Object.keys(DESTINATION_FIELDS) as PayoutType[]).filter((t) => DESTINATION_FIELDS[t].some(sent));
   if (types.length > 1) {

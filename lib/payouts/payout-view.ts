@@ -7,7 +7,6 @@ import type { Mode } from '../validation';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type PayoutType = 'card_to_card' | 'bank' | 'b2b';
-export type PayoutStatus = 'pending' | 'success' | 'failed';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 

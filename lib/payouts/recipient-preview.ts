@@ -37,7 +37,7 @@ interface Row extends Record<string, unknown> {
 }
 
 /** "Abebe" and "Kebede" to "Abebe K."; only a first name, "Abebe"; neither, null. */
-export function shortHolderName(first: string | null, last: string | null): string | null {
+function shortHolderName(first: string | null, last: string | null): string | null {
   const given = first?.trim() ?? '';
   const initial = last?.trim().charAt(0).toUpperCase() ?? '';
   if (!given) return initial ? `${initial}.` : null;

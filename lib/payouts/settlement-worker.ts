@@ -15,7 +15,7 @@ const SYSTEM = { type: 'system', id: 'settlement-worker' } as const;
  * app instances share the work; settlePayout's own lock and status check make
  * sure each payout is applied once even if two instances pick the same one.
  */
-export async function settleDuePayouts(db: Db): Promise<number> {
+async function settleDuePayouts(db: Db): Promise<number> {
   const due = await db.execute<{ id: number; account_number: string | null; bank_slug: string | null; is_ledger_topup: boolean }>(sql`
     SELECT id, account_number, bank_slug, is_ledger_topup FROM payouts
     WHERE status = 'pending' AND settle_after <= now()

@@ -17,7 +17,7 @@ export interface WalletChargeAccepted {
   settleAfter: Date | null;
 }
 
-export const DEFAULT_SETTLE_AFTER_MS = 3000;
+const DEFAULT_SETTLE_AFTER_MS = 3000;
 
 /** TEST_SETTLE_AFTER_MS: default 3000; 0 means sandbox charges never settle by themselves. */
 export function sandboxSettleDelayMs(env: Record<string, string | undefined> = process.env): number | null {

@@ -13,7 +13,7 @@ import { reportRead } from './report-range';
  * twice), and a failed payout's reversal gives back value that was loaded
  * before. Card-to-card across businesses is counted apart (see valueLoaded).
  */
-export const LOAD_KINDS = ['transfer_settlement', 'payment', 'test_funding'] as const;
+const LOAD_KINDS = ['transfer_settlement', 'payment', 'test_funding'] as const;
 
 /** The calendar day `days` before `day` (YYYY-MM-DD). */
 export function daysBefore(day: string, days: number): string {
@@ -45,7 +45,7 @@ export interface LoadedValue {
  * business's card takes the whole debit out of it, so it is subtracted: then the cards' total balance when the
  * window opens is never more than loadedBefore, and the dormant balance (held since then) never more either.
  */
-export async function valueLoaded(db: DbOrTx, opts: LiabilityOptions): Promise<LoadedValue[]> {
+async function valueLoaded(db: DbOrTx, opts: LiabilityOptions): Promise<LoadedValue[]> {
   const asOf = asOfDay(opts.day, opts.timeZone, opts.at);
   const windowStart = zonedDayStart(windowStartDay(opts.day, opts.dormantDays), opts.timeZone);
   const kinds = sql.join(

@@ -34,7 +34,7 @@ export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
 const kindOf = (ledgerKind: string): StatementKind =>
   (Object.entries(LEDGER_KIND).find(([, k]) => k === ledgerKind)?.[0] as StatementKind | undefined) ?? 'other';
 
-export interface StatementScope {
+interface StatementScope {
   businessId: number;
   mode: Mode;
   timeZone: string;
@@ -87,7 +87,7 @@ export interface StatementSummary {
 }
 
 /** Describes a line in words: the kind, and the counterpart by card number, payout reference or paying business's name. */
-export function describeLine(l: Pick<StatementLine, 'kind' | 'ledgerKind' | 'reference' | 'cardNumber' | 'payerName' | 'amount'>): string {
+function describeLine(l: Pick<StatementLine, 'kind' | 'ledgerKind' | 'reference' | 'cardNumber' | 'payerName' | 'amount'>): string {
   const card = l.cardNumber ? `card ${l.cardNumber}` : 'a card';
   switch (l.kind) {
     case 'deposit':
@@ -119,7 +119,7 @@ function kindWhere(kind: StatementKind | undefined): SQL {
 }
 
 /** The business account's name (lib/ledger/accounts.ts): with mode and currency, the key of ledger_accounts_name_idx. */
-export const businessAccountName = (businessId: number) => `business:${businessId}`;
+const businessAccountName = (businessId: number) => `business:${businessId}`;
 
 /** The business account of the statement's mode and currency, by ledger_accounts_name_idx (never a scan of every card's account). */
 export async function businessAccount(db: DbOrTx, opts: Pick<StatementOptions, 'businessId' | 'mode' | 'currency'>) {

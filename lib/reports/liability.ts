@@ -14,12 +14,12 @@ export const AGE_BUCKETS = [
   { key: '181-365', label: '181–365 days', from: 181, to: 365 },
   { key: 'over-365', label: 'Over 365 days', from: 366, to: null },
 ] as const;
-export type AgeBucketKey = (typeof AGE_BUCKETS)[number]['key'];
+type AgeBucketKey = (typeof AGE_BUCKETS)[number]['key'];
 
-export const DEFAULT_DORMANT_DAYS = 365;
-export const MAX_DORMANT_DAYS = 3650;
+const DEFAULT_DORMANT_DAYS = 365;
+const MAX_DORMANT_DAYS = 3650;
 
-export interface LiabilityScope {
+interface LiabilityScope {
   businessId: number;
   mode: Mode;
   timeZone: string;
@@ -48,7 +48,7 @@ export interface LiabilityOptions extends LiabilityScope {
   at?: Date;
 }
 
-export interface BucketTotal {
+interface BucketTotal {
   key: AgeBucketKey;
   cards: number;
   balance: number;
@@ -193,12 +193,12 @@ interface DormantCursor {
   id: number;
 }
 
-export function encodeDormantCursor(row: DormantCursor): string {
+function encodeDormantCursor(row: DormantCursor): string {
   return Buffer.from(`${row.currency}|${row.balance}|${row.id}`).toString('base64url');
 }
 
 /** A cursor that was tampered with reads as none: the list starts over. */
-export function decodeDormantCursor(value: string | undefined | null): DormantCursor | undefined {
+function decodeDormantCursor(value: string | undefined | null): DormantCursor | undefined {
   if (!value || value.length > 100) return undefined;
   const m = /^([A-Z]{3})\|(\d{1,16})\|(\d{1,18})$/.exec(Buffer.from(value, 'base64url').toString('utf8'));
   if (!m || !CURRENCIES.includes(m[1] as Currency)) return undefined;

@@ -215,7 +215,7 @@ export const CROSS_CHECKS = {
   b2b_received: 'Business payouts other businesses sent to this one that day: what reached the business account.',
   card_to_card_received: 'Card-to-card payouts from other businesses’ cards to this one’s that day: what reached the cards.',
 } as const;
-export type CrossCheck = keyof typeof CROSS_CHECKS;
+type CrossCheck = keyof typeof CROSS_CHECKS;
 
 /** What one row of each check is called in a sentence. */
 const CHECK_NOUNS: Record<CrossCheck, string> = {
@@ -229,7 +229,7 @@ const CHECK_NOUNS: Record<CrossCheck, string> = {
   card_to_card_received: 'card-to-card received from another business',
 };
 
-export interface CheckTotal {
+interface CheckTotal {
   check: CrossCheck;
   /** The ledger's figures and the operational rows' figures (amount and fee), and how many of each. */
   ledger: number;
@@ -240,10 +240,10 @@ export interface CheckTotal {
   rowsCount: number;
 }
 
-export const PROBLEM_ORDER = ['unbalanced', 'balance_chain', 'rows_differ', 'no_row', 'no_ledger'] as const;
+const PROBLEM_ORDER = ['unbalanced', 'balance_chain', 'rows_differ', 'no_row', 'no_ledger'] as const;
 export type ProblemKind = (typeof PROBLEM_ORDER)[number];
 
-export interface ReconciliationProblem {
+interface ReconciliationProblem {
   problem: ProblemKind;
   /** The ledger transaction; null when an operational row has none. */
   transactionId: number | null;

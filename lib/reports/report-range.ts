@@ -24,9 +24,9 @@ export function dayRangeOf(from: string, to: string, timeZone: string): DayRange
 const isDay = isCalendarDay;
 
 /** Calendar days from `from` to `to`, both counted. */
-export const daysIn = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+const daysIn = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
-export interface RangeParams {
+interface RangeParams {
   from: string;
   to: string;
 }

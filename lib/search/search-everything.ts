@@ -10,11 +10,11 @@ import { type Mode, withoutControlCharacters } from '../validation';
 /** Longer text is refused: no reference, name or number people search for comes near it. */
 export const MAX_SEARCH_LENGTH = 100;
 /** Results per kind in the header search; the lists (cards, payouts, payments) show the rest. */
-export const RESULTS_PER_KIND = 8;
+const RESULTS_PER_KIND = 8;
 /** Holders a name search looks at in the header search; "All matching cards" pages through every one. */
 const NAME_MATCHES = 200;
 
-export interface CardHit {
+interface CardHit {
   cardNumber: string;
   holder: string | null;
   phone: string;
@@ -22,7 +22,7 @@ export interface CardHit {
   status: 'active' | 'disabled' | 'cancelled';
 }
 
-export interface PayoutHit {
+interface PayoutHit {
   reference: string;
   type: string;
   isTopup: boolean;
@@ -32,7 +32,7 @@ export interface PayoutHit {
   createdAt: string;
 }
 
-export interface PaymentHit {
+interface PaymentHit {
   linkReference: string;
   merchantReference: string | null;
   status: string;
@@ -41,7 +41,7 @@ export interface PaymentHit {
   createdAt: string;
 }
 
-export interface BusinessHit {
+interface BusinessHit {
   name: string;
   merchantId: string;
 }
@@ -68,7 +68,7 @@ export interface SearchEverythingOptions {
 }
 
 /** The query as the search takes it: trimmed, not empty, not longer than MAX_SEARCH_LENGTH. */
-export function checkSearchQuery(query: unknown): string {
+function checkSearchQuery(query: unknown): string {
   const q = typeof query === 'string' ? query.trim() : '';
   if (!q) throw new ServiceError('validation_error', { q: 'Type something to search for.' });
   if (q.length > MAX_SEARCH_LENGTH) throw new ServiceError('validation_error', { q: `Search for at most ${MAX_SEARCH_LENGTH} characters.` });

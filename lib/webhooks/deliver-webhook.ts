@@ -46,7 +46,7 @@ export interface DeliveryAttemptResult {
 }
 
 /** Retry-After as delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
   if (!value) return null;
   if (/^\d{1,9}$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);

@@ -14,7 +14,7 @@ const REFILL_AFTER_MS = 10;
 const RECORD_AFTER_MS = 2;
 
 /** WEBHOOK_RETRY_SCHEDULE (milliseconds, comma-separated) or the contract's schedule. */
-export function retrySchedule(raw = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
+function retrySchedule(raw = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
   if (!raw?.trim()) return DEFAULT_RETRY_SCHEDULE_MS;
   const parts = raw.split(',').map((p) => p.trim());
   if (!parts.every((p) => /^\d{1,10}$/.test(p))) throw new Error(`WEBHOOK_RETRY_SCHEDULE must be milliseconds separated by commas, got "${raw}"`);
@@ -35,7 +35,7 @@ export interface ClaimedDelivery {
   disabled: boolean;
 }
 
-export interface ClaimFairness {
+interface ClaimFairness {
   /** The most deliveries one endpoint may have in flight from this worker. */
   perEndpoint: number;
   /** Deliveries in flight now, by endpoint id. */
@@ -47,7 +47,7 @@ export interface ClaimFairness {
  * past the attempt's timeout in the same statement, so another instance skips
  * them now and anyone retries them if this process dies mid-flight.
  */
-export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairness: ClaimFairness): Promise<ClaimedDelivery[]> {
+async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairness: ClaimFairness): Promise<ClaimedDelivery[]> {
   const busyIds = `{${[...fairness.inFlight.keys()].join(',')}}`;
   const busyCounts = `{${[...fairness.inFlight.values()].join(',')}}`;
   // Endpoints with pending work are found by a skip scan of the pending index, then
@@ -104,14 +104,14 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number,
   }));
 }
 
-export interface RecordAttemptOptions {
+interface RecordAttemptOptions {
   schedule: number[];
 }
 
 /** What the business sees of a failed attempt to a non-public address, instead of its status, reply or network error. */
 export const NON_PUBLIC_FAILURE = 'Delivery failed; details are not shown for non-public addresses.';
 
-export interface AttemptDetail {
+interface AttemptDetail {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
@@ -138,7 +138,7 @@ export function attemptRow(r: DeliveryAttemptResult): AttemptRow {
 }
 
 /** One attempt's result, for recordAttempts. */
-export interface AttemptOutcome {
+interface AttemptOutcome {
   delivery: ClaimedDelivery;
   result: DeliveryAttemptResult;
 }
@@ -148,7 +148,7 @@ export interface AttemptOutcome {
  * or failed for good, all in one statement. Only the holder of the lease
  * (same attempts count, still pending) changes a delivery.
  */
-export async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttemptOptions): Promise<void> {
+async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttemptOptions): Promise<void> {
   if (outcomes.length === 0) return;
   const columns = {
     id: [] as number[],
@@ -209,7 +209,7 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: Reco
 }
 
 /** Stores one attempt and moves its delivery on (recordAttempts of one). */
-export async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttemptResult, o: RecordAttemptOptions): Promise<void> {
+async function recordAttempt(db: Db, d: ClaimedDelivery, r: DeliveryAttemptResult, o: RecordAttemptOptions): Promise<void> {
   await recordAttempts(db, [{ delivery: d, result: r }], o);
 }
 
@@ -225,7 +225,7 @@ const signedFor = (d: ClaimedDelivery, body: Buffer) =>
   signatureHeaders({ secret: d.secret, previousSecret: d.previousSecret, webhookId: d.webhookId, timestamp: Math.floor(Date.now() / 1000), body });
 
 /** One attempt of one claimed delivery, signed for this moment, with its result stored. */
-export async function attemptDelivery(db: Db, d: ClaimedDelivery, o: AttemptOptions): Promise<DeliveryAttemptResult | null> {
+async function attemptDelivery(db: Db, d: ClaimedDelivery, o: AttemptOptions): Promise<DeliveryAttemptResult | null> {
   if (d.disabled) {
     await db.execute(sql`UPDATE webhook_deliveries SET state = 'failed' WHERE id = ${d.id} AND attempts = ${d.attempts} AND state = 'pending'`);
     return null;

@@ -5,7 +5,7 @@ import { readCounter } from '../db/list-counters';
 import { pageCount, type PageRequest } from '../api/pagination';
 import { parseInput, type Mode } from '../validation';
 
-export const EVENT_TYPES = ['payment.success', 'payment.failed', 'payment.cancelled', 'payout.success', 'payout.failed'] as const;
+const EVENT_TYPES = ['payment.success', 'payment.failed', 'payment.cancelled', 'payout.success', 'payout.failed'] as const;
 
 export const filtersSchema = z.object({
   type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}.` }).optional(),

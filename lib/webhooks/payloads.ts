@@ -4,8 +4,8 @@
  * context; created_at and updated_at last. Empty optional fields are left out.
  */
 
-export type PayoutEventType = 'payout.success' | 'payout.failed';
-export type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled';
+type PayoutEventType = 'payout.success' | 'payout.failed';
+type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled';
 export type EventType = PayoutEventType | PaymentEventType;
 
 export interface EventCustomer {

@@ -7,7 +7,7 @@ import { receiveWebhook, receiveWebhookBatch, type BatchedDelivery } from './rec
 import { BATCH_HEADER, MAX_BATCH_BYTES, MAX_BATCH_ITEMS } from './webhook-batch';
 
 /** Our own events are a few KB; anything far larger is refused before it is read or touches the database. */
-export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
 const malformedBatch = () => new ServiceError('validation_error', { body: 'A webhook batch is {"deliveries":[{"headers":{...},"body":"..."}]}.' });
 

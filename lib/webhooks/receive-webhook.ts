@@ -6,7 +6,7 @@ import { liveUpdateOfEvent, liveUpdatesChannel } from './live-updates';
 import type { BatchItemResult } from './webhook-batch';
 import { bodySignature, safeEqual, serviceSignature, standardSignature } from './signing';
 
-export const TIMESTAMP_TOLERANCE_S = 5 * 60;
+const TIMESTAMP_TOLERANCE_S = 5 * 60;
 
 export interface ReceiveWebhookOptions {
   endpointPublicId: string;

@@ -24,7 +24,7 @@ export interface ReplayEventOptions {
 }
 
 /** Sends one event again to every active endpoint it went to, whatever happened before. */
-export async function replayEvent(db: Db, o: ReplayEventOptions): Promise<{ event_id: string; deliveries: number }> {
+async function replayEvent(db: Db, o: ReplayEventOptions): Promise<{ event_id: string; deliveries: number }> {
   const { rows: events } = await db.execute<{ id: number }>(sql`
     SELECT id FROM webhook_events WHERE event_id = ${o.eventId} AND business_id = ${o.businessId} AND mode = ${o.mode}`);
   if (!events[0]) throw new ServiceError('not_found', 'No event has this id.');

@@ -11,9 +11,9 @@ import { payoutEventPayload } from './payloads';
 import { signatureHeaders } from './signing';
 
 /** Sent with every test event, so a receiver can tell it from a real one before touching an order. */
-export const TEST_EVENT_HEADER = 'webhook-test';
+const TEST_EVENT_HEADER = 'webhook-test';
 /** Test events' references start with this: no payout has such a reference. */
-export const TEST_REFERENCE_PREFIX = 'test_';
+const TEST_REFERENCE_PREFIX = 'test_';
 
 /** One test event per business and mode in this many milliseconds, and never two at once. */
 export const TEST_EVENT_INTERVAL_MS = 5_000;

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * that standard's libraries read it; a secret the business chose without the
  * prefix is used as its UTF-8 bytes.
  */
-export function standardKey(secret: string): Buffer {
+function standardKey(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
 }
 
@@ -85,7 +85,7 @@ export function safeEqual(given: string, expected: string): boolean {
 }
 
 /** Shown in place of a value derived from the signing secret. */
-export const HIDDEN = '(hidden: derived from the signing secret)';
+const HIDDEN = '(hidden: derived from the signing secret)';
 
 /**
  * The headers a delivery of this event carries, as the delivery log may show

@@ -8,7 +8,7 @@ export interface ReceivedRequest {
   at: number;
 }
 
-export interface Reply {
+interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: string;

@@ -10,7 +10,8 @@ import { searchPayments, type PaymentFilters } from '../lib/dashboard/search-pay
 import { searchPayouts, type PayoutFilters } from '../lib/dashboard/search-payouts';
 import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
 import { payoutNet } from '../lib/dashboard/net-amount';
-import { PAYERS, payerRule, splitAmounts } from '../lib/payouts/payout-quote';
+import { payerRule } from '../lib/payouts/payout-quote';
+import { PAYERS, splitAmounts } from '../lib/payouts/payout-rules';
 import type { PayoutType } from '../lib/payouts/payout-view';
 import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';

@@ -40,9 +40,6 @@ export function feePayerText(chargePayer: string): string {
   }
 }
 
-/** The payer whose fee comes out of the amount rather than on top of it. */
-export const feeFromAmount = (chargePayer: string) => chargePayer === 'receiver' || chargePayer === 'business';
-
 /** A payment's kind in words: a hosted checkout link, or a charge to a named wallet. */
 export function paymentTypeLabel(type: string, paymentMethod?: string | null): string {
   if (type === 'hosted') return 'Checkout link';

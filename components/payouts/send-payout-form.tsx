@@ -14,7 +14,6 @@ import { isLargeAmount } from '@/lib/actions/confirmation';
 import type { ActionFailure } from '@/lib/actions/define-action';
 import type { PayoutPreview } from '@/lib/actions/payout-actions';
 import {
-  CHARGE_PAYERS,
   normalizeCardNumber,
   sendPayoutSchema,
   type DestinationType,
@@ -22,6 +21,7 @@ import {
   type SendPayoutInput,
   type SendPayoutValues,
 } from '@/lib/actions/payout.validation';
+import { PAYERS } from '@/lib/payouts/payout-rules';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { MIN_AMOUNT } from '@/lib/validation';
@@ -89,7 +89,7 @@ function failureText(failure: ActionFailure, preview: PayoutPreview | undefined)
 /** The preview's input from what is typed so far: undefined until the source card is a card number. */
 function previewInput(v: Partial<SendPayoutInput>): PreviewPayoutInput | undefined {
   const card = normalizeCardNumber(v.card_number ?? '');
-  if (!card || !v.destination_type || !v.charge_payer || !CHARGE_PAYERS[v.destination_type].includes(v.charge_payer)) return undefined;
+  if (!card || !v.destination_type || !v.charge_payer || !PAYERS[v.destination_type].includes(v.charge_payer)) return undefined;
   const amount = parseAmountText(v.amount ?? '');
   // An amount the payout would refuse on its own (below 1.00) is left out: the card's currency and balance still show.
   const quotable = amount.ok && toMinorUnits(amount.text) >= MIN_AMOUNT;
@@ -171,7 +171,7 @@ export function SendPayoutForm({
   const payer = values.charge_payer ?? 'sender';
 
   useEffect(() => {
-    if (!CHARGE_PAYERS[type].includes(payer)) setValue('charge_payer', CHARGE_PAYERS[type][0] as SendPayoutInput['charge_payer']);
+    if (!PAYERS[type].includes(payer)) setValue('charge_payer', PAYERS[type][0] as SendPayoutInput['charge_payer']);
   }, [type, payer, setValue]);
 
   const settledInput = useSettled(previewInput(values));
@@ -382,7 +382,7 @@ export function SendPayoutForm({
         <fieldset aria-describedby={errors.charge_payer ? 'charge_payer-error' : undefined}>
           <legend className="text-sm font-medium text-slate-800">Service fee</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
-            {CHARGE_PAYERS[type].map((p) => (
+            {PAYERS[type].map((p) => (
               <label
                 key={p}
                 className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700"

@@ -1,15 +1,9 @@
 import { z } from 'zod';
+import { CHARGE_PAYERS, PAYERS } from '../payouts/payout-rules';
 import { amountText } from './amount.validation';
 
 const DESTINATION_TYPES = ['card_to_card', 'b2b', 'bank'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
-
-/** Who may pay the fee, default first (SPEC.md's charge_payer table). */
-export const CHARGE_PAYERS: Record<DestinationType, readonly [string, string]> = {
-  card_to_card: ['sender', 'receiver'],
-  b2b: ['business', 'customer'],
-  bank: ['business', 'customer'],
-};
 
 /** A card number as people paste it ("7115 8271 5403 7173", "7115-8271-…") to its 16 digits; undefined when it is not one. */
 export function normalizeCardNumber(typed: string): string | undefined {
@@ -42,15 +36,15 @@ const fee = {
   card_number: cardNumber('source card number'),
   destination_type: z.enum(DESTINATION_TYPES, { error: 'Choose a destination type.' }),
   amount: amountText,
-  charge_payer: z.enum(['sender', 'receiver', 'business', 'customer'], { error: 'Choose who pays the fee.' }),
+  charge_payer: z.enum(CHARGE_PAYERS, { error: 'Choose who pays the fee.' }),
 };
 
 function payerFits(v: { destination_type: DestinationType; charge_payer: string }, ctx: z.RefinementCtx) {
-  if (!CHARGE_PAYERS[v.destination_type].includes(v.charge_payer)) {
+  if (!PAYERS[v.destination_type].includes(v.charge_payer)) {
     ctx.addIssue({
       code: 'custom',
       path: ['charge_payer'],
-      message: `For this destination the fee is paid by ${CHARGE_PAYERS[v.destination_type].join(' or ')}.`,
+      message: `For this destination the fee is paid by ${PAYERS[v.destination_type].join(' or ')}.`,
     });
   }
 }

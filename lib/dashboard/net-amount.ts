@@ -1,13 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { payments, payouts } from '../db/schema';
-import { PAYERS, payerRule, splitAmounts } from '../payouts/payout-quote';
+import { FEE_OFF_AMOUNT_PAIRS, splitAmounts, takesFeeOffAmount } from '../payouts/payout-rules';
 import type { PayoutType } from '../payouts/payout-view';
-
-/** Each payout type with the payer who takes the fee off what is received (receiver, business), from the quote's own rule. */
-const FEE_FROM_AMOUNT = (Object.keys(PAYERS) as PayoutType[]).flatMap((type) =>
-  PAYERS[type].filter((payer) => payerRule(type, payer).feeFromAmount).map((payer) => [type, payer] as const),
-);
-const feeFromAmount = new Set(FEE_FROM_AMOUNT.map(([type, payer]) => `${type}:${payer}`));
 
 /**
  * A payout's net: what leaves the paying card (or, for a ledger top-up, the
@@ -17,7 +11,7 @@ const feeFromAmount = new Set(FEE_FROM_AMOUNT.map(([type, payer]) => `${type}:${
  * status: the status column says whether a failed payout gave it back.
  */
 export function payoutNet(p: { payoutType: string; amount: number; serviceFee: number; chargePayer: string }): number {
-  return splitAmounts(p.amount, p.serviceFee, feeFromAmount.has(`${p.payoutType}:${p.chargePayer}`)).debit;
+  return splitAmounts(p.amount, p.serviceFee, takesFeeOffAmount(p.payoutType as PayoutType, p.chargePayer)).debit;
 }
 
 /** A payment's net: what the card (or the business account, for a card closed meanwhile) received. The customer paid amount + fee. */
@@ -28,7 +22,7 @@ export function paymentNet(p: { amount: number }): number {
 /** payoutNet as SQL over the payouts table, for totals summed in the database. */
 export const payoutNetSql = (): SQL =>
   sql`(${payouts.amount} + CASE WHEN (${payouts.payoutType}, ${payouts.chargePayer}) IN (${sql.join(
-    FEE_FROM_AMOUNT.map(([type, payer]) => sql`(${type}, ${payer})`),
+    FEE_OFF_AMOUNT_PAIRS.map(([type, payer]) => sql`(${type}, ${payer})`),
     sql`, `,
   )}) THEN 0 ELSE ${payouts.serviceFee} END)`;
 

@@ -15,7 +15,6 @@ import { settlePayout } from './settle-payout';
 import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
 
 /** The payout detail page splits a stored payout's amounts with the quote's rule. */
-export { splitAmounts } from './payout-quote';
 
 export interface CreatePayoutOptions {
   businessId: number;

@@ -3,14 +3,9 @@ import { cardNotFound, ServiceError } from '../errors';
 import { computeFee, type FeeRule } from '../fees/fee-schedule';
 import { findBank } from '../rails/banks';
 import type { Currency } from '../validation';
+import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled, sourceInsufficient } from './payout-refusals';
+import { PAYERS, splitAmounts, takesFeeOffAmount } from './payout-rules';
 import type { PayoutType } from './payout-view';
-
-/** Who may pay the fee for each payout type, default first (SPEC.md's charge_payer table). */
-export const PAYERS: Record<PayoutType, readonly [string, string]> = {
-  b2b: ['business', 'customer'],
-  bank: ['business', 'customer'],
-  card_to_card: ['sender', 'receiver'],
-};
 
 export interface PayerRule {
   chargePayer: string;
@@ -25,15 +20,7 @@ export function payerRule(type: PayoutType, chargePayer: string | undefined): Pa
   if (payer !== defaultPayer && payer !== otherPayer) {
     throw new ServiceError('invalid_charge_payer', `charge_payer must be ${defaultPayer} or ${otherPayer} for this payout type.`, { field: 'charge_payer' });
   }
-  return { chargePayer: payer, feeFromAmount: payer === (type === 'card_to_card' ? 'receiver' : 'business') };
-}
-
-/**
- * Source debit and destination credit for a payer rule: the fee is either
- * added to what the source pays or taken from what the destination gets.
- */
-export function splitAmounts(amount: number, fee: number, feeFromAmount: boolean) {
-  return feeFromAmount ? { debit: amount, credit: amount - fee } : { debit: amount + fee, credit: amount };
+  return { chargePayer: payer, feeFromAmount: takesFeeOffAmount(type, payer) };
 }
 
 /** What a card must be for a quote's checks: a payout's parties and the preview's alike. */
@@ -84,11 +71,11 @@ export function quotePayout(q: QuoteInput): PayoutQuote {
   }
   const source = q.source;
   if (!source || source.business_id !== q.businessId) refusals.push(cardNotFound());
-  else if (source.status !== ACTIVE) refusals.push(new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.'));
+  else if (source.status !== ACTIVE) refusals.push(sourceCardDisabled());
   if (q.type === 'card_to_card' && q.destinationCard) {
     const destination = q.destinationCard.card;
-    if (!destination) refusals.push(new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.'));
-    else if (destination.status !== ACTIVE) refusals.push(new ServiceError('destination_card_disabled', 'The destination gift card is disabled.'));
+    if (!destination) refusals.push(destinationCardNotFound());
+    else if (destination.status !== ACTIVE) refusals.push(destinationCardDisabled());
     else if (source && destination.currency !== source.currency) {
       refusals.push(new ServiceError('currency_mismatch', 'The source and destination cards hold different currencies.'));
     }
@@ -97,7 +84,7 @@ export function quotePayout(q: QuoteInput): PayoutQuote {
     refusals.push(new ServiceError('payout_request_failed', `The bank ${q.bankSlug} does not accept ${source.currency}.`, { field: 'bank_slug' }));
   }
   if (q.balance !== undefined && q.balance < debit) {
-    refusals.push(new ServiceError('insufficient_balance', 'The source card does not hold enough funds for this payout and its fee.', { field: 'amount' }));
+    refusals.push(sourceInsufficient('amount'));
   }
   return { type: q.type, amount: q.amount, fee, chargePayer: q.payer.chargePayer, feeFromAmount: q.payer.feeFromAmount, debit, credit, refusals };
 }

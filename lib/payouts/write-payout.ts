@@ -13,6 +13,7 @@ import { eventValues } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
 import type { PayoutCard } from './payout-parties';
 import { payoutStatements, type PayoutStatementRow } from './payout-statement';
+import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled, sourceInsufficient } from './payout-refusals';
 import { payoutEventInput, type PayoutRow, type PayoutType } from './payout-view';
 
 /** A payout checked against its request and the parties read, shared by createPayout's attempt and its write. */
@@ -52,13 +53,10 @@ class Refused extends Error {
 }
 
 const insufficient = (sourceAccountId: number) => (accountId: number) =>
-  accountId === sourceAccountId
-    ? new ServiceError('insufficient_balance', 'The source card does not hold enough funds for this payout and its fee.')
-    : new ServiceError('insufficient_balance', 'An account in this payout does not hold enough funds.');
+  accountId === sourceAccountId ? sourceInsufficient() : new ServiceError('insufficient_balance', 'An account in this payout does not hold enough funds.');
 
 /** A closed account is a card cancelled since it was read. */
-const closed = (sourceAccountId: number) => (accountId: number) =>
-  accountId === sourceAccountId ? cardNotFound() : new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
+const closed = (sourceAccountId: number) => (accountId: number) => (accountId === sourceAccountId ? cardNotFound() : destinationCardNotFound());
 
 /**
  * Why the statement's recheck refused the payout when its cards were read
@@ -71,11 +69,11 @@ async function cardsChangedError(db: Db, sourceId: number, destinationId?: numbe
   const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
   const source = byId.get(sourceId);
   if (!source || source.cancelled) return cardNotFound();
-  if (source.status !== ACTIVE) return new ServiceError('card_disabled', 'The source gift card is disabled and cannot pay out.');
+  if (source.status !== ACTIVE) return sourceCardDisabled();
   if (destinationId === undefined) return undefined;
   const destination = byId.get(destinationId);
-  if (!destination || destination.cancelled) return new ServiceError('destination_card_not_found', 'No active gift card has the destination card number.');
-  if (destination.status !== ACTIVE) return new ServiceError('destination_card_disabled', 'The destination gift card is disabled.');
+  if (!destination || destination.cancelled) return destinationCardNotFound();
+  if (destination.status !== ACTIVE) return destinationCardDisabled();
   return undefined;
 }
 

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DetailField } from '@/components/history/detail-field';
 import { LedgerTrailTable } from '@/components/history/ledger-trail-table';
-import { bankName, feeFromAmount, feePayerText, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
+import { bankName, feePayerText, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
 import { Notice } from '@/components/ui/notice';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
@@ -14,7 +14,7 @@ import { merchantNames } from '@/lib/dashboard/history-lists';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
-import { splitAmounts } from '@/lib/payouts/create-payout';
+import { splitAmounts, takesFeeOffAmount } from '@/lib/payouts/payout-rules';
 import { requirePayout } from '@/lib/payouts/payout-view';
 
 export const metadata = { title: 'Payout · Gift cards' };
@@ -35,7 +35,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
   const returnedTo = trail.find(
     (e) => e.kind.endsWith('_reversal') && e.amount > 0 && (e.account.startsWith('Card ') || e.account === 'Business balance'),
   )?.account;
-  const { debit, credit } = splitAmounts(payout.amount, payout.serviceFee, feeFromAmount(payout.chargePayer));
+  const { debit, credit } = splitAmounts(payout.amount, payout.serviceFee, takesFeeOffAmount(payout.payoutType, payout.chargePayer));
   const money = (n: number) => formatMoney(n, payout.currency);
   return (
     <>

@@ -3,15 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx, Tx } from '../lib/db/client';
 import { dayIn } from '../lib/dashboard/time-zone';
 import { breakageEstimates, daysBefore, estimateBreakage, percentText, ratioOf } from '../lib/reports/breakage';
-import {
-  AGE_BUCKETS,
-  agedCsvFile,
-  dormantCardBatches,
-  dormantCards,
-  liabilityReport,
-  parseLiabilityParams,
-  type LiabilityOptions,
-} from '../lib/reports/liability';
+import { AGE_BUCKETS, parseLiabilityParams, type LiabilityOptions } from '../lib/reports/liability/definitions';
+import { agedCsvFile } from '../lib/reports/liability/export';
+import { dormantCardBatches, dormantCards, liabilityReport } from '../lib/reports/liability/query';
 import type { Mode } from '../lib/validation';
 import { addCrossBusinessCardToCard, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { adminClient, createCard, createTestBusiness, randomPhone, rolledBack, testDb, type TestBusiness } from './helpers';

@@ -2,14 +2,9 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../lib/db/client';
 import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
-import {
-  FIGURES,
-  parseReconciliationParams,
-  reconciliationCsvFile,
-  reconciliationReport,
-  type ReconciliationOptions,
-  type ReconciliationReport,
-} from '../lib/reports/reconciliation';
+import { FIGURES, parseReconciliationParams, type ReconciliationOptions, type ReconciliationReport } from '../lib/reports/reconciliation/definitions';
+import { reconciliationCsvFile } from '../lib/reports/reconciliation/export';
+import { reconciliationReport } from '../lib/reports/reconciliation/report';
 import { addCrossBusinessCardToCard, crossCardToCardFromLedger, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { rolledBack, testDb } from './helpers';
 

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import { TableHead } from '@/components/ui/table-head';
-import type { DormantCardsPage } from '@/lib/reports/liability';
+import type { DormantCardsPage } from '@/lib/reports/liability/definitions';
 
 const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
 const pageLink =

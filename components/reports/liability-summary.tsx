@@ -1,6 +1,6 @@
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
-import { AGE_BUCKETS, type LiabilityReport } from '@/lib/reports/liability';
+import { AGE_BUCKETS, type LiabilityReport } from '@/lib/reports/liability/definitions';
 
 /** Share of a total in whole percent, or "<1%" for a sliver that would read as nothing. */
 function share(part: number, total: number): string {

@@ -1,4 +1,4 @@
-import { CROSS_CHECKS, FIGURES } from '@/lib/reports/reconciliation';
+import { CROSS_CHECKS, FIGURES } from '@/lib/reports/reconciliation/definitions';
 
 const GROUPS = [
   { group: 'in', title: 'Money in' },

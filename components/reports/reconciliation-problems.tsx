@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { TableHead } from '@/components/ui/table-head';
-import type { ProblemKind, ReconciliationDay } from '@/lib/reports/reconciliation';
+import type { ProblemKind, ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
 import { amountText, dayLabel, problemsAnchor } from './reconciliation-table';
 
 const PROBLEM_LABELS: Record<ProblemKind, string> = {

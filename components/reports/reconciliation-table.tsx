@@ -1,4 +1,4 @@
-import { FIGURES, type FigureGroup, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation';
+import { FIGURES, type FigureGroup, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
 
 const GROUP_LABELS: Record<FigureGroup, string> = {
   in: 'Money in',

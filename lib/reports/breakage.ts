@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { zonedDayStart } from '../dashboard/time-zone';
 import type { Currency } from '../validation';
-import { asOfDay, type CurrencyLiability, type LiabilityOptions, type LiabilityReport } from './liability';
+import { asOfDay, type CurrencyLiability, type LiabilityOptions, type LiabilityReport } from './liability/definitions';
 import { reportRead } from './report-range';
 
 /**

@@ -8,7 +8,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { dayIn, zoneLabel } from '@/lib/dashboard/time-zone';
 import { getDb } from '@/lib/db/client';
 import { breakageEstimates, windowStartDay } from '@/lib/reports/breakage';
-import { dormantCards, liabilityReport, parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability';
+import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';
+import { dormantCards, liabilityReport } from '@/lib/reports/liability/query';
 import { CURRENCIES } from '@/lib/validation';
 import { requirePage } from '@/server/session';
 

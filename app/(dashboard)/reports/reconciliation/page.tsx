@@ -5,7 +5,8 @@ import { ReconciliationTable } from '@/components/reports/reconciliation-table';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/lib/db/client';
-import { MAX_RECONCILIATION_DAYS, parseReconciliationParams, reconciliationReport } from '@/lib/reports/reconciliation';
+import { MAX_RECONCILIATION_DAYS, parseReconciliationParams } from '@/lib/reports/reconciliation/definitions';
+import { reconciliationReport } from '@/lib/reports/reconciliation/report';
 import { CURRENCIES } from '@/lib/validation';
 import { requirePage } from '@/server/session';
 

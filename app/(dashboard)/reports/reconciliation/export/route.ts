@@ -1,5 +1,6 @@
 import { getDb } from '@/lib/db/client';
-import { reconciliationCsvFile, requireReconciliationParams } from '@/lib/reports/reconciliation';
+import { requireReconciliationParams } from '@/lib/reports/reconciliation/definitions';
+import { reconciliationCsvFile } from '@/lib/reports/reconciliation/export';
 import { csvExport } from '@/server/csv-response';
 
 export const dynamic = 'force-dynamic';

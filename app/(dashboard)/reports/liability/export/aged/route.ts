@@ -1,5 +1,6 @@
 import { getDb } from '@/lib/db/client';
-import { agedCsvFile, requireLiabilityParams } from '@/lib/reports/liability';
+import { requireLiabilityParams } from '@/lib/reports/liability/definitions';
+import { agedCsvFile } from '@/lib/reports/liability/export';
 import { csvExport } from '@/server/csv-response';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,6 @@
 import { getDb } from '@/lib/db/client';
-import { dormantCsvFile, requireLiabilityParams } from '@/lib/reports/liability';
+import { requireLiabilityParams } from '@/lib/reports/liability/definitions';
+import { dormantCsvFile } from '@/lib/reports/liability/export';
 import { csvExport } from '@/server/csv-response';
 
 export const dynamic = 'force-dynamic';

@@ -1,79 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from '../dashboard/csv';
-import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../dashboard/time-zone';
-import { ServiceError, type FieldErrors } from '../errors';
-import { CURRENCIES, type Currency, type Mode } from '../validation';
-import { one, reportRead } from './report-range';
-
-/** Age buckets by calendar days since a card's last ledger movement; the last one is open-ended. */
-export const AGE_BUCKETS = [
-  { key: '0-30', label: '0–30 days', from: 0, to: 30 },
-  { key: '31-90', label: '31–90 days', from: 31, to: 90 },
-  { key: '91-180', label: '91–180 days', from: 91, to: 180 },
-  { key: '181-365', label: '181–365 days', from: 181, to: 365 },
-  { key: 'over-365', label: 'Over 365 days', from: 366, to: null },
-] as const;
-type AgeBucketKey = (typeof AGE_BUCKETS)[number]['key'];
-
-const DEFAULT_DORMANT_DAYS = 365;
-const MAX_DORMANT_DAYS = 3650;
-
-interface LiabilityScope {
-  businessId: number;
-  mode: Mode;
-  timeZone: string;
-}
-
-/**
- * "As of the end of" a calendar day in the business's zone: every ledger entry
- * written before the next day begins counts, none after.
- */
-export interface AsOf {
-  day: string;
-  end: Date;
-}
-
-/** The end of the day; `at`, when earlier, stands in for it (an export reads today as of the instant it started). */
-export function asOfDay(day: string, timeZone: string, at?: Date): AsOf {
-  const end = zonedDayStart(nextDay(day), timeZone);
-  return { day, end: at && at < end ? at : end };
-}
-
-export interface LiabilityOptions extends LiabilityScope {
-  day: string;
-  /** A card is dormant when its last movement is more than this many days before the as-of day. */
-  dormantDays: number;
-  /** Read at this instant instead of the day's end when it is earlier (see asOfDay). */
-  at?: Date;
-}
-
-interface BucketTotal {
-  key: AgeBucketKey;
-  cards: number;
-  balance: number;
-}
-
-export interface CurrencyLiability {
-  currency: Currency;
-  /** Cards holding a balance at the end of the day, and what they hold. */
-  cards: number;
-  balance: number;
-  buckets: BucketTotal[];
-  /** The part of it on cards dormant for more than dormantDays. */
-  dormantCards: number;
-  dormantBalance: number;
-  /** Sum of ledger_accounts.balance of the same cards now: equals balance when the day is today. */
-  ledgerBalanceNow: number;
-}
-
-export interface LiabilityReport {
-  asOf: AsOf;
-  dormantDays: number;
-  /** True when the day is today in the business's zone: the figures are the current balances. */
-  isToday: boolean;
-  currencies: CurrencyLiability[];
-}
+import type { DbOrTx } from '../../db/client';
+import { dayIn } from '../../dashboard/time-zone';
+import { CURRENCIES, type Currency } from '../../validation';
+import { reportRead } from '../report-range';
+import {
+  AGE_BUCKETS,
+  type AsOf,
+  asOfDay,
+  type CurrencyLiability,
+  type DormantCard,
+  type DormantCardsOptions,
+  type DormantCardsPage,
+  type LiabilityOptions,
+  type LiabilityReport,
+  type LiabilityScope,
+} from './definitions';
 
 /**
  * Each card of the business and mode as it stood at `end`: the balance_after
@@ -174,18 +115,6 @@ export async function liabilityReport(db: DbOrTx, opts: LiabilityOptions): Promi
   };
 }
 
-export interface DormantCard {
-  id: number;
-  cardNumber: string;
-  currency: Currency;
-  balance: number;
-  lastActivityAt: Date;
-  /** Calendar days from the last movement to the as-of day. */
-  daysSinceActivity: number;
-  /** The holder's name as this business gave it; empty when it gave none. */
-  holderName: string;
-}
-
 /** A position in the dormant list, which reads by currency, then largest balance first. */
 interface DormantCursor {
   currency: Currency;
@@ -203,20 +132,6 @@ function decodeDormantCursor(value: string | undefined | null): DormantCursor | 
   const m = /^([A-Z]{3})\|(\d{1,16})\|(\d{1,18})$/.exec(Buffer.from(value, 'base64url').toString('utf8'));
   if (!m || !CURRENCIES.includes(m[1] as Currency)) return undefined;
   return { currency: m[1] as Currency, balance: Number(m[2]), id: Number(m[3]) };
-}
-
-export interface DormantCardsOptions extends LiabilityOptions {
-  currency?: Currency;
-  after?: string;
-  before?: string;
-  limit: number;
-}
-
-export interface DormantCardsPage {
-  items: DormantCard[];
-  /** Cursor of the next page (smaller balances), when there is one. */
-  next: string | null;
-  prev: string | null;
 }
 
 function dormantRows(db: DbOrTx, opts: Omit<DormantCardsOptions, 'after' | 'before'>, cursor: DormantCursor | undefined, direction: 'after' | 'before') {
@@ -373,121 +288,4 @@ export function dormantCardBatches(
       if (open) await tx.execute(sql`CLOSE dormant_export`);
     }
   });
-}
-
-export interface LiabilityParams {
-  day: string;
-  dormantDays: number;
-  currency?: Currency;
-  after?: string;
-  before?: string;
-}
-
-type Params = Record<string, string | string[] | undefined>;
-
-/**
- * The report's choices from the URL: the as-of day (today in the zone by
- * default; never in the future), the dormancy window in days and the dormant
- * list's currency. Bad values come back as messages keyed by field, with
- * defaults in their place, so a page can say what was wrong and still show.
- */
-export function parseLiabilityParams(params: Params, timeZone: string, now = new Date()): { value: LiabilityParams; errors: FieldErrors } {
-  const errors: FieldErrors = {};
-  const today = dayIn(timeZone, now);
-  let day = today;
-  const rawDay = one(params.day);
-  if (rawDay) {
-    if (!isCalendarDay(rawDay)) {
-      errors.day = 'Enter the day as YYYY-MM-DD, for example 2026-10-31.';
-    } else if (rawDay > today) {
-      errors.day = `The day cannot be after today (${today}): the ledger has nothing from the future.`;
-    } else if (rawDay < '2000-01-01') {
-      errors.day = 'Choose a day from 2000 on.';
-    } else {
-      day = rawDay;
-    }
-  }
-  let dormantDays = DEFAULT_DORMANT_DAYS;
-  const rawDormant = one(params.dormant);
-  if (rawDormant) {
-    const n = Number(rawDormant);
-    if (!/^\d{1,5}$/.test(rawDormant) || n < 1 || n > MAX_DORMANT_DAYS) errors.dormant = `Enter a whole number of days from 1 to ${MAX_DORMANT_DAYS}.`;
-    else dormantDays = n;
-  }
-  let currency: Currency | undefined;
-  const rawCurrency = one(params.currency)?.toUpperCase();
-  if (rawCurrency) {
-    if (CURRENCIES.includes(rawCurrency as Currency)) currency = rawCurrency as Currency;
-    else errors.currency = `Currency must be one of ${CURRENCIES.join(', ')}.`;
-  }
-  return { value: { day, dormantDays, currency, after: one(params.after), before: one(params.before) }, errors };
-}
-
-/** For the exports: bad input is a 400 with the field's message, never a file of the wrong figures. */
-export function requireLiabilityParams(params: Params, timeZone: string, now = new Date()): LiabilityParams {
-  const { value, errors } = parseLiabilityParams(params, timeZone, now);
-  if (Object.keys(errors).length) throw new ServiceError('validation_error', errors);
-  return value;
-}
-
-interface AgedCsvRow {
-  day: string;
-  currency: Currency;
-  bucket: string;
-  from: number | null;
-  to: number | null;
-  cards: number;
-  balance: number;
-}
-
-/**
- * The aged summary as CSV: one line per currency and bucket and a total line
- * per currency; the day is the business's, named by its zone.
- */
-export async function agedCsvFile(db: DbOrTx, opts: LiabilityOptions) {
-  const report = await liabilityReport(db, opts);
-  const columns: CsvColumn<AgedCsvRow>[] = [
-    { header: timeColumn('as_of_end_of_day', opts.timeZone), value: (r) => r.day },
-    { header: 'currency', value: (r) => r.currency },
-    { header: 'days_since_last_activity', value: (r) => r.bucket },
-    { header: 'days_from', value: (r) => r.from },
-    { header: 'days_to', value: (r) => r.to },
-    { header: 'cards', value: (r) => r.cards },
-    { header: 'balance', value: (r) => unitsText(r.balance) },
-    { header: 'balance_minor', value: (r) => r.balance },
-  ];
-  const table = csvTable(columns);
-  const rows = report.currencies.flatMap((c): AgedCsvRow[] => [
-    ...AGE_BUCKETS.map((b, i) => ({ day: opts.day, currency: c.currency, bucket: b.key, from: b.from, to: b.to, ...c.buckets[i] })),
-    { day: opts.day, currency: c.currency, bucket: 'total', from: null, to: null, cards: c.cards, balance: c.balance },
-  ]);
-  return {
-    header: table.header,
-    chunks: (async function* () {
-      if (rows.length) yield rows.map(table.line).join('');
-    })(),
-  };
-}
-
-/** The dormant list as CSV, in the page's order, a keyset batch per chunk; times on the business's wall clock, zone named. */
-export function dormantCsvFile(db: DbOrTx, opts: Omit<DormantCardsOptions, 'after' | 'before' | 'limit'>) {
-  const clock = wallClockFormatter(opts.timeZone);
-  const columns: CsvColumn<DormantCard>[] = [
-    { header: 'card_number', value: (c) => c.cardNumber },
-    { header: 'holder_name', value: (c) => c.holderName },
-    { header: 'currency', value: (c) => c.currency },
-    { header: 'balance', value: (c) => unitsText(c.balance) },
-    { header: 'balance_minor', value: (c) => c.balance },
-    { header: timeColumn('last_activity', opts.timeZone), value: (c) => clock(c.lastActivityAt) },
-    { header: 'days_since_last_activity', value: (c) => c.daysSinceActivity },
-    { header: timeColumn('as_of_end_of_day', opts.timeZone), value: () => opts.day },
-    { header: 'dormant_after_days', value: () => opts.dormantDays },
-  ];
-  const table = csvTable(columns);
-  return {
-    header: table.header,
-    chunks: (async function* () {
-      for await (const batch of dormantCardBatches(db, opts)) yield batch.map(table.line).join('');
-    })(),
-  };
 }

@@ -81,7 +81,7 @@ async function uploadUntilClosed(path: string, headers: Record<string, string>, 
     const flushed = socket.write(block);
     if (sent % (16 * MB) === 0) peakRssMb = Math.max(peakRssMb, residentMb(pid));
     if (flushed) await new Promise((r) => setImmediate(r));
-    else await Promise.race([once(socket, 'drain'), gone]);
+    else await Promise.race([once(socket, 'drain').catch(() => {}), gone]);
   }
   await Promise.race([gone, new Promise((r) => setTimeout(r, 5_000))]);
   socket.destroy();

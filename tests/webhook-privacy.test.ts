@@ -146,6 +146,9 @@ describe('deliveries to loopback, as the business sees them', () => {
         const item = events.body.data.items.find((i: { id: string }) => i.id === d);
         return item?.delivery.state === 'delivered' ? item : undefined;
       });
+      console.log(
+        `a loopback receiver answering 2xx after 400 ms: GET /events shows delivered_at − last_attempt_at = ${Date.parse(event.delivery.delivered_at) - Date.parse(event.delivery.last_attempt_at)} ms`,
+      );
       expect(event.delivery.delivered_at).toBe(event.delivery.last_attempt_at);
       const deliveredEntry = await waitFor(async () => {
         const e = await loggedDelivery(delivered, d);
@@ -156,6 +159,7 @@ describe('deliveries to loopback, as the business sees them', () => {
       // The delivery log: an attempt is stamped when it started, and the next one is due the same time after it, slow or fast.
       const [slow, quick] = await Promise.all([loggedDelivery(failing, f), loggedDelivery(fast, q)]);
       const gap = (e: DeliveryLogEntry) => Date.parse(e.nextAttemptAt!) - Date.parse(e.attempts[0].attemptedAt);
+      console.log(`next attempt − attempt time in the delivery log: ${gap(slow)} ms after a 400 ms 500, ${gap(quick)} ms after an immediate 503`);
       expect(gap(slow)).toBe(gap(quick));
       const failingEvents = await failing.test.get('/api/v1/events');
       const failingItem = failingEvents.body.data.items.find((i: { id: string }) => i.id === f);

@@ -148,9 +148,9 @@ export interface AttemptOutcome {
  * or failed for good, all in one statement. Only the holder of the lease
  * (same attempts count, still pending) changes a delivery. An attempt to a
  * non-public address shows the business only times that do not depend on the
- * receiver: it is stamped, and its delivery delivered, at the attempt's start,
- * and its retry is due the schedule's delay after the claim's lease ends; the
- * real end is kept in private_detail for the back office.
+ * receiver: it is stamped, and its delivery delivered, at the attempt's start;
+ * the real end is kept in private_detail (finished_at) for the back office,
+ * and the delivery log shows the next attempt counted from the start.
  */
 export async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttemptOptions): Promise<void> {
   if (outcomes.length === 0) return;
@@ -206,10 +206,7 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: Reco
     UPDATE webhook_deliveries d
     SET state = CASE WHEN i.outcome = 'retry' THEN d.state ELSE i.outcome END,
         delivered_at = CASE WHEN i.outcome <> 'delivered' THEN d.delivered_at WHEN i.private_detail IS NULL THEN now() ELSE d.last_attempt_at END,
-        next_attempt_at = CASE WHEN i.outcome <> 'retry' THEN d.next_attempt_at
-          WHEN i.private_detail IS NULL THEN now() + i.delay_ms * interval '1 millisecond'
-          -- From the end of the claim's lease (its start plus the timeout), which is after the attempt ended and does not depend on when it did.
-          ELSE d.next_attempt_at + i.delay_ms * interval '1 millisecond' END
+        next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.delay_ms * interval '1 millisecond' ELSE d.next_attempt_at END
     FROM input i WHERE d.id = i.id AND d.attempts = i.attempts AND d.state = 'pending'`);
   if (gone.size > 0) {
     await db.execute(

@@ -103,12 +103,11 @@ async function main() {
     };
     // A method Node.js's parser does not know never reaches the handler above.
     server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+      // As Node.js's own handler: nothing is written over an answer already under way.
+      const answering = (socket as typeof socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+      if (!socket.writable || answering || err.code === 'ECONNRESET') return void socket.destroy();
       const refused = err.code === 'HPE_INVALID_METHOD' ? refuseUnparsedMethod(err.rawPacket) : undefined;
-      if (!socket.writable) return void socket.destroy();
-      if (!refused)
-        return void socket.end(
-          `HTTP/1.1 ${err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nconnection: close\r\n\r\n`,
-        );
+      if (!refused) return void socket.end(`HTTP/1.1 ${PARSER_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request'}\r\nconnection: close\r\n\r\n`);
       socket.end(rawRefusal(refused, headers.for('/api/').response));
       socket.pause();
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
@@ -125,6 +124,12 @@ async function main() {
     await shutdown(1);
   }
 }
+
+const PARSER_ERROR_STATUS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
 
 /** The text fields of a multipart body as Next.js's own parser reads them; rejects on a malformed one. */
 const multipartFields: MultipartFields = (body, headers) =>

@@ -3,11 +3,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
+// The multipart parser Next.js decodes actions with, so a body it would choke on is refused first.
+import busboy from 'next/dist/compiled/busboy';
+import { checkActionBody, envelopeOf, MAX_ACTION_BODY_BYTES, mayBeServerAction, type MultipartFields } from '../lib/api/action-body';
+import { rawRefusal, refuseMethod, refuseUnparsedMethod } from '../lib/api/api-methods';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
-import { lingerWhenBodyUnread } from '../lib/api/lingering-close';
+import { holdRequestBody } from '../lib/api/hold-request-body';
+import { LINGER_MS, lingerWhenBodyUnread } from '../lib/api/lingering-close';
 import { MALFORMED_PATH_BODY, pathDecodes } from '../lib/api/request-path';
 import { securityHeaders } from '../lib/api/security-headers';
 import { ensureSecrets, readSettings } from '../lib/config';
+import { ServiceError } from '../lib/errors';
 import { createDb } from '../lib/db/client';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
@@ -72,7 +78,39 @@ async function main() {
         res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(MALFORMED_PATH_BODY);
         return;
       }
+      const refusedMethod = refuseMethod(req.method ?? '', req.url ?? '/');
+      if (refusedMethod) {
+        res.writeHead(refusedMethod.status, { 'content-type': 'application/json; charset=utf-8', allow: refusedMethod.allow }).end(refusedMethod.body);
+        return;
+      }
+      if (mayBeServerAction(req.method, req.url ?? '/', req.headers)) return void handleAction(req, res);
       void handle(req, res);
+    });
+    // An action's body is read and checked here first: Next.js decodes it before any of our code runs.
+    const handleAction = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const held = await holdRequestBody(req, MAX_ACTION_BODY_BYTES);
+      if (held.kind === 'gone') return;
+      try {
+        if (held.kind === 'too_large') throw new ServiceError('payload_too_large', 'The request body is larger than 1 MB.');
+        await checkActionBody(held.body, req.headers, multipartFields);
+      } catch (err) {
+        const { status, body } = envelopeOf(err as ServiceError);
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(status === 413 ? { connection: 'close' } : {}) }).end(body);
+        return;
+      }
+      held.release();
+      void handle(req, res);
+    };
+    // A method Node.js's parser does not know never reaches the handler above.
+    server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+      // As Node.js's own handler: nothing is written over an answer already under way.
+      const answering = (socket as typeof socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+      if (!socket.writable || answering || err.code === 'ECONNRESET') return void socket.destroy();
+      const refused = err.code === 'HPE_INVALID_METHOD' ? refuseUnparsedMethod(err.rawPacket) : undefined;
+      if (!refused) return void socket.end(`HTTP/1.1 ${PARSER_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request'}\r\nconnection: close\r\n\r\n`);
+      socket.end(rawRefusal(refused, headers.for('/api/').response));
+      socket.pause();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
     });
     lingerWhenBodyUnread(server);
     await new Promise<void>((resolve, reject) => {
@@ -86,6 +124,24 @@ async function main() {
     await shutdown(1);
   }
 }
+
+const PARSER_ERROR_STATUS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
+/** The text fields of a multipart body as Next.js's own parser reads them; rejects on a malformed one. */
+const multipartFields: MultipartFields = (body, headers) =>
+  new Promise((resolve, reject) => {
+    const fields: string[] = [];
+    const parser = busboy({ headers, defParamCharset: 'utf8', limits: { fieldSize: MAX_ACTION_BODY_BYTES } });
+    parser.on('field', (_name: string, value: string) => fields.push(value));
+    parser.on('file', (_name: string, stream: NodeJS.ReadableStream) => stream.resume());
+    parser.on('error', reject);
+    parser.on('close', () => resolve(fields));
+    parser.end(body);
+  });
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);

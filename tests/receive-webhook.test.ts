@@ -144,7 +144,7 @@ describe('receiveWebhook', () => {
     }
   });
 
-  it('a batch verifies each delivery as if alone: genuine ones kept once (one notice each), forged or stale ones refused with their own status', async () => {
+  it('a batch verifies each delivery as if alone: genuine ones kept once (one notice each); the first forged or stale one refuses the whole batch', async () => {
     const heard: LiveUpdate[] = [];
     const unsubscribe = await subscribeLiveUpdates(endpoint.business_id, 'test', (u) => heard.push(u), inject('databaseUrl'));
     try {
@@ -156,26 +156,34 @@ describe('receiveWebhook', () => {
       const stale = signed(`msg_batch_${stamp}_4`, body(4), Math.floor(Date.now() / 1000) - 301);
       const foreign = signed(`msg_batch_${stamp}_5`, body(5), undefined, `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
       const { 'webhook-id': _omit, ...noId } = signed(`msg_batch_${stamp}_6`, body(6)).headers;
+      const notJson = Buffer.from('not json');
+      const signedNotJson = signed(`msg_batch_${stamp}_7`, notJson);
       await receive(again.headers, body(2));
-      const results = await receiveWebhookBatch(testDb(), {
-        endpointPublicId: endpoint.public_id,
-        items: [
-          { headers: genuine.headers, body: body(1) },
-          { headers: again.headers, body: body(2) },
-          { headers: tampered.headers, body: body(33) },
-          { headers: stale.headers, body: body(4) },
-          { headers: foreign.headers, body: body(5) },
-          { headers: noId, body: body(6) },
-          { headers: genuine.headers, body: body(1) },
-        ],
-      });
+      const batch = (...items: { headers: Record<string, string>; body: Buffer }[]) =>
+        receiveWebhookBatch(testDb(), { endpointPublicId: endpoint.public_id, items });
+      // Each kind of forgery, after a genuine delivery, refuses the whole batch with its own status.
+      for (const [bad, status, message] of [
+        [{ headers: tampered.headers, body: body(33) }, 401, 'The x-service-signature does not match.'],
+        [{ headers: stale.headers, body: body(4) }, 401, 'The webhook-timestamp is more than five minutes away.'],
+        [{ headers: foreign.headers, body: body(5) }, 401, 'The service-signature does not match.'],
+        [{ headers: noId, body: body(6) }, 400, undefined],
+      ] as const) {
+        const refused = await batch({ headers: genuine.headers, body: body(1) }, bad, { headers: genuine.headers, body: body(1) }).catch((e) => e);
+        expect(refused).toBeInstanceOf(ServiceError);
+        expect(refused.status).toBe(status);
+        if (message) expect(refused.detail).toBe(message);
+      }
+      // A genuine delivery whose body is not JSON is ours but unusable: refused alone.
+      const results = await batch(
+        { headers: genuine.headers, body: body(1) },
+        { headers: again.headers, body: body(2) },
+        { headers: signedNotJson.headers, body: notJson },
+        { headers: genuine.headers, body: body(1) },
+      );
       expect(results.map((r) => [r.id, r.status, r.message])).toEqual([
         [genuine.id, 200, 'Webhook received'],
         [again.id, 200, 'Webhook already received'],
-        [tampered.id, 401, 'The x-service-signature does not match.'],
-        [stale.id, 401, 'The webhook-timestamp is more than five minutes away.'],
-        [foreign.id, 401, 'The service-signature does not match.'],
-        [null, 400, 'The webhook-id header is required.'],
+        [signedNotJson.id, 400, 'The body is not valid JSON.'],
         [genuine.id, 200, 'Webhook received'],
       ]);
       const { rows } = await testDb().execute<{ webhook_id: string }>(

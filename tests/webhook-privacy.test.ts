@@ -121,6 +121,61 @@ describe('deliveries to loopback, as the business sees them', () => {
       await ok.close();
     }
   });
+
+  it('a slow loopback receiver: no time the business sees depends on when it answered; the back office sees the real ones', async () => {
+    // Each answers 400 ms after it is asked; the fast one at once.
+    const slowOk = await startReceiver(async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      return { status: 200 };
+    });
+    const slowFailing = await startReceiver(async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      return { status: 500 };
+    });
+    try {
+      const [delivered, failing, fast] = await Promise.all([
+        withUrl('Slow 2xx', `http://127.0.0.1:${slowOk.port}/hook`),
+        withUrl('Slow 500', `http://127.0.0.1:${slowFailing.port}/hook`),
+        withUrl('Fast 503', `http://127.0.0.1:${internal.port}/hook`),
+      ]);
+      const [d, f, q] = await Promise.all([emit(delivered), emit(failing), emit(fast)]);
+
+      // GET /events: delivered when the attempt started, the only time it shows.
+      const event = await waitFor(async () => {
+        const events = await delivered.test.get('/api/v1/events');
+        const item = events.body.data.items.find((i: { id: string }) => i.id === d);
+        return item?.delivery.state === 'delivered' ? item : undefined;
+      });
+      console.log(
+        `a loopback receiver answering 2xx after 400 ms: GET /events shows delivered_at − last_attempt_at = ${Date.parse(event.delivery.delivered_at) - Date.parse(event.delivery.last_attempt_at)} ms`,
+      );
+      expect(event.delivery.delivered_at).toBe(event.delivery.last_attempt_at);
+      const deliveredEntry = await waitFor(async () => {
+        const e = await loggedDelivery(delivered, d);
+        return e.state === 'delivered' ? e : undefined;
+      });
+      expect(deliveredEntry.attempts[0].attemptedAt).toBe(event.delivery.last_attempt_at);
+
+      // The delivery log: an attempt is stamped when it started, and the next one is due the same time after it, slow or fast.
+      const [slow, quick] = await Promise.all([loggedDelivery(failing, f), loggedDelivery(fast, q)]);
+      const gap = (e: DeliveryLogEntry) => Date.parse(e.nextAttemptAt!) - Date.parse(e.attempts[0].attemptedAt);
+      console.log(`next attempt − attempt time in the delivery log: ${gap(slow)} ms after a 400 ms 500, ${gap(quick)} ms after an immediate 503`);
+      expect(gap(slow)).toBe(gap(quick));
+      const failingEvents = await failing.test.get('/api/v1/events');
+      const failingItem = failingEvents.body.data.items.find((i: { id: string }) => i.id === f);
+      expect(slow.attempts[0].attemptedAt).toBe(failingItem.delivery.last_attempt_at);
+
+      // The back office: when each attempt really ended.
+      const real = await backOfficeAttempts(failing, f);
+      expect(Date.parse(real[0].attempted_at as string) - Date.parse(slow.attempts[0].attemptedAt)).toBeGreaterThanOrEqual(400);
+      expect(real[0].duration_ms).toBeGreaterThanOrEqual(400);
+      const res = await adminClient().get(`/api/admin/businesses/${delivered.id}/webhook/deliveries?mode=test&event_id=${d}`);
+      const backOffice = res.body.data.items.find((i: { endpoint: string }) => i.endpoint === 'business');
+      expect(Date.parse(backOffice.delivered_at) - Date.parse(event.delivery.last_attempt_at)).toBeGreaterThanOrEqual(400);
+    } finally {
+      await Promise.all([slowOk.close(), slowFailing.close()]);
+    }
+  });
 });
 
 describe('attemptRow', () => {

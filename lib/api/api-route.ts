@@ -97,7 +97,7 @@ async function run<P, A>(
 
 const envelope = (result: ApiResult) => json(result.status ?? 200, { status: 'success', message: result.message, data: result.data });
 
-export interface ApiRouteOptions {
+export interface ApiRouteOptions<P = Record<string, string>> {
   /**
    * The handler's core call confirms, in the statement that moves the money,
    * that the API key is still usable, and writes nothing otherwise (every
@@ -107,10 +107,15 @@ export interface ApiRouteOptions {
    * 401/403 and nothing else.
    */
   confirmsKey?: boolean;
+  /**
+   * With an Idempotency-Key, the answer of a request whose transaction committed but whose
+   * answer was lost (the process died in between), rebuilt from what the transaction returned.
+   */
+  replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ApiResult | undefined>;
 }
 
 /** The REST API's one wrapper: API key, mode, body, idempotency, envelope and error mapping. */
-export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>, options: ApiRouteOptions = {}): NextHandler<P> {
+export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>, options: ApiRouteOptions<P> = {}): NextHandler<P> {
   return (req, { params }) => {
     const authorization = req.headers.get('authorization');
     const remembered = options.confirmsKey && req.method === 'POST' && !req.headers.has('idempotency-key') ? rememberedApiKey(authorization) : undefined;
@@ -131,7 +136,14 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
           return envelope(result);
         }
         const fingerprint = sha256Hex(`${req.method} ${new URL(req.url).pathname}\n${raw}`);
-        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint }, async () => {
+        const replay = options.replayCommitted;
+        const replayCommitted =
+          replay &&
+          (async (committed: unknown) => {
+            const result = await replay(apiCtx, committed);
+            return result && envelope(result);
+          });
+        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, replayCommitted }, async () => {
           try {
             return envelope(await handler(apiCtx));
           } catch (err) {

@@ -9,6 +9,22 @@ export interface IdempotencyOptions {
   key: string;
   /** A hash of the method, path and raw body: the same key with another request is refused. */
   fingerprint: string;
+  /**
+   * Rebuilds the answer of a run that committed but died before its answer was stored, from
+   * what its committed transaction returned; undefined when it cannot. Without it, such a key
+   * answers 409 until it expires.
+   */
+  replayCommitted?: (committed: unknown) => Promise<Response | undefined>;
+}
+
+/** What a transaction returned, kept with its commit mark when small and plain enough to store. */
+function storableResult(result: unknown): unknown {
+  try {
+    const text = JSON.stringify(result, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+    return text !== undefined && text.length <= 16 * 1024 ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
 }
 
 const TTL = sql`now() + interval '24 hours'`;
@@ -23,7 +39,8 @@ const ABANDONED_AFTER = sql`interval '60 seconds'`;
  * while the claim is still its own. So a request that died before committing
  * anything can be taken over and run again after a minute, while one that
  * committed is never run twice, and a run whose claim was taken over cannot
- * commit at all.
+ * commit at all. A run that committed but died before storing its answer is
+ * answered from what its transaction returned, when the caller can rebuild it.
  */
 export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () => Promise<Response>): Promise<Response> {
   if (opts.key.length === 0 || opts.key.length > 255) {
@@ -50,6 +67,16 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
       });
     }
     if (stored.state === 'committed') {
+      const replayed = stored.committedResult != null ? await opts.replayCommitted?.(stored.committedResult).catch(() => undefined) : undefined;
+      if (replayed) {
+        const body = await replayed.text();
+        // The answer the first run would have stored, stored now: every later retry replays it as it is.
+        await db
+          .update(idempotencyKeys)
+          .set({ state: 'done', responseStatus: replayed.status, responseBody: body })
+          .where(and(where, eq(idempotencyKeys.state, 'committed'), eq(idempotencyKeys.createdAt, stored.createdAt)));
+        return new Response(body, { status: replayed.status, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });
+      }
       throw new ServiceError(
         'request_in_progress',
         'The first request with this Idempotency-Key took effect but its answer was not stored; look the result up (e.g. GET /card/payouts) instead of retrying.',
@@ -72,10 +99,11 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
   }
 
   const ours = and(where, eq(idempotencyKeys.createdAt, claim.token));
-  const markCommitted = async (tx: Tx) => {
+  const markCommitted = async (tx: Tx, result: unknown) => {
     const marked = await tx
       .update(idempotencyKeys)
-      .set({ state: 'committed' })
+      // The first transaction's result: the one that made what the answer describes (a later one may only undo it).
+      .set({ state: 'committed', committedResult: sql`coalesce(${idempotencyKeys.committedResult}, ${JSON.stringify(storableResult(result))}::jsonb)` })
       .where(and(ours, sql`${idempotencyKeys.state} IN ('in_progress', 'committed')`))
       .returning({ key: idempotencyKeys.key });
     if (marked.length === 0) throw new ServiceError('request_in_progress', 'Another request took over this Idempotency-Key; nothing was changed.');

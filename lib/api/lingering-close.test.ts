@@ -103,3 +103,39 @@ describe('closing a connection whose upload was refused', () => {
     expect(closedAfter).toBeLessThan(LINGER / 2);
   });
 });
+
+describe('an answer given before the upload was read', () => {
+  it('stops reading and closes the connection instead of reading the whole upload to keep it alive', async () => {
+    server = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('who are you'));
+    lingerWhenBodyUnread(server, LINGER);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as net.AddressInfo).port;
+    const closed = nextServerSocket(() => 0);
+    const client = net.connect({ port, host: '127.0.0.1' });
+    client.on('error', () => {});
+    await once(client, 'connect');
+    let received = '';
+    client.on('data', (d) => {
+      received += d;
+    });
+    client.write('POST /upload HTTP/1.1\r\nhost: x\r\ncontent-length: 268435456\r\n\r\n');
+    let sent = 0;
+    let done = false;
+    void closed.then(() => {
+      done = true;
+    });
+    const block = Buffer.alloc(64 * 1024, 0x61);
+    while (!done && !client.destroyed && sent < 256 * MB) {
+      sent += block.length;
+      if (client.write(block)) await new Promise((r) => setImmediate(r));
+      else await Promise.race([once(client, 'drain').catch(() => {}), closed]);
+    }
+    client.destroy();
+    const { bytesRead } = await closed;
+    console.log(`401 before the body: the server read ${(bytesRead / MB).toFixed(1)} MB of a 256 MB upload`);
+    expect(received).toMatch(/^HTTP\/1\.1 401 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(bytesRead).toBeLessThan(16 * MB);
+  });
+});

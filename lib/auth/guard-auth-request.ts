@@ -17,12 +17,21 @@ function isHttpTarget(value: string): boolean {
   }
 }
 
-function cookieValues(header: string | null, names: string[]): string[] {
+function cookieValues(header: string | null, names: string[]): (string | null)[] {
   return (header ?? '')
     .split(';')
     .map((c) => c.trim().split('='))
     .filter(([name]) => names.includes(name))
-    .map(([, ...value]) => decodeURIComponent(value.join('=')));
+    .map(([, ...value]) => decodedOrNull(value.join('=')));
+}
+
+/** A cut or invalid escape (`%E0%A4%A`) decodes to nothing: a bad stored address like any other. */
+function decodedOrNull(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -38,7 +47,7 @@ export async function guardAuthRequest(req: Request, handle: (form: string | und
     if (callbackUrl !== null && !isHttpTarget(callbackUrl)) {
       throw new ServiceError('validation_error', { callbackUrl: 'callbackUrl must be a path of this site.' });
     }
-    if (cookieValues(req.headers.get('cookie'), CALLBACK_COOKIES).some((v) => !isHttpTarget(v))) {
+    if (cookieValues(req.headers.get('cookie'), CALLBACK_COOKIES).some((v) => v === null || !isHttpTarget(v))) {
       const res = errorResponse(
         new ServiceError('validation_error', { callbackUrl: 'The stored callback address was not a path of this site; it has been cleared.' }),
         requestId,

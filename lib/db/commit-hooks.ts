@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tx } from './client';
 
-export type CommitHook = (tx: Tx) => Promise<void>;
+/** Runs inside the transaction, given what its work returned. */
+export type CommitHook = (tx: Tx, result: unknown) => Promise<void>;
 
 const hooks = new AsyncLocalStorage<CommitHook>();
 

@@ -444,6 +444,8 @@ export const idempotencyKeys = pgTable(
     state: text('state').notNull(),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
+    /** What the run's committed transaction returned, so an answer lost to a crash can be rebuilt (state 'committed'). */
+    committedResult: jsonb('committed_result'),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
   },

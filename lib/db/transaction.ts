@@ -12,7 +12,7 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attem
     const hook = currentCommitHook();
     return db.transaction(async (tx) => {
       const result = await fn(tx);
-      await hook?.(tx);
+      await hook?.(tx, result);
       return result;
     });
   }, attempts);

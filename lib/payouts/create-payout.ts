@@ -10,6 +10,7 @@ import { bankRailFor } from '../rails/bank-rail';
 import type { Mode } from '../validation';
 import { payoutParties, type PayoutCard } from './payout-parties';
 import { merchantRefusal, quotePayout, type PayoutQuote } from './payout-quote';
+import { bankPayoutAnswer, businessPayoutAnswer, cardToCardAnswer } from './payout-answer';
 import { parsePayoutRequest } from './payout-request';
 import { settlePayout } from './settle-payout';
 import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
@@ -103,15 +104,7 @@ async function cardToCard(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, 
     },
     'success',
   );
-  return {
-    initiator_reference: payout.reference,
-    source_card_number: payout.sourceCardNumber,
-    destination_card_number: payout.destinationCardNumber,
-    amount: payout.amount,
-    service_fee: payout.serviceFee,
-    charge_payer: payout.chargePayer,
-    currency: payout.currency,
-  };
+  return cardToCardAnswer(payout);
 }
 
 async function businessToBusiness(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, merchantId: string) {
@@ -124,12 +117,7 @@ async function businessToBusiness(db: Db, opts: CreatePayoutOptions, p: Prepared
   ]);
   p.reference = newReference('b2b');
   const payout = await writePayout(db, opts, p, 'payout_b2b', postings(p, q, merchantAccount, feeAccount), { merchantId }, 'success');
-  return {
-    provider_reference: payout.reference,
-    status: 'SUCCESS',
-    created_at: payout.createdAt.toISOString(),
-    updated_at: payout.updatedAt.toISOString(),
-  };
+  return businessPayoutAnswer(payout);
 }
 
 interface BankDestination {
@@ -164,5 +152,5 @@ async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: Pay
     await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });
     throw new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');
   }
-  return { provider_reference: payout.reference, status: 'PENDING' };
+  return bankPayoutAnswer(payout);
 }

@@ -146,7 +146,11 @@ interface AttemptOutcome {
 /**
  * Stores the attempts and moves each delivery on: delivered, retried later,
  * or failed for good, all in one statement. Only the holder of the lease
- * (same attempts count, still pending) changes a delivery.
+ * (same attempts count, still pending) changes a delivery. An attempt to a
+ * non-public address shows the business only times that do not depend on the
+ * receiver: it is stamped, and its delivery delivered, at the attempt's start;
+ * the real end is kept in private_detail (finished_at) for the back office,
+ * and the delivery log shows the next attempt counted from the start.
  */
 async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttemptOptions): Promise<void> {
   if (outcomes.length === 0) return;
@@ -193,12 +197,15 @@ async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttem
                            ${sql.param(c.detail)}::jsonb[])
         AS t(id, attempts, outcome, delay_ms, status_code, duration_ms, error, response_excerpt, private_detail)
     ), attempt AS (
-      INSERT INTO webhook_attempts (delivery_id, status_code, duration_ms, error, response_excerpt, private_detail)
-      SELECT id, status_code, duration_ms, error, response_excerpt, private_detail FROM input
+      INSERT INTO webhook_attempts (delivery_id, created_at, status_code, duration_ms, error, response_excerpt, private_detail)
+      SELECT i.id, CASE WHEN i.private_detail IS NULL THEN now() ELSE coalesce(d.last_attempt_at, now()) END,
+             i.status_code, i.duration_ms, i.error, i.response_excerpt,
+             i.private_detail || jsonb_build_object('finished_at', now())
+      FROM input i JOIN webhook_deliveries d ON d.id = i.id
     )
     UPDATE webhook_deliveries d
     SET state = CASE WHEN i.outcome = 'retry' THEN d.state ELSE i.outcome END,
-        delivered_at = CASE WHEN i.outcome = 'delivered' THEN now() ELSE d.delivered_at END,
+        delivered_at = CASE WHEN i.outcome <> 'delivered' THEN d.delivered_at WHEN i.private_detail IS NULL THEN now() ELSE d.last_attempt_at END,
         next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.delay_ms * interval '1 millisecond' ELSE d.next_attempt_at END
     FROM input i WHERE d.id = i.id AND d.attempts = i.attempts AND d.state = 'pending'`);
   if (gone.size > 0) {

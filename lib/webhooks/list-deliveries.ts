@@ -15,15 +15,18 @@ export interface ListDeliveriesOptions {
 /**
  * The delivery log for the back office: each delivery, newest first, with every
  * attempt as it really went, including what an attempt to a non-public address
- * keeps from the business (its private_detail wins over the columns).
+ * keeps from the business (its private_detail wins over the columns, its real
+ * end time over the start the business is shown).
  */
 export async function listDeliveries(db: Db, o: ListDeliveriesOptions) {
   if (o.mode !== 'test' && o.mode !== 'live') throw new ServiceError('validation_error', { mode: 'Mode must be test or live.' });
   const where = sql`e.business_id = ${o.businessId} AND e.mode = ${o.mode} ${o.eventId ? sql`AND e.event_id = ${o.eventId}` : sql``}`;
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    SELECT d.id, e.event_id, e.type, w.kind, w.url, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.created_at,
+    SELECT d.id, e.event_id, e.type, w.kind, w.url, d.state, d.attempts, d.next_attempt_at, d.created_at,
+      coalesce((SELECT (a.private_detail->>'finished_at')::timestamptz FROM webhook_attempts a
+                WHERE a.delivery_id = d.id AND d.delivered_at IS NOT NULL ORDER BY a.id DESC LIMIT 1), d.delivered_at) AS delivered_at,
       coalesce((SELECT json_agg(json_build_object(
-          'attempted_at', a.created_at,
+          'attempted_at', coalesce((a.private_detail->>'finished_at')::timestamptz, a.created_at),
           'status_code', coalesce((a.private_detail->>'status_code')::int, a.status_code),
           'duration_ms', coalesce((a.private_detail->>'duration_ms')::int, a.duration_ms),
           'error', coalesce(a.private_detail->>'error', a.error),

@@ -64,8 +64,8 @@ function deliveryHeaders(header: (name: string) => string | null): DeliveryHeade
   return { id: id!, timestamp: timestamp!, signatures: signatures!, service: service!, bodySig: header('x-service-signature') };
 }
 
-/** Every signature check of one delivery against the endpoint's secrets; answers its webhook-id and parsed body, or throws 400/401. */
-function verifyDelivery(secrets: string[], h: DeliveryHeaders, body: Buffer, now: number): { id: string; event: unknown } {
+/** Every signature check of one delivery against the endpoint's secrets; throws 401 for any that fails. */
+function verifySignatures(secrets: string[], h: DeliveryHeaders, body: Buffer, now: number): void {
   if (Math.abs(now - Number(h.timestamp)) > TIMESTAMP_TOLERANCE_S) throw forged('The webhook-timestamp is more than five minutes away.');
   if (!secrets.some((s) => safeEqual(h.service, serviceSignature(s)))) throw forged('The service-signature does not match.');
   const bodySig = h.bodySig;
@@ -73,6 +73,10 @@ function verifyDelivery(secrets: string[], h: DeliveryHeaders, body: Buffer, now
   const offered = h.signatures.split(' ').filter((s) => s.startsWith('v1,'));
   const expected = secrets.map((s) => standardSignature(s, h.id, h.timestamp, body));
   if (!offered.some((given) => expected.some((e) => safeEqual(given, e)))) throw forged('The webhook-signature does not match.');
+}
+
+/** A verified delivery's body: ours, but it must still be JSON. */
+function parseEvent(h: DeliveryHeaders, body: Buffer): { id: string; event: unknown } {
   try {
     return { id: h.id, event: JSON.parse(body.toString('utf8')) };
   } catch {
@@ -109,7 +113,8 @@ async function keepOnce(db: Db, endpoint: ReceivingEndpoint, verified: { id: str
 export async function receiveWebhook(db: Db, o: ReceiveWebhookOptions): Promise<ReceiveWebhookResult> {
   const headers = deliveryHeaders((name) => o.headers.get(name));
   const endpoint = await receivingEndpoint(db, o.endpointPublicId);
-  const verified = verifyDelivery(endpoint.secrets, headers, o.body, o.now ?? Math.floor(Date.now() / 1000));
+  verifySignatures(endpoint.secrets, headers, o.body, o.now ?? Math.floor(Date.now() / 1000));
+  const verified = parseEvent(headers, o.body);
   const fresh = await keepOnce(db, endpoint, [verified]);
   return { webhookId: verified.id, duplicate: !fresh.has(verified.id) };
 }
@@ -122,31 +127,35 @@ export interface BatchedDelivery {
 
 /**
  * A batch of our own deliveries to one dashboard endpoint, sent in one
- * request by the delivery worker: each is verified exactly as if it came
- * alone (its own signatures over its own body), and every genuine one is kept
- * once, all in one statement. An unknown endpoint refuses the whole batch.
+ * request by the delivery worker. Each is verified exactly as if it came
+ * alone (its own signatures over its own body), as it arrives: the first that
+ * is not ours refuses the whole batch (400 or 401) and nothing more is read,
+ * so a sender without the secret costs one delivery's bytes and one check.
+ * Every genuine one is kept once, all in one statement. An unknown endpoint
+ * refuses the whole batch before anything is read.
  */
-export async function receiveWebhookBatch(db: Db, o: { endpointPublicId: string; items: BatchedDelivery[]; now?: number }): Promise<BatchItemResult[]> {
+export async function receiveWebhookBatch(
+  db: Db,
+  o: { endpointPublicId: string; items: AsyncIterable<BatchedDelivery> | Iterable<BatchedDelivery>; now?: number },
+): Promise<BatchItemResult[]> {
   const endpoint = await receivingEndpoint(db, o.endpointPublicId);
   const now = o.now ?? Math.floor(Date.now() / 1000);
-  const checked = o.items.map((item) => {
+  const checked: ({ id: string; event: unknown } | { id: string; refused: ServiceError })[] = [];
+  for await (const item of o.items) {
+    const headers = deliveryHeaders((name) => item.headers[name] ?? null);
+    verifySignatures(endpoint.secrets, headers, item.body, now);
     try {
-      return verifyDelivery(
-        endpoint.secrets,
-        deliveryHeaders((name) => item.headers[name] ?? null),
-        item.body,
-        now,
-      );
+      checked.push(parseEvent(headers, item.body));
     } catch (err) {
-      if (err instanceof ServiceError) return err;
-      throw err;
+      if (!(err instanceof ServiceError)) throw err;
+      checked.push({ id: headers.id, refused: err });
     }
-  });
-  const verified = checked.filter((c): c is { id: string; event: unknown } => !(c instanceof ServiceError));
+  }
+  const verified = checked.filter((c): c is { id: string; event: unknown } => !('refused' in c));
   const fresh = verified.length ? await keepOnce(db, endpoint, verified) : new Set<string>();
-  return checked.map((c, i) =>
-    c instanceof ServiceError
-      ? { id: o.items[i].headers['webhook-id'] ?? null, status: c.status, message: typeof c.detail === 'string' ? c.detail : Object.values(c.detail).join(' ') }
+  return checked.map((c) =>
+    'refused' in c
+      ? { id: c.id, status: c.refused.status, message: typeof c.refused.detail === 'string' ? c.refused.detail : Object.values(c.refused.detail).join(' ') }
       : { id: c.id, status: 200, message: fresh.has(c.id) ? 'Webhook received' : 'Webhook already received' },
   );
 }

@@ -1,6 +1,8 @@
 import { requireAction } from '@/server/session';
 import { errorResponse } from '@/lib/api/api-route';
+import { requestAddress } from '@/lib/api/client-address';
 import { can } from '@/lib/auth/permissions';
+import { liveSessionKey, liveStreamLimits } from '@/lib/webhooks/live-stream-limits';
 import { subscribeLiveUpdates } from '@/lib/webhooks/live-updates';
 
 export const dynamic = 'force-dynamic';
@@ -8,14 +10,24 @@ export const dynamic = 'force-dynamic';
 /** Server-sent events: one message per verified webhook, or payout or payment created, for the signed-in business and mode. */
 export async function GET(req: Request) {
   let session: Awaited<ReturnType<typeof requireAction>>;
+  let release: () => void;
   try {
     session = await requireAction('cards:read');
+    release = liveStreamLimits.take(liveSessionKey(req.headers.get('cookie'), session.userId), requestAddress(req.headers));
   } catch (err) {
     return errorResponse(err, 'live');
   }
   const encoder = new TextEncoder();
   let unsubscribe: (() => void | Promise<void>) | undefined;
   let ping: ReturnType<typeof setInterval> | undefined;
+  // Every way a stream ends comes here: its slot, listener and ping go with it, once.
+  const stop = () => {
+    release();
+    clearInterval(ping);
+    const u = unsubscribe;
+    unsubscribe = undefined;
+    void u?.();
+  };
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (text: string) => {
@@ -25,28 +37,31 @@ export async function GET(req: Request) {
           /* closed */
         }
       };
-      // A role that cannot read payouts and payments hears that something changed, not which one.
-      const seesHistory = can(session.role, 'history:read');
-      unsubscribe = await subscribeLiveUpdates(session.businessId, session.mode, (update) =>
-        send(`data: ${JSON.stringify(seesHistory ? update : { event: update.event, kind: update.kind, cards: update.cards })}\n\n`),
-      );
-      // Only now is LISTEN in place: the client catches up on what changed before this point.
-      send('event: ready\ndata: {}\n\n');
-      ping = setInterval(() => send(': ping\n\n'), 25_000);
       req.signal.addEventListener('abort', () => {
-        clearInterval(ping);
-        void unsubscribe?.();
+        stop();
         try {
           controller.close();
         } catch {
           /* already closed */
         }
       });
+      // A role that cannot read payouts and payments hears that something changed, not which one.
+      const seesHistory = can(session.role, 'history:read');
+      try {
+        unsubscribe = await subscribeLiveUpdates(session.businessId, session.mode, (update) =>
+          send(`data: ${JSON.stringify(seesHistory ? update : { event: update.event, kind: update.kind, cards: update.cards })}\n\n`),
+        );
+      } catch (err) {
+        stop();
+        throw err;
+      }
+      // A client gone while LISTEN was being set up is not listened for.
+      if (req.signal.aborted) return stop();
+      // Only now is LISTEN in place: the client catches up on what changed before this point.
+      send('event: ready\ndata: {}\n\n');
+      ping = setInterval(() => send(': ping\n\n'), 25_000);
     },
-    cancel() {
-      clearInterval(ping);
-      void unsubscribe?.();
-    },
+    cancel: stop,
   });
   return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' } });
 }

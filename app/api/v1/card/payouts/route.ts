@@ -1,6 +1,7 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { parsePageQuery } from '@/lib/api/pagination';
 import { createPayout } from '@/lib/payouts/create-payout';
+import { committedPayoutAnswer } from '@/lib/payouts/payout-answer';
 import { listPayouts } from '@/lib/payouts/list-payouts';
 
 export const POST = apiRoute(
@@ -8,7 +9,13 @@ export const POST = apiRoute(
     message: 'Payout initiated successfully',
     data: await createPayout(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
   }),
-  { confirmsKey: true },
+  {
+    confirmsKey: true,
+    replayCommitted: async ({ db, auth }, committed) => {
+      const data = await committedPayoutAnswer(db, { businessId: auth.businessId, mode: auth.mode, committed });
+      return data && { message: 'Payout initiated successfully', data };
+    },
+  },
 );
 
 export const GET = apiRoute(async ({ db, auth, query }) => ({

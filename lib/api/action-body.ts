@@ -3,7 +3,7 @@ import { ServiceError } from '../errors';
 /** Next.js's own limit for a server action's body (serverActions.bodySizeLimit, left at its default). */
 export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any form the dashboard sends; Next.js decodes an action's arguments recursively. */
-export const MAX_ACTION_DEPTH = 64;
+const MAX_ACTION_DEPTH = 64;
 
 /**
  * Whether a request may be a server action, whose body Next.js decodes before any of our

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** Long enough for a client to read the answer ahead of the reset; short enough that a flood of refused uploads holds few sockets. */
-const LINGER_MS = 500;
+export const LINGER_MS = 500;
 
 /**
  * When the server closes a connection whose request body it did not read (a 413, say), the

@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto';
 import { RateLimitedError, positiveEnv } from '../api/rate-limit';
 
 /** A dashboard tab holds one live stream; a person rarely has more tabs open than this. */
-export const MAX_STREAMS_PER_SESSION = positiveEnv('LIVE_STREAMS_PER_SESSION', 16);
+const MAX_STREAMS_PER_SESSION = positiveEnv('LIVE_STREAMS_PER_SESSION', 16);
 /** An office behind one address may hold many people's tabs. */
-export const MAX_STREAMS_PER_ADDRESS = positiveEnv('LIVE_STREAMS_PER_ADDRESS', 64);
+const MAX_STREAMS_PER_ADDRESS = positiveEnv('LIVE_STREAMS_PER_ADDRESS', 64);
 
 /**
  * Open live streams counted per sign-in session and per client address, in this
  * process's memory: each holds a connection, a listener and buffers (about 140 KB),
  * so one session could otherwise open them until the server ran out of memory.
  */
-export class LiveStreamLimits {
+class LiveStreamLimits {
   private readonly open = new Map<string, number>();
 
   constructor(

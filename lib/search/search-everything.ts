@@ -2,8 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { can } from '../auth/permissions';
 import type { Role } from '../auth/users';
 import { ACTIVE } from '../cards/card-status';
+import { type CardRow, selectCards } from '../cards/card-view';
 import type { DbOrTx } from '../db/client';
+import { payoutSearchText } from '../db/schema';
 import { likeEscape, nameFragment, searchCards } from '../dashboard/search-cards';
+import { compactQuery } from './phone-candidates';
 import { ServiceError } from '../errors';
 import { type Mode, withoutControlCharacters } from '../validation';
 
@@ -41,6 +44,16 @@ export interface PaymentHit {
   createdAt: string;
 }
 
+/**
+ * A payout or payment reference that leads to one of the business's cards, for a role that finds cards but reads no
+ * payouts or payments (support): the card, never the movement's amount, fee or destination.
+ */
+export interface ReferenceHit {
+  kind: 'payout' | 'payment';
+  reference: string;
+  card: CardHit;
+}
+
 export interface BusinessHit {
   name: string;
   merchantId: string;
@@ -52,6 +65,8 @@ export interface SearchResults {
   cards?: CardHit[];
   payouts?: PayoutHit[];
   payments?: PaymentHit[];
+  /** Cards found by a payout or payment reference: only for a role that cannot open payouts and payments. */
+  references?: ReferenceHit[];
   businesses?: BusinessHit[];
   /** Per kind: more matched than are shown. */
   more: { cards: boolean; payouts: boolean; payments: boolean; businesses: boolean };
@@ -79,10 +94,25 @@ export function checkSearchQuery(query: unknown): string {
 /** References are single words: a query with a space in it is never one. */
 const referenceLike = (q: string) => (/^[\w\-.:/]{3,}$/.test(q) ? q : null);
 
-/** Payouts by their reference (the initiator reference of a card-to-card payout, the provider reference of the others): one column, unique. */
+/**
+ * Payouts by what staff have at hand, each read on payouts_search_trgm_idx: a card number (spaces and dashes allowed)
+ * finds the payouts from that card, to it, or topping it up; other digits any part of a reference, card or account
+ * number; a reference-like word any part of a reference (initiator or provider: one column) or account number;
+ * other text any part of the account name, in any case.
+ */
 export function payoutSearchCondition(query: string): SQL | null {
-  const ref = referenceLike(query.trim());
-  return ref ? sql`reference = ${ref}` : null;
+  const text = query.trim();
+  const compact = compactQuery(text);
+  const contains = (part: string) => sql`${payoutSearchText} LIKE ${`%${likeEscape(part.toLowerCase())}%`}`;
+  if (/^\d{16}$/.test(compact)) {
+    // The LIKE lets the planner use the index; the equality keeps it to that card, not a number that merely holds its digits.
+    return sql`(${contains(compact)} AND ${compact} IN (source_card_number, destination_card_number, account_number))`;
+  }
+  if (/^\d{3,}$/.test(compact)) return contains(compact);
+  const ref = referenceLike(text);
+  if (ref) return contains(ref);
+  const name = nameFragment(text);
+  return name ? contains(name) : null;
 }
 
 /** Payments by link reference or provider reference (exactly), or any part of the business's own order id (merchant_reference, any case). */
@@ -96,6 +126,14 @@ export function paymentSearchCondition(query: string): SQL | null {
 
 const cardStatus = (c: { status: number; cancelled_at: Date | null }): CardHit['status'] =>
   c.cancelled_at ? 'cancelled' : c.status === ACTIVE ? 'active' : 'disabled';
+
+const cardHit = (c: CardRow): CardHit => ({
+  cardNumber: c.card_number,
+  holder: [c.first_name, c.last_name].filter(Boolean).join(' ') || null,
+  phone: c.phone_number,
+  currency: c.currency,
+  status: cardStatus(c),
+});
 
 /**
  * The dashboard's one search: cards (number, last four, phone in any form,
@@ -120,18 +158,11 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
       mode: opts.mode,
       country: opts.country,
       query: q,
-      includeCancelled: true,
       nameMatchLimit: NAME_MATCHES,
       limit,
     });
     more.cards = page.nextAfter !== null;
-    return page.items.map((c) => ({
-      cardNumber: c.card_number,
-      holder: [c.first_name, c.last_name].filter(Boolean).join(' ') || null,
-      phone: c.phone_number,
-      currency: c.currency,
-      status: cardStatus(c),
-    }));
+    return page.items.map(cardHit);
   };
 
   const payouts = async (): Promise<PayoutHit[]> => {
@@ -184,6 +215,33 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
     }));
   };
 
+  // A reference read out by a customer, exactly, to the card it moved: the source card of a payout (the topped-up card of
+  // a ledger top-up), the card a payment credits. Only the business's own cards, cancelled ones included.
+  const references = async (): Promise<ReferenceHit[]> => {
+    const ref = referenceLike(q);
+    if (!ref) return [];
+    const found = await db.execute<{ kind: 'payout' | 'payment'; reference: string; card_number: string }>(sql`
+      SELECT 'payout' AS kind, reference, CASE WHEN is_ledger_topup THEN account_number ELSE source_card_number END AS card_number
+      FROM payouts WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND reference = ${ref}
+      UNION ALL
+      SELECT 'payment', link_reference, card_number
+      FROM payments WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND (link_reference = ${ref} OR provider_reference = ${ref})
+      LIMIT ${limit}`);
+    const numbers = [...new Set(found.rows.map((r) => r.card_number).filter(Boolean))];
+    if (!numbers.length) return [];
+    const cards = await selectCards(
+      db,
+      sql`c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} AND c.card_number IN (${sql.join(
+        numbers.map((n) => sql`${n}`),
+        sql`, `,
+      )})`,
+    );
+    return found.rows.flatMap((r) => {
+      const c = cards.find((card) => card.card_number === r.card_number);
+      return c ? [{ kind: r.kind, reference: r.reference, card: cardHit(c) }] : [];
+    });
+  };
+
   // Another business: its public name and merchant id only, for a business payout to it.
   const businesses = async (): Promise<BusinessHit[]> => {
     const forms: SQL[] = [sql`merchant_id = ${q}`];
@@ -198,11 +256,13 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
 
   const none = async () => undefined;
   const history = can(opts.role, 'history:read');
-  const [cardHits, payoutHits, paymentHits, businessHits] = await Promise.all([
-    can(opts.role, 'cards:read') ? cards() : none(),
+  const findsCards = can(opts.role, 'cards:read');
+  const [cardHits, payoutHits, paymentHits, referenceHits, businessHits] = await Promise.all([
+    findsCards ? cards() : none(),
     history ? payouts() : none(),
     history ? payments() : none(),
+    findsCards && !history ? references() : none(),
     can(opts.role, 'money:move') ? businesses() : none(),
   ]);
-  return { query: q, cards: cardHits, payouts: payoutHits, payments: paymentHits, businesses: businessHits, more };
+  return { query: q, cards: cardHits, payouts: payoutHits, payments: paymentHits, references: referenceHits, businesses: businessHits, more };
 }

@@ -59,7 +59,7 @@ test('11: the payouts list finds a card’s payouts by card number, a part of a 
   await signIn(page, biz.emails.finance);
   const search = async (q: string) => {
     await page.goto(`${baseUrl()}/payouts`);
-    await page.getByLabel('Search').fill(q);
+    await page.locator('#filter-q').fill(q);
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page).toHaveURL(/[?&]q=/);
   };

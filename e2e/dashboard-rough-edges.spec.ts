@@ -68,7 +68,7 @@ test('11: the payouts list finds a card’s payouts by card number, a part of a 
   await expect(page.getByTestId(`payout-${topupRef}`)).toBeVisible();
   await search(bankRef.slice(3, 12).toUpperCase());
   await expect(page.getByTestId(`payout-${bankRef}`)).toBeVisible();
-  await search(`${tag}01`);
+  await search(`55${tag}01`);
   await expect(page.getByTestId(`payout-${bankRef}`)).toBeVisible();
   await search(`meron girma${tag}`);
   await expect(page.getByTestId(`payout-${bankRef}`)).toBeVisible();

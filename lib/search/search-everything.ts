@@ -4,7 +4,7 @@ import type { Role } from '../auth/users';
 import { ACTIVE } from '../cards/card-status';
 import { type CardRow, selectCards } from '../cards/card-view';
 import type { DbOrTx } from '../db/client';
-import { payoutSearchText } from '../db/schema';
+import { payoutNumbers, payoutSearchText } from '../db/schema';
 import { likeEscape, nameFragment, searchCards } from '../dashboard/search-cards';
 import { compactQuery } from './phone-candidates';
 import { ServiceError } from '../errors';
@@ -95,20 +95,17 @@ export function checkSearchQuery(query: unknown): string {
 const referenceLike = (q: string) => (/^[\w\-.:/]{3,}$/.test(q) ? q : null);
 
 /**
- * Payouts by what staff have at hand, each read on payouts_search_trgm_idx: a card number (spaces and dashes allowed)
- * finds the payouts from that card, to it, or topping it up; other digits any part of a reference, card or account
- * number; a reference-like word any part of a reference (initiator or provider: one column) or account number;
- * other text any part of the account name, in any case.
+ * Payouts by what staff have at hand: a card number (spaces and dashes allowed) finds the payouts from that card, to
+ * it, or topping it up, and a bank or wallet account number those paid to it, both exactly (payouts_numbers_idx), or
+ * any part of a reference; a reference-like word any part of a reference (initiator or provider: one column), other text any part of the
+ * account name, in any case (payouts_search_trgm_idx).
  */
 export function payoutSearchCondition(query: string): SQL | null {
   const text = query.trim();
   const compact = compactQuery(text);
   const contains = (part: string) => sql`${payoutSearchText} LIKE ${`%${likeEscape(part.toLowerCase())}%`}`;
-  if (/^\d{16}$/.test(compact)) {
-    // The LIKE lets the planner use the index; the equality keeps it to that card, not a number that merely holds its digits.
-    return sql`(${contains(compact)} AND ${compact} IN (source_card_number, destination_card_number, account_number))`;
-  }
-  if (/^\d{3,}$/.test(compact)) return contains(compact);
+  // A reference may be digits too: a number is also looked for in references.
+  if (/^\d{6,16}$/.test(compact)) return sql`(${payoutNumbers} @> ARRAY[${compact}]::text[] OR ${contains(compact)})`;
   const ref = referenceLike(text);
   if (ref) return contains(ref);
   const name = nameFragment(text);

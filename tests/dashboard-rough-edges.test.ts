@@ -148,7 +148,7 @@ describe('dashboard rough edges', () => {
     expect(back.prevBefore).toBeNull();
   });
 
-  it('15: creating a card through the API tells open views of that business and mode', async () => {
+  it('15: creating, disabling or cancelling a card through the API tells open views of that business and mode', async () => {
     const heard: LiveUpdate[] = [];
     const stop = await subscribeLiveUpdates(a.id, 'test', (u) => heard.push(u), inject('databaseUrl'));
     const heardByB: LiveUpdate[] = [];
@@ -156,7 +156,15 @@ describe('dashboard rough edges', () => {
     try {
       const number = await card(a, 'Live', 'Update');
       await expect.poll(() => heard.find((u) => u.event === 'card.created')).toEqual({ event: 'card.created', kind: 'other', cards: [number] });
-      expect(heardByB.filter((u) => u.event === 'card.created')).toEqual([]);
+      // Disabling and cancelling it are heard too (a burst within 100 ms is one notice), so an open list shows its status.
+      const heardAfter = async (change: () => Promise<{ status: number }>) => {
+        const before = heard.length;
+        expect((await change()).status).toBe(200);
+        await expect.poll(() => heard.slice(before).find((u) => u.event.startsWith('card.'))).toMatchObject({ kind: 'other', cards: [number] });
+      };
+      await heardAfter(() => a.test.patch(`/api/v1/card/${number}`, { status: 'disable' }));
+      await heardAfter(() => a.test.delete(`/api/v1/card/${number}`));
+      expect(heardByB.filter((u) => u.event.startsWith('card.'))).toEqual([]);
     } finally {
       await stop();
       await stopB();

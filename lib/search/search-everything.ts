@@ -96,16 +96,17 @@ const referenceLike = (q: string) => (/^[\w\-.:/]{3,}$/.test(q) ? q : null);
 
 /**
  * Payouts by what staff have at hand: a card number (spaces and dashes allowed) finds the payouts from that card, to
- * it, or topping it up, and a bank or wallet account number those paid to it, both exactly (payouts_numbers_idx), or
- * any part of a reference; a reference-like word any part of a reference (initiator or provider: one column), other text any part of the
+ * it, or topping it up, and a bank or wallet account number those paid to it, both exactly (payouts_numbers_idx);
+ * a reference-like word any part of a reference (initiator or provider: one column), other text any part of the
  * account name, in any case (payouts_search_trgm_idx).
  */
 export function payoutSearchCondition(query: string): SQL | null {
   const text = query.trim();
   const compact = compactQuery(text);
+  // A number is matched whole: digit trigrams are common to many rows, so any part of a number would read a large share
+  // of the index. A reference that is all digits is still found whole (the unique index).
+  if (/^\d{6,16}$/.test(compact)) return sql`(${payoutNumbers} @> ARRAY[${compact}]::text[] OR reference = ${compact})`;
   const contains = (part: string) => sql`${payoutSearchText} LIKE ${`%${likeEscape(part.toLowerCase())}%`}`;
-  // A reference may be digits too: a number is also looked for in references.
-  if (/^\d{6,16}$/.test(compact)) return sql`(${payoutNumbers} @> ARRAY[${compact}]::text[] OR ${contains(compact)})`;
   const ref = referenceLike(text);
   if (ref) return contains(ref);
   const name = nameFragment(text);

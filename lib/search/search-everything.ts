@@ -181,7 +181,7 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
     }>(sql`
       SELECT reference, payout_type, is_ledger_topup, status, amount, currency, created_at FROM payouts
       WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND ${condition}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
+      ORDER BY reference = ${q} DESC, created_at DESC, id DESC LIMIT ${limit + 1}`);
     return cut(result.rows, 'payouts').map((p) => ({
       reference: p.reference,
       type: p.payout_type,

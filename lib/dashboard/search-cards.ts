@@ -119,11 +119,13 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
   const order = backwards ? sql`ORDER BY c.created_at ASC, c.id ASC` : sql`ORDER BY c.created_at DESC, c.id DESC`;
   const where = sql.join(filters, sql` AND `);
   const take = opts.limit + 1;
-  // All cards: live and cancelled ones are each listed by their own partial index (cards_list_idx,
-  // cards_cancelled_list_idx), so the page is the merge of a page from each, never a sort of every card.
-  const pageIds = opts.status
-    ? sql`SELECT c.id FROM cards c WHERE ${where} ${order} LIMIT ${take}`
-    : sql`SELECT c.id FROM ((SELECT c.id, c.created_at FROM cards c WHERE ${where} AND c.cancelled_at IS NULL ${order} LIMIT ${take})
+  // All cards, unsearched: live and cancelled ones are each listed by their own partial index (cards_list_idx,
+  // cards_cancelled_list_idx), so the page is the merge of a page from each, never a sort of every card. A search
+  // reads its own index (number, phone, name) and needs no split.
+  const pageIds =
+    opts.status || query
+      ? sql`SELECT c.id FROM cards c WHERE ${where} ${order} LIMIT ${take}`
+      : sql`SELECT c.id FROM ((SELECT c.id, c.created_at FROM cards c WHERE ${where} AND c.cancelled_at IS NULL ${order} LIMIT ${take})
         UNION ALL (SELECT c.id, c.created_at FROM cards c WHERE ${where} AND c.cancelled_at IS NOT NULL ${order} LIMIT ${take})) c ${order} LIMIT ${take}`;
   const [rows, total] = await Promise.all([
     // Cut the page from the list index first (an InitPlan), then join holder and balance for those rows only.

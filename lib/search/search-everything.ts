@@ -168,7 +168,12 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
   };
 
   const payouts = async (): Promise<PayoutHit[]> => {
-    const condition = payoutSearchCondition(q);
+    // A whole reference, the usual case here, is one probe of the unique index; only otherwise are parts looked for.
+    const whole = referenceLike(q);
+    const exact = whole
+      ? await db.execute<{ id: number }>(sql`SELECT id FROM payouts WHERE reference = ${whole} AND business_id = ${opts.businessId} AND mode = ${opts.mode}`)
+      : undefined;
+    const condition = exact?.rows.length ? sql`id = ${exact.rows[0].id}` : payoutSearchCondition(q);
     if (!condition) return [];
     const result = await db.execute<{
       reference: string;

@@ -121,12 +121,14 @@ describe('the dashboard search', () => {
     }
   });
 
-  it('finds cancelled cards, marked cancelled; the card list shows them only under the cancelled status', async () => {
+  it('finds cancelled cards, marked cancelled; the card list shows them under All and under the cancelled status', async () => {
     const [hit] = (await search(a, `cancelled${tag}`)).cards!;
     expect(hit).toMatchObject({ cardNumber: cancelled, status: 'cancelled' });
     expect(cardsOf(await search(a, cancelled.slice(-4)))).toContain(cancelled);
     const list = await searchCards(testDb(), { businessId: a.id, mode: 'test', limit: 25 });
-    expect(list.items.map((c) => c.card_number)).not.toContain(cancelled);
+    expect(list.items.map((c) => c.card_number)).toContain(cancelled);
+    const active = await searchCards(testDb(), { businessId: a.id, mode: 'test', status: 'active', limit: 25 });
+    expect(active.items.map((c) => c.card_number)).not.toContain(cancelled);
     const onlyCancelled = await searchCards(testDb(), { businessId: a.id, mode: 'test', status: 'cancelled', limit: 25 });
     expect(onlyCancelled.items.map((c) => c.card_number)).toEqual([cancelled]);
   });

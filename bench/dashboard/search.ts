@@ -138,7 +138,8 @@ const KINDS: Kind[] = [
   { name: 'phone 251911 form', query: (b, s, i) => `251${national(b, notCancelled(pickCard(s, i)))}`, check: (r) => r.cards?.length === 1 },
   { name: 'holder full name', query: (_b, s, i) => holder(pickCard(s, i)).toLowerCase(), check: (r) => (r.cards?.length ?? 0) >= 1 },
   { name: 'holder surname', query: (_b, s, i) => holder(pickCard(s, i)).split(' ')[1], check: (r) => (r.cards?.length ?? 0) >= 1 },
-  { name: 'payout reference', query: (b, s, i) => `po_bench_${b}_${(i * 7919) % s.payouts}`, check: (r) => r.payouts?.length === 1 },
+  // Any part of a reference matches (po_bench_1_28 also finds po_bench_1_280): the whole one comes first.
+  { name: 'payout reference', query: (b, s, i) => `po_bench_${b}_${(i * 7919) % s.payouts}`, check: (r, q) => r.payouts?.[0]?.reference === q },
   { name: 'payment link reference', query: (b, s, i) => `pl_bench_${b}_${(i * 7919) % s.payments}`, check: (r) => r.payments?.length === 1 },
   {
     name: 'order id (merchant ref)',

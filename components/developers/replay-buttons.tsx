@@ -7,6 +7,7 @@ import { replayEvent, replayFailedWebhooks } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
+import { wallClockInput } from '@/lib/dashboard/time-zone';
 
 export function ReplayEventButton({ eventId }: { eventId: string }) {
   const queryClient = useQueryClient();
@@ -37,17 +38,14 @@ export function ReplayEventButton({ eventId }: { eventId: string }) {
   );
 }
 
-const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-
-/** Every failed delivery of a period, sent again; the period is typed in the viewer's time zone. */
-export function ReplayFailedForm() {
+/** Every failed delivery of a period, sent again; the period is typed on the business's wall clock, as every date in the dashboard. */
+export function ReplayFailedForm({ timeZone }: { timeZone: string }) {
   const queryClient = useQueryClient();
-  const [from, setFrom] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
-  const [to, setTo] = useState(() => toLocalInput(new Date(Date.now() + 60_000)));
+  const [from, setFrom] = useState(() => wallClockInput(timeZone, new Date(Date.now() - 24 * 3600_000)));
+  const [to, setTo] = useState(() => wallClockInput(timeZone, new Date(Date.now() + 60_000)));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
-  const iso = (local: string) => (local && !Number.isNaN(Date.parse(local)) ? new Date(local).toISOString() : '');
 
   return (
     <form
@@ -58,7 +56,7 @@ export function ReplayFailedForm() {
         startTransition(async () => {
           setErrors({});
           setMessage(null);
-          const res = await replayFailedWebhooks({ from: iso(from), to: iso(to) });
+          const res = await replayFailedWebhooks({ from, to });
           if (res.ok) {
             setMessage({
               tone: 'success',

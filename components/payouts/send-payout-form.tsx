@@ -241,6 +241,23 @@ export function SendPayoutForm({
     if (send.isPending || send.isSuccess) return;
     setAlert(null);
     const typed = form.getValues();
+    // The payout's own checks, fresh, before any question: a payout the preview refuses (too little on the card, a
+    // disabled card, a bank that does not take the currency) is refused on its field, never asked to be confirmed.
+    const input = previewInput(typed);
+    const checked = input ? await unwrap(previewPayout(input)).catch((err: unknown) => failureOf(err)) : undefined;
+    if (checked && 'ok' in checked) return place(checked);
+    // A destination card's refusal is left to the recipient check below, which says why in the recipient's terms.
+    const refusals = (checked?.refusals ?? []).filter((r) => !(v.destination_type === 'card_to_card' && r.field === 'destination_card_number'));
+    if (refusals.length) {
+      const placed: Record<string, true> = {};
+      for (const r of refusals) {
+        if (r.field && (FIELD_ORDER as readonly string[]).includes(r.field) && !placed[r.field]) {
+          setError(r.field as FormFieldName, { message: r.message });
+          placed[r.field] = true;
+        } else if (!r.field) setAlert(r.message);
+      }
+      return focusFirst(placed);
+    }
     if (v.destination_type === 'card_to_card') {
       // The recipient is shown before any card-to-card payout; one that cannot receive is refused here, on its field.
       const who = await queryClient
@@ -254,14 +271,6 @@ export function SendPayoutForm({
       return setConfirming({ values: v, typed, recipient: who });
     }
     if (v.destination_type === 'b2b') {
-      const input = previewInput(typed);
-      const checked = input ? await unwrap(previewPayout(input)).catch((err: unknown) => failureOf(err)) : undefined;
-      if (checked && 'ok' in checked) return place(checked);
-      const unknown = checked?.refusals.find((r) => r.field === 'merchant_id');
-      if (unknown) {
-        setError('merchant_id', { message: unknown.message });
-        return focusFirst({ merchant_id: true });
-      }
       if (checked?.merchantName) return setConfirming({ values: v, typed, business: { name: checked.merchantName, merchantId: v.merchant_id! } });
     }
     if (isLargeAmount(v.amount)) return setConfirming({ values: v, typed });

@@ -161,6 +161,6 @@ export function HeaderSearch({ mode }: { mode: string }) {
 }
 
 function resultCount(r: SearchResults): string {
-  const n = (r.cards?.length ?? 0) + (r.payouts?.length ?? 0) + (r.payments?.length ?? 0) + (r.businesses?.length ?? 0);
+  const n = (r.cards?.length ?? 0) + (r.payouts?.length ?? 0) + (r.payments?.length ?? 0) + (r.references?.length ?? 0) + (r.businesses?.length ?? 0);
   return n === 0 ? `Nothing found for ${r.query}.` : `${n} result${n === 1 ? '' : 's'} for ${r.query}.`;
 }

@@ -9,9 +9,10 @@ const link = 'block rounded-lg px-3 py-2 hover:bg-slate-100 focus-visible:outlin
 const moreLink = 'inline-block px-3 py-1.5 text-sm font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950';
 
 /** What the search finds for a role that sees these kinds, in words for the people who use it. */
-export function searchHelp(kinds: { history: boolean; businesses: boolean }): string {
+export function searchHelp(kinds: { history: boolean; businesses: boolean; references?: boolean }): string {
   const parts = ['a card number or its last four digits', 'a phone number', 'a holder’s name'];
   if (kinds.history) parts.push('a payout or payment reference', 'an order id');
+  else if (kinds.references) parts.push('the full reference of a payout or payment');
   if (kinds.businesses) parts.push('another business’s name or merchant id');
   return `Search by ${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}.`;
 }
@@ -36,13 +37,15 @@ function Group({ id, title, count, children, more }: { id: string; title: string
  * drop-down and the /search page show the same thing. `onNavigate` closes the drop-down.
  */
 export function SearchResultsView({ results, onNavigate }: { results: SearchResults; onNavigate?: () => void }) {
-  const { cards = [], payouts = [], payments = [], businesses = [] } = results;
+  const { cards = [], payouts = [], payments = [], references = [], businesses = [] } = results;
   const q = encodeURIComponent(results.query);
-  if (cards.length + payouts.length + payments.length + businesses.length === 0) {
+  if (cards.length + payouts.length + payments.length + references.length + businesses.length === 0) {
     return (
       <div className="px-3 py-3 text-sm text-slate-700" data-testid="search-nothing">
         <p className="font-medium text-slate-900">Nothing found for “{results.query}”.</p>
-        <p className="mt-1">{searchHelp({ history: results.payments !== undefined, businesses: results.businesses !== undefined })}</p>
+        <p className="mt-1">
+          {searchHelp({ history: results.payments !== undefined, businesses: results.businesses !== undefined, references: results.references !== undefined })}
+        </p>
       </div>
     );
   }
@@ -127,6 +130,26 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
                 </span>
                 <span className="block text-sm text-slate-700">
                   <span className="break-all font-mono text-xs">{p.linkReference}</span> · {formatMoney(p.amount, p.currency)} · <LocalTime iso={p.createdAt} />
+                </span>
+              </Link>
+            </li>
+          ))}
+        </Group>
+      )}
+      {references.length > 0 && (
+        <Group id="search-references" title="Cards by reference" count={references.length}>
+          {references.map((r) => (
+            <li key={`${r.kind}-${r.reference}`}>
+              <Link href={`/cards/${r.card.cardNumber}`} onClick={onNavigate} className={link}>
+                <span className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+                  <span className="font-mono text-sm text-slate-900">{grouped(r.card.cardNumber)}</span>
+                  <StatusBadge status={r.card.status} />
+                </span>
+                <span className="block text-sm text-slate-700">
+                  {r.card.holder ?? 'No name given'} · {r.card.currency}
+                </span>
+                <span className="block text-sm text-slate-700">
+                  {r.kind === 'payout' ? 'Payout from this card' : 'Payment to this card'} <span className="break-all font-mono text-xs">{r.reference}</span>
                 </span>
               </Link>
             </li>

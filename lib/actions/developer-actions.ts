@@ -7,6 +7,8 @@ import { revealWebhookSecret as revealSecret } from '../webhooks/reveal-webhook-
 import { rotateWebhookSecret as rotateSecret } from '../webhooks/rotate-secret';
 import { sendTestEvent } from '../webhooks/send-test-event';
 import { setWebhookUrl as setUrl } from '../webhooks/set-webhook-url';
+import { zonedWallTime } from '../dashboard/time-zone';
+import { ServiceError } from '../errors';
 import { defineAction } from './define-action';
 import {
   createApiKeySchema,
@@ -88,7 +90,12 @@ export const replayFailedWebhooks = defineAction({
   permission: 'developers',
   schema: replayFailedSchema,
   handler: async ({ db, session, input }) => {
-    const replayed = await replayFailedEvents(db, session.businessId, { mode: session.mode, from: input.from, to: input.to });
+    // A time without an offset is the business's wall clock, as every other date in the dashboard.
+    const instant = (v: string) => (/(Z|[+-]\d\d:?\d\d)$/i.test(v) ? new Date(v) : zonedWallTime(v, session.timeZone));
+    const from = instant(input.from);
+    const to = instant(input.to);
+    if (!(from < to)) throw new ServiceError('validation_error', { to: 'to must be after from.' });
+    const replayed = await replayFailedEvents(db, session.businessId, { mode: session.mode, from: from.toISOString(), to: to.toISOString() });
     await recordAudit(db, {
       businessId: session.businessId,
       mode: session.mode,

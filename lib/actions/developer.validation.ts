@@ -22,11 +22,10 @@ export const replayEventSchema = z.object({
   event_id: z.string({ error: 'event_id must be a string.' }).min(1).max(255),
 });
 
-export const replayFailedSchema = z
-  .object({
-    from: z.iso.datetime({ offset: true, error: 'from must be a date and time.' }),
-    to: z.iso.datetime({ offset: true, error: 'to must be a date and time.' }),
-  })
-  .refine((v) => Date.parse(v.from) < Date.parse(v.to), { path: ['to'], error: 'to must be after from.' });
+/** A period of the business's wall clock (datetime-local, no offset), or exact instants with their offset. */
+export const replayFailedSchema = z.object({
+  from: z.iso.datetime({ offset: true, local: true, error: 'from must be a date and time.' }),
+  to: z.iso.datetime({ offset: true, local: true, error: 'to must be a date and time.' }),
+});
 
 export type SetWebhookUrlInput = z.input<typeof setWebhookUrlSchema>;

@@ -8,6 +8,7 @@ import { businessAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
 import type { Mode } from '../validation';
+import { announceCardChange } from './announce-card';
 import { requireOwnCard } from './get-card';
 
 export interface CancelCardOptions {
@@ -21,7 +22,7 @@ export interface CancelCardOptions {
 export async function cancelCard(db: Db, opts: CancelCardOptions): Promise<{ movedToBusiness: number }> {
   const probe = await requireOwnCard(db, opts.businessId, opts.mode, opts.cardNumber);
   const businessAccount = await businessAccountId(db, opts.businessId, opts.mode, probe.currency);
-  return inTransaction(db, async (tx) => {
+  const cancelled = await inTransaction(db, async (tx) => {
     const card = await requireOwnCard(tx, opts.businessId, opts.mode, opts.cardNumber, true);
     // Lock the card's account so no payout can slip in between reading the balance and moving it.
     const locked = await tx.execute<{ balance: number }>(sql`SELECT balance FROM ledger_accounts WHERE id = ${card.account_id} FOR UPDATE`);
@@ -51,6 +52,8 @@ export async function cancelCard(db: Db, opts: CancelCardOptions): Promise<{ mov
       target: card.card_number,
       details: { moved_to_business_account: balance },
     });
-    return { movedToBusiness: balance };
+    return { movedToBusiness: balance, cardNumber: card.card_number };
   });
+  announceCardChange(db, opts.businessId, opts.mode, 'card.updated', cancelled.cardNumber);
+  return { movedToBusiness: cancelled.movedToBusiness };
 }

@@ -11,6 +11,7 @@ import { createCardAccount } from '../ledger/accounts';
 import type { Actor } from '../actor';
 import { currencySchema, parseInput, type Mode } from '../validation';
 import { recordAudit } from '../audit';
+import { announceCardChange } from './announce-card';
 import { findOwnCard, toGiftCard, type GiftCard } from './card-view';
 import { normalisePhone } from './phone';
 
@@ -65,6 +66,7 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
         await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });
         return cardNumber;
       });
+      announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
       return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
     } catch (err) {
       const constraint = pgConstraint(err);

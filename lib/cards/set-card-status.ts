@@ -9,6 +9,7 @@ import { ServiceError } from '../errors';
 import type { Actor } from '../actor';
 import { parseInput, type Mode } from '../validation';
 import { findOwnCard, selectCards, toGiftCard, type GiftCard } from './card-view';
+import { announceCardChange } from './announce-card';
 import { requireOwnCard } from './get-card';
 
 export const cardStatusSchema = z.object({
@@ -53,12 +54,13 @@ export async function setCardStatus(db: Db, opts: SetCardStatusOptions): Promise
     });
   });
   const card = await findOwnCard(db, opts.businessId, opts.mode, opts.cardNumber.trim());
+  announceCardChange(db, opts.businessId, opts.mode, 'card.updated', card!.card_number);
   return { card: toGiftCard(card!), action };
 }
 
 /** The provider's own disable, which the business cannot lift. Finds the card in any business. */
 export async function setCardStatusAsProvider(db: Db, cardNumber: string, action: 'enable' | 'disable', actor: Actor, reason?: string): Promise<GiftCard> {
-  return inTransaction(db, async (tx) => {
+  const changed = await inTransaction(db, async (tx) => {
     const [card] = await selectCards(tx, sql`c.card_number = ${cardNumber} AND c.cancelled_at IS NULL`, sql`FOR UPDATE OF c`);
     if (!card) throw new ServiceError('card_not_found', 'No gift card has this number.');
     if (action === 'disable') {
@@ -75,6 +77,8 @@ export async function setCardStatusAsProvider(db: Db, cardNumber: string, action
       details: action === 'disable' && reason ? { reason: reason.slice(0, 200) } : undefined,
     });
     const [updated] = await selectCards(tx, sql`c.id = ${card.id}`);
-    return toGiftCard(updated);
+    return updated;
   });
+  announceCardChange(db, changed.business_id, changed.mode, 'card.updated', changed.card_number);
+  return toGiftCard(changed);
 }

@@ -18,9 +18,8 @@ export interface SearchCardsOptions {
    * a phone number in any form people type, or any part of the holder's name as this business gave it.
    */
   query?: string;
+  /** Left out: every card, cancelled ones included (marked so), as "All" reads. */
   status?: CardStatusFilter;
-  /** Cancelled cards too (the header search, which marks them); the list shows them only under the "cancelled" status. */
-  includeCancelled?: boolean;
   /**
    * At most this many holders matched by name are looked at (the header search's quick answer, whose cost must
    * not grow with a common name); the list leaves it unset and pages through every match.
@@ -99,7 +98,7 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
   const empty: CardSearchPage = { items: [], nextAfter: null, prevBefore: null, total: null };
   const filters: SQL[] = [sql`c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}`];
   if (opts.status === 'cancelled') filters.push(sql`c.cancelled_at IS NOT NULL`);
-  else if (!opts.includeCancelled) filters.push(sql`c.cancelled_at IS NULL`);
+  else if (opts.status) filters.push(sql`c.cancelled_at IS NULL`);
   const query = opts.query === undefined ? undefined : withoutControlCharacters(opts.query).trim();
   if (query) {
     const condition = searchCondition(query, opts);
@@ -119,9 +118,18 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
 
   const order = backwards ? sql`ORDER BY c.created_at ASC, c.id ASC` : sql`ORDER BY c.created_at DESC, c.id DESC`;
   const where = sql.join(filters, sql` AND `);
+  const take = opts.limit + 1;
+  // All cards, unsearched: live and cancelled ones are each listed by their own partial index (cards_list_idx,
+  // cards_cancelled_list_idx), so the page is the merge of a page from each, never a sort of every card. A search
+  // reads its own index (number, phone, name) and needs no split.
+  const pageIds =
+    opts.status || query
+      ? sql`SELECT c.id FROM cards c WHERE ${where} ${order} LIMIT ${take}`
+      : sql`SELECT c.id FROM ((SELECT c.id, c.created_at FROM cards c WHERE ${where} AND c.cancelled_at IS NULL ${order} LIMIT ${take})
+        UNION ALL (SELECT c.id, c.created_at FROM cards c WHERE ${where} AND c.cancelled_at IS NOT NULL ${order} LIMIT ${take})) c ${order} LIMIT ${take}`;
   const [rows, total] = await Promise.all([
     // Cut the page from the list index first (an InitPlan), then join holder and balance for those rows only.
-    selectCards(db, sql`c.id = ANY(ARRAY(SELECT c.id FROM cards c WHERE ${where} ${order} LIMIT ${opts.limit + 1}))`, order),
+    selectCards(db, sql`c.id = ANY(ARRAY(${pageIds}))`, order),
     query || opts.status ? Promise.resolve(null) : readCounter(db, opts.businessId, opts.mode, 'cards'),
   ]);
   const more = rows.length > opts.limit;

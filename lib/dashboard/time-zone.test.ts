@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, formatDateTime, isCalendarDay, isoInZone, isTimeZone, nextDay, wallClock, zonedDayStart, zoneLabel } from './time-zone';
+import {
+  dayIn,
+  formatDateTime,
+  isCalendarDay,
+  isoInZone,
+  isTimeZone,
+  nextDay,
+  wallClock,
+  wallClockInput,
+  zonedDayStart,
+  zonedWallTime,
+  zoneLabel,
+} from './time-zone';
 
 describe('business time zones', () => {
   it('starts a day at local midnight', () => {
@@ -72,5 +84,13 @@ describe('isCalendarDay', () => {
     for (const bad of ['2026-02-30', '9999-12-31', '1969-12-31', '0000-01-01', '2026-1-01', '', undefined, '2026-11-24T00:00']) {
       expect(isCalendarDay(bad), String(bad)).toBe(false);
     }
+  });
+
+  it('reads a datetime-local value on the zone’s wall clock, and writes one back', () => {
+    expect(zonedWallTime('2026-01-10T11:00', 'Africa/Addis_Ababa').toISOString()).toBe('2026-01-10T08:00:00.000Z');
+    expect(zonedWallTime('2026-07-15T09:30', 'America/New_York').toISOString()).toBe('2026-07-15T13:30:00.000Z');
+    expect(zonedWallTime('2026-01-15T09:30:15', 'America/New_York').toISOString()).toBe('2026-01-15T14:30:15.000Z');
+    expect(zonedWallTime('2026-11-24T00:00', 'Asia/Kolkata').toISOString()).toBe('2026-11-23T18:30:00.000Z');
+    expect(wallClockInput('Africa/Addis_Ababa', new Date('2026-01-10T08:00:59Z'))).toBe('2026-01-10T11:00');
   });
 });

@@ -115,3 +115,21 @@ export function isoInZone(timeZone: string, at: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${wallClock(timeZone, at).replace(' ', 'T')}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
 }
+
+/**
+ * The instant a wall-clock time (YYYY-MM-DDTHH:mm, seconds optional) names in the zone: two passes, as
+ * zonedDayStart, so the offset is the one in force at that time, not at the first guess.
+ */
+export function zonedWallTime(local: string, timeZone: string): Date {
+  const [day, time] = local.split('T');
+  const [y, m, d] = day.split('-').map(Number);
+  const [hh, mm, ss = '0'] = time.split(':');
+  const wall = Date.UTC(y, m - 1, d, Number(hh), Number(mm), Math.floor(Number(ss)));
+  const guess = wall - offsetAt(timeZone, new Date(wall));
+  return new Date(wall - offsetAt(timeZone, new Date(guess)));
+}
+
+/** An instant as a datetime-local field's value (YYYY-MM-DDTHH:mm) on the zone's wall clock. */
+export function wallClockInput(timeZone: string, at: Date): string {
+  return wallClock(timeZone, at).slice(0, 16).replace(' ', 'T');
+}

@@ -348,6 +348,11 @@ export const feeRules = pgTable(
   (t) => [primaryKey({ columns: [t.businessId, t.mode, t.appliesTo] })],
 );
 
+/** What the payouts search reads for text, as payouts_search_trgm_idx indexes it: a query must use this exact expression. */
+export const payoutSearchText = sql.raw(`lower(reference || ' ' || coalesce(account_name, ''))`);
+/** The card and account numbers a payout touched, as payouts_numbers_idx indexes them: a query must use this exact expression. */
+export const payoutNumbers = sql.raw('ARRAY[source_card_number, destination_card_number, account_number]');
+
 export const payouts = pgTable(
   'payouts',
   {
@@ -386,6 +391,11 @@ export const payouts = pgTable(
     index('payouts_pending_idx').on(t.settleAfter).where(sql`${t.status} = 'pending'`),
     // The dashboard's sort by amount, paged by keyset on (amount, id).
     index('payouts_amount_idx').on(t.businessId, t.mode, t.amount.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The payouts list's search (lib/search/search-everything.ts): any part of the reference or account name, and a card or
+    // account number exactly. Every payout writes them, so they keep a small pending list (fastupdate) instead of writing
+    // through like the other trigram indexes.
+    index('payouts_search_trgm_idx').using('gin', sql`(${payoutSearchText}) gin_trgm_ops`).with({ gin_pending_list_limit: 256 }),
+    index('payouts_numbers_idx').using('gin', sql`(${payoutNumbers})`).with({ gin_pending_list_limit: 256 }),
   ],
 );
 

@@ -2,8 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { can } from '../auth/permissions';
 import type { Role } from '../auth/users';
 import { ACTIVE } from '../cards/card-status';
+import { type CardRow, selectCards } from '../cards/card-view';
 import type { DbOrTx } from '../db/client';
+import { payoutNumbers, payoutSearchText } from '../db/schema';
 import { likeEscape, nameFragment, searchCards } from '../dashboard/search-cards';
+import { compactQuery } from './phone-candidates';
 import { ServiceError } from '../errors';
 import { type Mode, withoutControlCharacters } from '../validation';
 
@@ -41,6 +44,16 @@ interface PaymentHit {
   createdAt: string;
 }
 
+/**
+ * A payout or payment reference that leads to one of the business's cards, for a role that finds cards but reads no
+ * payouts or payments (support): the card, never the movement's amount, fee or destination.
+ */
+interface ReferenceHit {
+  kind: 'payout' | 'payment';
+  reference: string;
+  card: CardHit;
+}
+
 interface BusinessHit {
   name: string;
   merchantId: string;
@@ -52,6 +65,8 @@ export interface SearchResults {
   cards?: CardHit[];
   payouts?: PayoutHit[];
   payments?: PaymentHit[];
+  /** Cards found by a payout or payment reference: only for a role that cannot open payouts and payments. */
+  references?: ReferenceHit[];
   businesses?: BusinessHit[];
   /** Per kind: more matched than are shown. */
   more: { cards: boolean; payouts: boolean; payments: boolean; businesses: boolean };
@@ -79,10 +94,27 @@ function checkSearchQuery(query: unknown): string {
 /** References are single words: a query with a space in it is never one. */
 const referenceLike = (q: string) => (/^[\w\-.:/]{3,}$/.test(q) ? q : null);
 
-/** Payouts by their reference (the initiator reference of a card-to-card payout, the provider reference of the others): one column, unique. */
+/**
+ * Payouts by what staff have at hand: a card number (spaces and dashes allowed) finds the payouts from that card, to
+ * it, or topping it up, and a bank or wallet account number those paid to it, both exactly (payouts_numbers_idx);
+ * a reference-like word any part of a reference (initiator or provider: one column), other text any part of the
+ * account name, in any case (payouts_search_trgm_idx).
+ */
 export function payoutSearchCondition(query: string): SQL | null {
-  const ref = referenceLike(query.trim());
-  return ref ? sql`reference = ${ref}` : null;
+  const text = query.trim();
+  const compact = compactQuery(text);
+  // A number is matched whole: digit trigrams are common to many rows, so any part of a number would read a large share
+  // of the index. A reference that is all digits is still found whole (the unique index). The matching ids come first
+  // (an InitPlan on the two indexes): the planner cannot tell a rare card from a busy one, and walking the list index
+  // in date order for a rare one reads every payout of the business; this way the cost follows the card's own payouts.
+  if (/^\d{6,16}$/.test(compact)) {
+    return sql`id = ANY(ARRAY(SELECT id FROM payouts WHERE ${payoutNumbers} @> ARRAY[${compact}]::text[] OR reference = ${compact}))`;
+  }
+  const contains = (part: string) => sql`${payoutSearchText} LIKE ${`%${likeEscape(part.toLowerCase())}%`}`;
+  const ref = referenceLike(text);
+  if (ref) return contains(ref);
+  const name = nameFragment(text);
+  return name ? contains(name) : null;
 }
 
 /** Payments by link reference or provider reference (exactly), or any part of the business's own order id (merchant_reference, any case). */
@@ -96,6 +128,14 @@ export function paymentSearchCondition(query: string): SQL | null {
 
 const cardStatus = (c: { status: number; cancelled_at: Date | null }): CardHit['status'] =>
   c.cancelled_at ? 'cancelled' : c.status === ACTIVE ? 'active' : 'disabled';
+
+const cardHit = (c: CardRow): CardHit => ({
+  cardNumber: c.card_number,
+  holder: [c.first_name, c.last_name].filter(Boolean).join(' ') || null,
+  phone: c.phone_number,
+  currency: c.currency,
+  status: cardStatus(c),
+});
 
 /**
  * The dashboard's one search: cards (number, last four, phone in any form,
@@ -120,22 +160,20 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
       mode: opts.mode,
       country: opts.country,
       query: q,
-      includeCancelled: true,
       nameMatchLimit: NAME_MATCHES,
       limit,
     });
     more.cards = page.nextAfter !== null;
-    return page.items.map((c) => ({
-      cardNumber: c.card_number,
-      holder: [c.first_name, c.last_name].filter(Boolean).join(' ') || null,
-      phone: c.phone_number,
-      currency: c.currency,
-      status: cardStatus(c),
-    }));
+    return page.items.map(cardHit);
   };
 
   const payouts = async (): Promise<PayoutHit[]> => {
-    const condition = payoutSearchCondition(q);
+    // A whole reference, the usual case here, is one probe of the unique index; only otherwise are parts looked for.
+    const whole = referenceLike(q);
+    const exact = whole
+      ? await db.execute<{ id: number }>(sql`SELECT id FROM payouts WHERE reference = ${whole} AND business_id = ${opts.businessId} AND mode = ${opts.mode}`)
+      : undefined;
+    const condition = exact?.rows.length ? sql`id = ${exact.rows[0].id}` : payoutSearchCondition(q);
     if (!condition) return [];
     const result = await db.execute<{
       reference: string;
@@ -148,7 +186,7 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
     }>(sql`
       SELECT reference, payout_type, is_ledger_topup, status, amount, currency, created_at FROM payouts
       WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND ${condition}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
+      ORDER BY reference = ${q} DESC, created_at DESC, id DESC LIMIT ${limit + 1}`);
     return cut(result.rows, 'payouts').map((p) => ({
       reference: p.reference,
       type: p.payout_type,
@@ -184,6 +222,33 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
     }));
   };
 
+  // A reference read out by a customer, exactly, to the card it moved: the source card of a payout (the topped-up card of
+  // a ledger top-up), the card a payment credits. Only the business's own cards, cancelled ones included.
+  const references = async (): Promise<ReferenceHit[]> => {
+    const ref = referenceLike(q);
+    if (!ref) return [];
+    const found = await db.execute<{ kind: 'payout' | 'payment'; reference: string; card_number: string }>(sql`
+      SELECT 'payout' AS kind, reference, CASE WHEN is_ledger_topup THEN account_number ELSE source_card_number END AS card_number
+      FROM payouts WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND reference = ${ref}
+      UNION ALL
+      SELECT 'payment', link_reference, card_number
+      FROM payments WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND (link_reference = ${ref} OR provider_reference = ${ref})
+      LIMIT ${limit}`);
+    const numbers = [...new Set(found.rows.map((r) => r.card_number).filter(Boolean))];
+    if (!numbers.length) return [];
+    const cards = await selectCards(
+      db,
+      sql`c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} AND c.card_number IN (${sql.join(
+        numbers.map((n) => sql`${n}`),
+        sql`, `,
+      )})`,
+    );
+    return found.rows.flatMap((r) => {
+      const c = cards.find((card) => card.card_number === r.card_number);
+      return c ? [{ kind: r.kind, reference: r.reference, card: cardHit(c) }] : [];
+    });
+  };
+
   // Another business: its public name and merchant id only, for a business payout to it.
   const businesses = async (): Promise<BusinessHit[]> => {
     const forms: SQL[] = [sql`merchant_id = ${q}`];
@@ -198,11 +263,13 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
 
   const none = async () => undefined;
   const history = can(opts.role, 'history:read');
-  const [cardHits, payoutHits, paymentHits, businessHits] = await Promise.all([
-    can(opts.role, 'cards:read') ? cards() : none(),
+  const findsCards = can(opts.role, 'cards:read');
+  const [cardHits, payoutHits, paymentHits, referenceHits, businessHits] = await Promise.all([
+    findsCards ? cards() : none(),
     history ? payouts() : none(),
     history ? payments() : none(),
+    findsCards && !history ? references() : none(),
     can(opts.role, 'money:move') ? businesses() : none(),
   ]);
-  return { query: q, cards: cardHits, payouts: payoutHits, payments: paymentHits, businesses: businessHits, more };
+  return { query: q, cards: cardHits, payouts: payoutHits, payments: paymentHits, references: referenceHits, businesses: businessHits, more };
 }

@@ -8,6 +8,7 @@ import { PageHeader, Panel } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
 import { getWebhookEndpoint } from '@/lib/dashboard/get-webhook-endpoint';
 import { listDeliveryLog } from '@/lib/dashboard/list-delivery-log';
+import { zoneLabel } from '@/lib/dashboard/time-zone';
 import { getDb } from '@/lib/db/client';
 import { listApiKeys } from '@/lib/keys/list-api-keys';
 
@@ -44,9 +45,9 @@ export default async function DevelopersPage({ searchParams }: { searchParams: P
         </Panel>
         <Panel title="Replay failed events">
           <p className="mb-3 text-sm text-slate-600">
-            Sends again every delivery that failed for good among the events created in the period (your time zone).
+            Sends again every delivery that failed for good among the events created in the period, in {zoneLabel(session.timeZone)}.
           </p>
-          <ReplayFailedForm />
+          <ReplayFailedForm timeZone={session.timeZone} />
         </Panel>
       </div>
     </>

@@ -56,7 +56,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
         statuses={PAYOUT_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) }))}
         values={filters}
         view={view}
-        searchHint="The payout reference, exactly as it was given"
+        searchHint="Any part of a reference or account name, or a whole card or account number"
       />
       <Prefetched entries={[[liveKeys.payoutList(searchString(params)), toPayoutItems(page, merchantNames, totals)]]}>
         <PayoutsList search={searchString(params)} filters={{ ...filters }} view={view} />

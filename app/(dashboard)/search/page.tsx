@@ -30,7 +30,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     <>
       <PageHeader
         title="Search"
-        description={`In ${session.mode} mode. ${searchHelp({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move') })}`}
+        description={`In ${session.mode} mode. ${searchHelp({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move'), references: can(session.role, 'cards:read') })}`}
       />
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers staff use; role="search" on the form is the equivalent */}
       <form

@@ -54,15 +54,24 @@ export default async function CardPage({ params, searchParams }: Props) {
           title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
           description={`${card.currency} gift card in ${session.mode} mode.`}
           actions={
-            movesMoney &&
-            state === 'active' && (
-              <Link
-                href={`/payouts/new?card=${card.card_number}`}
-                className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-              >
-                Send payout
-              </Link>
-            )
+            <>
+              {can(session.role, 'history:read') && (
+                <Link
+                  href={`/payouts?q=${card.card_number}`}
+                  className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
+                >
+                  Payouts of this card
+                </Link>
+              )}
+              {movesMoney && state === 'active' && (
+                <Link
+                  href={`/payouts/new?card=${card.card_number}`}
+                  className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
+                >
+                  Send payout
+                </Link>
+              )}
+            </>
           }
         />
       </div>

@@ -12,6 +12,7 @@ import { pathParam } from '@/server/path-param';
 import { requirePage } from '@/server/session';
 import { merchantNames } from '@/lib/dashboard/history-lists';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
+import { payoutInitiator } from '@/lib/dashboard/payout-initiator';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 import { splitAmounts, takesFeeOffAmount } from '@/lib/payouts/payout-rules';
@@ -27,7 +28,11 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
     if (err instanceof ServiceError) notFound();
     throw err;
   });
-  const [trail, names] = await Promise.all([ledgerTrail(db, session.businessId, session.mode, payout.reference), merchantNames(db, [payout.merchantId])]);
+  const [trail, names, startedBy] = await Promise.all([
+    ledgerTrail(db, session.businessId, session.mode, payout.reference),
+    merchantNames(db, [payout.merchantId]),
+    payoutInitiator(db, { businessId: session.businessId, actorType: payout.actorType, actorId: payout.actorId }),
+  ]);
   const failed = payout.status === 'failed';
   const pending = payout.status === 'pending';
   const payer = payout.isLedgerTopup ? 'Business balance' : 'Source card';
@@ -123,7 +128,9 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
             </DetailField>
             <DetailField label="Completed">{payout.completedAt ? <LocalTime iso={payout.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
             <DetailField label="Started by">
-              {payout.actorType === 'user' ? 'Dashboard user' : payout.actorType === 'api_key' ? 'API key' : 'The service'}
+              <span className="[overflow-wrap:anywhere]" data-testid="started-by">
+                {startedBy}
+              </span>
             </DetailField>
           </dl>
         </Panel>

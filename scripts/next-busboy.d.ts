@@ -1,5 +1,9 @@
 declare module 'next/dist/compiled/busboy' {
   import type { Writable } from 'node:stream';
-  const busboy: (options: { headers: Record<string, string | string[] | undefined>; defParamCharset?: string; limits?: { fieldSize?: number } }) => Writable;
+  const busboy: (options: {
+    headers: Record<string, string | string[] | undefined>;
+    defParamCharset?: string;
+    limits?: { fieldSize?: number; fields?: number };
+  }) => Writable;
   export default busboy;
 }

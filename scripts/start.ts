@@ -5,7 +5,7 @@ import path from 'node:path';
 import next from 'next';
 // The multipart parser Next.js decodes actions with, so a body it would choke on is refused first.
 import busboy from 'next/dist/compiled/busboy';
-import { checkActionBody, envelopeOf, MAX_ACTION_BODY_BYTES, mayBeServerAction, type MultipartFields } from '../lib/api/action-body';
+import { checkActionBody, envelopeOf, MAX_ACTION_BODY_BYTES, MAX_ACTION_FIELDS, mayBeServerAction, type MultipartFields } from '../lib/api/action-body';
 import { rawRefusal, refuseMethod, refuseUnparsedMethod } from '../lib/api/api-methods';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
 import { holdRequestBody } from '../lib/api/hold-request-body';
@@ -135,8 +135,10 @@ const PARSER_ERROR_STATUS: Record<string, string> = {
 const multipartFields: MultipartFields = (body, headers) =>
   new Promise((resolve, reject) => {
     const fields: string[] = [];
-    const parser = busboy({ headers, defParamCharset: 'utf8', limits: { fieldSize: MAX_ACTION_BODY_BYTES } });
+    const parser = busboy({ headers, defParamCharset: 'utf8', limits: { fieldSize: MAX_ACTION_BODY_BYTES, fields: MAX_ACTION_FIELDS } });
     parser.on('field', (_name: string, value: string) => fields.push(value));
+    // React follows "$N" references from field to field as it decodes: thousands of one-level fields chain as deep as one deep field.
+    parser.on('fieldsLimit', () => reject(new Error('too many fields')));
     parser.on('file', (_name: string, stream: NodeJS.ReadableStream) => stream.resume());
     parser.on('error', reject);
     parser.on('close', () => resolve(fields));

@@ -212,7 +212,7 @@ export async function runSearchBench(databaseUrl: string, label: string): Promis
       await explain('holder name (card list)', cardsBy('tigist haile')),
       await explain(
         'payout reference',
-        sql`SELECT id FROM payouts WHERE business_id = ${big} AND mode = 'test' AND ${payoutSearchCondition(`po_bench_${big}_4242`)!}`,
+        sql`SELECT id FROM payouts WHERE business_id = ${big} AND mode = 'test' AND ${payoutSearchCondition(`po_bench_${big}_4242`, { businessId: big, mode: 'test' })!}`,
       ),
       await explain(
         'payment references',

@@ -4,6 +4,8 @@ import { ServiceError } from '../errors';
 export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any form the dashboard sends; Next.js decodes an action's arguments recursively. */
 const MAX_ACTION_DEPTH = 64;
+/** Far more fields than any dashboard form posts. */
+export const MAX_ACTION_FIELDS = 256;
 
 /**
  * Whether a request may be a server action, whose body Next.js decodes before any of our
@@ -55,7 +57,9 @@ export async function checkActionBody(body: Buffer, headers: Record<string, stri
   try {
     texts = multipart ? await fieldsOf(body, headers) : [body.toString('utf8')];
   } catch {
-    throw new ServiceError('validation_error', { body: 'The request body is not well-formed multipart/form-data.' });
+    throw new ServiceError('validation_error', {
+      body: `The request body is not well-formed multipart/form-data, or has more than ${MAX_ACTION_FIELDS} fields.`,
+    });
   }
   if (texts.some((t) => nestsDeeperThan(t, MAX_ACTION_DEPTH))) {
     throw new ServiceError('validation_error', { body: `The request body is nested deeper than ${MAX_ACTION_DEPTH} levels.` });

@@ -67,6 +67,12 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
       });
     }
     if (stored.state === 'committed') {
+      // Only a run that died is answered for: one still running (a bank payout waiting on its rail) may yet undo what it committed.
+      const age = await db.execute<{ abandoned: boolean }>(
+        sql`SELECT ${stored.createdAt.toISOString()}::timestamptz < now() - ${ABANDONED_AFTER} AS abandoned`,
+      );
+      if (!age.rows[0]?.abandoned)
+        throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
       const replayed = stored.committedResult != null ? await opts.replayCommitted?.(stored.committedResult).catch(() => undefined) : undefined;
       if (replayed) {
         const body = await replayed.text();
@@ -104,7 +110,7 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
       .update(idempotencyKeys)
       // The first transaction's result: the one that made what the answer describes (a later one may only undo it).
       .set({ state: 'committed', committedResult: sql`coalesce(${idempotencyKeys.committedResult}, ${JSON.stringify(storableResult(result))}::jsonb)` })
-      .where(and(ours, sql`${idempotencyKeys.state} IN ('in_progress', 'committed')`))
+      .where(and(ours, sql`${idempotencyKeys.state} IN ('in_progress', 'committed', 'done')`))
       .returning({ key: idempotencyKeys.key });
     if (marked.length === 0) throw new ServiceError('request_in_progress', 'Another request took over this Idempotency-Key; nothing was changed.');
   };
@@ -117,6 +123,10 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
     throw err;
   }
   const body = await res.text();
-  await db.update(idempotencyKeys).set({ state: 'done', responseStatus: res.status, responseBody: body }).where(ours);
+  // A retry that replayed this run's answer stored it first; that answer stays the key's one answer.
+  await db
+    .update(idempotencyKeys)
+    .set({ state: 'done', responseStatus: res.status, responseBody: body })
+    .where(and(ours, sql`${idempotencyKeys.state} <> 'done'`));
   return new Response(body, { status: res.status, headers: res.headers });
 }

@@ -45,7 +45,7 @@ export function payoutFilterConditions(businessId: number, mode: Mode, f: Omit<P
   else if (f.type === 'bank') where.push(eq(payouts.payoutType, 'bank'), eq(payouts.isLedgerTopup, false));
   else if (f.type) where.push(eq(payouts.payoutType, f.type));
   if (f.status) where.push(eq(payouts.status, f.status));
-  if (f.q) where.push(payoutSearchCondition(f.q) ?? sql`false`);
+  if (f.q) where.push(payoutSearchCondition(f.q, { businessId, mode }) ?? sql`false`);
   return where;
 }
 

@@ -100,7 +100,7 @@ const referenceLike = (q: string) => (/^[\w\-.:/]{3,}$/.test(q) ? q : null);
  * a reference-like word any part of a reference (initiator or provider: one column), other text any part of the
  * account name, in any case (payouts_search_trgm_idx).
  */
-export function payoutSearchCondition(query: string): SQL | null {
+export function payoutSearchCondition(query: string, scope: { businessId: number; mode: Mode }): SQL | null {
   const text = query.trim();
   const compact = compactQuery(text);
   // A number is matched whole: digit trigrams are common to many rows, so any part of a number would read a large share
@@ -108,7 +108,7 @@ export function payoutSearchCondition(query: string): SQL | null {
   // (an InitPlan on the two indexes): the planner cannot tell a rare card from a busy one, and walking the list index
   // in date order for a rare one reads every payout of the business; this way the cost follows the card's own payouts.
   if (/^\d{6,16}$/.test(compact)) {
-    return sql`id = ANY(ARRAY(SELECT id FROM payouts WHERE ${payoutNumbers} @> ARRAY[${compact}]::text[] OR reference = ${compact}))`;
+    return sql`id = ANY(ARRAY(SELECT id FROM payouts WHERE business_id = ${scope.businessId} AND mode = ${scope.mode} AND (${payoutNumbers} @> ARRAY[${compact}]::text[] OR reference = ${compact})))`;
   }
   const contains = (part: string) => sql`${payoutSearchText} LIKE ${`%${likeEscape(part.toLowerCase())}%`}`;
   const ref = referenceLike(text);
@@ -173,7 +173,7 @@ export async function searchEverything(db: DbOrTx, opts: SearchEverythingOptions
     const exact = whole
       ? await db.execute<{ id: number }>(sql`SELECT id FROM payouts WHERE reference = ${whole} AND business_id = ${opts.businessId} AND mode = ${opts.mode}`)
       : undefined;
-    const condition = exact?.rows.length ? sql`id = ${exact.rows[0].id}` : payoutSearchCondition(q);
+    const condition = exact?.rows.length ? sql`id = ${exact.rows[0].id}` : payoutSearchCondition(q, opts);
     if (!condition) return [];
     const result = await db.execute<{
       reference: string;

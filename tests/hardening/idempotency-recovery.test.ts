@@ -25,9 +25,11 @@ beforeAll(async () => {
 
 const payout = (key: string, body: Record<string, unknown>) => biz.test.post('/api/v1/card/payouts', body, { headers: { 'idempotency-key': key } });
 
-/** The key's row as a crash after the payout's commit leaves it: committed, its answer never stored. */
-const loseAnswer = (key: string) =>
-  testDb().execute(sql`UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL WHERE key = ${key}`);
+/** The key's row as a crash after the payout's commit leaves it: committed, its answer never stored, its claim older than any request runs. */
+const loseAnswer = (key: string, claimedAgo = '2 minutes') =>
+  testDb().execute(sql`
+    UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - ${claimedAgo}::interval
+    WHERE key = ${key}`);
 
 describe('an Idempotency-Key payout cut off by a crash', () => {
   it('whose payout committed replays its answer, as first given, and moves nothing again', async () => {
@@ -52,6 +54,30 @@ describe('an Idempotency-Key payout cut off by a crash', () => {
       expect(rows[0].state).toBe('done');
       expect((await payout(key, body)).body).toEqual(first.body);
     }
+  });
+
+  it('is not answered for while its claim is fresh: the first run may still be waiting on its rail, and may yet undo what it committed', async () => {
+    const key = `crash-${randomUUID()}`;
+    const body = { card_number: source, amount: 1_250, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' };
+    expect((await payout(key, body)).status).toBe(200);
+    await loseAnswer(key, '1 second');
+    const retry = await payout(key, body);
+    expect(retry.status).toBe(409);
+    const { rows } = await testDb().execute<{ state: string }>(sql`SELECT state FROM idempotency_keys WHERE key = ${key}`);
+    expect(rows[0].state).toBe('committed');
+  });
+
+  it('whose bank payout failed since is not replayed as pending', async () => {
+    const key = `crash-${randomUUID()}`;
+    const body = { card_number: source, amount: 1_275, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' };
+    const first = await payout(key, body);
+    expect(first.status).toBe(200);
+    // As a rail refusal settles it: the payout failed after its debit committed, and the process died before answering.
+    await testDb().execute(sql`UPDATE payouts SET status = 'failed' WHERE reference = ${first.body.data.provider_reference} AND business_id = ${biz.id}`);
+    await loseAnswer(key);
+    const retry = await payout(key, body);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(409);
+    expect(JSON.stringify(retry.body)).not.toContain('PENDING');
   });
 
   it('whose transaction never committed runs again once its claim is abandoned, and moves the money once', async () => {

@@ -186,6 +186,19 @@ describe('server action bodies Next.js would choke on', () => {
     }
   });
 
+  it('answers 10,000 one-level fields chained by reference with 400: each is shallow, but decoding follows the chain', async () => {
+    const boundary = 'c';
+    const fields = Array.from({ length: 10_000 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="${i}"\r\n\r\n["$${i + 1}"]\r\n`);
+    const res = await rawRequest(
+      'POST',
+      new URL(checkoutUrl).pathname,
+      { 'next-action': actionId, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      `${fields.join('')}--${boundary}--\r\n`,
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 'error', message: 'Validation error', error: { body: expect.stringContaining('fields') } });
+  });
+
   it('still hands a well-formed multipart action on to Next.js, which runs it', async () => {
     const card = await createCard(biz.test);
     const link = await biz.test.post('/api/v1/card/payments', { type: 'hosted', amount: 2_500, card_number: card.card_number });

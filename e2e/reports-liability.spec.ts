@@ -159,7 +159,7 @@ test('support is refused the liability report and its exports', async ({ page })
   const biz = await seedBusiness();
   await signIn(page, biz.emails.support);
   await page.goto(`${baseUrl()}/reports/liability`);
-  await expect(page).toHaveURL(/\/forbidden/);
+  await expect(page.getByText('Your role does not give you access to this page.')).toBeVisible();
   for (const file of ['aged', 'dormant']) {
     expect((await page.request.get(`${baseUrl()}/reports/liability/export/${file}`)).status()).toBe(403);
   }

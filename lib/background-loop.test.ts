@@ -1,7 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backgroundLoop } from './background-loop';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The loop's clock is faked: the test moves time itself, so a busy machine cannot stretch or squeeze the intervals it checks.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('background loops', () => {
   it('run again at once while work is left, then wait the interval; a failed pass is logged and retried', async () => {
@@ -14,32 +20,49 @@ describe('background loops', () => {
       if (answer === 'fail') throw new Error('boom');
       return answer as boolean;
     });
-    await sleep(650);
+    // Three passes back to back, with no time passing between them.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passes).toHaveLength(3);
+    expect(passes[2] - passes[0]).toBe(0);
+    // Then one per interval: the failed one, and the one after it.
+    await vi.advanceTimersByTimeAsync(199);
+    expect(passes).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(passes).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(passes).toHaveLength(5);
+    expect(passes[3] - passes[2]).toBe(200);
+    expect(passes[4] - passes[3]).toBe(200);
     await stop();
     const logged = errors.mock.calls.map((c) => c.join(' '));
     errors.mockRestore();
-    // Three passes back to back, then one per interval: the failed one and the one after it.
-    expect(passes.length).toBeGreaterThanOrEqual(5);
-    expect(passes[2] - passes[0]).toBeLessThan(150);
-    expect(passes[3] - passes[2]).toBeGreaterThanOrEqual(195);
-    expect(passes[4] - passes[3]).toBeGreaterThanOrEqual(195);
     expect(logged).toEqual(['test loop: boom']);
   });
 
   it('stop waits for the pass under way and starts no other', async () => {
     let running = 0;
     let finished = 0;
+    let finish!: () => void;
     const stop = backgroundLoop('slow loop', 10, async () => {
       running++;
-      await sleep(50);
+      await new Promise<void>((r) => {
+        finish = r;
+      });
       finished++;
       return true;
     });
-    await sleep(10);
-    await stop();
-    expect(finished).toBe(running);
-    const after = running;
-    await sleep(80);
-    expect(running).toBe(after);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(running).toBe(1);
+    let stopped = false;
+    const stopping = stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(stopped).toBe(false);
+    finish();
+    await stopping;
+    expect(finished).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(running).toBe(1);
   });
 });

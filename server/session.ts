@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
-import { redirect } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { businesses, users } from '@/lib/db/schema';
 import { ServiceError } from '@/lib/errors';
@@ -67,7 +67,7 @@ export async function requirePage(permission?: Permission, opts: { twoFactorSetu
   const session = await getDashboardSession();
   if (!session) redirect('/login');
   if (session.mustSetUpTwoFactor && !opts.twoFactorSetup) redirect(TWO_FACTOR_SETUP_PATH);
-  if (permission && !can(session.role, permission)) redirect('/forbidden');
+  if (permission && !can(session.role, permission)) forbidden();
   return session;
 }
 

@@ -223,7 +223,7 @@ describe('developers and team actions: what they do', () => {
     const { biz, sessions } = await seed();
     const email = `new-${biz.id}@example.com`;
     const added = await addByInvitation(sessions.owner, email, 'short', 'operator');
-    expect(added).toMatchObject({ ok: false, fieldErrors: { password: 'password must be at least 10 characters.' } });
+    expect(added).toMatchObject({ ok: false, fieldErrors: { password: 'Use at least 10 characters for the password.' } });
     const ok = await addByInvitation(sessions.owner, email, 'long-enough-pass', 'operator');
     if (!ok.ok) throw new Error(ok.message);
     expect(await addByInvitation(sessions.owner, email, 'long-enough-pass', 'operator')).toMatchObject({

@@ -60,7 +60,7 @@ describe('invitations', () => {
 
     expect(await acceptInvitationWithToken(testDb(), { token, password: 'short' })).toMatchObject({
       ok: false,
-      fieldErrors: { password: 'password must be at least 10 characters.' },
+      fieldErrors: { password: 'Use at least 10 characters for the password.' },
     });
     expect(await acceptInvitationWithToken(testDb(), { token, password: 'my-own-password-1' })).toEqual({ ok: true, data: { email: email.toLowerCase() } });
     expect(await signIn(email, 'my-own-password-1')).toMatchObject({ email: email.toLowerCase(), role: 'finance', businessId: a.id });
@@ -214,6 +214,16 @@ describe('own password', () => {
     expect(await runActionAs(changePassword, me, { current_password: PASSWORD, new_password: 'short' })).toMatchObject({
       ok: false,
       fieldErrors: { new_password: expect.any(String) },
+    });
+    // Both problems in one answer, not the second only after the first is fixed.
+    expect(await runActionAs(changePassword, me, { current_password: 'not-my-password', new_password: 'short' })).toEqual({
+      ok: false,
+      code: 'validation_error',
+      message: expect.any(String),
+      fieldErrors: { current_password: 'This is not your current password.', new_password: 'Use at least 10 characters for the password.' },
+    });
+    expect(await runActionAs(changePassword, me, { current_password: PASSWORD, new_password: PASSWORD })).toMatchObject({
+      fieldErrors: { new_password: 'Choose a password other than the current one.' },
     });
     expect((await runActionAs(changePassword, me, { current_password: PASSWORD, new_password: 'brand-new-pass-1' })).ok).toBe(true);
     expect(await signIn(me.email, 'brand-new-pass-1')).not.toBeNull();

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { createDb } from '../lib/db/client';
 import { ServiceError } from '../lib/errors';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
@@ -34,10 +34,11 @@ describe('concurrent payouts', () => {
     await fundCard(biz, target.card_number, 5_000);
     const businessBefore = await businessBalance(biz.id, 'test', 'ETB');
     const pay = (from: string, to: string) => biz.test.post('/api/v1/card/payouts', { card_number: from, destination_card_number: to, amount: 100 });
-    // Workers keep paying into and out of the card until it is gone, so payouts are in flight when the cancellation commits.
-    let cancelledAt = 0;
+    // Workers keep paying into and out of the card until each is told it is gone, so payouts are in flight when the
+    // cancellation commits; it is sent once both directions have moved money (a condition, not a delay: a fixed 150 ms
+    // and a 50 ms window after it meant nothing on a loaded machine).
     const worker = async (from: string, to: string, answers: Awaited<ReturnType<typeof pay>>[]) => {
-      while (!cancelledAt || Date.now() - cancelledAt < 50) {
+      for (;;) {
         const a = await pay(from, to);
         answers.push(a);
         if (a.status === 404) break;
@@ -45,12 +46,15 @@ describe('concurrent payouts', () => {
     };
     const ins: Awaited<ReturnType<typeof pay>>[] = [];
     const outs: Awaited<ReturnType<typeof pay>>[] = [];
-    const cancelling = new Promise((r) => setTimeout(r, 150))
-      .then(() => biz.test.delete(`/api/v1/card/${target.card_number}`))
-      .then((res) => {
-        cancelledAt = Date.now();
-        return res;
-      });
+    const moved = (answers: { status: number }[]) => answers.filter((a) => a.status === 200).length;
+    const cancelling = vi
+      .waitFor(
+        () => {
+          if (moved(ins) < 10 || moved(outs) < 3) throw new Error('not yet');
+        },
+        { timeout: 60_000, interval: 5 },
+      )
+      .then(() => biz.test.delete(`/api/v1/card/${target.card_number}`));
     const [cancel] = await Promise.all([
       cancelling,
       ...Array.from({ length: 6 }, () => worker(source.card_number, target.card_number, ins)),
@@ -118,8 +122,9 @@ describe('concurrent payouts', () => {
         const outcomes = new Map<string, number>();
         const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
         const deadline = Date.now() + STRESS_SECONDS * 1000;
+        // The time is a floor, not a bound: the run goes on until enough payouts have raced, however slow the machine.
         const worker = async () => {
-          while (Date.now() < deadline) {
+          while (Date.now() < deadline || (outcomes.get('success') ?? 0) < 200) {
             const from = cards[Math.floor(Math.random() * 50)];
             let to = cards[Math.floor(Math.random() * 49)];
             if (to === from) to = cards[49];

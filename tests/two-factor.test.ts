@@ -6,7 +6,7 @@ import { runActionAs } from '../lib/actions/define-action';
 import * as developer from '../lib/actions/developer-actions';
 import * as team from '../lib/actions/team-actions';
 import type { DashboardSession } from '../lib/auth/session-types';
-import { authorizeSignIn, TWO_FACTOR_NEEDED } from '../lib/auth/sign-in';
+import { authorizeSignIn, CODE_ALREADY_USED, TWO_FACTOR_NEEDED } from '../lib/auth/sign-in';
 import { SIGN_IN_LIMITED, SignInLimits } from '../lib/auth/sign-in-limits';
 import { startTwoFactorSetup } from '../lib/auth/two-factor';
 import { listAuditLog } from '../lib/dashboard/list-audit-log';
@@ -21,13 +21,14 @@ const now = () => Math.floor(Date.now() / 1000);
 /** The code of the step `steps` after the current one: each test takes a step never used before. */
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: now() + steps * 30 });
 
-/** Turns 2FA on for a session's user with the current step's code; returns the key and recovery codes. */
+/** Turns 2FA on for a session's user with the current step's code; returns the key, that code (now spent) and the recovery codes. */
 async function turnOn(session: DashboardSession) {
   const setup = await startTwoFactorSetup(testDb(), session.userId);
   if (!setup) throw new Error('already on');
-  const res = await runActionAs(confirmTwoFactor, session, { code: await codeAt(setup.secret) });
+  const setupCode = await codeAt(setup.secret);
+  const res = await runActionAs(confirmTwoFactor, session, { code: setupCode });
   if (!res.ok) throw new Error(res.message);
-  return { secret: setup.secret, recovery: res.data.recoveryCodes };
+  return { secret: setup.secret, setupCode, recovery: res.data.recoveryCodes };
 }
 
 let biz: TestBusiness;
@@ -64,7 +65,7 @@ describe('sign-in with two-factor', () => {
   it('asks for a code only after a right password, takes each code once, and counts wrong codes as failures', async () => {
     const me = await userOf(biz.id, 'finance');
     const plain = await userOf(biz.id, 'finance');
-    const { secret } = await turnOn(me);
+    const { secret, setupCode } = await turnOn(me);
     const limits = new SignInLimits(1000);
     const attempt = (password: string, code?: string, address = '192.0.2.10', email = me.email) =>
       authorizeSignIn(testDb(), limits, { email, password, code, address });
@@ -76,11 +77,13 @@ describe('sign-in with two-factor', () => {
     await expect(attempt(PASSWORD)).rejects.toThrow(TWO_FACTOR_NEEDED);
     expect(await attempt(PASSWORD, undefined, '192.0.2.12', plain.email)).toMatchObject({ id: plain.userId });
 
-    // The set-up code's step is spent already; the next step's code works once.
-    expect(await attempt(PASSWORD, await codeAt(secret, 0))).toBeNull();
+    // The set-up's own code is spent (the sign-in says so, rather than calling it wrong); the next step's code works once.
+    // A wrong code with the right password is still just wrong.
+    await expect(attempt(PASSWORD, setupCode)).rejects.toThrow(CODE_ALREADY_USED);
+    expect(await attempt(PASSWORD, String((Number(setupCode) + 1) % 1_000_000).padStart(6, '0'))).toBeNull();
     const next = await codeAt(secret, 1);
     expect(await attempt(PASSWORD, next)).toMatchObject({ id: me.userId, role: 'finance', businessId: biz.id });
-    expect(await attempt(PASSWORD, next)).toBeNull();
+    await expect(attempt(PASSWORD, next)).rejects.toThrow(CODE_ALREADY_USED);
     const [row] = await testDb().select({ lastSignInAt: users.lastSignInAt }).from(users).where(eq(users.id, me.userId));
     expect(row.lastSignInAt).not.toBeNull();
 
@@ -100,10 +103,11 @@ describe('sign-in with two-factor', () => {
     const { secret } = await turnOn(me);
     const code = await codeAt(secret, 1);
     const limits = new SignInLimits(1000);
-    const results = await Promise.all(
+    const results = await Promise.allSettled(
       [1, 2, 3, 4].map((i) => authorizeSignIn(testDb(), limits, { email: me.email, password: PASSWORD, code, address: `192.0.2.2${i}` })),
     );
-    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value !== null)).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(String(r.reason)).toContain(CODE_ALREADY_USED);
   });
 
   it('takes each recovery code once, in any case and spacing, and audits it with how many are left', async () => {
@@ -136,10 +140,10 @@ describe('sign-in with two-factor', () => {
 describe('turning it off', () => {
   it('needs a current code or a recovery code, never the password alone, and is refused while the business requires it', async () => {
     const me = await userOf(biz.id, 'operator');
-    const { secret } = await turnOn(me);
+    const { secret, setupCode } = await turnOn(me);
     expect(await runActionAs(disableTwoFactor, me, { proof: 'not-my-password' })).toMatchObject({ ok: false, fieldErrors: { proof: expect.any(String) } });
     expect(await runActionAs(disableTwoFactor, me, { proof: PASSWORD })).toMatchObject({ ok: false, fieldErrors: { proof: expect.any(String) } });
-    expect(await runActionAs(disableTwoFactor, me, { proof: await codeAt(secret, 0) })).toMatchObject({ ok: false });
+    expect(await runActionAs(disableTwoFactor, me, { proof: setupCode })).toMatchObject({ ok: false });
     expect(await runActionAs(disableTwoFactor, me, { proof: await codeAt(secret, 1) })).toEqual({ ok: true, data: { off: true } });
     const [row] = await testDb().select().from(users).where(eq(users.id, me.userId));
     expect(row).toMatchObject({ totpSecret: null, totpEnabledAt: null });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { auditSentence } from '../components/audit/audit-sentence';
 import { runActionAs } from '../lib/actions/define-action';
 import { sendTestWebhook, setWebhookUrl } from '../lib/actions/developer-actions';
@@ -92,8 +92,10 @@ describe('test event limit', () => {
         actor: { type: 'user', id: String(made.body.data.id) },
       };
       for (const s of [owner, otherOwner]) expect((await runActionAs(setWebhookUrl, s, { url: `${receiver.url}/limit` })).ok).toBe(true);
-      // The test above sent one moments ago, or not: wait the interval out first so this test starts clean.
-      await new Promise((r) => setTimeout(r, TEST_EVENT_INTERVAL_MS));
+      // The clock (Date only) is set past the interval of the test above's event and held there: the limit's window is
+      // then decided by the test, not by how fast a loaded machine runs the sends below.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + TEST_EVENT_INTERVAL_MS);
       const before = receiver.requests.length;
       const [x, y] = await Promise.all([runActionAs(sendTestWebhook, owner, {}), runActionAs(sendTestWebhook, owner, {})]);
       expect([x.ok, y.ok].sort()).toEqual([false, true]);
@@ -103,6 +105,7 @@ describe('test event limit', () => {
       expect((await runActionAs(sendTestWebhook, otherOwner, {})).ok).toBe(true);
       expect(receiver.requests.length - before).toBe(2);
     } finally {
+      vi.useRealTimers();
       await receiver.close();
     }
   });

@@ -28,7 +28,8 @@ export function ChangePasswordForm({ email }: { email: string }) {
       return;
     }
     const fields = Object.entries(result.fieldErrors ?? {});
-    for (const [field, text] of fields) setError(field as keyof ChangePasswordInput, { message: text }, { shouldFocus: true });
+    // The server answers every problem at once; the first field takes the focus.
+    for (const [i, [field, text]] of fields.entries()) setError(field as keyof ChangePasswordInput, { message: text }, { shouldFocus: i === 0 });
     if (fields.length === 0) setMessage({ tone: 'error', text: result.message });
   });
 

@@ -37,7 +37,8 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
     return (
       <div className="space-y-4">
         <Notice tone="success" testId="two-factor-on">
-          Two-factor sign-in is on. Your sessions have ended: sign in again with your password and a code from the app.
+          Two-factor sign-in is on. Your sessions have ended: sign in again with your password and a code from the app. The code you just typed works only once,
+          so sign in with the next one your app shows (codes change every 30 seconds).
         </Notice>
         <div>
           <h2 className="text-base font-semibold text-slate-900">Your recovery codes</h2>

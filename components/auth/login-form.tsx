@@ -32,6 +32,10 @@ export function LoginForm({ notice }: { notice?: string }) {
       router.refresh();
     } else if (res?.error === 'TwoFactorRequired') {
       setNeedCode(true);
+    } else if (res?.error === 'CodeAlreadyUsed') {
+      setError(
+        'That code was already used, for example to turn two-factor sign-in on. Wait for your app to show a new code (it changes every 30 seconds), then type that one.',
+      );
     } else if (res?.error === 'TooManyAttempts') {
       setError('Too many attempts; wait a minute and try again.');
     } else {

@@ -12,7 +12,9 @@ function Stat({ label, value, detail, testId, strong }: { label: string; value: 
       data-testid={testId}
     >
       <dt className="text-xs font-medium text-slate-600">{label}</dt>
-      <dd className={`mt-1 tabular-nums break-words ${strong ? 'text-xl font-semibold text-slate-900' : 'text-lg font-semibold text-slate-900'}`}>{value}</dd>
+      <dd className={`mt-1 tabular-nums break-words ${strong ? 'text-xl font-semibold text-slate-900' : 'text-base font-semibold text-slate-900 sm:text-lg'}`}>
+        {value}
+      </dd>
       {detail && <dd className="mt-0.5 text-xs text-slate-600">{detail}</dd>}
     </div>
   );
@@ -26,6 +28,10 @@ const TYPE_ROWS = [
 ] as const;
 
 /** One currency's figures for the period: net volume and what makes it, fees, failures, and the chart per day. */
+// A figure cell: a column of the table from 640 px, a labelled figure of its own below that (the column headers are then read only by screen readers).
+const figure =
+  'py-2 pr-2 text-right tabular-nums whitespace-nowrap last:pr-0 max-sm:py-0 max-sm:text-left max-sm:before:block max-sm:before:text-xs max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)]';
+
 export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; points: VolumePoint[] }) {
   const c = totals.currency;
   const money = (minor: number) => formatMoney(minor, c);
@@ -59,21 +65,22 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
           testId="failed"
         />
       </dl>
-      <div className="mt-4 overflow-x-auto">
+      {/* Under 640 px each type is a block of three labelled figures: four columns clipped the fees at 390 px. */}
+      <div className="mt-4">
         <table className="w-full text-sm" data-testid="payouts-by-type">
           <caption className="sr-only">{c} successful payouts by type</caption>
           <thead>
-            <tr className="text-left text-slate-600">
+            <tr className="text-left text-slate-600 max-sm:flex">
               <th scope="col" className="py-1 pr-2 font-medium">
                 Successful payouts by type
               </th>
-              <th scope="col" className="py-1 pr-2 text-right font-medium">
+              <th scope="col" className="py-1 pr-2 text-right font-medium max-sm:sr-only">
                 Count
               </th>
-              <th scope="col" className="py-1 pr-2 text-right font-medium">
+              <th scope="col" className="py-1 pr-2 text-right font-medium max-sm:sr-only">
                 Amount
               </th>
-              <th scope="col" className="py-1 text-right font-medium">
+              <th scope="col" className="py-1 text-right font-medium max-sm:sr-only">
                 Fees
               </th>
             </tr>
@@ -82,8 +89,12 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
             {TYPE_ROWS.map(({ type, counted }) => {
               const t = totals.payoutsByType[type];
               return (
-                <tr key={type} className="border-t border-slate-100" data-testid={`payouts-${type}`}>
-                  <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800">
+                <tr
+                  key={type}
+                  className="border-t border-slate-100 max-sm:flex max-sm:flex-wrap max-sm:gap-x-6 max-sm:gap-y-1 max-sm:py-2"
+                  data-testid={`payouts-${type}`}
+                >
+                  <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800 max-sm:basis-full max-sm:py-0">
                     {PAYOUT_TYPE_LABELS[type]}
                     {!counted && type === 'card_to_card' && (
                       <span className="block text-xs text-slate-600">
@@ -94,9 +105,15 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
                     )}
                     {!counted && type !== 'card_to_card' && <span className="block text-xs text-slate-600">Inside the business, not in net volume</span>}
                   </th>
-                  <td className="py-2 pr-2 text-right tabular-nums">{t.count}</td>
-                  <td className="py-2 pr-2 text-right tabular-nums whitespace-nowrap">{money(t.amount)}</td>
-                  <td className="py-2 text-right tabular-nums whitespace-nowrap">{money(t.fee)}</td>
+                  <td data-label="Count" className={figure}>
+                    {t.count}
+                  </td>
+                  <td data-label="Amount" className={figure}>
+                    {money(t.amount)}
+                  </td>
+                  <td data-label="Fees" className={figure}>
+                    {money(t.fee)}
+                  </td>
                 </tr>
               );
             })}

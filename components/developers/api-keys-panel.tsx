@@ -120,7 +120,8 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
               ) : (
                 <>
                   <div className="min-w-0">
-                    <p className="font-medium text-slate-900" data-testid="key-name">
+                    {/* A 60-character name with no spaces must wrap, or it widens the page on a phone. */}
+                    <p className="font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
                       {k.name || 'Unnamed key'}
                     </p>
                     <p className="font-mono text-sm text-slate-700">

@@ -16,7 +16,7 @@ export function queriesTouched(u: LiveUpdate): QueryKey[] {
 export const CATCH_UP_QUERIES: QueryKey[] = [['payouts', 'list'], ['payments', 'list'], liveKeys.deliveries];
 
 const LIVE_QUERY_PAGES = new Set(['/payouts', '/payments', '/developers']);
-const STILL_PAGES = new Set(['/team', '/forbidden', '/payouts/new', '/payments/new', '/cards/new']);
+const STILL_PAGES = new Set(['/team', '/payouts/new', '/payments/new', '/cards/new']);
 
 /**
  * Whether the open page, still rendered on the server, must be re-rendered for

@@ -50,11 +50,13 @@ export function ListFilters({
   /** What the search box finds on this list. */
   searchHint: string;
 }) {
+  const setCount =
+    [values.type, values.status, values.from, values.to].filter(Boolean).length + (view.sort !== LIST_SORTS[0] || view.size !== PAGE_SIZES[0] ? 1 : 0);
   return (
     <form
       method="get"
       action={path}
-      className="mb-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-4"
+      className="mb-4 grid grid-cols-[1fr_auto] gap-x-2 gap-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 max-md:py-3 md:grid-cols-4 md:gap-x-3"
       aria-label="Filters"
     >
       <div className="col-span-2 md:col-span-4">
@@ -66,26 +68,39 @@ export function ListFilters({
           {searchHint}
         </p>
       </div>
-      <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
-      <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
-      <div>
-        <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">
-          From
-        </label>
-        <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} aria-describedby="filter-days-zone" className={control} />
-      </div>
-      <div>
-        <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">
-          To
-        </label>
-        <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
-      </div>
-      <FilterSelect name="sort" label="Sort by" options={LIST_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))} value={view.sort} />
-      <FilterSelect name="size" label="Per page" options={PAGE_SIZES.map((s) => ({ value: String(s), label: `${s} rows` }))} value={String(view.size)} />
-      <div className="col-span-2 flex items-end gap-2">
+      {/* Folded under 768 px unless one is set, beside Apply, so the list starts on a phone's first screen; always open above. */}
+      <details
+        open={setCount > 0}
+        className="open:col-span-2 md:col-span-4 md:[&::details-content]:[content-visibility:visible] md:[&>summary]:hidden"
+        data-testid="more-filters"
+      >
+        <summary className="flex min-h-10 cursor-pointer items-center rounded-lg px-1 text-sm font-medium text-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-700">
+          Filters and order{setCount > 0 ? ` (${setCount} set)` : ''}
+        </summary>
+        <div className="mt-2 grid grid-cols-2 gap-3 md:mt-0 md:grid-cols-4">
+          <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
+          <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
+          <div>
+            <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">
+              From
+            </label>
+            <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} aria-describedby="filter-days-zone" className={control} />
+          </div>
+          <div>
+            <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">
+              To
+            </label>
+            <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
+          </div>
+          <FilterSelect name="sort" label="Sort by" options={LIST_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))} value={view.sort} />
+          <FilterSelect name="size" label="Per page" options={PAGE_SIZES.map((s) => ({ value: String(s), label: `${s} rows` }))} value={String(view.size)} />
+          <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="col-span-2 md:col-span-4" />
+        </div>
+      </details>
+      <div className="flex items-start gap-2 md:col-span-2">
         <button
           type="submit"
-          className="inline-flex min-h-10 flex-1 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 md:flex-none"
+          className="inline-flex min-h-10 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 md:flex-none"
         >
           Apply
         </button>
@@ -96,7 +111,6 @@ export function ListFilters({
           Clear
         </Link>
       </div>
-      <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="col-span-2 md:col-span-4" />
     </form>
   );
 }

@@ -34,7 +34,11 @@ export function ListTotals({ totals, noun, hint }: { totals: HistoryTotals; noun
           </li>
         ))}
       </ul>
-      <p className="mt-2 text-xs text-slate-600">{hint}</p>
+      {/* Folded on a phone, like the filters: four lines of it pushed the list off the first screen. */}
+      <details className="mt-2 text-xs text-slate-600 md:[&::details-content]:[content-visibility:visible] md:[&>summary]:hidden">
+        <summary className="cursor-pointer font-medium text-slate-700">What these figures count</summary>
+        <p className="mt-1 md:mt-0">{hint}</p>
+      </details>
     </section>
   );
 }

@@ -34,7 +34,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
         <h2 id="confirm-dialog-title" className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
-        <div className="mt-2 text-sm text-slate-700">{children}</div>
+        <div className="mt-2 text-sm text-slate-700 [overflow-wrap:anywhere]">{children}</div>
         <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" className="sm:w-auto" onClick={onClose} disabled={pending}>
             {cancelLabel}

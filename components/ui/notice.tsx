@@ -12,7 +12,11 @@ const TONES = {
  */
 export function Notice({ tone, children, testId }: { tone: keyof typeof TONES; children: ReactNode; testId?: string }) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} className={`rounded-lg border px-3 py-2 text-sm ${TONES[tone]}`}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+      className={`rounded-lg border px-3 py-2 text-sm [overflow-wrap:anywhere] ${TONES[tone]}`}
+    >
       {children}
     </div>
   );

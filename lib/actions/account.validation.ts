@@ -3,7 +3,11 @@ import { passwordSchema } from '../auth/password-rules';
 
 export const changePasswordSchema = z.object({
   current_password: z.string({ error: 'Enter your current password.' }).min(1, { error: 'Enter your current password.' }).max(200),
-  new_password: passwordSchema,
+  // Only its presence here: the password rule is checked by changePassword, together with the current password.
+  new_password: z
+    .string({ error: 'Choose a new password.' })
+    .min(1, { error: 'Choose a new password.' })
+    .max(200, { error: 'Use at most 200 characters for the password.' }),
 });
 
 export const confirmTwoFactorSchema = z.object({

@@ -13,7 +13,15 @@ export const revokeApiKeySchema = z.object({
 });
 
 export const setWebhookUrlSchema = z.object({
-  url: z.string({ error: 'url is required.' }).trim().min(1, { error: 'Enter the URL that should receive events.' }).max(2048, { error: 'url is too long.' }),
+  url: z
+    .string({ error: 'Enter the URL that should receive events.' })
+    .trim()
+    .min(1, { error: 'Enter the URL that should receive events.' })
+    .max(2048, { error: 'Use a URL of at most 2,048 characters.' })
+    // The form says it in its own words; the core (resolveWebhookTarget) still decides what a URL may be.
+    .refine((u) => /^https?:\/\/./i.test(u) && URL.canParse(u), {
+      error: 'Enter the full address, starting with https://, like https://example.com/webhooks.',
+    }),
 });
 
 export const endpointSecretSchema = z.object({});

@@ -13,7 +13,7 @@ const id = (name: string) =>
     .max(2_147_483_647, { error: `${name} is not a known id.` });
 
 export const inviteUserSchema = z.object({
-  email: z.email({ error: 'email must be a valid email address.' }).max(254),
+  email: z.email({ error: 'Enter an email address, like name@example.com.' }).max(254),
   role,
 });
 

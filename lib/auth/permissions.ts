@@ -1,6 +1,6 @@
 import type { Role } from './users';
 
-const PERMISSIONS = [
+export const PERMISSIONS = [
   'cards:read', // find and view cards
   'cards:create',
   'cards:status', // disable and enable

@@ -1,11 +1,13 @@
 import type { Db } from '../db/client';
 import { SIGN_IN_LIMITED, type SignInLimits } from './sign-in-limits';
 import { ServiceError } from '../errors';
-import { checkSecondFactor } from './two-factor';
+import { checkSecondFactor, isSpentCode } from './two-factor';
 import { checkPassword, recordSignIn, type Role } from './users';
 
 /** next-auth's `error` when the password was right and the account needs its second factor: the form then asks for a code. */
 export const TWO_FACTOR_NEEDED = 'TwoFactorRequired';
+/** next-auth's `error` for a right code already used once (the set-up's own code, say): the form says to wait for the next one. */
+export const CODE_ALREADY_USED = 'CodeAlreadyUsed';
 
 export interface SignInAttempt {
   email: string;
@@ -49,6 +51,7 @@ export async function authorizeSignIn(db: Db, limits: SignInLimits, attempt: Sig
     });
     if (!factor) {
       limits.failed(email, attempt.address);
+      if (await isSpentCode(db, user.id, code)) throw new Error(CODE_ALREADY_USED);
       return null;
     }
   }

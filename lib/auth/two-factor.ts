@@ -75,6 +75,21 @@ async function acceptTotp(db: DbOrTx, userId: number, secret: string, lastStep: 
   return taken.length === 1;
 }
 
+/**
+ * Whether a refused code is one of the user's key that was already accepted (its step is not past the last
+ * accepted one): typically the code that just turned two-factor on, typed again at the sign-in that follows
+ * before the app shows a new one. The sign-in then says to wait for the next code instead of calling it wrong.
+ */
+export async function isSpentCode(db: DbOrTx, userId: number, input: string): Promise<boolean> {
+  const code = input.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(code)) return false;
+  const row = await userRow(db, userId);
+  // A stored step ahead of the clock (see acceptTotp) is not "wait for the next code": no code will do until it passes.
+  if (!row.secret || row.lastStep === null || row.lastStep > Math.floor(Date.now() / 1000 / 30) + 1) return false;
+  const result = await verify({ secret: row.secret, token: code, epochTolerance: EPOCH_TOLERANCE_SECONDS });
+  return result.valid && 'timeStep' in result && result.timeStep <= row.lastStep;
+}
+
 const secondFactorLocked = () => new ServiceError('rate_limited', 'Too many wrong codes or passwords in a row: wait a few minutes before trying again.');
 
 /**

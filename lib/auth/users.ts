@@ -13,7 +13,7 @@ export type Role = (typeof ROLES)[number];
 
 export const newUserSchema = z.object({
   email: z
-    .email({ error: 'email must be a valid email address.' })
+    .email({ error: 'Enter an email address, like name@example.com.' })
     .max(254)
     .transform((e) => e.toLowerCase()),
   password: passwordSchema,

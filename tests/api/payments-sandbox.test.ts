@@ -42,7 +42,7 @@ describe(`sandbox wallet rail with TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS}`, () 
     const started = Date.now();
     const ref = await charge(card.card_number, randomPhone(), 2500);
     expect((await status(ref)).status).toBe('pending');
-    await expect.poll(async () => (await status(ref)).status, { timeout: 15_000, interval: 100 }).toBe('success');
+    await expect.poll(async () => (await status(ref)).status, { timeout: 60_000, interval: 100 }).toBe('success');
     const elapsed = Date.now() - started;
     console.log(`direct charge settled by the sandbox ${elapsed} ms after creation (TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS})`);
     expect(elapsed).toBeGreaterThanOrEqual(SETTLE_AFTER_MS);
@@ -56,7 +56,7 @@ describe(`sandbox wallet rail with TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS}`, () 
   it('fails a direct charge to a phone number ending in 0000, moving no money', async () => {
     const card = await createCard(biz.test);
     const ref = await charge(card.card_number, `+25191${randomInt(100, 1000)}0000`, 2500);
-    await expect.poll(async () => (await status(ref)).status, { timeout: 15_000, interval: 100 }).toBe('failed');
+    await expect.poll(async () => (await status(ref)).status, { timeout: 60_000, interval: 100 }).toBe('failed');
     expect((await biz.test.get(`/api/v1/card/${card.card_number}`)).body.data.available_amount).toBe(0);
     const events = await testDb().execute<{ type: string }>(sql`SELECT type FROM webhook_events WHERE subject_reference = ${ref}`);
     expect(events.rows.map((e) => e.type)).toEqual(['payment.failed']);
@@ -69,7 +69,7 @@ describe(`sandbox wallet rail with TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS}`, () 
     const ref = res.body.data.link_reference;
     // A direct charge created after it settles first: the loop has run past the hosted payment's creation.
     const probe = await charge(card.card_number, randomPhone(), 100);
-    await expect.poll(async () => (await status(probe)).status, { timeout: 15_000, interval: 100 }).toBe('success');
+    await expect.poll(async () => (await status(probe)).status, { timeout: 60_000, interval: 100 }).toBe('success');
     expect((await status(ref)).status).toBe('pending');
   });
 });

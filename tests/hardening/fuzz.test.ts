@@ -255,8 +255,9 @@ describe(`fuzzing ${TOTAL} requests (seed ${SEED})`, () => {
       if (failures.length > 20) break;
       if (accepted) {
         moved++;
-        // A live top-up that was accepted settles by itself within a second: let it, then take the new state.
-        for (let w = 0; w < 100 && (await ledgerOf(ids)).live_pending > 0; w++) await new Promise((res) => setTimeout(res, 100));
+        // A live top-up that was accepted settles by itself: wait until it has (a 10 s cap went on silently when a loaded
+        // machine took longer), then take the new state.
+        await expect.poll(async () => (await ledgerOf(ids)).live_pending, { timeout: 60_000, interval: 100 }).toBe(0);
         previous = await ledgerOf(ids);
       } else {
         const now = await ledgerOf(ids);

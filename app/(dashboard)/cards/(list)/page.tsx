@@ -47,7 +47,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Cards"
-        description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} ${result.total === 1 ? 'card' : 'cards'} in use` : ''}.`}
+        description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
         actions={
           can(session.role, 'cards:create') && (
             <Link

@@ -389,6 +389,44 @@ export const payouts = pgTable(
   ],
 );
 
+/** The outbox of payout requests to a provider (migration 0022): written with the debit, sent once per reference. */
+export const railRequests = pgTable(
+  'rail_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    payoutId: id64('payout_id')
+      .notNull()
+      .references(() => payouts.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    provider: text('provider').notNull(),
+    reference: text('reference').notNull(),
+    bankCode: text('bank_code').notNull(),
+    /** What the destination receives, in minor units: the amount the transfer asks for and approval checks. */
+    amount: money('amount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    state: text('state', { enum: ['queued', 'sending', 'sent', 'done'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    providerStatus: text('provider_status'),
+    verifiedAt: ts('verified_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('rail_requests_reference_idx').on(t.reference),
+    uniqueIndex('rail_requests_payout_idx').on(t.payoutId),
+    index('rail_requests_due_idx').on(t.nextAttemptAt).where(sql`${t.state} <> 'done'`),
+    check('rail_requests_state_check', sql`${t.state} IN ('queued', 'sending', 'sent', 'done')`),
+  ],
+);
+
 export const payments = pgTable(
   'payments',
   {

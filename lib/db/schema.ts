@@ -413,6 +413,9 @@ export const railRequests = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
+    /** Chapa's own id for the transfer, from its answer or verify. */
+    providerReference: text('provider_reference'),
+    /** What verify last said of the transfer, in Chapa's word. */
     providerStatus: text('provider_status'),
     verifiedAt: ts('verified_at'),
     lastError: text('last_error'),

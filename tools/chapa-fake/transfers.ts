@@ -28,6 +28,10 @@ export interface TransferSwitches {
   settle: 'auto' | 'manual';
   /** When set, every transfer is first put to the merchant's approval URL, signed with this secret (hex HMAC-SHA256 of the body). */
   approval: { url: string; secret: string } | null;
+  /** Refuse the next transfers with this 400 message (as Chapa does for, say, an insufficient balance). */
+  refuse: { message: string; times: number } | null;
+  /** Take the next transfers and then never answer: the merchant times out not knowing Chapa has them. */
+  hangAfterAccept: number;
 }
 
 /** The fake's bank list: one Chapa slug equal to ours (cbe), one found only by name (awash), Bank of Abyssinia missing. */
@@ -56,7 +60,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   /** Every POST /transfers received, per reference, accepted or not: the exactly-once tests read it. */
   const received = () => fake.store('transferRequests', () => ({}) as Record<string, number>);
   const approvals = () => fake.store('approvals', () => [] as { reference: string; status: number | string }[]);
-  const switches = () => fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null }));
+  const switches = () => fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0 }));
   const settleMs = Number(process.env.CHAPA_FAKE_TRANSFER_SETTLE_MS ?? 300);
   fake.onReset(() => {
     for (const name of ['transfers', 'transferRequests', 'approvals', 'transferSwitches']) fake.stores.delete(name);
@@ -122,7 +126,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
 
   fake.route('GET', '/banks', 'banks', () => ({ status: 200, json: { message: 'Banks retrieved', data: FAKE_BANKS } }));
 
-  fake.route('POST', '/transfers', 'transfer', (req) => {
+  fake.route('POST', '/transfers', 'transfer', async (req) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     const reference = text(b.reference);
     if (reference) received()[reference] = (received()[reference] ?? 0) + 1;
@@ -141,6 +145,11 @@ export function registerTransferRoutes(fake: ChapaFake): void {
     if (Object.keys(errors).length) return failed(400, errors);
     if (accountNumber!.length !== bank!.acct_length) return failed(400, `The account number must be ${bank!.acct_length} digits for ${bank!.name}.`);
     if (transfers()[reference!]) return failed(400, 'Transfer reference has been used before');
+    const refuse = switches().refuse;
+    if (refuse && refuse.times > 0) {
+      refuse.times -= 1;
+      return failed(400, refuse.message);
+    }
     const t: FakeTransfer = {
       reference: reference!,
       chapaReference: fake.nextId('TRF'),
@@ -157,6 +166,11 @@ export function registerTransferRoutes(fake: ChapaFake): void {
     };
     transfers()[t.reference] = t;
     void proceed(t).catch((err) => console.error('chapa-fake transfer:', err));
+    if (switches().hangAfterAccept > 0) {
+      switches().hangAfterAccept -= 1;
+      // Never answered (the socket goes when the fake stops): the merchant cannot tell whether the transfer was taken.
+      await new Promise(() => {});
+    }
     // Chapa's documented answer: the reference as `data`, a string.
     return { status: 200, json: { message: 'Transfer Queued Successfully', status: 'success', data: t.chapaReference } };
   });
@@ -210,6 +224,8 @@ export function registerTransferRoutes(fake: ChapaFake): void {
     Object.assign(switches(), {
       ...(b.settle === 'auto' || b.settle === 'manual' ? { settle: b.settle } : {}),
       ...(b.approval !== undefined ? { approval: b.approval } : {}),
+      ...(b.refuse !== undefined ? { refuse: b.refuse } : {}),
+      ...(typeof b.hangAfterAccept === 'number' ? { hangAfterAccept: b.hangAfterAccept } : {}),
     });
     return { status: 200, json: switches() };
   });

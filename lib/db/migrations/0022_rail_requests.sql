@@ -14,6 +14,7 @@ CREATE TABLE "rail_requests" (
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"sent_at" timestamp (3) with time zone,
+	"provider_reference" text,
 	"provider_status" text,
 	"verified_at" timestamp (3) with time zone,
 	"last_error" text,

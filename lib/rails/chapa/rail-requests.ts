@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { backgroundLoop, type Stop } from '../../background-loop';
 import { settlePayout } from '../../payouts/settle-payout';
+import { textField, type ChapaBody } from './chapa-answers';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestTransfer, verifyTransfer, type TransferCheck } from './transfers';
 
@@ -69,10 +70,10 @@ async function note(db: Db, id: number, lastError: string): Promise<void> {
 }
 
 /** Chapa has the transfer: from now on only verify (or its webhook) settles it; the first check comes after one backoff step. */
-async function markSent(db: Db, id: number, providerStatus: string | null): Promise<void> {
+async function markSent(db: Db, id: number, providerStatus: string | null, providerReference: string | null): Promise<void> {
   await db.execute(sql`
     UPDATE rail_requests SET state = 'sent', attempts = 0, sent_at = coalesce(sent_at, now()), last_error = NULL,
-      provider_status = coalesce(${providerStatus}, provider_status), next_attempt_at = now() + make_interval(secs => ${retryDelayMs(1) / 1000}),
+      provider_status = coalesce(${providerStatus}, provider_status), provider_reference = coalesce(${providerReference}, provider_reference), next_attempt_at = now() + make_interval(secs => ${retryDelayMs(1) / 1000}),
       updated_at = now()
     WHERE id = ${id} AND state <> 'done'`);
 }
@@ -86,7 +87,10 @@ async function finish(db: Db, r: Pick<Claimed, 'id' | 'payout_id'>, outcome: 'su
 
 /** Applies what verify said; true when the payout is now final. */
 async function applyCheck(db: Db, r: Claimed, check: Extract<TransferCheck, { kind: 'found' }>): Promise<boolean> {
-  await db.execute(sql`UPDATE rail_requests SET provider_status = ${check.status}, verified_at = now(), updated_at = now() WHERE id = ${r.id}`);
+  await db.execute(sql`
+    UPDATE rail_requests SET provider_status = ${check.status}, provider_reference = coalesce(provider_reference, ${check.chapaReference}),
+      verified_at = now(), updated_at = now()
+    WHERE id = ${r.id}`);
   if (check.state === 'pending') return false;
   // Money is settled only on an answer that matches what was asked: a mismatch stays pending for a person to look at.
   const amountAgrees = check.amount === null || check.amount === r.amount;
@@ -119,7 +123,10 @@ async function send(db: Db, config: ChapaConfig, r: Claimed): Promise<RailReques
     await finish(db, r, 'failed', 'refused', `Chapa refused the transfer: ${outcome.message}`);
     return 'refused';
   }
-  await markSent(db, r.id, 'pending');
+  // Chapa answers the transfer's own reference as `data`, a string (an object with `reference` in some versions).
+  const data = outcome.body.data;
+  const chapaReference = typeof data === 'string' ? data : data && typeof data === 'object' ? textField(data as ChapaBody, 'reference') : null;
+  await markSent(db, r.id, 'pending', chapaReference?.slice(0, 100) ?? null);
   return 'sent';
 }
 
@@ -137,7 +144,7 @@ async function advance(db: Db, config: ChapaConfig, r: Claimed): Promise<RailReq
     await note(db, r.id, 'verify does not know a transfer Chapa accepted');
     return 'retry';
   }
-  if (r.state === 'sending') await markSent(db, r.id, check.status);
+  if (r.state === 'sending') await markSent(db, r.id, check.status, check.chapaReference);
   return (await applyCheck(db, r, check)) ? 'settled' : 'sent';
 }
 

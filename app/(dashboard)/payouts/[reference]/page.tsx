@@ -16,6 +16,8 @@ import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 import { splitAmounts } from '@/lib/payouts/create-payout';
 import { requirePayout } from '@/lib/payouts/payout-view';
+import { chapaTransferOf } from '@/lib/rails/chapa/rail-request-view';
+import { ChapaTransferPanel } from '@/components/payouts/chapa-transfer-panel';
 
 export const metadata = { title: 'Payout · Gift cards' };
 
@@ -27,7 +29,11 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
     if (err instanceof ServiceError) notFound();
     throw err;
   });
-  const [trail, names] = await Promise.all([ledgerTrail(db, session.businessId, session.mode, payout.reference), merchantNames(db, [payout.merchantId])]);
+  const [trail, names, chapa] = await Promise.all([
+    ledgerTrail(db, session.businessId, session.mode, payout.reference),
+    merchantNames(db, [payout.merchantId]),
+    chapaTransferOf(db, session.businessId, session.mode, payout.reference),
+  ]);
   const failed = payout.status === 'failed';
   const pending = payout.status === 'pending';
   const payer = payout.isLedgerTopup ? 'Business balance' : 'Source card';
@@ -127,6 +133,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
             </DetailField>
           </dl>
         </Panel>
+        {chapa && <ChapaTransferPanel transfer={chapa} />}
       </div>
       <div className="mt-4">
         <Panel title="Ledger transactions">

@@ -13,6 +13,7 @@ import { merchantRefusal, quotePayout, type PayoutQuote } from './payout-quote';
 import { parsePayoutRequest } from './payout-request';
 import { settlePayout } from './settle-payout';
 import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
+import { LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
 
 /** The payout detail page splits a stored payout's amounts with the quote's rule. */
 export { splitAmounts } from './payout-quote';
@@ -141,7 +142,7 @@ interface BankDestination {
 
 async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, to: BankDestination) {
   const rail = bankRailFor(opts.mode);
-  if (!rail) throw new ServiceError('failed_to_initiate_payout', 'No live bank payout provider is configured; nothing was debited.');
+  if (!rail) throw new ServiceError('failed_to_initiate_payout', `${LIVE_NOT_CONFIGURED} Nothing was debited.`);
   p.reference = newReference('bnk');
   const [clearing, feeAccount] = await Promise.all([
     clearingAccountId(db, 'bank', opts.mode, p.source.currency),

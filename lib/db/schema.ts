@@ -459,6 +459,18 @@ export const payments = pgTable(
     settleAfter: ts('settle_after'),
     /** Why a failed payment failed, in words for the business's staff. */
     failureReason: text('failure_reason'),
+    /** Live (Chapa): the provider's hosted page our checkout page sends the customer on to. */
+    providerCheckoutUrl: text('provider_checkout_url'),
+    /** Live direct charge: what the customer must do next (`ussd`: approve on the phone; `otp`: give the code). */
+    providerNextAction: text('provider_next_action'),
+    /** Live direct charge: the token Chapa wants back with the OTP. */
+    providerRequestId: text('provider_request_id'),
+    /** Live: what Chapa's verify last said (lib/payments/verify-live-payment.ts), and when to ask again. */
+    verifyState: text('verify_state'),
+    verifyNote: text('verify_note'),
+    verifiedAt: ts('verified_at'),
+    nextVerifyAt: ts('next_verify_at'),
+    verifyAttempts: integer('verify_attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('payments_merchant_reference_idx').on(t.businessId, t.mode, t.merchantReference).where(sql`${t.merchantReference} IS NOT NULL`),
@@ -473,6 +485,7 @@ export const payments = pgTable(
       .with({ fastupdate: false })
       .where(sql`${t.merchantReference} IS NOT NULL`),
     index('payments_provider_reference_idx').on(t.providerReference).where(sql`${t.providerReference} IS NOT NULL`),
+    index('payments_next_verify_idx').on(t.nextVerifyAt).where(sql`${t.status} = 'pending' AND ${t.nextVerifyAt} IS NOT NULL`),
   ],
 );
 

@@ -13,7 +13,11 @@ let sharedBaseUrl: string | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  stack = await startLiveStack({ databaseUrl: process.env.E2E_DATABASE_URL!, adminToken: process.env.E2E_ADMIN_TOKEN!, fakeEnv: { CHAPA_FAKE_TRANSFER_SETTLE_MS: '100' } });
+  stack = await startLiveStack({
+    databaseUrl: process.env.E2E_DATABASE_URL!,
+    adminToken: process.env.E2E_ADMIN_TOKEN!,
+    fakeEnv: { CHAPA_FAKE_TRANSFER_SETTLE_MS: '100' },
+  });
   // The fixtures read E2E_BASE_URL: point them at the live server for this file only.
   sharedBaseUrl = process.env.E2E_BASE_URL;
   process.env.E2E_BASE_URL = stack.baseUrl;
@@ -30,7 +34,10 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   expect(card.status).toBe(201);
   const cardNumber = card.body.data.card_number as string;
   await stack.fund(biz.id, 'ETB', 1_000_000);
-  expect((await call('POST', '/api/v1/transfers', biz.keys.live, { amount: 1_000_000, bank_slug: 'link', account_number: cardNumber, account_name: 'Float' })).status).toBe(200);
+  expect(
+    (await call('POST', '/api/v1/transfers', biz.keys.live, { amount: 1_000_000, bank_slug: 'link', account_number: cardNumber, account_name: 'Float' }))
+      .status,
+  ).toBe(200);
   await expect.poll(async () => (await call('GET', `/api/v1/card/${cardNumber}`, biz.keys.live)).body.data.available_amount).toBe(1_000_000);
 
   await stack.fake.control('/__fake/transfers/switches', { settle: 'manual' });

@@ -38,6 +38,11 @@ export async function fakeTransfers(s: LiveStack): Promise<{ transfers: Record<s
 export const transferSwitches = (s: LiveStack, body: Record<string, unknown>) => s.fake.control('/__fake/transfers/switches', body);
 
 export async function payout(c: LiveCard, amount: number, bankSlug: string, accountNumber: string) {
-  return c.live.post('/api/v1/card/payouts', { card_number: c.cardNumber, amount, bank_slug: bankSlug, account_number: accountNumber, account_name: 'Abebe Kebede' });
+  return c.live.post('/api/v1/card/payouts', {
+    card_number: c.cardNumber,
+    amount,
+    bank_slug: bankSlug,
+    account_number: accountNumber,
+    account_name: 'Abebe Kebede',
+  });
 }
-

@@ -72,7 +72,8 @@ const stackLike = () => ({
     const d = await admin('/businesses', { name });
     return { id: d.id, keys: d.api_keys };
   },
-  fund: async (businessId: number, currency: string, amount: number) => void (await admin(`/businesses/${businessId}/balance`, { mode: 'live', currency, amount })),
+  fund: async (businessId: number, currency: string, amount: number) =>
+    void (await admin(`/businesses/${businessId}/balance`, { mode: 'live', currency, amount })),
 });
 
 async function debitOf(reference: string): Promise<number> {

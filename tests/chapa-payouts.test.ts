@@ -115,9 +115,11 @@ describe('live bank payouts through Chapa', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(502);
     expect(res.body.message).toBe('Failed to initiate payout');
     expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
-    const [failed] = (await db.execute<{ reference: string; status: string; failure_reason: string }>(
-      sql`SELECT reference, status, failure_reason FROM payouts p JOIN cards c ON c.id = p.source_card_id WHERE c.card_number = ${c.cardNumber} AND p.payout_type = 'bank'`,
-    )).rows;
+    const [failed] = (
+      await db.execute<{ reference: string; status: string; failure_reason: string }>(
+        sql`SELECT reference, status, failure_reason FROM payouts p JOIN cards c ON c.id = p.source_card_id WHERE c.card_number = ${c.cardNumber} AND p.payout_type = 'bank'`,
+      )
+    ).rows;
     expect(failed.status).toBe('failed');
     expect(failed.failure_reason).toContain('Insufficient Balance');
   });
@@ -225,14 +227,21 @@ describe('POST /api/providers/chapa/approval', () => {
     await transferSwitches(stack, { settle: 'manual' });
     const res = await payout(c, 2_000, 'cbe', '1000123456789');
     const ref = res.body.data.provider_reference;
-    const body = (o: Record<string, unknown>) => JSON.stringify({ amount: '20.00', reference: ref, bank: 'cbe', account_name: 'Abebe Kebede', account_number: '1000123456789', ...o });
+    const body = (o: Record<string, unknown>) =>
+      JSON.stringify({ amount: '20.00', reference: ref, bank: 'cbe', account_name: 'Abebe Kebede', account_number: '1000123456789', ...o });
     const good = body({});
     expect((await approve(good, sign(good))).status).toBe(200);
     expect((await approve(good)).status).toBe(400);
     expect((await approve(good, sign(good, 'another-secret'))).status).toBe(400);
     // chapa-signature as HMAC of the secret itself proves nothing about the body.
     expect((await approve(good, sign(CHAPA_TEST_SECRETS.approvalSecret))).status).toBe(400);
-    for (const wrong of [body({ amount: '20.01' }), body({ account_number: '1000123456788' }), body({ reference: 'bnk_unknown' }), body({ currency: 'USD' }), 'not json']) {
+    for (const wrong of [
+      body({ amount: '20.01' }),
+      body({ account_number: '1000123456788' }),
+      body({ reference: 'bnk_unknown' }),
+      body({ currency: 'USD' }),
+      'not json',
+    ]) {
       expect((await approve(wrong, sign(wrong))).status, wrong).toBe(400);
     }
     await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });

@@ -98,6 +98,7 @@ export class ChapaFake {
   private sending: Promise<void> = Promise.resolve();
   private counter = 0;
   private resetHooks: (() => void)[] = [];
+  private controls = new Map<string, (body: unknown) => FakeAnswer | Promise<FakeAnswer>>();
   baseUrl = '';
 
   constructor(options: FakeOptions) {
@@ -113,6 +114,11 @@ export class ChapaFake {
   store<T>(name: string, create: () => T): T {
     if (!this.stores.has(name)) this.stores.set(name, create());
     return this.stores.get(name) as T;
+  }
+
+  /** Registers a route module's own test control under /__fake/ (not part of Chapa's API). */
+  controlRoute(method: string, path: string, handler: (body: unknown) => FakeAnswer | Promise<FakeAnswer>): void {
+    this.controls.set(`${method} ${path}`, handler);
   }
 
   onReset(hook: () => void): void {
@@ -235,7 +241,10 @@ export class ChapaFake {
       }
     } else if (rawBody) body = Object.fromEntries(new URLSearchParams(rawBody));
 
-    if (url.pathname.startsWith('/__fake/')) return send(res, this.control(req.method ?? 'GET', url.pathname, body));
+    if (url.pathname.startsWith('/__fake/')) {
+      const own = this.controls.get(`${req.method ?? 'GET'} ${url.pathname}`);
+      return send(res, own ? await own(body) : this.control(req.method ?? 'GET', url.pathname, body));
+    }
 
     const found = this.match(req.method ?? 'GET', url.pathname.replace(/^\/v1(?=\/)/, ''));
     if (!found) return send(res, { status: 404, json: { message: 'Not found', status: 'failed', data: null } });

@@ -100,11 +100,23 @@ export function registerTransferRoutes(fake: ChapaFake): void {
 
   /** Server approval: Chapa asks the merchant's approval URL; anything but 200 reverts the transfer. */
   async function approve(t: FakeTransfer, approval: NonNullable<TransferSwitches['approval']>): Promise<boolean> {
-    const body = JSON.stringify({ amount: t.amount, reference: t.reference, bank: t.bankName, account_name: t.accountName, account_number: t.accountNumber, currency: t.currency });
+    const body = JSON.stringify({
+      amount: t.amount,
+      reference: t.reference,
+      bank: t.bankName,
+      account_name: t.accountName,
+      account_number: t.accountNumber,
+      currency: t.currency,
+    });
     const signature = createHmac('sha256', approval.secret).update(body).digest('hex');
     let status: number | string;
     try {
-      const res = await fetch(approval.url, { method: 'POST', headers: { 'content-type': 'application/json', 'chapa-signature': signature }, body, signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(approval.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'chapa-signature': signature },
+        body,
+        signal: AbortSignal.timeout(15_000),
+      });
       status = res.status;
       await res.text().catch(() => '');
     } catch (err) {
@@ -233,7 +245,8 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   fake.controlRoute('POST', '/__fake/transfers/settle', async (body) => {
     const b = (body ?? {}) as { reference?: string; status?: 'success' | 'failed' | 'cancelled' };
     const t = b.reference ? transfers()[b.reference] : undefined;
-    if (!t || !b.status || !['success', 'failed', 'cancelled'].includes(b.status)) return { status: 404, json: { message: 'no such pending transfer or status' } };
+    if (!t || !b.status || !['success', 'failed', 'cancelled'].includes(b.status))
+      return { status: 404, json: { message: 'no such pending transfer or status' } };
     await settle(t, b.status);
     return { status: 200, json: t };
   });

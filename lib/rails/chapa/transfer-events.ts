@@ -1,9 +1,15 @@
 import type { Db } from '../../db/client';
 import type { ChapaEvent } from './receive-chapa-webhook';
+import { checkRailRequestNow } from './rail-requests';
 
 /**
- * The dispatch point for Chapa's payout and transfer events (`payout.success`,
- * `payout.failed/cancelled`, ...): the payouts side settles its payouts here.
- * Until then they are acknowledged and ignored (a payout is settled by its own verify).
+ * Chapa's payout and transfer events (`payout.success`, the literal
+ * `payout.failed/cancelled`, ...) only name the transfer to look at: verify
+ * decides how it ended, so a duplicate, late or out-of-order event asks again
+ * and finds the payout settled already. A reference we never queued is ignored.
  */
-export async function onChapaTransferEvent(_db: Db, _event: ChapaEvent): Promise<void> {}
+export async function onChapaTransferEvent(db: Db, event: ChapaEvent): Promise<void> {
+  const reference = event.reference ?? event.txRef;
+  if (!reference || reference.length > 100) return;
+  await checkRailRequestNow(db, reference);
+}

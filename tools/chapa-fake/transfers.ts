@@ -220,6 +220,39 @@ export function registerTransferRoutes(fake: ChapaFake): void {
     };
   });
 
+  // All Transfers: newest first, 50 a page (?page=N), with Laravel-style meta as Chapa's SDKs show it.
+  fake.route('GET', '/transfers', 'transfers_list', (req) => {
+    const all = Object.values(transfers()).reverse();
+    const perPage = 50;
+    const lastPage = Math.max(1, Math.ceil(all.length / perPage));
+    const page = Math.min(Math.max(1, Number(req.query.get('page') ?? 1) || 1), lastPage);
+    const data = all.slice((page - 1) * perPage, page * perPage).map((t) => ({
+      account_name: t.accountName,
+      account_number: t.accountNumber,
+      currency: t.currency,
+      amount: Number(t.amount),
+      charge: Number(CHARGE),
+      transfer_type: 'bank',
+      chapa_reference: t.chapaReference,
+      bank_code: t.bankCode,
+      bank_name: t.bankName,
+      bank_reference: t.status === 'success' ? `BNK${t.chapaReference}` : null,
+      status: t.status,
+      reference: t.reference,
+      created_at: t.createdAt,
+      updated_at: t.updatedAt,
+    }));
+    return {
+      status: 200,
+      json: {
+        message: 'Transfers retrieved',
+        status: 'success',
+        data,
+        meta: { current_page: page, last_page: lastPage, per_page: perPage, total: all.length },
+      },
+    };
+  });
+
   fake.route('GET', '/balances', 'balances', () => {
     const data = Object.entries(OPENING_BALANCES).map(([currency, opening]) => {
       const mine = Object.values(transfers()).filter((t) => t.currency === currency);

@@ -108,3 +108,44 @@ export async function fetchBalances(config: ChapaConfig): Promise<{ ok: true; ba
   }
   return { ok: true, balances };
 }
+
+export interface ListedTransfer {
+  reference: string;
+  state: TransferState | null;
+  status: string;
+  amount: number | null;
+  currency: string | null;
+}
+
+/** Pages read at most: a listing longer than this is reported as incomplete rather than read without end. */
+const MAX_PAGES = 40;
+
+/** GET /transfers, every page (Chapa's All Transfers): what Chapa holds, for reconciliation. */
+export async function listTransfers(
+  config: ChapaConfig,
+): Promise<{ ok: true; transfers: ListedTransfer[]; complete: boolean } | { ok: false; reason: string }> {
+  const transfers: ListedTransfer[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const outcome = await callChapa(config, { method: 'GET', path: `/transfers?page=${page}` });
+    if (outcome.kind !== 'ok') return { ok: false, reason: outcome.kind === 'refused' ? outcome.message : outcome.reason };
+    const data = (outcome.body as { data?: unknown }).data;
+    for (const entry of Array.isArray(data) ? data : []) {
+      if (!entry || typeof entry !== 'object') continue;
+      const e = entry as ChapaBody;
+      const reference = textField(e, 'reference') ?? textField(e, 'tx_ref');
+      if (!reference) continue;
+      const status = (textField(e, 'status') ?? '').toLowerCase();
+      transfers.push({
+        reference,
+        state: transferState(status),
+        status,
+        amount: parseMinorUnits(e.amount),
+        currency: textField(e, 'currency')?.toUpperCase() ?? null,
+      });
+    }
+    const meta = (outcome.body as { meta?: unknown }).meta as ChapaBody | undefined;
+    const last = Number(meta?.last_page);
+    if (!Number.isFinite(last) || page >= last || !Array.isArray(data) || data.length === 0) return { ok: true, transfers, complete: true };
+  }
+  return { ok: true, transfers, complete: false };
+}

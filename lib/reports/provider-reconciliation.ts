@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { ChapaConfig } from '../rails/chapa/config';
+import { listTransfers, type ListedTransfer } from '../rails/chapa/transfers';
+import type { Currency } from '../validation';
+import { dayRangeOf } from './report-range';
+import type { ReconciliationOptions } from './reconciliation';
+
+export interface ProviderDifference {
+  reference: string;
+  day: string;
+  currency: Currency;
+  ours: { status: string; amount: number };
+  chapa: { status: string; amount: number | null } | null;
+  detail: string;
+}
+
+/** One live day and currency: our payouts sent through Chapa against what Chapa holds for the same references. */
+export interface ProviderDay {
+  day: string;
+  currency: Currency;
+  transfers: number;
+  /** What our ledger paid out through Chapa and settled, in minor units (what the destinations receive). */
+  oursSettled: number;
+  /** What Chapa says it paid for the same references. */
+  chapaSettled: number;
+  differences: ProviderDifference[];
+}
+
+export type ProviderReconciliation = { available: false; reason: string } | { available: true; complete: boolean; days: ProviderDay[] };
+
+type OurTransfer = {
+  reference: string;
+  amount: number;
+  currency: Currency;
+  status: 'pending' | 'success' | 'failed';
+  state: string;
+  day: string;
+};
+
+/** Why one of our transfers and Chapa's record of it disagree, or null when they agree (or cannot yet). */
+function difference(ours: OurTransfer, chapa: ListedTransfer | undefined): string | null {
+  if (!chapa) {
+    if (ours.status === 'success') return 'We paid it out, but Chapa lists no transfer with this reference.';
+    // Refused by Chapa, or still queued for sending: Chapa not knowing it is expected.
+    if (ours.status === 'failed' || ours.state === 'queued' || ours.state === 'sending') return null;
+    return 'Chapa took this transfer but no longer lists it.';
+  }
+  if (chapa.amount !== null && chapa.amount !== ours.amount) return 'Chapa lists a different amount.';
+  if (chapa.currency !== null && chapa.currency !== ours.currency) return 'Chapa lists a different currency.';
+  if (ours.status === 'success' && chapa.state !== 'success') return `We settled it as paid; Chapa says ${chapa.status || 'nothing'}.`;
+  if (ours.status === 'failed' && chapa.state === 'success') return 'We refunded it, but Chapa says it was paid.';
+  if (ours.status === 'pending' && chapa.state !== null && chapa.state !== 'pending') return `Still pending here; Chapa says ${chapa.status}.`;
+  return null;
+}
+
+/**
+ * The provider column of the daily reconciliation (live mode): each live day's
+ * Chapa transfers of this business against our ledger's payouts. Only this
+ * business's own references are compared, so nothing of another business on the
+ * same Chapa account shows. Null in test mode or when live rails are off.
+ */
+export async function providerReconciliation(db: Db, config: ChapaConfig | null, opts: ReconciliationOptions): Promise<ProviderReconciliation | null> {
+  if (opts.mode !== 'live' || !config) return null;
+  const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
+  const rows = await db.execute<OurTransfer>(sql`
+    SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(p.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
+    FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
+    WHERE r.business_id = ${opts.businessId} AND r.mode = 'live' AND r.provider = 'chapa'
+      AND p.created_at >= ${range.start.toISOString()}::timestamptz AND p.created_at < ${range.end.toISOString()}::timestamptz
+      ${opts.currency ? sql`AND r.currency = ${opts.currency}` : sql``}
+    ORDER BY p.created_at, p.id`);
+  if (rows.rows.length === 0) return { available: true, complete: true, days: [] };
+  const listed = await listTransfers(config);
+  if (!listed.ok) return { available: false, reason: listed.reason };
+  const byReference = new Map(listed.transfers.map((t) => [t.reference, t]));
+  const days = new Map<string, ProviderDay>();
+  for (const raw of rows.rows) {
+    const ours = { ...raw, amount: Number(raw.amount) };
+    const key = `${ours.day} ${ours.currency}`;
+    let day = days.get(key);
+    if (!day) {
+      day = { day: ours.day, currency: ours.currency, transfers: 0, oursSettled: 0, chapaSettled: 0, differences: [] };
+      days.set(key, day);
+    }
+    const chapa = byReference.get(ours.reference);
+    day.transfers += 1;
+    if (ours.status === 'success') day.oursSettled += ours.amount;
+    if (chapa?.state === 'success') day.chapaSettled += chapa.amount ?? 0;
+    const detail = difference(ours, chapa);
+    if (detail) {
+      day.differences.push({
+        reference: ours.reference,
+        day: ours.day,
+        currency: ours.currency,
+        ours: { status: ours.status, amount: ours.amount },
+        chapa: chapa ? { status: chapa.status, amount: chapa.amount } : null,
+        detail,
+      });
+    }
+  }
+  return { available: true, complete: listed.complete, days: [...days.values()] };
+}

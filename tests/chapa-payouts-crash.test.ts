@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
+import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
+import { readChapaConfig } from '../lib/rails/chapa/config';
 import { CHAPA_TEST_SECRETS, FAST_LIVE_TIMING, startChapaFake, type ChapaFakeProcess } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
 import { waitFor } from './helpers';
@@ -127,4 +129,16 @@ it('SIGKILL before the request reached Chapa and while Chapa held it: one transf
   expect(rows[0]).toEqual({ total: '0', unbalanced: 0 });
   const bank = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM rail_requests WHERE state = 'done'`);
   expect(bank.rows[0].n).toBe(all.length);
+
+  // The only business with live money through Chapa sees Chapa's balances: what the fake held, less these transfers.
+  const config = readChapaConfig({ CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey, CHAPA_BASE_URL: `${fake.url}/v1` });
+  const sent = await db.execute<{ total: string }>(sql`SELECT sum(amount)::text AS total FROM rail_requests`);
+  const balances = await chapaBalancesFor(db, config, c.businessId);
+  expect(balances).toEqual({
+    shown: true,
+    balances: [
+      { currency: 'ETB', available: 100_000_000 - Number(sent.rows[0].total), ledger: 100_000_000 - Number(sent.rows[0].total) },
+      { currency: 'USD', available: 1_000_000, ledger: 1_000_000 },
+    ],
+  });
 }, 240_000);

@@ -2,6 +2,9 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
+import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
+import { readChapaConfig } from '../lib/rails/chapa/config';
+import { providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
 import { waitFor } from './helpers';
@@ -267,5 +270,50 @@ describe('POST /api/providers/chapa/approval', () => {
     await expect.poll(() => payoutStatus(c.live, rejected.body.data.provider_reference), { timeout: 15_000 }).toBe('failed');
     expect((await fakeTransfers(stack)).approvals.map((a) => a.status)).toEqual([200, 400]);
     expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 3_000);
+  });
+});
+
+describe('the provider side in reports', () => {
+  const config = () => readChapaConfig({ CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey, CHAPA_BASE_URL: `${stack.fake.url}/v1`, CHAPA_TIMEOUT_MS: '5000' })!;
+
+  it('lists each live day’s Chapa transfers against our payouts, and the differences', async () => {
+    const c = await liveCard(stack);
+    const paid = await payout(c, 1_100, 'cbe', '1000123456789');
+    const refunded = await payout(c, 1_200, 'cbe', '1000123450000');
+    await expect.poll(() => payoutStatus(c.live, paid.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    await expect.poll(() => payoutStatus(c.live, refunded.body.data.provider_reference), { timeout: 15_000 }).toBe('failed');
+    // Chapa pays a third, but we cannot hear of it (verify down, no webhooks): ours stays pending, a difference.
+    await transferSwitches(stack, { settle: 'manual' });
+    await stack.fake.switches({ failures: { transfer_verify: { mode: '503' } }, webhooks: { delivery: 'off' } });
+    const lagging = await payout(c, 1_300, 'cbe', '1000123456789');
+    const lagRef = lagging.body.data.provider_reference;
+    await stack.fake.control('/__fake/transfers/settle', { reference: lagRef, status: 'success' });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    expect(report).toMatchObject({ available: true, complete: true });
+    if (!report?.available) throw new Error('no report');
+    expect(report.days).toHaveLength(1);
+    const [day] = report.days;
+    expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, chapaSettled: 1_100 + 1_300 });
+    expect(day.differences).toEqual([
+      expect.objectContaining({
+        reference: lagRef,
+        ours: { status: 'pending', amount: 1_300 },
+        chapa: { status: 'success', amount: 1_300 },
+        detail: 'Still pending here; Chapa says success.',
+      }),
+    ]);
+    // Test mode, or no Chapa key: no provider column at all.
+    expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
+    expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
+  });
+
+  it('hides Chapa’s balances from a business while others move live money through the same account', async () => {
+    const biz = await stack.createBusiness('Alone');
+    const other = await db.execute<{ shared: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM rail_requests WHERE business_id <> ${biz.id}) AS shared`);
+    expect(other.rows[0].shared).toBe(true);
+    expect(await chapaBalancesFor(db, config(), biz.id)).toMatchObject({ shown: false });
+    expect(await chapaBalancesFor(db, null, biz.id)).toBeNull();
   });
 });

@@ -69,4 +69,15 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(page.getByTestId('chapa-state')).toHaveText('Settled by Chapa');
   await expect(page.getByTestId('chapa-verify')).toContainText('success');
   await screenshots(page, testInfo, 'chapa-payout-success');
+
+  // The daily reconciliation's provider column: today's transfer on both sides, no difference; and Chapa's balances (or why not).
+  await page.goto(`${baseUrl()}/reports/reconciliation`);
+  const provider = page.getByTestId('provider-recon');
+  await expect(provider).toContainText('Chapa against our ledger');
+  await expect(provider.locator('tbody tr')).toHaveCount(1);
+  await expect(provider.locator('tbody tr')).toContainText('2,500.00');
+  await expect(provider.locator('tbody tr')).toContainText('None');
+  await expect(page.getByTestId('chapa-balances')).toBeVisible();
+  await expectAccessible(page);
+  await screenshots(page, testInfo, 'chapa-reconciliation');
 });

@@ -24,7 +24,7 @@ export function ChapaTransferPanel({ transfer }: { transfer: ChapaTransferView }
         <DetailField label="Request" testId="chapa-state">
           {STATE_TEXT[transfer.state]}
         </DetailField>
-        <DetailField label="Verify says" testId="chapa-verify">
+        <DetailField label="Chapa says" testId="chapa-verify">
           {transfer.verifyStatus ? (
             <>
               {transfer.verifyStatus}

@@ -299,6 +299,28 @@ describe('direct charge, live', () => {
     expect(await balance(card.card_number)).toBe(2_500);
   });
 
+  it('a wallet that asks for an OTP: next_action otp, a wrong code refused, the right one sent encrypted, then verify credits', async () => {
+    await stack.fake.switches({ chargeAuthType: 'otp' });
+    const card = await createCard(live);
+    const res = await charge(card.card_number, '+251900112233', 'telebirr', 3_300);
+    expect(res.body.data.next_action).toMatchObject({ type: 'otp' });
+    const ref = res.body.data.link_reference;
+    const path = `/api/v1/card/payment/${ref}/authorize`;
+    expect((await live.post(path, { otp: 'abc' })).status).toBe(400);
+    const wrong = await live.post(path, { otp: '99999' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ message: 'Invalid request' });
+    expect(wrong.body.error).toContain('Invalid OTP');
+    expect((await status(ref)).status).toBe('pending');
+    const right = await live.post(path, { otp: '12345' });
+    expect(right.status).toBe(200);
+    expect(right.body.data).toMatchObject({ link_reference: ref, status: 'success' });
+    expect(await balance(card.card_number)).toBe(3_300);
+    const validate = (await stack.fake.state()).requests.filter((r) => r.operation === 'validate').at(-1)!;
+    expect(validate.body.client).not.toContain('12345');
+    expect((await live.post(path, { otp: '12345' })).status).toBe(400);
+  });
+
   it('a wallet Chapa does not charge is a validation error in live mode', async () => {
     const card = await createCard(live, 'DJF');
     const res = await charge(card.card_number, '+251900123456', 'waafi');

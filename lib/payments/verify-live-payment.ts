@@ -149,12 +149,9 @@ async function settle(
     actor: CHAPA,
     processorReference: chapaReference ?? payment.providerReference ?? undefined,
     ...(outcome === 'failed' && state !== 'verified' ? { failureReason: text } : {}),
+    verify: { state, note: text },
   });
   if (!changed) return 'finished';
-  await db
-    .update(payments)
-    .set({ verifyState: state, verifyNote: text.slice(0, 500), verifiedAt: sql`now()`, nextVerifyAt: null, verifyAttempts: payment.verifyAttempts + 1 })
-    .where(eq(payments.id, payment.id));
   return outcome === 'success' ? 'credited' : 'failed';
 }
 

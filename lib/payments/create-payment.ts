@@ -224,7 +224,7 @@ async function pushLiveCharge(db: Db, config: ChapaConfig, opts: CreatePaymentOp
   }
   const message =
     outcome.nextAction === 'otp'
-      ? 'Ask the customer for the one-time code their wallet sent them and submit it to authorize the charge.'
+      ? `Ask the customer for the one-time code their wallet sent them and send it to POST /api/v1/card/payment/${charge.linkReference}/authorize.`
       : 'The customer approves the payment request on their phone.';
   await db
     .update(payments)

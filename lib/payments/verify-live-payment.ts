@@ -90,7 +90,8 @@ export async function verifyLivePayment(db: Db, linkReference: string, config: C
 
   const expected = payment.amount + payment.serviceFee;
   if (payment.status !== 'pending') {
-    if (payment.status !== 'success' && verified.state === 'success') {
+    // A mismatch already says what was paid; anything else failed here that Chapa calls paid needs a person.
+    if (payment.status !== 'success' && verified.state === 'success' && payment.verifyState !== 'mismatch' && payment.verifyState !== 'paid_after_failure') {
       // Paid after we gave up: nothing is credited automatically; the business refunds or credits by hand.
       await db
         .update(payments)
@@ -148,12 +149,9 @@ async function settle(
     actor: CHAPA,
     processorReference: chapaReference ?? payment.providerReference ?? undefined,
     ...(outcome === 'failed' && state !== 'verified' ? { failureReason: text } : {}),
+    verify: { state, note: text },
   });
   if (!changed) return 'finished';
-  await db
-    .update(payments)
-    .set({ verifyState: state, verifyNote: text.slice(0, 500), verifiedAt: sql`now()`, nextVerifyAt: null, verifyAttempts: payment.verifyAttempts + 1 })
-    .where(eq(payments.id, payment.id));
   return outcome === 'success' ? 'credited' : 'failed';
 }
 

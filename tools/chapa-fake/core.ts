@@ -317,11 +317,21 @@ export class ChapaFake {
           deliveries: this.deliveries,
           held: this.held.length,
           switches: this.switches,
-          stores: Object.fromEntries(this.stores),
+          stores: this.storesAsJson(),
         },
       };
     }
     return { status: 404, json: { message: 'unknown control' } };
+  }
+
+  /** Module stores as JSON: Maps become objects, functions are left out. */
+  private storesAsJson(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of this.stores) {
+      if (typeof value === 'function') continue;
+      out[name] = value instanceof Map ? Object.fromEntries(value) : value;
+    }
+    return out;
   }
 
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {

@@ -70,6 +70,20 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(page.getByTestId('chapa-verify')).toContainText('success');
   await screenshots(page, testInfo, 'chapa-payout-success');
 
+  // A live payment's page shows Chapa's verify too.
+  const pay = await call('POST', '/api/v1/card/payments', biz.keys.live, { type: 'hosted', amount: 5_000, card_number: cardNumber });
+  expect(pay.status, JSON.stringify(pay.body)).toBeLessThan(300);
+  const paymentRef = pay.body.data.link_reference as string;
+  const state = await stack.fake.state();
+  const tx = Object.values(state.stores.transactions ?? {}).find((x: any) => x.txRef === paymentRef) as { token: string } | undefined;
+  expect(tx).toBeTruthy();
+  await fetch(`${stack.fake.url}/checkout/payment/${tx!.token}/pay`, { method: 'POST', redirect: 'manual' });
+  await expect(async () => {
+    await page.goto(`${baseUrl()}/payments/${paymentRef}`);
+    await expect(page.getByTestId('payment-verify')).toContainText('verified', { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await screenshots(page, testInfo, 'chapa-payment-verify');
+
   // The daily reconciliation's provider column: today's transfer on both sides, no difference; and Chapa's balances (or why not).
   await page.goto(`${baseUrl()}/reports/reconciliation`);
   const provider = page.getByTestId('provider-recon');

@@ -88,6 +88,29 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
               </>
             )}
             <DetailField label="Processor reference">{payment.providerReference ?? '—'}</DetailField>
+            {payment.mode === 'live' && (
+              <DetailField label="Chapa's verify" testId="payment-verify">
+                {payment.verifyState ? (
+                  <>
+                    {payment.verifyState}
+                    {payment.verifyNote ? `: ${payment.verifyNote}` : ''}
+                    {payment.verifiedAt && (
+                      <span className="text-slate-600">
+                        {' '}
+                        (<LocalTime iso={payment.verifiedAt.toISOString()} />)
+                      </span>
+                    )}
+                  </>
+                ) : (
+                  'Not checked yet'
+                )}
+                {pending && payment.nextVerifyAt && (
+                  <span className="block text-slate-600">
+                    Next check <LocalTime iso={payment.nextVerifyAt.toISOString()} />
+                  </span>
+                )}
+              </DetailField>
+            )}
             <DetailField label="Created">
               <LocalTime iso={payment.createdAt.toISOString()} />
             </DetailField>

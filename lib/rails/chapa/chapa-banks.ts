@@ -90,8 +90,3 @@ export async function chapaBankFor(config: ChapaConfig, slug: string, currency: 
   }
   return bank;
 }
-
-/** Tests and a changed CHAPA_BASE_URL start from an empty cache. */
-export function forgetChapaBanks(): void {
-  cache = undefined;
-}

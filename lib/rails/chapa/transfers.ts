@@ -40,7 +40,7 @@ export type TransferCheck =
   | { kind: 'unavailable'; reason: string };
 
 const SUCCESS = new Set(['success', 'successful', 'completed']);
-const FAILED = new Set(['failed', 'failure', 'cancelled', 'canceled', 'reverted', 'reversed', 'rejected', 'declined']);
+const FAILED = new Set(['failed', 'failure', 'cancelled', 'canceled', 'failed/cancelled', 'reverted', 'reversed', 'rejected', 'declined']);
 const PENDING = new Set(['pending', 'processing', 'queued', 'approved', 'initiated', 'ongoing', 'in progress', 'in_progress']);
 
 /** A transfer's status word (a verify answer's or a webhook's) as one of ours, or null when it is none we know. */

@@ -86,6 +86,21 @@ async function debitOf(reference: string): Promise<number> {
   return Number(p.amount) + (p.charge_payer === 'customer' ? Number(p.service_fee) : 0);
 }
 
+it('Chapa’s bank list unreadable (a fresh server, nothing cached): 502 Failed to initiate payout, nothing debited or sent', async () => {
+  const s = stackLike() as any;
+  const c = await liveCard(s);
+  await fake.switches({ failures: { banks: { mode: '503', times: 1 } } });
+  const res = await payout(c, 1_000, 'cbe', '1000123456789');
+  expect(res.status, JSON.stringify(res.body)).toBe(502);
+  expect(res.body.message).toBe('Failed to initiate payout');
+  expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+  expect((await fakeTransfers(s)).requests).toEqual({});
+  const rows = await db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${c.businessId} AND payout_type = 'bank' AND NOT is_ledger_topup`,
+  );
+  expect(rows.rows[0].n).toBe(0);
+}, 120_000);
+
 it('SIGKILL before the request reached Chapa and while Chapa held it: one transfer per reference, balances right', async () => {
   const s = stackLike() as any;
   const c = await liveCard(s);
@@ -140,5 +155,10 @@ it('SIGKILL before the request reached Chapa and while Chapa held it: one transf
       { currency: 'ETB', available: 100_000_000 - Number(sent.rows[0].total), ledger: 100_000_000 - Number(sent.rows[0].total) },
       { currency: 'USD', available: 1_000_000, ledger: 1_000_000 },
     ],
+  });
+  await fake.switches({ failures: { balances: { mode: '503', times: 1 } } });
+  expect(await chapaBalancesFor(db, config, c.businessId)).toEqual({
+    shown: false,
+    reason: 'Chapa’s balances could not be read just now (Chapa answered 503).',
   });
 }, 240_000);

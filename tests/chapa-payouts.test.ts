@@ -304,6 +304,11 @@ describe('the provider side in reports', () => {
         detail: 'Still pending here; Chapa says success.',
       }),
     ]);
+    await stack.fake.switches({ failures: { transfers_list: { mode: '502', times: 1 } } });
+    expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toEqual({
+      available: false,
+      reason: 'Chapa answered 502',
+    });
     // Test mode, or no Chapa key: no provider column at all.
     expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
     expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();

@@ -167,6 +167,29 @@ describe('completion is never trusted from one message', () => {
     expect(await ledgerRows(ref)).toBe(1);
   });
 
+  it('answers payout and unknown events 200 without acting, and refuses a body over 64 KB before reading it', async () => {
+    const post = (body: string) =>
+      fetch(`${stack.baseUrl}/api/providers/chapa/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-chapa-signature': createHmac('sha256', CHAPA_TEST_SECRETS.webhookSecret).update(body).digest('hex') },
+        body,
+      });
+    for (const [event, handled] of [
+      ['payout.success', 'transfer'],
+      ['payout.failed/cancelled', 'transfer'],
+      ['refund.success', 'ignored'],
+    ]) {
+      const res = await post(JSON.stringify({ event, reference: 'bnk_x', status: 'success' }));
+      expect(res.status).toBe(200);
+      expect((await res.json()).data).toEqual({ event, handled });
+    }
+    const big = await post(JSON.stringify({ event: 'charge.success', pad: 'x'.repeat(70 * 1024) }));
+    expect(big.status).toBe(413);
+    expect((await post('not json')).status).toBe(400);
+    const callback = await fetch(`${stack.baseUrl}/api/providers/chapa/callback?trx_ref=${encodeURIComponent('../x')}`);
+    expect(callback.status).toBe(400);
+  });
+
   it('a correctly signed webhook claiming success for an unpaid payment credits nothing', async () => {
     const { card, ref } = await hosted(5_000);
     await stack.fake.control('/__fake/webhooks/send', {

@@ -158,6 +158,21 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     expect((await fakeTransfers(stack)).requests[ref]).toBe(1);
   }, 60_000);
 
+  it('a resend refused as a used reference, after a verify that lagged behind, asks verify again and never fails the payout', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { hangAfterAccept: 1, verifyNotFound: 1 });
+    const res = await payout(c, 4_500, 'cbe', '1000123456789');
+    expect(res.status).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+    const fake = await fakeTransfers(stack);
+    // The resend reached Chapa and was refused: one transfer, paid once, and the card debited once.
+    expect(fake.requests[ref]).toBe(2);
+    expect(Object.keys(fake.transfers).filter((r) => r === ref)).toHaveLength(1);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 4_500);
+    expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
+  }, 60_000);
+
   it('verify failing keeps the payout pending until it answers again', async () => {
     const c = await liveCard(stack);
     await stack.fake.switches({ failures: { transfer_verify: { mode: '503' } }, webhooks: { delivery: 'off' } });

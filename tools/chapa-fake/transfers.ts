@@ -32,6 +32,8 @@ export interface TransferSwitches {
   refuse: { message: string; times: number } | null;
   /** Take the next transfers and then never answer: the merchant times out not knowing Chapa has them. */
   hangAfterAccept: number;
+  /** Answer the next verify calls 404 even for transfers the fake has (Chapa's records lagging behind). */
+  verifyNotFound: number;
 }
 
 /** The fake's bank list: one Chapa slug equal to ours (cbe), one found only by name (awash), Bank of Abyssinia missing. */
@@ -60,7 +62,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   /** Every POST /transfers received, per reference, accepted or not: the exactly-once tests read it. */
   const received = () => fake.store('transferRequests', () => ({}) as Record<string, number>);
   const approvals = () => fake.store('approvals', () => [] as { reference: string; status: number | string }[]);
-  const switches = () => fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0 }));
+  const switches = () => fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0, verifyNotFound: 0 }));
   const settleMs = Number(process.env.CHAPA_FAKE_TRANSFER_SETTLE_MS ?? 300);
   fake.onReset(() => {
     for (const name of ['transfers', 'transferRequests', 'approvals', 'transferSwitches']) fake.stores.delete(name);
@@ -190,6 +192,10 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   fake.route('GET', '/transfers/verify/:reference', 'transfer_verify', (req) => {
     const t = transfers()[req.params.reference];
     if (!t) return failed(404, 'Transfer not found');
+    if (switches().verifyNotFound > 0) {
+      switches().verifyNotFound -= 1;
+      return failed(404, 'Transfer not found');
+    }
     const override = fake.switches.verifyOverride[t.reference] ?? {};
     return {
       status: 200,
@@ -271,6 +277,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
       ...(b.approval !== undefined ? { approval: b.approval } : {}),
       ...(b.refuse !== undefined ? { refuse: b.refuse } : {}),
       ...(typeof b.hangAfterAccept === 'number' ? { hangAfterAccept: b.hangAfterAccept } : {}),
+      ...(typeof b.verifyNotFound === 'number' ? { verifyNotFound: b.verifyNotFound } : {}),
     });
     return { status: 200, json: switches() };
   });

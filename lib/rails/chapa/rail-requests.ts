@@ -106,7 +106,7 @@ async function applyCheck(db: Db, r: Claimed, check: Extract<TransferCheck, { ki
 
 export type RailRequestResult = 'sent' | 'settled' | 'refused' | 'retry';
 
-async function send(db: Db, config: ChapaConfig, r: Claimed): Promise<RailRequestResult> {
+async function send(db: Db, config: ChapaConfig, r: Claimed, resend = false): Promise<RailRequestResult> {
   const outcome = await requestTransfer(config, {
     reference: r.reference,
     bankCode: r.bank_code,
@@ -120,6 +120,18 @@ async function send(db: Db, config: ChapaConfig, r: Claimed): Promise<RailReques
     return 'retry';
   }
   if (outcome.kind === 'refused') {
+    // A resend refused as a used reference means the earlier one did arrive after all: only verify may say how it ended.
+    if (resend) {
+      const again = await verifyTransfer(config, r.reference);
+      if (again.kind === 'found') {
+        await markSent(db, r.id, again.status, again.chapaReference);
+        return (await applyCheck(db, r, again)) ? 'settled' : 'sent';
+      }
+      if (again.kind !== 'not_found') {
+        await note(db, r.id, `transfer refused on resend (${outcome.message}); verify: ${again.reason}`);
+        return 'retry';
+      }
+    }
     await finish(db, r, 'failed', 'refused', `Chapa refused the transfer: ${outcome.message}`);
     return 'refused';
   }
@@ -140,7 +152,7 @@ async function advance(db: Db, config: ChapaConfig, r: Claimed): Promise<RailReq
     return 'retry';
   }
   if (check.kind === 'not_found') {
-    if (r.state === 'sending') return send(db, config, r);
+    if (r.state === 'sending') return send(db, config, r, true);
     await note(db, r.id, 'verify does not know a transfer Chapa accepted');
     return 'retry';
   }

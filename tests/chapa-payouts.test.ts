@@ -269,6 +269,9 @@ describe('POST /api/providers/chapa/approval', () => {
     ]) {
       expect((await approve(wrong, sign(wrong))).status, wrong).toBe(400);
     }
+    // A body past the webhook limit is refused unread.
+    const huge = body({ account_name: 'x'.repeat(70_000) });
+    expect((await approve(huge, sign(huge))).status).toBe(400);
     await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
     await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
     expect((await approve(good, sign(good))).status).toBe(400);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';

@@ -285,6 +285,26 @@ describe('completion is never trusted from one message', () => {
     expect(await ledgerRows(third.ref)).toBe(1);
   });
 
+  it('a verify refused for our key (401) never times a payment out; once Chapa answers again, the clock applies', async () => {
+    await stack.fake.switches({ failures: { verify: { mode: '401' } } });
+    const { ref } = await hosted(1_600);
+    const created = Date.now();
+    // Well past CHAPA_PAYMENT_TIMEOUT_MS (6 s), verify keeps being refused and the payment keeps waiting.
+    await expect
+      .poll(
+        async () =>
+          (await stack.fake.state()).requests.filter((r) => r.operation === 'verify' && r.path.endsWith(ref) && r.answered === 401).length > 0 &&
+          Date.now() - created > 7_000,
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(true);
+    expect((await status(ref)).status).toBe('pending');
+    const [row] = (await testDb().execute(sql`SELECT verify_state FROM payments WHERE link_reference = ${ref}`)).rows as any[];
+    expect(row.verify_state).toBe('refused');
+    await stack.fake.reset();
+    await waitForStatus(ref, 'failed');
+  });
+
   it('a payment that hears nothing times out as failed', async () => {
     const { card, ref } = await hosted(1_500);
     await waitForStatus(ref, 'failed');

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
@@ -76,6 +76,19 @@ export async function verifyLivePayment(db: Db, linkReference: string, config: C
   }
   if (answer.kind === 'refused') {
     if (payment.status !== 'pending') return 'finished';
+    // Only "no such transaction" lets the clock run out; a refused key (401, 403) says nothing about the payment.
+    const unknownToChapa = answer.httpStatus === 404 || /not found/i.test(answer.message);
+    if (!unknownToChapa) {
+      await note(
+        db,
+        payment.id,
+        'refused',
+        `Chapa refused the verify (${answer.httpStatus}: ${answer.message}); check CHAPA_SECRET_KEY.`,
+        true,
+        payment.verifyAttempts,
+      );
+      return 'unavailable';
+    }
     if (timedOut) return settle(db, payment, 'failed', 'timed_out', `Chapa did not know the payment (${answer.message}) and no answer came in time.`);
     await note(db, payment.id, 'not_found', `Chapa's verify: ${answer.message}.`, true, payment.verifyAttempts);
     return 'pending';
@@ -159,17 +172,22 @@ async function settle(
 export async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
   const config = chapaConfig();
   if (!config) return 0;
-  const due = await db
-    .select({ linkReference: payments.linkReference })
-    .from(payments)
-    .where(and(eq(payments.status, 'pending'), eq(payments.mode, 'live'), isNotNull(payments.nextVerifyAt), lte(payments.nextVerifyAt, sql`now()`)))
-    .orderBy(asc(payments.nextVerifyAt))
-    .limit(batch);
+  // Claimed by pushing next_verify_at a lease ahead, so several app instances never verify the same payment at once.
+  const lease = liveTiming().intervalMs + config.timeoutMs;
+  const { rows: due } = await db.execute<{ link_reference: string }>(sql`
+    UPDATE payments SET next_verify_at = now() + make_interval(secs => ${lease / 1000})
+    WHERE id IN (
+      SELECT id FROM payments
+      WHERE status = 'pending' AND mode = 'live' AND next_verify_at IS NOT NULL AND next_verify_at <= now()
+      ORDER BY next_verify_at
+      LIMIT ${batch}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING link_reference`);
   for (const p of due) {
     try {
-      await verifyLivePayment(db, p.linkReference, config);
+      await verifyLivePayment(db, p.link_reference, config);
     } catch (err) {
-      console.error(`live verify of ${p.linkReference}:`, err instanceof Error ? err.message : err);
+      console.error(`live verify of ${p.link_reference}:`, err instanceof Error ? err.message : err);
     }
   }
   return due.length;

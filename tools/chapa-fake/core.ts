@@ -23,7 +23,7 @@ export type FakeHandler = (req: FakeRequest) => FakeAnswer | Promise<FakeAnswer>
 
 /** How one named operation misbehaves: hang, 5xx or 429, for `times` calls (all of them when unset). */
 export interface FailureSwitch {
-  mode: 'timeout' | '500' | '502' | '503' | '429';
+  mode: 'timeout' | '500' | '502' | '503' | '429' | '401';
   times?: number;
 }
 
@@ -269,7 +269,11 @@ export class ChapaFake {
         log.answered = Number(failure.mode);
         return send(res, {
           status: Number(failure.mode),
-          json: { message: failure.mode === '429' ? 'Too many requests' : 'Internal server error', status: 'failed', data: null },
+          json: {
+            message: failure.mode === '429' ? 'Too many requests' : failure.mode === '401' ? 'Invalid API Key' : 'Internal server error',
+            status: 'failed',
+            data: null,
+          },
         });
       }
     }

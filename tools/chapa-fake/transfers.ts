@@ -62,7 +62,8 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   /** Every POST /transfers received, per reference, accepted or not: the exactly-once tests read it. */
   const received = () => fake.store('transferRequests', () => ({}) as Record<string, number>);
   const approvals = () => fake.store('approvals', () => [] as { reference: string; status: number | string }[]);
-  const switches = () => fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0, verifyNotFound: 0 }));
+  const switches = () =>
+    fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0, verifyNotFound: 0 }));
   const settleMs = Number(process.env.CHAPA_FAKE_TRANSFER_SETTLE_MS ?? 300);
   fake.onReset(() => {
     for (const name of ['transfers', 'transferRequests', 'approvals', 'transferSwitches']) fake.stores.delete(name);

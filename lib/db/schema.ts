@@ -426,6 +426,8 @@ export const railRequests = pgTable(
     uniqueIndex('rail_requests_reference_idx').on(t.reference),
     uniqueIndex('rail_requests_payout_idx').on(t.payoutId),
     index('rail_requests_due_idx').on(t.nextAttemptAt).where(sql`${t.state} <> 'done'`),
+    // The reconciliation's provider column reads one business's requests of a range.
+    index('rail_requests_business_idx').on(t.businessId, t.mode, t.createdAt),
     check('rail_requests_state_check', sql`${t.state} IN ('queued', 'sending', 'sent', 'done')`),
   ],
 );

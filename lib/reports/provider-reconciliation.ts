@@ -64,12 +64,12 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
   if (opts.mode !== 'live' || !config) return null;
   const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
   const rows = await db.execute<OurTransfer>(sql`
-    SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(p.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
+    SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(r.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
     FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
     WHERE r.business_id = ${opts.businessId} AND r.mode = 'live' AND r.provider = 'chapa'
-      AND p.created_at >= ${range.start.toISOString()}::timestamptz AND p.created_at < ${range.end.toISOString()}::timestamptz
+      AND r.created_at >= ${range.start.toISOString()}::timestamptz AND r.created_at < ${range.end.toISOString()}::timestamptz
       ${opts.currency ? sql`AND r.currency = ${opts.currency}` : sql``}
-    ORDER BY p.created_at, p.id`);
+    ORDER BY r.created_at, r.id`);
   if (rows.rows.length === 0) return { available: true, complete: true, days: [] };
   const listed = await listTransfers(config);
   if (!listed.ok) return { available: false, reason: listed.reason };

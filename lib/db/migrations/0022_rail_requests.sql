@@ -30,3 +30,5 @@ CREATE UNIQUE INDEX "rail_requests_reference_idx" ON "rail_requests" USING btree
 CREATE UNIQUE INDEX "rail_requests_payout_idx" ON "rail_requests" USING btree ("payout_id");
 --> statement-breakpoint
 CREATE INDEX "rail_requests_due_idx" ON "rail_requests" USING btree ("next_attempt_at") WHERE "state" <> 'done';
+--> statement-breakpoint
+CREATE INDEX "rail_requests_business_idx" ON "rail_requests" USING btree ("business_id","mode","created_at");

@@ -191,6 +191,37 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
 });
 
 describe('payout webhooks only ask verify', () => {
+  it('badly signed webhooks are refused; verify still settles the payout', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ webhooks: { badSignature: true } });
+    const res = await payout(c, 1_000, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await waitFor(async () => ((await stack.fake.state()).deliveries.some((d) => d.body.includes(ref) && d.status !== null) ? true : undefined));
+    expect((await stack.fake.state()).deliveries.filter((d) => d.body.includes(ref)).map((d) => d.status)).toEqual([401]);
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 20_000 }).toBe('success');
+    expect(await payoutEvents(ref)).toEqual(['payout.success']);
+  });
+
+  it('20 payouts one after another: each sent once; the answer and the settlement times', async () => {
+    const c = await liveCard(stack, 1_000_000);
+    const answered: number[] = [];
+    const settled: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const res = await payout(c, 1_000, 'cbe', '1000123456789');
+      answered.push(performance.now() - started);
+      await expect.poll(() => payoutStatus(c.live, res.body.data.provider_reference), { timeout: 10_000, interval: 20 }).toBe('success');
+      settled.push(performance.now() - started);
+      expect((await fakeTransfers(stack)).requests[res.body.data.provider_reference]).toBe(1);
+    }
+    const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1].toFixed(0);
+    console.log(
+      `live payout through the fake: answer p50 ${pct(answered, 50)} ms, p95 ${pct(answered, 95)} ms (debit, outbox row, POST /transfers); ` +
+        `settled p50 ${pct(settled, 50)} ms, p95 ${pct(settled, 95)} ms (fake settles after 100 ms, webhook, verify)`,
+    );
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(1_000_000 - 20_000);
+  }, 120_000);
+
   it('duplicate webhooks settle once', async () => {
     const c = await liveCard(stack);
     await stack.fake.switches({ webhooks: { copies: 3 } });

@@ -78,3 +78,34 @@ test('a live top-up through our checkout page and Chapa’s hosted page raises t
   const status = await api('GET', `/api/v1/card/payment/${payment.body.data.link_reference}/status`, biz.keys.live);
   expect(status.body.data).toMatchObject({ status: 'success', amount: 25_000 });
 });
+
+test('a live wallet charge that needs the customer’s code says so on its page, and is credited once the code is sent', async ({ page }, testInfo) => {
+  await stack.fake.switches({ chargeAuthType: 'otp' });
+  const biz = await stack.createBusiness(`Live wallet shop ${Date.now()}`);
+  const email = `owner-${biz.id}-${Date.now()}@example.com`;
+  expect((await api('POST', `/api/admin/businesses/${biz.id}/users`, stack.adminToken, { email, password: PASSWORD, role: 'owner' })).status).toBe(201);
+  const card = await api('POST', '/api/v1/card', biz.keys.live, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Abel' });
+  const charge = await api('POST', '/api/v1/card/payments', biz.keys.live, {
+    type: 'direct-charge',
+    amount: 12_000,
+    card_number: card.body.data.card_number,
+    phone_number: '+251900123456',
+    payment_method: 'telebirr',
+  });
+  expect(charge.status).toBe(201);
+  const ref = charge.body.data.link_reference as string;
+
+  await signInLive(page, email);
+  await page.goto(`${stack.baseUrl}/payments/${ref}`);
+  await expect(page.getByTestId('next-action')).toContainText('one-time code');
+  await expect(page.getByTestId('payment-status')).toContainText(/pending/i);
+  await screenshots(page, testInfo, 'live-charge-next-action');
+
+  const sent = await api('POST', `/api/v1/card/payment/${ref}/authorize`, biz.keys.live, { otp: '12345' });
+  expect(sent.body.data.status).toBe('success');
+  await page.reload();
+  await expect(page.getByTestId('payment-status')).toContainText(/success|paid/i);
+  await expect(page.getByTestId('next-action')).toHaveCount(0);
+  await screenshots(page, testInfo, 'live-charge-paid');
+  await stack.fake.reset();
+});

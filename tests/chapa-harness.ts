@@ -102,6 +102,8 @@ export interface LiveStack {
   createBusiness: (name?: string) => Promise<{ id: number; keys: { test: string; live: string } }>;
   /** Credits the business account in live mode (a recorded live deposit), for payouts. */
   fund: (businessId: number, currency: string, amount: number) => Promise<void>;
+  /** Another app instance on the same database and fake (as several instances behind a load balancer). */
+  startInstance: () => Promise<TestServer>;
   stop: () => Promise<void>;
 }
 
@@ -117,22 +119,24 @@ export async function startLiveStack(opts: {
   processGroup?: boolean;
 }): Promise<LiveStack> {
   const fake = await startChapaFake(opts.fakeEnv);
+  const serverOptions = {
+    databaseUrl: opts.databaseUrl,
+    adminToken: opts.adminToken,
+    processGroup: opts.processGroup,
+    env: {
+      CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey,
+      CHAPA_BASE_URL: `${fake.url}/v1`,
+      CHAPA_WEBHOOK_SECRET: CHAPA_TEST_SECRETS.webhookSecret,
+      CHAPA_ENCRYPTION_KEY: CHAPA_TEST_SECRETS.encryptionKey,
+      CHAPA_APPROVAL_SECRET: CHAPA_TEST_SECRETS.approvalSecret,
+      ...FAST_LIVE_TIMING,
+      ...opts.env,
+    },
+  };
+  const extra: TestServer[] = [];
   let server: TestServer;
   try {
-    server = await startTestServer({
-      databaseUrl: opts.databaseUrl,
-      adminToken: opts.adminToken,
-      processGroup: opts.processGroup,
-      env: {
-        CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey,
-        CHAPA_BASE_URL: `${fake.url}/v1`,
-        CHAPA_WEBHOOK_SECRET: CHAPA_TEST_SECRETS.webhookSecret,
-        CHAPA_ENCRYPTION_KEY: CHAPA_TEST_SECRETS.encryptionKey,
-        CHAPA_APPROVAL_SECRET: CHAPA_TEST_SECRETS.approvalSecret,
-        ...FAST_LIVE_TIMING,
-        ...opts.env,
-      },
-    });
+    server = await startTestServer(serverOptions);
   } catch (err) {
     await fake.stop();
     throw err;
@@ -160,8 +164,13 @@ export async function startLiveStack(opts: {
     async fund(businessId, currency, amount) {
       await admin(`/businesses/${businessId}/balance`, { mode: 'live', currency, amount });
     },
+    async startInstance() {
+      const instance = await startTestServer(serverOptions);
+      extra.push(instance);
+      return instance;
+    },
     async stop() {
-      await server.stop();
+      await Promise.all([server, ...extra].map((x) => x.stop()));
       await fake.stop();
     },
   };

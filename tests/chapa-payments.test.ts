@@ -216,6 +216,26 @@ describe('completion is never trusted from one message', () => {
     expect((rows[0] as any).n).toBe(1);
   });
 
+  it('two app instances receiving the same webhooks and callbacks at once credit once', async () => {
+    const second = await stack.startInstance();
+    // Paid at Chapa, no webhook or callback of its own: the burst races the scheduled verify of both instances.
+    await stack.fake.switches({ webhooks: { delivery: 'off' }, callbacks: false });
+    const { card, ref } = await hosted(6_500);
+    await customer(ref, 'pay');
+    const body = JSON.stringify({ event: 'charge.success', tx_ref: ref, status: 'success' });
+    const signature = createHmac('sha256', CHAPA_TEST_SECRETS.webhookSecret).update(body).digest('hex');
+    const answers = await Promise.all(
+      [stack.baseUrl, second.baseUrl, stack.baseUrl, second.baseUrl].flatMap((base) => [
+        fetch(`${base}/api/providers/chapa/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-chapa-signature': signature }, body }),
+        fetch(`${base}/api/providers/chapa/callback?trx_ref=${ref}`),
+      ]),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    await waitForStatus(ref, 'success');
+    expect(await balance(card.card_number)).toBe(6_500);
+    expect(await ledgerRows(ref)).toBe(1);
+  });
+
   it('out-of-order webhooks (a stale failure after the success) change nothing: verify decides', async () => {
     await stack.fake.switches({ webhooks: { delivery: 'hold' } });
     const { card, ref } = await hosted(7_000);

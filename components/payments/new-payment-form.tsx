@@ -165,7 +165,7 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
         ) : created.next_action ? (
           <p className="text-sm text-slate-700" data-testid="next-action" data-type={created.next_action.type}>
             <span className="font-medium">Next: </span>
-            {created.next_action.message}
+            <span className="[overflow-wrap:anywhere]">{created.next_action.message}</span>
           </p>
         ) : (
           <p className="text-sm text-slate-700">The charge was sent to the customer’s {created.payment_method} wallet; it completes when they approve it.</p>

@@ -18,7 +18,7 @@ import { amountSchema, parseInput, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { chapaConfig, LIVE_NOT_CONFIGURED, type ChapaConfig } from '../rails/chapa/config';
 import { completePayment } from './complete-payment';
-import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, requestDirectCharge, type DirectChargeRequest } from './live-payment';
+import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, nextActionMessage, requestDirectCharge, type DirectChargeRequest } from './live-payment';
 import { liveTiming } from './verify-live-payment';
 import type { PaymentType } from './payment-view';
 
@@ -222,10 +222,7 @@ async function pushLiveCharge(db: Db, config: ChapaConfig, opts: CreatePaymentOp
       `Chapa did not answer the charge request (${outcome.reason}). Payment ${charge.linkReference} stays pending until Chapa's verify settles it; its webhook will tell.`,
     );
   }
-  const message =
-    outcome.nextAction === 'otp'
-      ? `Ask the customer for the one-time code their wallet sent them and send it to POST /api/v1/card/payment/${charge.linkReference}/authorize.`
-      : 'The customer approves the payment request on their phone.';
+  const message = nextActionMessage(outcome.nextAction, charge.linkReference);
   await db
     .update(payments)
     .set({ providerNextAction: outcome.nextAction, providerRequestId: outcome.requestId, providerReference: outcome.chapaReference })

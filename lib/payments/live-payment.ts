@@ -9,6 +9,13 @@ import type { ChapaConfig } from '../rails/chapa/config';
 /** Our wallet slugs (GET /api/v1/banks) and the direct-charge `type` Chapa knows them by; the others have no live rail. */
 export const CHAPA_CHARGE_TYPES: Record<string, string> = { telebirr: 'telebirr', mpesa: 'mpesa', cbebirr: 'cbebirr' };
 
+/** What the customer must do next for a live direct charge, in the words the API and the dashboard show. */
+export function nextActionMessage(type: 'ussd' | 'otp' | string, linkReference: string): string {
+  return type === 'otp'
+    ? `Ask the customer for the one-time code their wallet sent them and send it to POST /api/v1/card/payment/${linkReference}/authorize.`
+    : 'The customer approves the payment request on their phone.';
+}
+
 /** Chapa wants Ethiopian numbers as 10 digits (09... or 07...); other countries' numbers are not sent. */
 export function chapaPhone(e164: string | null | undefined): string | null {
   const m = /^\+251([79]\d{8})$/.exec(e164 ?? '');

@@ -45,6 +45,8 @@ export interface Switches {
   verifyOverride: Record<string, { amount?: string | number; currency?: string; status?: string }>;
   /** Force the direct-charge authorization type (otp or ussd) instead of the wallet's own. */
   chargeAuthType: 'otp' | 'ussd' | null;
+  /** Whether a settled checkout calls the merchant's callback_url. */
+  callbacks: boolean;
 }
 
 export interface WebhookDelivery {
@@ -69,6 +71,7 @@ const defaultSwitches = (): Switches => ({
   webhooks: { delivery: 'normal', copies: 1, badSignature: false, early: false },
   verifyOverride: {},
   chargeAuthType: null,
+  callbacks: true,
 });
 
 export interface FakeOptions {
@@ -292,6 +295,7 @@ export class ChapaFake {
         webhooks: { ...this.switches.webhooks, ...(b.webhooks ?? {}) },
         verifyOverride: { ...this.switches.verifyOverride, ...(b.verifyOverride ?? {}) },
         chargeAuthType: b.chargeAuthType !== undefined ? b.chargeAuthType : this.switches.chargeAuthType,
+        callbacks: b.callbacks !== undefined ? b.callbacks !== false : this.switches.callbacks,
       };
       return { status: 200, json: this.switches };
     }

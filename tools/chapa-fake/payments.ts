@@ -99,7 +99,7 @@ export function registerPaymentRoutes(fake: ChapaFake): void {
       t.updatedAt = now();
       fake.sendWebhook(event, eventPayload(t));
     }
-    if (t.callbackUrl) {
+    if (t.callbackUrl && fake.switches.callbacks) {
       const url = new URL(t.callbackUrl);
       url.searchParams.set('trx_ref', t.txRef);
       url.searchParams.set('ref_id', t.reference);

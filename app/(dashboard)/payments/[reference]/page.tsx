@@ -14,6 +14,7 @@ import { requirePage } from '@/server/session';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
 import { payments } from '@/lib/db/schema';
+import { nextActionMessage } from '@/lib/payments/live-payment';
 import { readSettings } from '@/lib/config';
 
 export const metadata = { title: 'Payment · Gift cards' };
@@ -53,6 +54,14 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
           <Notice tone="error" testId="failure-reason">
             <span className="font-semibold">{payment.status === 'cancelled' ? 'Why it was cancelled: ' : 'Why it failed: '}</span>
             {payment.failureReason ?? 'No reason was recorded.'} The customer was not charged and the card was not credited.
+          </Notice>
+        </div>
+      )}
+      {pending && payment.providerNextAction && (
+        <div className="mb-4">
+          <Notice tone="info" testId="next-action">
+            <span className="font-semibold">Next: </span>
+            <span className="[overflow-wrap:anywhere]">{nextActionMessage(payment.providerNextAction, payment.linkReference)}</span>
           </Notice>
         </div>
       )}

@@ -4,6 +4,7 @@ import { apiClient, randomPhone, type ApiClient } from './helpers';
 
 export interface LiveCard {
   live: ApiClient;
+  key: string;
   businessId: number;
   cardNumber: string;
 }
@@ -18,7 +19,7 @@ export async function liveCard(s: LiveStack, amount = 500_000): Promise<LiveCard
   const t = await live.post('/api/v1/transfers', { amount, bank_slug: 'link', account_number: cardNumber, account_name: 'Float' });
   expect(t.status, JSON.stringify(t.body)).toBe(200);
   await expect.poll(() => balanceOf(live, cardNumber), { timeout: 15_000 }).toBe(amount);
-  return { live, businessId: biz.id, cardNumber };
+  return { live, key: biz.keys.live, businessId: biz.id, cardNumber };
 }
 
 export async function balanceOf(live: ApiClient, cardNumber: string): Promise<number> {

@@ -7,7 +7,7 @@ import { readChapaConfig } from '../lib/rails/chapa/config';
 import { providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
-import { waitFor } from './helpers';
+import { apiClient, waitFor } from './helpers';
 import { createScratchDatabase } from './test-server';
 
 /**
@@ -147,6 +147,24 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
       expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 3_000);
     }, 60_000);
   }
+
+  it('two app instances share the outbox: every transfer sent once while both retry through an outage', async () => {
+    const second = await stack.startInstance();
+    const c = await liveCard(stack);
+    // Half the payouts go through each instance; the first twelve sends meet an outage, so both workers retry.
+    const viaSecond = { ...c, live: apiClient(c.key, second.baseUrl) };
+    await stack.fake.switches({ failures: { transfer: { mode: '503', times: 12 } } });
+    const refs: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await payout(i % 2 ? viaSecond : c, 500 + i, 'cbe', '1000123456789');
+      expect(res.status).toBe(200);
+      refs.push(res.body.data.provider_reference);
+    }
+    for (const ref of refs) await expect.poll(() => payoutStatus(c.live, ref), { timeout: 60_000 }).toBe('success');
+    const requests = (await fakeTransfers(stack)).requests;
+    expect(refs.map((r) => requests[r])).toEqual(refs.map(() => 1));
+    await second.stop();
+  }, 120_000);
 
   it('a request Chapa took but never answered is found by verify and not sent again', async () => {
     const c = await liveCard(stack);

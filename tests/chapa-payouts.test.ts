@@ -356,13 +356,23 @@ describe('the provider side in reports', () => {
     const lagRef = lagging.body.data.provider_reference;
     await stack.fake.control('/__fake/transfers/settle', { reference: lagRef, status: 'success' });
 
+    // A live checkout the customer pays on Chapa's page: a payment on both sides.
+    const checkout = await c.live.post('/api/v1/card/payments', { type: 'hosted', amount: 2_000, card_number: c.cardNumber });
+    expect(checkout.status, JSON.stringify(checkout.body)).toBeLessThan(300);
+    const txRef = checkout.body.data.link_reference as string;
+    const tx = Object.values((await stack.fake.state()).stores.transactions ?? {}).find((x: any) => x.txRef === txRef) as { token: string };
+    await fetch(`${stack.fake.url}/checkout/payment/${tx.token}/pay`, { method: 'POST', redirect: 'manual' });
+    await expect.poll(async () => (await c.live.get(`/api/v1/card/payment/${txRef}/status`)).body.data?.status, { timeout: 15_000 }).toBe('success');
+
     const today = new Date().toISOString().slice(0, 10);
     const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
     expect(report).toMatchObject({ available: true, complete: true });
     if (!report?.available) throw new Error('no report');
     expect(report.days).toHaveLength(1);
     const [day] = report.days;
-    expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, chapaSettled: 1_100 + 1_300 });
+    expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, chapaSettled: 1_100 + 1_300, payments: 1 });
+    expect(day.oursReceived).toBeGreaterThanOrEqual(2_000);
+    expect(day.chapaReceived).toBe(day.oursReceived);
     expect(day.differences).toEqual([
       expect.objectContaining({
         reference: lagRef,

@@ -32,7 +32,7 @@ export function ChapaBalances({ view }: { view: ChapaBalancesView }) {
   );
 }
 
-/** The provider column: each live day's Chapa transfers against our payouts, differences listed. */
+/** The provider column: each live day's Chapa transactions and transfers against our payments and payouts, differences listed. */
 export function ProviderReconciliationSection({ report }: { report: ProviderReconciliation }) {
   return (
     <section aria-labelledby="provider-recon" className="mb-8" data-testid="provider-recon">
@@ -42,7 +42,7 @@ export function ProviderReconciliationSection({ report }: { report: ProviderReco
       {!report.available ? (
         <Notice tone="error">Chapa’s list of transfers could not be read just now ({report.reason}). Reload the page to try again.</Notice>
       ) : report.days.length === 0 ? (
-        <p className="text-sm text-slate-700">No payout went through Chapa on these days.</p>
+        <p className="text-sm text-slate-700">No payment or payout went through Chapa on these days.</p>
       ) : (
         <>
           {!report.complete && (
@@ -61,6 +61,15 @@ export function ProviderReconciliationSection({ report }: { report: ProviderReco
                 <tr>
                   <th scope="col" className="px-3 py-2 text-left font-medium">
                     Day
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Payments
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Received (ledger)
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Received (Chapa)
                   </th>
                   <th scope="col" className="px-3 py-2 text-right font-medium">
                     Transfers
@@ -82,6 +91,9 @@ export function ProviderReconciliationSection({ report }: { report: ProviderReco
                     <td className="whitespace-nowrap px-3 py-2">
                       {dayLabel(d.day)} · {d.currency}
                     </td>
+                    <td className="px-3 py-2 text-right tabular-nums">{d.payments}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.oursReceived, d.currency)}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.chapaReceived, d.currency)}</td>
                     <td className="px-3 py-2 text-right tabular-nums">{d.transfers}</td>
                     <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.oursSettled, d.currency)}</td>
                     <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.chapaSettled, d.currency)}</td>

@@ -23,6 +23,17 @@ export interface FakeTransfer {
   updatedAt: string;
 }
 
+/** The fields of the payments side's transactions this module reads. */
+interface FakeTransactionLike {
+  txRef: string;
+  reference: string;
+  kind: string;
+  amount: string;
+  currency: string;
+  status: string;
+  createdAt: string;
+}
+
 export interface TransferSwitches {
   /** auto: a transfer settles by itself after CHAPA_FAKE_TRANSFER_SETTLE_MS; manual: only POST /__fake/transfers/settle settles it. */
   settle: 'auto' | 'manual';
@@ -256,6 +267,29 @@ export function registerTransferRoutes(fake: ChapaFake): void {
         status: 'success',
         data,
         meta: { current_page: page, last_page: lastPage, per_page: perPage, total: all.length },
+      },
+    };
+  });
+
+  // All Transactions (the payments side's store): what the merchant received, for reconciliation.
+  fake.route('GET', '/transactions', 'transactions_list', () => {
+    const txs = [...(fake.store('transactions', () => new Map<string, FakeTransactionLike>()) as Map<string, FakeTransactionLike>).values()].reverse();
+    const transactions = txs.map((t) => ({
+      status: t.status,
+      ref_id: t.reference,
+      tx_ref: t.txRef,
+      type: t.kind === 'hosted' ? 'API' : 'Direct Charge',
+      currency: t.currency,
+      amount: t.amount,
+      charge: CHARGE,
+      created_at: t.createdAt,
+    }));
+    return {
+      status: 200,
+      json: {
+        message: 'Transactions retrieved',
+        status: 'success',
+        data: { transactions, pagination: { current_page: 1, last_page: 1, per_page: transactions.length, total: transactions.length } },
       },
     };
   });

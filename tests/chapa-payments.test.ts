@@ -386,6 +386,27 @@ describe('direct charge, live', () => {
     expect((await live.post(path, { otp: '12345' })).status).toBe(400);
   });
 
+  it('a webhook naming only Chapa’s reference (no tx_ref) finds the payment by it; one naming nothing of ours does nothing', async () => {
+    const card = await createCard(live);
+    const res = await charge(card.card_number, '+251900123456', 'telebirr', 1_700);
+    const ref = res.body.data.link_reference;
+    const chapaReference = (await stack.fake.state()).stores.transactions[ref].reference;
+    const send = async (payload: Record<string, unknown>) => {
+      const body = JSON.stringify({ event: 'charge.success', status: 'success', ...payload });
+      const sig = createHmac('sha256', CHAPA_TEST_SECRETS.webhookSecret).update(body).digest('hex');
+      const answer = await fetch(`${stack.baseUrl}/api/providers/chapa/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-chapa-signature': sig },
+        body,
+      });
+      return { status: answer.status, data: (await answer.json()).data };
+    };
+    expect(await send({ reference: chapaReference })).toEqual({ status: 200, data: { event: 'charge.success', handled: 'payment', payment: ref } });
+    expect(await send({ reference: 'CH-not-ours' })).toEqual({ status: 200, data: { event: 'charge.success', handled: 'payment', payment: null } });
+    await waitForStatus(ref, 'success');
+    expect(await balance(card.card_number)).toBe(1_700);
+  });
+
   it('a wallet Chapa does not charge is a validation error in live mode', async () => {
     const card = await createCard(live, 'DJF');
     const res = await charge(card.card_number, '+251900123456', 'waafi');

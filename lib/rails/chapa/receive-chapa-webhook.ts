@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { payments } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { requestLiveVerify } from '../../payments/verify-live-payment';
 import { answerData, textField, type ChapaBody } from './chapa-answers';
@@ -17,6 +19,8 @@ export interface ChapaEvent {
 export interface ReceivedChapaWebhook {
   event: string;
   handled: 'payment' | 'transfer' | 'ignored';
+  /** For payment events: the payment it asked verify about, or null when it names none of ours. */
+  payment?: string | null;
 }
 
 /** x-chapa-signature is the hex HMAC-SHA256 of the raw body under the webhook secret; chapa-signature signs only the secret and proves nothing about the body. */
@@ -24,6 +28,16 @@ export function chapaSignatureValid(secret: string, rawBody: Buffer, header: str
   if (!header || !/^[0-9a-f]{64}$/i.test(header.trim())) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest();
   return timingSafeEqual(expected, Buffer.from(header.trim(), 'hex'));
+}
+
+/** An event that names only Chapa's own reference (a direct charge's ref_id, kept as provider_reference). */
+async function paymentByChapaReference(db: Db, reference: string): Promise<string | null> {
+  const [row] = await db
+    .select({ linkReference: payments.linkReference })
+    .from(payments)
+    .where(and(eq(payments.providerReference, reference), eq(payments.mode, 'live')))
+    .limit(1);
+  return row?.linkReference ?? null;
 }
 
 const unsigned = () => new ServiceError('unauthorized', 'The webhook signature (x-chapa-signature) is missing or does not match the body.');
@@ -59,8 +73,9 @@ export async function receiveChapaWebhook(db: Db, config: ChapaConfig | null, he
   };
 
   if (event.startsWith('charge.')) {
-    if (received.txRef) await requestLiveVerify(db, received.txRef, config);
-    return { event, handled: 'payment' };
+    const linkReference = received.txRef ?? (received.reference ? await paymentByChapaReference(db, received.reference) : null);
+    if (linkReference) await requestLiveVerify(db, linkReference, config);
+    return { event, handled: 'payment', payment: linkReference };
   }
   if (event.startsWith('payout.') || event.startsWith('transfer.')) {
     await onChapaTransferEvent(db, received);

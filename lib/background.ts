@@ -4,6 +4,8 @@ import type { Db } from './db/client';
 import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
 import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
+import { startLiveVerification } from './payments/verify-live-payment';
+import { startRailRequests } from './rails/chapa/rail-requests';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 
 type BackgroundTask = (db: Db) => Stop;
@@ -14,7 +16,15 @@ type BackgroundTask = (db: Db) => Stop;
  * into the list totals).
  * Each feature adds its starter to this list.
  */
-const TASKS: BackgroundTask[] = [startPaymentSettlement, startPayoutSettlement, startDeliveryWorker, startIdempotencyPruning, startHistoryTotalsFolding];
+const TASKS: BackgroundTask[] = [
+  startPaymentSettlement,
+  startPayoutSettlement,
+  startDeliveryWorker,
+  startIdempotencyPruning,
+  startHistoryTotalsFolding,
+  startLiveVerification,
+  startRailRequests,
+];
 
 export function startBackgroundWork(db: Db): Stop {
   const stops = TASKS.map((start) => start(db));

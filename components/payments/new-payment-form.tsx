@@ -162,6 +162,11 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
               {copied ? 'Link copied' : ''}
             </p>
           </div>
+        ) : created.next_action ? (
+          <p className="text-sm text-slate-700" data-testid="next-action" data-type={created.next_action.type}>
+            <span className="font-medium">Next: </span>
+            <span className="[overflow-wrap:anywhere]">{created.next_action.message}</span>
+          </p>
         ) : (
           <p className="text-sm text-slate-700">The charge was sent to the customer’s {created.payment_method} wallet; it completes when they approve it.</p>
         )}

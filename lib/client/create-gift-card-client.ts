@@ -83,6 +83,9 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     createPayment: (input: CreatePaymentInput, opts?: PostOptions) => call<PaymentCreated>('POST', '/card/payments', input, opts),
     listPayments: (query?: PageQuery) => call<PaymentPage>('GET', `/card/payments${queryString({ ...query })}`),
     getPaymentStatus: (linkReference: string) => call<PaymentRecord>('GET', `/card/payment/${segment(linkReference)}/status`),
+    /** Live direct charges whose next_action is otp: sends the customer's one-time code. */
+    authorizePayment: (linkReference: string, otp: string, opts?: PostOptions) =>
+      call<PaymentRecord>('POST', `/card/payment/${segment(linkReference)}/authorize`, { otp }, opts),
 
     listEvents: (query?: ListEventsQuery) => call<EventPage>('GET', `/events${queryString({ ...query })}`),
 

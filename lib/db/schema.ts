@@ -399,6 +399,49 @@ export const payouts = pgTable(
   ],
 );
 
+/** The outbox of payout requests to a provider (migration 0022): written with the debit, sent once per reference. */
+export const railRequests = pgTable(
+  'rail_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    payoutId: id64('payout_id')
+      .notNull()
+      .references(() => payouts.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    provider: text('provider').notNull(),
+    reference: text('reference').notNull(),
+    bankCode: text('bank_code').notNull(),
+    /** What the destination receives, in minor units: the amount the transfer asks for and approval checks. */
+    amount: money('amount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    state: text('state', { enum: ['queued', 'sending', 'sent', 'done'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    /** Chapa's own id for the transfer, from its answer or verify. */
+    providerReference: text('provider_reference'),
+    /** What verify last said of the transfer, in Chapa's word. */
+    providerStatus: text('provider_status'),
+    verifiedAt: ts('verified_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('rail_requests_reference_idx').on(t.reference),
+    uniqueIndex('rail_requests_payout_idx').on(t.payoutId),
+    index('rail_requests_due_idx').on(t.nextAttemptAt).where(sql`${t.state} <> 'done'`),
+    // The reconciliation's provider column reads one business's requests of a range.
+    index('rail_requests_business_idx').on(t.businessId, t.mode, t.createdAt),
+    check('rail_requests_state_check', sql`${t.state} IN ('queued', 'sending', 'sent', 'done')`),
+  ],
+);
+
 export const payments = pgTable(
   'payments',
   {
@@ -428,6 +471,18 @@ export const payments = pgTable(
     settleAfter: ts('settle_after'),
     /** Why a failed payment failed, in words for the business's staff. */
     failureReason: text('failure_reason'),
+    /** Live (Chapa): the provider's hosted page our checkout page sends the customer on to. */
+    providerCheckoutUrl: text('provider_checkout_url'),
+    /** Live direct charge: what the customer must do next (`ussd`: approve on the phone; `otp`: give the code). */
+    providerNextAction: text('provider_next_action'),
+    /** Live direct charge: the token Chapa wants back with the OTP. */
+    providerRequestId: text('provider_request_id'),
+    /** Live: what Chapa's verify last said (lib/payments/verify-live-payment.ts), and when to ask again. */
+    verifyState: text('verify_state'),
+    verifyNote: text('verify_note'),
+    verifiedAt: ts('verified_at'),
+    nextVerifyAt: ts('next_verify_at'),
+    verifyAttempts: integer('verify_attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('payments_merchant_reference_idx').on(t.businessId, t.mode, t.merchantReference).where(sql`${t.merchantReference} IS NOT NULL`),
@@ -442,6 +497,7 @@ export const payments = pgTable(
       .with({ fastupdate: false })
       .where(sql`${t.merchantReference} IS NOT NULL`),
     index('payments_provider_reference_idx').on(t.providerReference).where(sql`${t.providerReference} IS NOT NULL`),
+    index('payments_next_verify_idx').on(t.nextVerifyAt).where(sql`${t.status} = 'pending' AND ${t.nextVerifyAt} IS NOT NULL`),
   ],
 );
 

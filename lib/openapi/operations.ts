@@ -7,6 +7,7 @@ import { cardStatusSchema } from '../cards/set-card-status';
 import type { ErrorCode } from '../errors';
 import { feeScheduleSchema } from '../fees/fee-schedule';
 import { depositSchema } from '../ledger/deposit';
+import { authorizePaymentSchema } from '../payments/authorize-live-payment';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
 import { schemas as payoutRequestSchemas } from '../payouts/payout-request';
@@ -339,6 +340,20 @@ export const OPERATIONS: Operation[] = [
     pathParams: { link_reference: 'The link_reference answered when the payment was started' },
     success: { status: 200, message: 'Payment status retrieved successfully', data: r.paymentRecordSchema, examples: { payment: ex.paymentRecordExample } },
     errors: ['payment_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/payment/{link_reference}/authorize',
+    operationId: 'authorizePayment',
+    tag: 'Payments',
+    summary: 'Authorize a live direct charge with the customer’s one-time code',
+    description:
+      'For a live direct charge whose next_action.type is otp. The code goes to the wallet through Chapa; the payment is credited only once Chapa’s verify confirms it, and the answer is the payment as it then stands.',
+    pathParams: { link_reference: 'The link_reference answered when the payment was started' },
+    body: { schemas: { AuthorizePaymentRequest: authorizePaymentSchema }, examples: { AuthorizePaymentRequest: { otp: '12345' } } },
+    success: { status: 200, message: 'Payment authorization sent', data: r.paymentRecordSchema, examples: { payment: ex.paymentRecordExample } },
+    errors: ['validation_error', 'invalid_request', 'payment_not_found', 'payment_request_failed'],
   },
   {
     api: 'v1',

@@ -142,6 +142,13 @@ export const paymentCreatedSchema = reg(
     merchant_reference: z.string().optional(),
     checkout_url: z.url().optional().meta({ description: 'hosted only: send the customer here' }),
     payment_method: z.string().optional().meta({ description: 'direct-charge only' }),
+    next_action: z
+      .strictObject({ type: z.enum(['ussd', 'otp']), message: z.string() })
+      .optional()
+      .meta({
+        description:
+          'live direct-charge only: ussd = the customer approves the request on their phone; otp = send the code they received to POST /card/payment/{link_reference}/authorize',
+      }),
   }),
 );
 

@@ -28,6 +28,8 @@ export interface CompletePaymentOptions {
   failureReason?: string;
   /** For background workers: leave a payment another worker holds to that worker. */
   skipLocked?: boolean;
+  /** Written with the outcome in the same statement (live: what Chapa's verify said). */
+  verify?: { state: string; note: string };
 }
 
 export interface CompletePaymentResult {
@@ -120,6 +122,13 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
         completedAt: sql`now()`,
         updatedAt: sql`now()`,
         settleAfter: null,
+        ...(opts.verify && {
+          verifyState: opts.verify.state,
+          verifyNote: opts.verify.note.slice(0, 500),
+          verifiedAt: sql`now()`,
+          nextVerifyAt: null,
+          verifyAttempts: sql`${payments.verifyAttempts} + 1`,
+        }),
       })
       .where(eq(payments.id, row.id))
       .returning();

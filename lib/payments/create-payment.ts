@@ -7,7 +7,7 @@ import { normalisePhone } from '../cards/phone';
 import { readSettings } from '../config';
 import type { Db } from '../db/client';
 import { bumpCounter } from '../db/list-counters';
-import { payments } from '../db/schema';
+import { businesses, payments } from '../db/schema';
 import { inTransaction, pgConstraint } from '../db/transaction';
 import { ServiceError, type FieldErrors } from '../errors';
 import { serviceFee } from '../fees/fee-schedule';
@@ -16,7 +16,10 @@ import type { Actor } from '../actor';
 import { assertWalletRail, requestWalletCharge, walletsFor } from '../rails/wallet-rail';
 import { amountSchema, parseInput, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
+import { chapaConfig, LIVE_NOT_CONFIGURED, type ChapaConfig } from '../rails/chapa/config';
 import { completePayment } from './complete-payment';
+import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, nextActionMessage, requestDirectCharge, type DirectChargeRequest } from './live-payment';
+import { liveTiming } from './verify-live-payment';
 import type { PaymentType } from './payment-view';
 
 const optionalText = (field: string, max: number) =>
@@ -57,6 +60,8 @@ export interface CreatedPayment {
   merchant_reference?: string;
   checkout_url?: string;
   payment_method?: string;
+  /** Live direct charges: what the customer must do now (approve the push on their phone, or give the OTP). */
+  next_action?: { type: 'ussd' | 'otp'; message: string };
 }
 
 /** Starts a top-up of one of the business's active cards: a hosted checkout link, or a charge pushed to a wallet. */
@@ -84,13 +89,32 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
       });
     }
     paymentMethod = input.payment_method!;
-    assertWalletRail(opts.mode);
+    if (opts.mode === 'live') liveConfig('No charge was requested.');
+    else assertWalletRail(opts.mode);
+    if (opts.mode === 'live' && !CHAPA_CHARGE_TYPES[paymentMethod]) {
+      throw new ServiceError('validation_error', {
+        payment_method: `payment_method must be a wallet Chapa can charge in live mode: ${Object.keys(CHAPA_CHARGE_TYPES).join(', ')}.`,
+      });
+    }
   } else if (opts.mode === 'live') {
-    throw new ServiceError('payment_request_failed', 'No live checkout processor is configured; no payment link was created.');
+    liveConfig('No payment link was created.');
   }
 
   const fee = await serviceFee(db, opts.businessId, opts.mode, 'payment', input.amount);
   const linkReference = newReference('pay');
+  const live = opts.mode === 'live' ? liveConfig('') : null;
+  // Hosted live: Chapa's page exists before our record does, so a refused or unanswered initialize leaves nothing behind.
+  const providerCheckoutUrl =
+    live && type === 'hosted'
+      ? await initializeHostedCheckout(live, {
+          linkReference,
+          total: input.amount + fee,
+          currency: card.currency,
+          businessName: await businessName(db, opts.businessId),
+          card,
+          appUrl: readSettings().appUrl,
+        })
+      : null;
   try {
     await inTransaction(db, async (tx) => {
       await tx.insert(payments).values({
@@ -109,6 +133,9 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
         cardNumber: card.card_number,
         actorType: opts.actor.type,
         actorId: opts.actor.id,
+        providerCheckoutUrl,
+        // Live payments are verified on a schedule until Chapa settles them or their time runs out.
+        ...(live ? { nextVerifyAt: new Date(Date.now() + liveTiming().intervalMs), verifyState: 'awaiting' } : {}),
       });
       await bumpCounter(tx, opts.businessId, opts.mode, 'payments', 1);
       await recordAudit(tx, {
@@ -128,7 +155,17 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
   }
   announceCreated(db, opts.businessId, opts.mode, 'payment', linkReference);
   // Recorded first: a customer is never asked to pay for a payment that does not exist.
-  if (type === 'direct-charge')
+  let nextAction: CreatedPayment['next_action'];
+  if (type === 'direct-charge' && live)
+    nextAction = await pushLiveCharge(db, live, opts, {
+      linkReference,
+      paymentMethod: paymentMethod!,
+      phoneNumber: phone!,
+      total: input.amount + fee,
+      currency: card.currency,
+      card,
+    });
+  else if (type === 'direct-charge')
     await pushWalletCharge(db, opts, {
       linkReference,
       paymentMethod: paymentMethod!,
@@ -146,7 +183,51 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
     card_number: card.card_number,
     ...(input.merchant_reference ? { merchant_reference: input.merchant_reference } : {}),
     ...(type === 'hosted' ? { checkout_url: `${readSettings().appUrl}/checkout/${linkReference}` } : { payment_method: paymentMethod! }),
+    ...(nextAction ? { next_action: nextAction } : {}),
   };
+}
+
+/** The live configuration, or the SPEC's 502 with why when live rails are off. */
+function liveConfig(nothingDone: string): ChapaConfig {
+  const config = chapaConfig();
+  if (!config) throw new ServiceError('payment_request_failed', `${LIVE_NOT_CONFIGURED}${nothingDone ? ` ${nothingDone}` : ''}`);
+  return config;
+}
+
+async function businessName(db: Db, businessId: number): Promise<string> {
+  const [row] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId));
+  return row?.name ?? '';
+}
+
+async function pushLiveCharge(db: Db, config: ChapaConfig, opts: CreatePaymentOptions, charge: DirectChargeRequest): Promise<CreatedPayment['next_action']> {
+  const outcome = await requestDirectCharge(config, charge);
+  if (outcome.kind === 'refused') {
+    await completePayment(db, {
+      linkReference: charge.linkReference,
+      mode: 'live',
+      outcome: 'failed',
+      actor: opts.actor,
+      failureReason: `Chapa refused the charge: ${outcome.message}.`,
+    });
+    throw new ServiceError('payment_request_failed', `Chapa refused the charge (${outcome.message}); the payment failed and nothing was charged.`);
+  }
+  if (outcome.kind === 'unknown') {
+    // The push may have reached the phone: the payment stays pending and Chapa's verify settles it (or its time runs out).
+    await db
+      .update(payments)
+      .set({ verifyState: 'unavailable', verifyNote: `The charge request got no answer from Chapa: ${outcome.reason}.` })
+      .where(eq(payments.linkReference, charge.linkReference));
+    throw new ServiceError(
+      'payment_request_failed',
+      `Chapa did not answer the charge request (${outcome.reason}). Payment ${charge.linkReference} stays pending until Chapa's verify settles it; its webhook will tell.`,
+    );
+  }
+  const message = nextActionMessage(outcome.nextAction, charge.linkReference);
+  await db
+    .update(payments)
+    .set({ providerNextAction: outcome.nextAction, providerRequestId: outcome.requestId, providerReference: outcome.chapaReference })
+    .where(and(eq(payments.linkReference, charge.linkReference), eq(payments.status, 'pending')));
+  return { type: outcome.nextAction, message };
 }
 
 async function pushWalletCharge(

@@ -14,6 +14,8 @@ export interface Checkout {
   serviceFee: number;
   total: number;
   lastFour: string;
+  /** Live: Chapa's hosted page, where our page sends the customer to pay. */
+  providerCheckoutUrl: string | null;
 }
 
 export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Checkout | undefined> {
@@ -34,5 +36,6 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     serviceFee: p.serviceFee,
     total: p.amount + p.serviceFee,
     lastFour: p.cardNumber.slice(-4),
+    providerCheckoutUrl: p.providerCheckoutUrl,
   };
 }

@@ -26,6 +26,14 @@ const base: Payment = {
   updatedAt: new Date('2024-01-02T03:04:06.000Z'),
   completedAt: null,
   settleAfter: null,
+  providerCheckoutUrl: null,
+  providerNextAction: null,
+  providerRequestId: null,
+  verifyState: null,
+  verifyNote: null,
+  verifiedAt: null,
+  nextVerifyAt: null,
+  verifyAttempts: 0,
 };
 
 describe('payment record', () => {

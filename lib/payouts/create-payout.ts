@@ -14,6 +14,7 @@ import { bankPayoutAnswer, businessPayoutAnswer, cardToCardAnswer } from './payo
 import { parsePayoutRequest } from './payout-request';
 import { settlePayout } from './settle-payout';
 import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
+import { LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
 
 /** The payout detail page splits a stored payout's amounts with the quote's rule. */
 
@@ -128,8 +129,10 @@ interface BankDestination {
 
 async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, to: BankDestination) {
   const rail = bankRailFor(opts.mode);
-  if (!rail) throw new ServiceError('failed_to_initiate_payout', 'No live bank payout provider is configured; nothing was debited.');
+  if (!rail) throw new ServiceError('failed_to_initiate_payout', `${LIVE_NOT_CONFIGURED} Nothing was debited.`);
   p.reference = newReference('bnk');
+  const instruction = { reference: p.reference, ...to, currency: p.source.currency, amount: q.credit };
+  const queued = await rail.prepare?.(instruction);
   const [clearing, feeAccount] = await Promise.all([
     clearingAccountId(db, 'bank', opts.mode, p.source.currency),
     feeRevenueAccountId(db, opts.mode, p.source.currency),
@@ -141,12 +144,12 @@ async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: Pay
     p,
     'payout_bank',
     postings(p, q, clearing, feeAccount),
-    { ...to, settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs) },
+    { ...to, settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs), railRequest: queued && { ...queued, amount: q.credit } },
     'pending',
   );
   // The rail hears of money only once it is set aside: a refused debit never reaches the bank.
   try {
-    await rail.initiate({ reference: p.reference, ...to, currency: p.source.currency, amount: q.credit });
+    await rail.initiate(instruction, db);
   } catch (err) {
     console.error(`bank rail ${rail.name} refused payout ${p.reference}`, err);
     await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });

@@ -25,9 +25,11 @@ const P = sql.placeholder;
 export const payoutStatements = {
   withEvent: compiledOnce(() => payoutStatement(true)),
   withoutEvent: compiledOnce(() => payoutStatement(false)),
+  /** A live bank payout: its request to the provider is queued in the same statement as the debit (the rail-request outbox). */
+  withRailRequest: compiledOnce(() => payoutStatement(false, true)),
 };
 
-function payoutStatement(withEvent: boolean): SQL {
+function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
   // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
   const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${P('sourceCardId')}, ${P('destinationCardId')}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
     = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)`;
@@ -54,7 +56,15 @@ function payoutStatement(withEvent: boolean): SQL {
       INSERT INTO audit_log (business_id, mode, actor_type, actor_id, action, target, details)
       SELECT ${P('businessId')}, ${P('mode')}, ${P('actorType')}, ${P('actorId')}, ${P('auditAction')}, ${P('reference')}, ${P('auditDetails')}::jsonb
       FROM payout
-    )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}
+    )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}${
+      withRailRequest
+        ? sql`, rail_requested AS (
+      INSERT INTO rail_requests (payout_id, business_id, mode, provider, reference, bank_code, amount, currency)
+      SELECT id, ${P('businessId')}, ${P('mode')}, ${P('railProvider')}, ${P('reference')}, ${P('railBankCode')}, ${P('railAmount')}, ${P('currency')}
+      FROM payout
+    )`
+        : sql``
+    }
     SELECT to_json(r) AS verdict FROM (
       SELECT ${postingVerdict}, (SELECT usable FROM actor_key) AS key_usable, (SELECT id FROM payout) AS payout_id FROM verdict v) r`;
 }

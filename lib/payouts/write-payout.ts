@@ -41,6 +41,8 @@ export interface PayoutExtras {
   accountNumber?: string;
   accountName?: string;
   settleAfter?: Date | null;
+  /** Queues the provider request with the debit (a live bank payout); the provider's own code for the bank. */
+  railRequest?: { provider: string; bankCode: string; amount: number };
 }
 
 /** A payout statement refused what was read before it; reading again answers why. */
@@ -158,7 +160,14 @@ export async function writePayout(
       }),
     );
   }
-  const statement = status === 'success' ? payoutStatements.withEvent() : payoutStatements.withoutEvent();
+  if (extra.railRequest) {
+    Object.assign(values, { railProvider: extra.railRequest.provider, railBankCode: extra.railRequest.bankCode, railAmount: extra.railRequest.amount });
+  }
+  const statement = extra.railRequest
+    ? payoutStatements.withRailRequest()
+    : status === 'success'
+      ? payoutStatements.withEvent()
+      : payoutStatements.withoutEvent();
   p.progress.sent = true;
   const verdict = await inOneStatement(db, async (q) => {
     const v = (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;

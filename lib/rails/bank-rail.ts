@@ -1,3 +1,6 @@
+import { chapaBankRail } from './chapa/chapa-bank-rail';
+import { chapaConfig } from './chapa/config';
+import type { Db } from '../db/client';
 import type { Mode } from '../validation';
 
 export interface BankPayoutInstruction {
@@ -10,11 +13,23 @@ export interface BankPayoutInstruction {
   amount: number;
 }
 
+/** A provider request recorded in the same statement as the debit (table rail_requests). */
+interface QueuedRailRequest {
+  provider: string;
+  /** The provider's own code for the bank or wallet. */
+  bankCode: string;
+}
+
 /** How bank and wallet payouts leave the ledger: accepted now, settled later by a status update. */
 export interface BankRail {
   name: string;
+  /**
+   * Before any debit: refuses a destination the rail cannot pay (a ServiceError) and, for a rail with an
+   * outbox, names the request the payout statement queues with the debit (initiate then sends it).
+   */
+  prepare?(instruction: BankPayoutInstruction): Promise<QueuedRailRequest | undefined>;
   /** Throws when the rail refuses the instruction; returns when it is accepted and pending. */
-  initiate(instruction: BankPayoutInstruction): Promise<void>;
+  initiate(instruction: BankPayoutInstruction, db: Db): Promise<void>;
   /** Milliseconds until the rail settles an accepted payout by itself, or null when it never does. */
   settleAfterMs(): number | null;
   /** The outcome the rail reports when it settles by itself. */
@@ -32,7 +47,8 @@ export const sandboxBankRail: BankRail = {
   outcome: ({ accountNumber }) => (accountNumber.endsWith('0000') ? 'failed' : 'success'),
 };
 
-const rails: Record<Mode, BankRail | undefined> = { test: sandboxBankRail, live: undefined };
+// Live mode has Chapa's rail when CHAPA_SECRET_KEY is set (each bundle of the app builds its registry from the same env).
+const rails: Record<Mode, BankRail | undefined> = { test: sandboxBankRail, live: chapaConfig() ? chapaBankRail : undefined };
 
 /** Plugs a provider adapter in for a mode (live has none until one is configured); undefined unplugs it. */
 export function useBankRail(mode: Mode, rail: BankRail | undefined): void {

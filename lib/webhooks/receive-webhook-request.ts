@@ -7,7 +7,7 @@ import { receiveWebhook, receiveWebhookBatch, type BatchedDelivery } from './rec
 import { BATCH_HEADER, BatchSplitter, MAX_BATCH_BYTES, malformedBatch } from './webhook-batch';
 
 /** Our own events are a few KB; anything far larger is refused before it is read or touches the database. */
-const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
 /** One delivery of a batch, as the splitter cut it: its headers and its body as the exact text that was signed. */
 function parseBatchItem(raw: Buffer): BatchedDelivery {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { startLiveStack } from '../chapa-harness';
 import { adminClient, apiClient, createTestBusiness, randomPhone, type ApiResponse, type TestBusiness } from '../helpers';
 import { documentValidator } from '../openapi-validator';
 
@@ -248,6 +249,34 @@ describe('REST API', () => {
     conforms('getPaymentStatus', await b.test.get(`/api/v1/card/payment/${link}/status`), 404);
     conforms('listPayments', await a.test.get('/api/v1/card/payments?offset=0&limit=5'), 200);
     conforms('listPayments', await a.test.get('/api/v1/card/payments?page=0'), 400);
+  });
+
+  it('live mode through Chapa (a second server against tools/chapa-fake): createPayment with next_action, authorizePayment', async () => {
+    const stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken') });
+    try {
+      await stack.fake.switches({ chargeAuthType: 'otp' });
+      const biz = await stack.createBusiness('Contract live');
+      const live = apiClient(biz.keys.live, stack.baseUrl);
+      const liveCard = (await live.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Live' })).body.data.card_number;
+      conforms('createPayment', await live.post('/api/v1/card/payments', { type: 'hosted', amount: 1_000, card_number: liveCard }), 201);
+      const charge = conforms(
+        'createPayment',
+        await live.post('/api/v1/card/payments', {
+          type: 'direct-charge',
+          amount: 1_000,
+          card_number: liveCard,
+          phone_number: '+251900123456',
+          payment_method: 'telebirr',
+        }),
+        201,
+      );
+      const path = `/api/v1/card/payment/${charge.data.link_reference}/authorize`;
+      conforms('authorizePayment', await live.post(path, { otp: '1' }), 400);
+      conforms('authorizePayment', await live.post('/api/v1/card/payment/pay_unknown/authorize', { otp: '12345' }), 404);
+      conforms('authorizePayment', await live.post(path, { otp: '12345' }), 200);
+    } finally {
+      await stack.stop();
+    }
   });
 
   it('listBanks, listEvents (with the payloads of every kind so far)', async () => {

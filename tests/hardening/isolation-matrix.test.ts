@@ -37,6 +37,11 @@ const CASES: Record<string, Case> = {
   'GET /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
   'PATCH /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ status: 'disable' }) },
   'DELETE /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
+  'POST /api/v1/card/payment/[link_reference]/authorize': {
+    expect: 'object',
+    params: (o) => [{ link_reference: o.linkRef }],
+    body: () => ({ otp: '12345' }),
+  },
   'GET /api/v1/card/payment/[link_reference]/status': { expect: 'object', params: (o) => [{ link_reference: o.linkRef }] },
   'GET /api/v1/card/payments': { expect: 'list', params: none },
   'POST /api/v1/card/payments': { expect: 'object', params: none, body: (o) => ({ type: 'hosted', amount: 1_000, card_number: o.card }) },

@@ -3,23 +3,31 @@ import { notFound } from 'next/navigation';
 import { CheckoutSummary } from '@/components/checkout/checkout-summary';
 import { formatMoney } from '@/components/ui/money';
 import { PaymentOutcome } from '@/components/checkout/payment-outcome';
+import { LiveCheckoutLink } from '@/components/checkout/live-checkout-link';
 import { TestPaymentButtons } from '@/components/checkout/test-payment-buttons';
 import { getDb } from '@/lib/db/client';
 import { getCheckout } from '@/lib/payments/get-checkout';
+import { requestLiveVerify } from '@/lib/payments/verify-live-payment';
 import { completeCheckout } from '@/server/actions/checkout';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ reference: string }> };
+type Props = { params: Promise<{ reference: string }>; searchParams: Promise<{ from?: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const checkout = await getCheckout(getDb(), (await params).reference);
   return { title: checkout ? `Pay ${checkout.businessName}` : 'Payment not found', robots: { index: false } };
 }
 
-export default async function CheckoutPage({ params }: Props) {
-  const checkout = await getCheckout(getDb(), (await params).reference);
+export default async function CheckoutPage({ params, searchParams }: Props) {
+  const reference = (await params).reference;
+  let checkout = await getCheckout(getDb(), reference);
   if (!checkout) notFound();
+  // Back from Chapa's page: ask verify now, so the customer sees the outcome without waiting for the webhook.
+  if (checkout.mode === 'live' && checkout.status === 'pending' && (await searchParams).from === 'chapa') {
+    await requestLiveVerify(getDb(), reference);
+    checkout = (await getCheckout(getDb(), reference)) ?? checkout;
+  }
   const total = formatMoney(checkout.total, checkout.currency);
 
   return (
@@ -45,6 +53,8 @@ export default async function CheckoutPage({ params }: Props) {
         <PaymentOutcome status={checkout.status} />
       ) : checkout.mode === 'test' ? (
         <TestPaymentButtons reference={checkout.linkReference} totalLabel={total} action={completeCheckout} />
+      ) : checkout.providerCheckoutUrl ? (
+        <LiveCheckoutLink chapaUrl={checkout.providerCheckoutUrl} reference={checkout.linkReference} totalLabel={total} />
       ) : (
         <div role="status" className="rounded-lg border border-slate-300 bg-white p-4">
           <p className="font-semibold">Payment isn&apos;t available</p>

@@ -14,6 +14,7 @@ import { requirePage } from '@/server/session';
 import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
 import { payments } from '@/lib/db/schema';
+import { nextActionMessage } from '@/lib/payments/live-payment';
 import { readSettings } from '@/lib/config';
 
 export const metadata = { title: 'Payment · Gift cards' };
@@ -56,6 +57,14 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
           </Notice>
         </div>
       )}
+      {pending && payment.providerNextAction && (
+        <div className="mb-4">
+          <Notice tone="info" testId="next-action">
+            <span className="font-semibold">Next: </span>
+            <span className="[overflow-wrap:anywhere]">{nextActionMessage(payment.providerNextAction, payment.linkReference)}</span>
+          </Notice>
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Money">
           <dl className="grid grid-cols-2 gap-4">
@@ -88,6 +97,29 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
               </>
             )}
             <DetailField label="Processor reference">{payment.providerReference ?? '—'}</DetailField>
+            {payment.mode === 'live' && (
+              <DetailField label="Chapa's verify" testId="payment-verify">
+                {payment.verifyState ? (
+                  <>
+                    {payment.verifyState}
+                    {payment.verifyNote ? `: ${payment.verifyNote}` : ''}
+                    {payment.verifiedAt && (
+                      <span className="text-slate-600">
+                        {' '}
+                        (<LocalTime iso={payment.verifiedAt.toISOString()} />)
+                      </span>
+                    )}
+                  </>
+                ) : (
+                  'Not checked yet'
+                )}
+                {pending && payment.nextVerifyAt && (
+                  <span className="block text-slate-600">
+                    Next check <LocalTime iso={payment.nextVerifyAt.toISOString()} />
+                  </span>
+                )}
+              </DetailField>
+            )}
             <DetailField label="Created">
               <LocalTime iso={payment.createdAt.toISOString()} />
             </DetailField>

@@ -17,6 +17,8 @@ import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 import { splitAmounts, takesFeeOffAmount } from '@/lib/payouts/payout-rules';
 import { requirePayout } from '@/lib/payouts/payout-view';
+import { chapaTransferOf } from '@/lib/rails/chapa/rail-request-view';
+import { ChapaTransferPanel } from '@/components/payouts/chapa-transfer-panel';
 
 export const metadata = { title: 'Payout · Gift cards' };
 
@@ -28,10 +30,11 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
     if (err instanceof ServiceError) notFound();
     throw err;
   });
-  const [trail, names, startedBy] = await Promise.all([
+  const [trail, names, startedBy, chapa] = await Promise.all([
     ledgerTrail(db, session.businessId, session.mode, payout.reference),
     merchantNames(db, [payout.merchantId]),
     payoutInitiator(db, { businessId: session.businessId, actorType: payout.actorType, actorId: payout.actorId }),
+    chapaTransferOf(db, session.businessId, session.mode, payout.reference),
   ]);
   const failed = payout.status === 'failed';
   const pending = payout.status === 'pending';
@@ -134,6 +137,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ referen
             </DetailField>
           </dl>
         </Panel>
+        {chapa && <ChapaTransferPanel transfer={chapa} />}
       </div>
       <div className="mt-4">
         <Panel title="Ledger transactions">

@@ -2,9 +2,13 @@ import { reportQuery, ReportFilters } from '@/components/reports/report-filters'
 import { ReconciliationDefinitions } from '@/components/reports/reconciliation-definitions';
 import { ReconciliationProblems } from '@/components/reports/reconciliation-problems';
 import { ReconciliationTable } from '@/components/reports/reconciliation-table';
+import { ChapaBalances, ProviderReconciliationSection } from '@/components/reports/provider-reconciliation';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { getDb } from '@/lib/db/client';
+import { chapaBalancesFor } from '@/lib/rails/chapa/chapa-balances';
+import { chapaConfig } from '@/lib/rails/chapa/config';
+import { providerReconciliation } from '@/lib/reports/provider-reconciliation';
 import { MAX_RECONCILIATION_DAYS, parseReconciliationParams } from '@/lib/reports/reconciliation/definitions';
 import { reconciliationReport } from '@/lib/reports/reconciliation/report';
 import { CURRENCIES } from '@/lib/validation';
@@ -22,7 +26,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   const session = await requirePage('reports:read');
   const params = await searchParams;
   const { value, errors, today } = parseReconciliationParams(params, session.timeZone);
-  const report = await reconciliationReport(getDb(), { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...value });
+  const options = { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...value };
+  const db = getDb();
+  const config = session.mode === 'live' ? chapaConfig() : null;
+  const [report, provider, balances] = await Promise.all([
+    reconciliationReport(db, options),
+    providerReconciliation(db, config, options),
+    chapaBalancesFor(db, config, session.businessId),
+  ]);
   const broken = report.days.filter((d) => !d.reconciles);
   return (
     <>
@@ -93,6 +104,8 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           <ReconciliationProblems days={report.days} truncated={report.truncated} />
         </>
       )}
+      {balances && <ChapaBalances view={balances} />}
+      {provider && <ProviderReconciliationSection report={provider} />}
       <ReconciliationDefinitions />
     </>
   );

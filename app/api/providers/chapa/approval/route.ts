@@ -1,0 +1,22 @@
+import { json } from '@/lib/api/api-route';
+import { readBodyBytes } from '@/lib/api/read-body';
+import { getDb } from '@/lib/db/client';
+import { chapaConfig } from '@/lib/rails/chapa/config';
+import { approveTransfer } from '@/lib/rails/chapa/transfer-approval';
+import { MAX_WEBHOOK_BODY_BYTES } from '@/lib/webhooks/receive-webhook-request';
+
+/** Chapa's server approval of a transfer: 200 approves it, anything else (400 here) makes Chapa revert it. */
+export async function POST(req: Request): Promise<Response> {
+  let approved = false;
+  try {
+    const body = await readBodyBytes(req, MAX_WEBHOOK_BODY_BYTES);
+    const signature = req.headers.get('chapa-signature') ?? req.headers.get('x-chapa-signature');
+    approved = await approveTransfer(getDb(), chapaConfig(), { rawBody: body.toString('utf8'), signature });
+  } catch (err) {
+    // Too large, unreadable or a database error: not approved. Chapa reverts the transfer and the payout fails and refunds.
+    console.error('chapa approval', err);
+  }
+  return approved
+    ? json(200, { status: 'success', message: 'Transfer approved', data: null })
+    : json(400, { status: 'error', message: 'Transfer rejected', data: null });
+}

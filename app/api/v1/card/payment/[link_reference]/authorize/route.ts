@@ -1,0 +1,11 @@
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { authorizeLivePayment } from '@/lib/payments/authorize-live-payment';
+
+type Params = { link_reference: string };
+
+export const POST = apiRoute<Params>(async ({ db, auth, params, body }) => ({
+  message: 'Payment authorization sent',
+  data: await authorizeLivePayment(db, { businessId: auth.businessId, mode: auth.mode, linkReference: params.link_reference, input: body }),
+}));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

@@ -1,0 +1,233 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import { backgroundLoop, type Stop } from '../background-loop';
+import type { Db } from '../db/client';
+import { payments } from '../db/schema';
+import { readVerifiedTransaction } from '../rails/chapa/chapa-answers';
+import { callChapa } from '../rails/chapa/chapa-client';
+import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
+import { formatMinor } from '../rails/chapa/money-text';
+import { completePayment } from './complete-payment';
+import type { Payment } from './payment-view';
+
+const CHAPA: Actor = { type: 'system', id: 'chapa' };
+
+/** What one verification came to. */
+type VerifyResult = 'credited' | 'failed' | 'pending' | 'unavailable' | 'finished' | 'not_found';
+
+export interface LiveTiming {
+  /** First scheduled verify after the payment starts, then doubling up to `maxIntervalMs`. */
+  intervalMs: number;
+  maxIntervalMs: number;
+  /** A payment Chapa still calls pending (or does not know) this long after it started fails as timed out. */
+  timeoutMs: number;
+}
+
+const envMs = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+/** CHAPA_VERIFY_INTERVAL_MS (30 s), CHAPA_VERIFY_MAX_INTERVAL_MS (5 min), CHAPA_PAYMENT_TIMEOUT_MS (1 h). */
+export function liveTiming(): LiveTiming {
+  return {
+    intervalMs: envMs('CHAPA_VERIFY_INTERVAL_MS', 30_000),
+    maxIntervalMs: envMs('CHAPA_VERIFY_MAX_INTERVAL_MS', 300_000),
+    timeoutMs: envMs('CHAPA_PAYMENT_TIMEOUT_MS', 3_600_000),
+  };
+}
+
+const nextVerifyDelay = (attempts: number, t: LiveTiming = liveTiming()) => Math.min(t.maxIntervalMs, t.intervalMs * 2 ** Math.min(attempts, 20));
+
+async function note(db: Db, id: number, state: string, text: string, reschedule: boolean, attempts: number): Promise<void> {
+  await db
+    .update(payments)
+    .set({
+      verifyState: state,
+      verifyNote: text.slice(0, 500),
+      verifyAttempts: attempts + 1,
+      ...(reschedule ? { nextVerifyAt: new Date(Date.now() + nextVerifyDelay(attempts + 1)) } : {}),
+    })
+    .where(eq(payments.id, id));
+}
+
+/**
+ * Asks Chapa's verify about one live payment and settles it only on what verify
+ * says: success with the same amount (what the customer pays: amount plus fee)
+ * and currency credits the card through completePayment, whose row lock makes
+ * concurrent webhooks, callbacks and scheduled checks credit once. A webhook or
+ * callback never settles anything by itself; it only calls this.
+ */
+async function verifyLivePayment(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<VerifyResult> {
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.linkReference, linkReference), eq(payments.mode, 'live')));
+  if (!payment) return 'not_found';
+  if (!config) return 'unavailable';
+  const answer = await callChapa(config, { method: 'GET', path: `/transaction/verify/${encodeURIComponent(payment.linkReference)}` });
+  const timedOut = Date.now() - new Date(payment.createdAt).getTime() > liveTiming().timeoutMs;
+
+  if (answer.kind === 'unavailable') {
+    // Chapa being unreachable is never a reason to fail a payment the customer may have paid.
+    if (payment.status === 'pending')
+      await note(db, payment.id, 'unavailable', `Verify could not reach Chapa: ${answer.reason}.`, true, payment.verifyAttempts);
+    return payment.status === 'pending' ? 'unavailable' : 'finished';
+  }
+  if (answer.kind === 'refused') {
+    if (payment.status !== 'pending') return 'finished';
+    // Only "no such transaction" lets the clock run out; a refused key (401, 403) says nothing about the payment.
+    const unknownToChapa = answer.httpStatus === 404 || /not found/i.test(answer.message);
+    if (!unknownToChapa) {
+      await note(
+        db,
+        payment.id,
+        'refused',
+        `Chapa refused the verify (${answer.httpStatus}: ${answer.message}); check CHAPA_SECRET_KEY.`,
+        true,
+        payment.verifyAttempts,
+      );
+      return 'unavailable';
+    }
+    if (timedOut) return settle(db, payment, 'failed', 'timed_out', `Chapa did not know the payment (${answer.message}) and no answer came in time.`);
+    await note(db, payment.id, 'not_found', `Chapa's verify: ${answer.message}.`, true, payment.verifyAttempts);
+    return 'pending';
+  }
+
+  const verified = readVerifiedTransaction(answer.body);
+  if (verified.state === 'unreadable' || verified.txRef !== payment.linkReference) {
+    const why = verified.state === 'unreadable' ? verified.reason : `verify answered tx_ref ${verified.txRef}`;
+    if (payment.status === 'pending') await note(db, payment.id, 'unreadable', `Chapa's verify could not be read: ${why}.`, true, payment.verifyAttempts);
+    return payment.status === 'pending' ? 'pending' : 'finished';
+  }
+
+  const expected = payment.amount + payment.serviceFee;
+  if (payment.status !== 'pending') {
+    // A mismatch already says what was paid; anything else failed here that Chapa calls paid needs a person.
+    if (payment.status !== 'success' && verified.state === 'success' && payment.verifyState !== 'mismatch' && payment.verifyState !== 'paid_after_failure') {
+      // Paid after we gave up: nothing is credited automatically; the business refunds or credits by hand.
+      await db
+        .update(payments)
+        .set({
+          verifyState: 'paid_after_failure',
+          verifyNote: `Chapa reports this payment paid (${verified.raw}) after it had failed here; refund it or credit the card by hand.`,
+        })
+        .where(eq(payments.id, payment.id));
+    }
+    return 'finished';
+  }
+
+  if (verified.state === 'success') {
+    if (verified.amount !== expected || verified.currency !== payment.currency) {
+      const said = `${formatMinor(verified.amount)} ${verified.currency}`;
+      const wanted = `${formatMinor(expected)} ${payment.currency}`;
+      return settle(
+        db,
+        payment,
+        'failed',
+        'mismatch',
+        `Chapa's verify reported ${said} paid where ${wanted} was due; nothing was credited.`,
+        verified.chapaReference,
+      );
+    }
+    return settle(db, payment, 'success', 'verified', `Chapa's verify confirmed ${formatMinor(expected)} ${payment.currency} paid.`, verified.chapaReference);
+  }
+  if (verified.state === 'failed')
+    return settle(db, payment, 'failed', 'verified', `Chapa's verify reported the payment ${verified.raw.split(' ')[0]}.`, verified.chapaReference);
+  if (timedOut)
+    return settle(
+      db,
+      payment,
+      'failed',
+      'timed_out',
+      'Chapa still reported the payment pending when its time ran out; nothing was credited.',
+      verified.chapaReference,
+    );
+  await note(db, payment.id, 'pending', "Chapa's verify reports the payment still pending.", true, payment.verifyAttempts);
+  return 'pending';
+}
+
+async function settle(
+  db: Db,
+  payment: Payment,
+  outcome: 'success' | 'failed',
+  state: string,
+  text: string,
+  chapaReference?: string | null,
+): Promise<VerifyResult> {
+  const { changed } = await completePayment(db, {
+    linkReference: payment.linkReference,
+    mode: 'live',
+    outcome,
+    actor: CHAPA,
+    processorReference: chapaReference ?? payment.providerReference ?? undefined,
+    ...(outcome === 'failed' && state !== 'verified' ? { failureReason: text } : {}),
+    verify: { state, note: text },
+  });
+  if (!changed) return 'finished';
+  return outcome === 'success' ? 'credited' : 'failed';
+}
+
+/** Live payments whose scheduled verify is due; returns how many this pass looked at. */
+async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
+  const config = chapaConfig();
+  if (!config) return 0;
+  // Claimed by pushing next_verify_at a lease ahead, so several app instances never verify the same payment at once.
+  const lease = liveTiming().intervalMs + config.timeoutMs;
+  const { rows: due } = await db.execute<{ link_reference: string }>(sql`
+    UPDATE payments SET next_verify_at = now() + make_interval(secs => ${lease / 1000})
+    WHERE id IN (
+      SELECT id FROM payments
+      WHERE status = 'pending' AND mode = 'live' AND next_verify_at IS NOT NULL AND next_verify_at <= now()
+      ORDER BY next_verify_at
+      LIMIT ${batch}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING link_reference`);
+  for (const p of due) {
+    try {
+      await verifyLivePayment(db, p.link_reference, config);
+    } catch (err) {
+      console.error(`live verify of ${p.link_reference}:`, err instanceof Error ? err.message : err);
+    }
+  }
+  return due.length;
+}
+
+/** The background loop started with the server (lib/background.ts); idle without CHAPA_SECRET_KEY. */
+export const startLiveVerification = (db: Db, intervalMs = 500): Stop =>
+  backgroundLoop('live payment verification', intervalMs, async () => {
+    // Always waits the interval: every payment looked at was rescheduled or finished, so nothing is due again at once.
+    await verifyDuePayments(db);
+    return false;
+  });
+
+const inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
+
+/**
+ * What a webhook or callback calls: one verify per reference at a time in this
+ * process. A trigger arriving while one runs asks for exactly one more run after
+ * it (the newer message may follow a newer state), so a burst of duplicates
+ * costs at most two calls to Chapa and no signal is lost.
+ */
+export async function requestLiveVerify(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<void> {
+  const running = inFlight.get(linkReference);
+  if (running) {
+    running.again = true;
+    return running.done;
+  }
+  const entry = { again: false, done: Promise.resolve() };
+  entry.done = (async () => {
+    try {
+      do {
+        entry.again = false;
+        await verifyLivePayment(db, linkReference, config).catch((err) =>
+          console.error(`live verify of ${linkReference}:`, err instanceof Error ? err.message : err),
+        );
+      } while (entry.again);
+    } finally {
+      inFlight.delete(linkReference);
+    }
+  })();
+  inFlight.set(linkReference, entry);
+  return entry.done;
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHAPA_BASE_URL, readChapaConfig } from './config';
+
+describe('readChapaConfig', () => {
+  it('is off without CHAPA_SECRET_KEY, whatever else is set', () => {
+    expect(readChapaConfig({})).toBeNull();
+    expect(readChapaConfig({ CHAPA_SECRET_KEY: '  ', CHAPA_WEBHOOK_SECRET: 'x', CHAPA_BASE_URL: 'http://fake' })).toBeNull();
+  });
+
+  it('reads every CHAPA_* variable, with the documented base URL by default', () => {
+    expect(readChapaConfig({ CHAPA_SECRET_KEY: 'CHASECK_TEST-abc' })).toEqual({
+      secretKey: 'CHASECK_TEST-abc',
+      baseUrl: DEFAULT_CHAPA_BASE_URL,
+      webhookSecret: null,
+      encryptionKey: null,
+      approvalSecret: null,
+      timeoutMs: 15_000,
+    });
+    expect(
+      readChapaConfig({
+        CHAPA_SECRET_KEY: 'k',
+        CHAPA_BASE_URL: 'http://127.0.0.1:4010/v1/',
+        CHAPA_WEBHOOK_SECRET: 'w',
+        CHAPA_ENCRYPTION_KEY: 'e',
+        CHAPA_APPROVAL_SECRET: 'a',
+        CHAPA_TIMEOUT_MS: 'soon',
+      }),
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:4010/v1', webhookSecret: 'w', encryptionKey: 'e', approvalSecret: 'a', timeoutMs: 15_000 });
+  });
+});

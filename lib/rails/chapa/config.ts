@@ -1,0 +1,39 @@
+/** The CHAPA_* settings (README "Going live"). Live rails exist only when a secret key is set. */
+export interface ChapaConfig {
+  secretKey: string;
+  baseUrl: string;
+  webhookSecret: string | null;
+  encryptionKey: string | null;
+  approvalSecret: string | null;
+  /** How long one call to Chapa may take before it counts as unavailable. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_CHAPA_BASE_URL = 'https://api.chapa.co/v1';
+
+/** The sentence live-mode 502s carry in `error` when no secret key is set. */
+export const LIVE_NOT_CONFIGURED = 'Live payments are not configured.';
+
+const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+
+export function readChapaConfig(env: Record<string, string | undefined> = process.env): ChapaConfig | null {
+  const secretKey = text(env.CHAPA_SECRET_KEY);
+  if (!secretKey) return null;
+  const timeout = Number(env.CHAPA_TIMEOUT_MS ?? 15_000);
+  return {
+    secretKey,
+    baseUrl: (text(env.CHAPA_BASE_URL) ?? DEFAULT_CHAPA_BASE_URL).replace(/\/+$/, ''),
+    webhookSecret: text(env.CHAPA_WEBHOOK_SECRET),
+    encryptionKey: text(env.CHAPA_ENCRYPTION_KEY),
+    approvalSecret: text(env.CHAPA_APPROVAL_SECRET),
+    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 15_000,
+  };
+}
+
+let cached: { env: string | undefined; config: ChapaConfig | null } | undefined;
+
+/** The process's configuration, read once per CHAPA_SECRET_KEY value. */
+export function chapaConfig(): ChapaConfig | null {
+  if (!cached || cached.env !== process.env.CHAPA_SECRET_KEY) cached = { env: process.env.CHAPA_SECRET_KEY, config: readChapaConfig() };
+  return cached.config;
+}

@@ -1,0 +1,168 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { ChapaConfig } from '../rails/chapa/config';
+import { listTransactions, type ListedTransaction } from '../rails/chapa/transaction-list';
+import { listTransfers, type ListedTransfer } from '../rails/chapa/transfers';
+import type { Currency } from '../validation';
+import { dayRangeOf } from './report-range';
+import type { ReconciliationOptions } from './reconciliation/definitions';
+
+interface ProviderDifference {
+  kind: 'transfer' | 'payment';
+  reference: string;
+  day: string;
+  currency: Currency;
+  ours: { status: string; amount: number };
+  chapa: { status: string; amount: number | null } | null;
+  detail: string;
+}
+
+/** One live day and currency: our payouts sent through Chapa against what Chapa holds for the same references. */
+interface ProviderDay {
+  day: string;
+  currency: Currency;
+  transfers: number;
+  /** What our ledger paid out through Chapa and settled, in minor units (what the destinations receive). */
+  oursSettled: number;
+  /** What Chapa says it paid for the same references. */
+  chapaSettled: number;
+  /** Live payments through Chapa, what our ledger credited for them (amount and fee, what the customer paid) and what Chapa says was paid. */
+  payments: number;
+  oursReceived: number;
+  chapaReceived: number;
+  differences: ProviderDifference[];
+}
+
+export type ProviderReconciliation = { available: false; reason: string } | { available: true; complete: boolean; days: ProviderDay[] };
+
+type OurTransfer = {
+  reference: string;
+  amount: number;
+  currency: Currency;
+  status: 'pending' | 'success' | 'failed';
+  state: string;
+  day: string;
+};
+
+/** Why one of our transfers and Chapa's record of it disagree, or null when they agree (or cannot yet). */
+function difference(ours: OurTransfer, chapa: ListedTransfer | undefined): string | null {
+  if (!chapa) {
+    if (ours.status === 'success') return 'We paid it out, but Chapa lists no transfer with this reference.';
+    // Refused by Chapa, or still queued for sending: Chapa not knowing it is expected.
+    if (ours.status === 'failed' || ours.state === 'queued' || ours.state === 'sending') return null;
+    return 'Chapa took this transfer but no longer lists it.';
+  }
+  if (chapa.amount !== null && chapa.amount !== ours.amount) return 'Chapa lists a different amount.';
+  if (chapa.currency !== null && chapa.currency !== ours.currency) return 'Chapa lists a different currency.';
+  if (ours.status === 'success' && chapa.state !== 'success') return `We settled it as paid; Chapa says ${chapa.status || 'nothing'}.`;
+  if (ours.status === 'failed' && chapa.state === 'success') return 'We refunded it, but Chapa says it was paid.';
+  if (ours.status === 'pending' && chapa.state !== null && chapa.state !== 'pending') return `Still pending here; Chapa says ${chapa.status}.`;
+  return null;
+}
+
+type OurPayment = {
+  reference: string;
+  /** What the customer pays: the amount and the service fee, as Chapa was asked for. */
+  paid: number;
+  currency: Currency;
+  status: string;
+  day: string;
+};
+
+const PAID = new Set(['success', 'successful']);
+
+function paymentDifference(ours: OurPayment, chapa: ListedTransaction | undefined): string | null {
+  const chapaPaid = chapa !== undefined && PAID.has(chapa.status);
+  if (!chapa) return ours.status === 'success' ? 'We credited it, but Chapa lists no payment with this reference.' : null;
+  if (chapa.amount !== null && chapaPaid && chapa.amount !== ours.paid) return 'Chapa lists a different amount paid.';
+  if (ours.status === 'success' && !chapaPaid) return `We credited it; Chapa says ${chapa.status || 'nothing'}.`;
+  if (ours.status !== 'success' && chapaPaid) return `Chapa says it was paid; here it is ${ours.status}.`;
+  return null;
+}
+
+/**
+ * The provider column of the daily reconciliation (live mode): each live day's
+ * Chapa transactions and transfers of this business against our ledger's
+ * payments and payouts. Only this
+ * business's own references are compared, so nothing of another business on the
+ * same Chapa account shows. Null in test mode or when live rails are off.
+ */
+export async function providerReconciliation(db: Db, config: ChapaConfig | null, opts: ReconciliationOptions): Promise<ProviderReconciliation | null> {
+  if (opts.mode !== 'live' || !config) return null;
+  const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
+  const rows = await db.execute<OurTransfer>(sql`
+    SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(r.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
+    FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
+    WHERE r.business_id = ${opts.businessId} AND r.mode = 'live' AND r.provider = 'chapa'
+      AND r.created_at >= ${range.start.toISOString()}::timestamptz AND r.created_at < ${range.end.toISOString()}::timestamptz
+      ${opts.currency ? sql`AND r.currency = ${opts.currency}` : sql``}
+    ORDER BY r.created_at, r.id`);
+  const paymentRows = await db.execute<OurPayment>(sql`
+    SELECT link_reference AS reference, amount + service_fee AS paid, currency, status, to_char(created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
+    FROM payments
+    WHERE business_id = ${opts.businessId} AND mode = 'live' AND (verify_state IS NOT NULL OR provider_request_id IS NOT NULL OR provider_checkout_url IS NOT NULL)
+      AND created_at >= ${range.start.toISOString()}::timestamptz AND created_at < ${range.end.toISOString()}::timestamptz
+      ${opts.currency ? sql`AND currency = ${opts.currency}` : sql``}
+    ORDER BY created_at, id`);
+  if (rows.rows.length === 0 && paymentRows.rows.length === 0) return { available: true, complete: true, days: [] };
+  const [listed, listedPayments] = await Promise.all([
+    rows.rows.length > 0 ? listTransfers(config) : Promise.resolve({ ok: true as const, transfers: [], complete: true }),
+    paymentRows.rows.length > 0 ? listTransactions(config) : Promise.resolve({ ok: true as const, transactions: [], complete: true }),
+  ]);
+  if (!listed.ok) return { available: false, reason: listed.reason };
+  if (!listedPayments.ok) return { available: false, reason: listedPayments.reason };
+  const byReference = new Map(listed.transfers.map((t) => [t.reference, t]));
+  const byTxRef = new Map(listedPayments.transactions.map((t) => [t.txRef, t]));
+  const days = new Map<string, ProviderDay>();
+  const dayOf = (d: string, currency: Currency) => {
+    const key = `${d} ${currency}`;
+    let day = days.get(key);
+    if (!day) {
+      day = { day: d, currency, transfers: 0, oursSettled: 0, chapaSettled: 0, payments: 0, oursReceived: 0, chapaReceived: 0, differences: [] };
+      days.set(key, day);
+    }
+    return day;
+  };
+  for (const raw of paymentRows.rows) {
+    const ours = { ...raw, paid: Number(raw.paid) };
+    const day = dayOf(ours.day, ours.currency);
+    const chapa = byTxRef.get(ours.reference);
+    day.payments += 1;
+    if (ours.status === 'success') day.oursReceived += ours.paid;
+    if (chapa && PAID.has(chapa.status)) day.chapaReceived += chapa.amount ?? 0;
+    const detail = paymentDifference(ours, chapa);
+    if (detail) {
+      day.differences.push({
+        kind: 'payment',
+        reference: ours.reference,
+        day: ours.day,
+        currency: ours.currency,
+        ours: { status: ours.status, amount: ours.paid },
+        chapa: chapa ? { status: chapa.status, amount: chapa.amount } : null,
+        detail,
+      });
+    }
+  }
+  for (const raw of rows.rows) {
+    const ours = { ...raw, amount: Number(raw.amount) };
+    const day = dayOf(ours.day, ours.currency);
+    const chapa = byReference.get(ours.reference);
+    day.transfers += 1;
+    if (ours.status === 'success') day.oursSettled += ours.amount;
+    if (chapa?.state === 'success') day.chapaSettled += chapa.amount ?? 0;
+    const detail = difference(ours, chapa);
+    if (detail) {
+      day.differences.push({
+        kind: 'transfer',
+        reference: ours.reference,
+        day: ours.day,
+        currency: ours.currency,
+        ours: { status: ours.status, amount: ours.amount },
+        chapa: chapa ? { status: chapa.status, amount: chapa.amount } : null,
+        detail,
+      });
+    }
+  }
+  const ordered = [...days.values()].sort((a, b) => a.day.localeCompare(b.day) || a.currency.localeCompare(b.currency));
+  return { available: true, complete: listed.complete && listedPayments.complete, days: ordered };
+}

@@ -1,0 +1,401 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createDb, type Db } from '../lib/db/client';
+import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
+import { readChapaConfig } from '../lib/rails/chapa/config';
+import { providerReconciliation } from '../lib/reports/provider-reconciliation';
+import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
+import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
+import { apiClient, waitFor } from './helpers';
+import { createScratchDatabase } from './test-server';
+
+/**
+ * Live bank and wallet payouts against tools/chapa-fake over real HTTP: a
+ * second app server with CHAPA_* set, its own database, retries shortened.
+ */
+
+const ADMIN = 'adm_chapa_payouts_0123456789abcdef_0123';
+const RETRY = { CHAPA_RETRY_BASE_MS: '300', CHAPA_RETRY_MAX_MS: '1200' };
+const FAKE = { CHAPA_FAKE_TRANSFER_SETTLE_MS: '100' };
+
+let stack: LiveStack;
+let db: Db;
+let endPool: () => Promise<void>;
+
+async function railRequest(reference: string) {
+  const r = await db.execute<{ state: string; attempts: number; provider_status: string | null; last_error: string | null; provider_reference: string | null }>(
+    sql`SELECT state, attempts, provider_status, last_error, provider_reference FROM rail_requests WHERE reference = ${reference}`,
+  );
+  return r.rows[0];
+}
+
+async function payoutEvents(reference: string) {
+  const r = await db.execute<{ type: string }>(sql`SELECT type FROM webhook_events WHERE subject_reference = ${reference} ORDER BY id`);
+  return r.rows.map((e) => e.type);
+}
+
+/** Every ledger transaction of a payout reference, by kind. */
+async function ledgerKinds(reference: string) {
+  const r = await db.execute<{ kind: string }>(sql`SELECT kind FROM ledger_transactions WHERE reference = ${reference} ORDER BY id`);
+  return r.rows.map((t) => t.kind);
+}
+
+beforeAll(async () => {
+  const url = await createScratchDatabase(inject('databaseUrl'), 'chapa_payouts');
+  const handle = createDb(url, 4);
+  db = handle.db;
+  endPool = () => handle.pool.end();
+  stack = await startLiveStack({ databaseUrl: url, adminToken: ADMIN, env: RETRY, fakeEnv: FAKE });
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await endPool?.();
+});
+
+beforeEach(async () => {
+  await stack.fake.reset();
+});
+
+describe('live bank payouts through Chapa', () => {
+  it('debits the card, sends one transfer with Chapa’s bank code, and settles success by verify', async () => {
+    const c = await liveCard(stack);
+    const res = await payout(c, 12_345, 'cbe', '1000123456789');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.status).toBe('PENDING');
+    const ref = res.body.data.provider_reference as string;
+    const debited = await balanceOf(c.live, c.cardNumber);
+    expect(debited).toBeLessThanOrEqual(500_000 - 12_345);
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
+    const fake = await fakeTransfers(stack);
+    expect(fake.requests[ref]).toBe(1);
+    expect(fake.transfers[ref]).toMatchObject({ bankCode: 946, accountNumber: '1000123456789', currency: 'ETB', status: 'success' });
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(debited);
+    expect(await railRequest(ref)).toMatchObject({ state: 'done', provider_status: 'success' });
+    expect((await railRequest(ref)).provider_reference).toBe(fake.transfers[ref].chapaReference);
+    expect(await payoutEvents(ref)).toEqual(['payout.success']);
+  });
+
+  it('maps a slug Chapa spells differently by the bank’s name, case-insensitive, and pays wallets the same way', async () => {
+    const c = await liveCard(stack);
+    const awash = await payout(c, 1_000, 'awash', '10001234567890');
+    expect(awash.status, JSON.stringify(awash.body)).toBe(200);
+    const wallet = await payout(c, 1_000, 'telebirr', '0911223344');
+    expect(wallet.status, JSON.stringify(wallet.body)).toBe(200);
+    await expect.poll(async () => (await fakeTransfers(stack)).transfers[wallet.body.data.provider_reference]?.bankCode, { timeout: 10_000 }).toBe(855);
+    expect((await fakeTransfers(stack)).transfers[awash.body.data.provider_reference].bankCode).toBe(656);
+  });
+
+  it('refuses a bank Chapa does not list (400 Invalid bank slug) and a wrong account length, before any debit', async () => {
+    const c = await liveCard(stack);
+    const boa = await payout(c, 1_000, 'boa', '12345678');
+    expect(boa.status).toBe(400);
+    expect(boa.body.message).toBe('Invalid bank slug');
+    const short = await payout(c, 1_000, 'cbe', '12345');
+    expect(short.status).toBe(400);
+    expect(short.body.message).toBe('Payout request failed');
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+    expect(Object.keys((await fakeTransfers(stack)).requests)).toEqual([]);
+  });
+
+  it('a transfer Chapa reports failed reverses the whole debit to the card, as in test mode', async () => {
+    const c = await liveCard(stack);
+    const res = await payout(c, 20_000, 'cbe', '1000123450000');
+    expect(res.status).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('failed');
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+    expect(await ledgerKinds(ref)).toEqual(['payout_bank', 'payout_bank_reversal']);
+    expect(await payoutEvents(ref)).toEqual(['payout.failed']);
+    expect((await railRequest(ref)).state).toBe('done');
+  });
+
+  it('a transfer Chapa refuses outright answers 502 and gives the money back', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { refuse: { message: 'Insufficient Balance', times: 1 } });
+    const res = await payout(c, 5_000, 'cbe', '1000123456789');
+    expect(res.status, JSON.stringify(res.body)).toBe(502);
+    expect(res.body.message).toBe('Failed to initiate payout');
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+    const [failed] = (
+      await db.execute<{ reference: string; status: string; failure_reason: string }>(
+        sql`SELECT p.reference, p.status, p.failure_reason FROM payouts p JOIN cards c ON c.id = p.source_card_id WHERE c.card_number = ${c.cardNumber} AND p.payout_type = 'bank'`,
+      )
+    ).rows;
+    expect(failed.status).toBe('failed');
+    expect(failed.failure_reason).toContain('Insufficient Balance');
+  });
+});
+
+describe('Chapa down, slow or busy never fails a payout by itself', () => {
+  for (const mode of ['503', '500', '429', 'timeout'] as const) {
+    it(`POST /transfers answering ${mode}: the payout stays pending, is retried and sent once`, async () => {
+      const c = await liveCard(stack);
+      await stack.fake.switches({ failures: { transfer: { mode, times: 2 } } });
+      const res = await payout(c, 3_000, 'cbe', '1000123456789');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const ref = res.body.data.provider_reference;
+      expect(await payoutStatus(c.live, ref)).toBe('pending');
+      await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+      const state = await stack.fake.state();
+      const posts = state.requests.filter((r) => r.operation === 'transfer' && r.body?.reference === ref);
+      expect(posts.map((p) => p.answered)).toEqual([mode === 'timeout' ? 'timeout' : Number(mode), mode === 'timeout' ? 'timeout' : Number(mode), 200]);
+      // Every retry asked verify first: the earlier request may have reached Chapa.
+      expect(state.requests.filter((r) => r.operation === 'transfer_verify' && r.path.includes(ref)).length).toBeGreaterThanOrEqual(2);
+      expect((await fakeTransfers(stack)).requests[ref]).toBe(1);
+      expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 3_000);
+    }, 60_000);
+  }
+
+  it('two app instances share the outbox: every transfer sent once while both retry through an outage', async () => {
+    const second = await stack.startInstance();
+    const c = await liveCard(stack);
+    // Half the payouts go through each instance; the first twelve sends meet an outage, so both workers retry.
+    const viaSecond = { ...c, live: apiClient(c.key, second.baseUrl) };
+    await stack.fake.switches({ failures: { transfer: { mode: '503', times: 12 } } });
+    const refs: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await payout(i % 2 ? viaSecond : c, 500 + i, 'cbe', '1000123456789');
+      expect(res.status).toBe(200);
+      refs.push(res.body.data.provider_reference);
+    }
+    for (const ref of refs) await expect.poll(() => payoutStatus(c.live, ref), { timeout: 60_000 }).toBe('success');
+    const requests = (await fakeTransfers(stack)).requests;
+    expect(refs.map((r) => requests[r])).toEqual(refs.map(() => 1));
+    await second.stop();
+  }, 120_000);
+
+  it('a request Chapa took but never answered is found by verify and not sent again', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { hangAfterAccept: 1 });
+    const res = await payout(c, 4_000, 'dashen', '1000123456789');
+    expect(res.status).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+    expect((await fakeTransfers(stack)).requests[ref]).toBe(1);
+  }, 60_000);
+
+  it('a resend refused as a used reference, after a verify that lagged behind, asks verify again and never fails the payout', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { hangAfterAccept: 1, verifyNotFound: 1 });
+    const res = await payout(c, 4_500, 'cbe', '1000123456789');
+    expect(res.status).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+    const fake = await fakeTransfers(stack);
+    // The resend reached Chapa and was refused: one transfer, paid once, and the card debited once.
+    expect(fake.requests[ref]).toBe(2);
+    expect(Object.keys(fake.transfers).filter((r) => r === ref)).toHaveLength(1);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 4_500);
+    expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
+  }, 60_000);
+
+  it('verify failing keeps the payout pending until it answers again', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ failures: { transfer_verify: { mode: '503' } }, webhooks: { delivery: 'off' } });
+    const res = await payout(c, 2_000, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await waitFor(
+      async () => ((await stack.fake.state()).requests.filter((r) => r.operation === 'transfer_verify' && r.path.includes(ref)).length >= 2 ? true : undefined),
+      20_000,
+    );
+    await waitFor(async () => ((await railRequest(ref)).last_error ? true : undefined));
+    expect(await payoutStatus(c.live, ref)).toBe('pending');
+    expect((await railRequest(ref)).last_error).toContain('503');
+    await stack.fake.switches({ failures: { transfer_verify: { mode: '503', times: 0 } } });
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+  }, 60_000);
+});
+
+describe('payout webhooks only ask verify', () => {
+  it('badly signed webhooks are refused; verify still settles the payout', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ webhooks: { badSignature: true } });
+    const res = await payout(c, 1_000, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await waitFor(async () => ((await stack.fake.state()).deliveries.some((d) => d.body.includes(ref) && d.status !== null) ? true : undefined));
+    expect((await stack.fake.state()).deliveries.filter((d) => d.body.includes(ref)).map((d) => d.status)).toEqual([401]);
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 20_000 }).toBe('success');
+    expect(await payoutEvents(ref)).toEqual(['payout.success']);
+  });
+
+  it('20 payouts one after another: each sent once; the answer and the settlement times', async () => {
+    const c = await liveCard(stack, 1_000_000);
+    const answered: number[] = [];
+    const settled: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const res = await payout(c, 1_000, 'cbe', '1000123456789');
+      answered.push(performance.now() - started);
+      await expect.poll(() => payoutStatus(c.live, res.body.data.provider_reference), { timeout: 10_000, interval: 20 }).toBe('success');
+      settled.push(performance.now() - started);
+      expect((await fakeTransfers(stack)).requests[res.body.data.provider_reference]).toBe(1);
+    }
+    const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1].toFixed(0);
+    console.log(
+      `live payout through the fake: answer p50 ${pct(answered, 50)} ms, p95 ${pct(answered, 95)} ms (debit, outbox row, POST /transfers); ` +
+        `settled p50 ${pct(settled, 50)} ms, p95 ${pct(settled, 95)} ms (fake settles after 100 ms, webhook, verify)`,
+    );
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(1_000_000 - 20_000);
+  }, 120_000);
+
+  it('duplicate webhooks settle once', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ webhooks: { copies: 3 } });
+    const res = await payout(c, 1_500, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
+    await waitFor(async () => ((await stack.fake.state()).deliveries.filter((d) => d.body.includes(ref) && d.status !== null).length === 3 ? true : undefined));
+    expect(await payoutEvents(ref)).toEqual(['payout.success']);
+    expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
+  });
+
+  it('late and out-of-order webhooks change nothing after verify settled the payout', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ webhooks: { delivery: 'hold' } });
+    const ok = await payout(c, 1_000, 'cbe', '1000123456789');
+    const bad = await payout(c, 1_000, 'cbe', '1000123450000');
+    // No webhook arrives: the scheduled verify settles both.
+    await expect.poll(() => payoutStatus(c.live, ok.body.data.provider_reference), { timeout: 20_000 }).toBe('success');
+    await expect.poll(() => payoutStatus(c.live, bad.body.data.provider_reference), { timeout: 20_000 }).toBe('failed');
+    const flushed = await stack.fake.control('/__fake/webhooks/flush', { order: 'reverse' });
+    expect(flushed.delivered).toBe(2);
+    const refs = [ok.body.data.provider_reference, bad.body.data.provider_reference];
+    await waitFor(async () =>
+      (await stack.fake.state()).deliveries.filter((d) => refs.some((r) => d.body.includes(r)) && d.status === 200).length === 2 ? true : undefined,
+    );
+    expect(await payoutEvents(ok.body.data.provider_reference)).toEqual(['payout.success']);
+    expect(await payoutEvents(bad.body.data.provider_reference)).toEqual(['payout.failed']);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 1_000);
+  });
+
+  it('a success webhook that verify contradicts settles nothing; a disagreeing amount is held for a person', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 1_000, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await stack.fake.switches({ verifyOverride: { [ref]: { status: 'pending' } } });
+    await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
+    await waitFor(async () => ((await stack.fake.state()).deliveries.some((d) => d.body.includes(ref) && d.status !== null) ? true : undefined));
+    expect(await payoutStatus(c.live, ref)).toBe('pending');
+    await stack.fake.switches({ verifyOverride: { [ref]: { amount: '99.00' } } });
+    await waitFor(async () => ((await railRequest(ref)).last_error?.includes('verify says success') ? true : undefined), 20_000);
+    expect(await payoutStatus(c.live, ref)).toBe('pending');
+    await stack.fake.switches({ verifyOverride: { [ref]: {} } });
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 20_000 }).toBe('success');
+  }, 60_000);
+});
+
+describe('POST /api/providers/chapa/approval', () => {
+  const sign = (body: string, secret: string = CHAPA_TEST_SECRETS.approvalSecret) => createHmac('sha256', secret).update(body).digest('hex');
+  const approve = (body: string, signature?: string) =>
+    fetch(`${stack.baseUrl}/api/providers/chapa/approval`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(signature ? { 'chapa-signature': signature } : {}) },
+      body,
+    });
+
+  it('approves only a pending payout of ours with the same amount and account, signed with the approval secret', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 2_000, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    const body = (o: Record<string, unknown>) =>
+      JSON.stringify({ amount: '20.00', reference: ref, bank: 'cbe', account_name: 'Abebe Kebede', account_number: '1000123456789', ...o });
+    const good = body({});
+    expect((await approve(good, sign(good))).status).toBe(200);
+    expect((await approve(good)).status).toBe(400);
+    expect((await approve(good, sign(good, 'another-secret'))).status).toBe(400);
+    // chapa-signature as HMAC of the secret itself proves nothing about the body.
+    expect((await approve(good, sign(CHAPA_TEST_SECRETS.approvalSecret))).status).toBe(400);
+    for (const wrong of [
+      body({ amount: '20.01' }),
+      body({ account_number: '1000123456788' }),
+      body({ reference: 'bnk_unknown' }),
+      body({ currency: 'USD' }),
+      'not json',
+    ]) {
+      expect((await approve(wrong, sign(wrong))).status, wrong).toBe(400);
+    }
+    // A body past the webhook limit is refused unread.
+    const huge = body({ account_name: 'x'.repeat(70_000) });
+    expect((await approve(huge, sign(huge))).status).toBe(400);
+    await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
+    expect((await approve(good, sign(good))).status).toBe(400);
+  });
+
+  it('the fake asks our approval route: a signed transfer goes through, a wrongly signed one is reverted and refunded', async () => {
+    const c = await liveCard(stack);
+    const url = `${stack.baseUrl}/api/providers/chapa/approval`;
+    await transferSwitches(stack, { approval: { url, secret: CHAPA_TEST_SECRETS.approvalSecret } });
+    const ok = await payout(c, 3_000, 'cbe', '1000123456789');
+    await expect.poll(() => payoutStatus(c.live, ok.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    await transferSwitches(stack, { approval: { url, secret: 'not-our-secret' } });
+    const rejected = await payout(c, 3_000, 'cbe', '1000123456789');
+    await expect.poll(() => payoutStatus(c.live, rejected.body.data.provider_reference), { timeout: 15_000 }).toBe('failed');
+    expect((await fakeTransfers(stack)).approvals.map((a) => a.status)).toEqual([200, 400]);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 3_000);
+  });
+});
+
+describe('the provider side in reports', () => {
+  const config = () => readChapaConfig({ CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey, CHAPA_BASE_URL: `${stack.fake.url}/v1`, CHAPA_TIMEOUT_MS: '5000' })!;
+
+  it('lists each live day’s Chapa transfers against our payouts, and the differences', async () => {
+    const c = await liveCard(stack);
+    const paid = await payout(c, 1_100, 'cbe', '1000123456789');
+    const refunded = await payout(c, 1_200, 'cbe', '1000123450000');
+    await expect.poll(() => payoutStatus(c.live, paid.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    await expect.poll(() => payoutStatus(c.live, refunded.body.data.provider_reference), { timeout: 15_000 }).toBe('failed');
+    // Chapa pays a third, but we cannot hear of it (verify down, no webhooks): ours stays pending, a difference.
+    await transferSwitches(stack, { settle: 'manual' });
+    await stack.fake.switches({ failures: { transfer_verify: { mode: '503' } }, webhooks: { delivery: 'off' } });
+    const lagging = await payout(c, 1_300, 'cbe', '1000123456789');
+    const lagRef = lagging.body.data.provider_reference;
+    await stack.fake.control('/__fake/transfers/settle', { reference: lagRef, status: 'success' });
+
+    // A live checkout the customer pays on Chapa's page: a payment on both sides.
+    const checkout = await c.live.post('/api/v1/card/payments', { type: 'hosted', amount: 2_000, card_number: c.cardNumber });
+    expect(checkout.status, JSON.stringify(checkout.body)).toBeLessThan(300);
+    const txRef = checkout.body.data.link_reference as string;
+    const tx = Object.values((await stack.fake.state()).stores.transactions ?? {}).find((x: any) => x.txRef === txRef) as { token: string };
+    await fetch(`${stack.fake.url}/checkout/payment/${tx.token}/pay`, { method: 'POST', redirect: 'manual' });
+    await expect.poll(async () => (await c.live.get(`/api/v1/card/payment/${txRef}/status`)).body.data?.status, { timeout: 15_000 }).toBe('success');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    expect(report).toMatchObject({ available: true, complete: true });
+    if (!report?.available) throw new Error('no report');
+    expect(report.days).toHaveLength(1);
+    const [day] = report.days;
+    expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, chapaSettled: 1_100 + 1_300, payments: 1 });
+    expect(day.oursReceived).toBeGreaterThanOrEqual(2_000);
+    expect(day.chapaReceived).toBe(day.oursReceived);
+    expect(day.differences).toEqual([
+      expect.objectContaining({
+        reference: lagRef,
+        ours: { status: 'pending', amount: 1_300 },
+        chapa: { status: 'success', amount: 1_300 },
+        detail: 'Still pending here; Chapa says success.',
+      }),
+    ]);
+    await stack.fake.switches({ failures: { transfers_list: { mode: '502', times: 1 } } });
+    expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toEqual({
+      available: false,
+      reason: 'Chapa answered 502',
+    });
+    // Test mode, or no Chapa key: no provider column at all.
+    expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
+    expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
+  });
+
+  it('hides Chapa’s balances from a business while others move live money through the same account', async () => {
+    const biz = await stack.createBusiness('Alone');
+    const other = await db.execute<{ shared: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM rail_requests WHERE business_id <> ${biz.id}) AS shared`);
+    expect(other.rows[0].shared).toBe(true);
+    expect(await chapaBalancesFor(db, config(), biz.id)).toMatchObject({ shown: false });
+    expect(await chapaBalancesFor(db, null, biz.id)).toBeNull();
+  });
+});

@@ -44,8 +44,8 @@ export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promis
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     SELECT e.event_id, e.type, e.body, e.subject_reference, e.created_at, w.url, d.state,
       -- After an attempt to a non-public address, the retry as counted from the attempt's start: the real one moves with the receiver's reply time.
-      d.next_attempt_at - coalesce((SELECT (a.private_detail->>'finished_at')::timestamptz - a.created_at FROM webhook_attempts a
-        WHERE a.delivery_id = d.id AND a.created_at = d.last_attempt_at ORDER BY a.id DESC LIMIT 1), interval '0') AS next_attempt_at,
+      d.next_attempt_at, (SELECT round(extract(epoch FROM d.next_attempt_at - (a.private_detail->>'finished_at')::timestamptz) * 1000) FROM webhook_attempts a
+        WHERE a.delivery_id = d.id AND a.created_at = d.last_attempt_at ORDER BY a.id DESC LIMIT 1) AS retry_in_ms,
       w.previous_secret IS NOT NULL AND w.previous_secret_expires_at > now() AS rotating,
       coalesce((SELECT json_agg(json_build_object(
           'attemptedAt', a.created_at, 'statusCode', a.status_code, 'durationMs', a.duration_ms,
@@ -74,7 +74,12 @@ export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promis
         url: String(r.url),
         state: String(r.state),
         createdAt: iso(r.created_at)!,
-        nextAttemptAt: r.state === 'pending' ? iso(r.next_attempt_at) : null,
+        nextAttemptAt:
+          r.state !== 'pending'
+            ? null
+            : r.retry_in_ms !== null && attempts[0]
+              ? iso(Date.parse(attempts[0].attemptedAt) + Number(r.retry_in_ms))
+              : iso(r.next_attempt_at),
         attempts,
       } satisfies DeliveryLogEntry;
     }),

@@ -49,10 +49,15 @@ export const liveStreamLimits = globalForLimits.__liveStreamLimits;
 
 /** One sign-in session: the user and a hash of their session cookie (two browsers of one user are two sessions). */
 export function liveSessionKey(cookieHeader: string | null, userId: number): string {
-  const tokens = (cookieHeader ?? '')
-    .split(';')
-    .map((c) => c.trim())
-    .filter((c) => /^(__Secure-)?next-auth\.session-token(\.\d+)?=/.test(c))
+  // The first cookie of each name is the one the session is read from: repeating a cookie must not make a new session.
+  const first = new Map<string, string>();
+  for (const c of (cookieHeader ?? '').split(';').map((part) => part.trim())) {
+    const name = /^((?:__Secure-)?next-auth\.session-token(?:\.\d+)?)=/.exec(c)?.[1];
+    if (name && !first.has(name)) first.set(name, c);
+  }
+  const tokens = [...first.keys()]
+    .sort()
+    .map((name) => first.get(name))
     .join(';');
   return `${userId}:${createHash('sha256').update(tokens).digest('base64url').slice(0, 22)}`;
 }

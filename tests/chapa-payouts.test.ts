@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { createDb, type Db } from '../lib/db/client';
 import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
 import { readChapaConfig } from '../lib/rails/chapa/config';
+import { settlePayout } from '../lib/payouts/settle-payout';
 import { providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
@@ -191,6 +192,37 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
   }, 60_000);
 
+  it('a resend refused while verify still says not found never fails or refunds the payout: it stays sent until verify knows it', async () => {
+    const c = await liveCard(stack);
+    // The first send is taken but never answered; verify lags twice: before the resend (refused as a used reference) and after it.
+    await transferSwitches(stack, { hangAfterAccept: 1, verifyNotFound: 2 });
+    const res = await payout(c, 4_700, 'cbe', '1000123456789');
+    expect(res.status).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+    expect((await fakeTransfers(stack)).requests[ref]).toBe(2);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 4_700);
+    expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
+    expect(await payoutEvents(ref)).toEqual(['payout.success']);
+  }, 60_000);
+
+  it('a request whose payout was reversed before it went out is closed, never sent (no payout paid after its refund)', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ failures: { transfer: { mode: '503' } } });
+    const res = await payout(c, 3_300, 'cbe', '1000123456789');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await waitFor(async () => ((await railRequest(ref)).attempts >= 1 ? true : undefined));
+    // As when create-payout reversed it, or a crash fell between a reversal and closing the request.
+    const [{ id }] = (await db.execute<{ id: number }>(sql`SELECT id FROM payouts WHERE reference = ${ref}`)).rows;
+    await settlePayout(db, { payoutId: Number(id), outcome: 'failed', actor: { type: 'system', id: 'test' } });
+    await stack.fake.switches({ failures: { transfer: { mode: '503', times: 0 } } });
+    await expect.poll(async () => (await railRequest(ref)).state, { timeout: 30_000 }).toBe('done');
+    expect((await fakeTransfers(stack)).requests[ref]).toBeUndefined();
+    expect(await payoutStatus(c.live, ref)).toBe('failed');
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+  }, 60_000);
+
   it('verify failing keeps the payout pending until it answers again', async () => {
     const c = await liveCard(stack);
     await stack.fake.switches({ failures: { transfer_verify: { mode: '503' } }, webhooks: { delivery: 'off' } });
@@ -324,6 +356,25 @@ describe('POST /api/providers/chapa/approval', () => {
     await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
     await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
     expect((await approve(good, sign(good))).status).toBe(400);
+  });
+
+  it('accepts the body’s HMAC in either header when Chapa sends both (chapa-signature signing only the secret)', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 2_100, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    const good = JSON.stringify({ amount: '21.00', reference: ref, bank: 'cbe', account_name: 'Abebe Kebede', account_number: '1000123456789' });
+    const both = (chapa: string, x: string) =>
+      fetch(`${stack.baseUrl}/api/providers/chapa/approval`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'chapa-signature': chapa, 'x-chapa-signature': x },
+        body: good,
+      });
+    expect((await both(sign(CHAPA_TEST_SECRETS.approvalSecret), sign(good))).status).toBe(200);
+    expect((await both(sign(good), sign(CHAPA_TEST_SECRETS.approvalSecret))).status).toBe(200);
+    // Neither header signs the body: refused.
+    expect((await both(sign(CHAPA_TEST_SECRETS.approvalSecret), sign(CHAPA_TEST_SECRETS.approvalSecret))).status).toBe(400);
+    expect((await both(sign(good, 'another-secret'), 'zz')).status).toBe(400);
   });
 
   it('the fake asks our approval route: a signed transfer goes through, a wrongly signed one is reverted and refunded', async () => {

@@ -5,7 +5,7 @@ import { createDb, type Db } from '../lib/db/client';
 import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
 import { readChapaConfig } from '../lib/rails/chapa/config';
 import { settlePayout } from '../lib/payouts/settle-payout';
-import { providerReconciliation } from '../lib/reports/provider-reconciliation';
+import { CUT_SHORT, providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
 import { apiClient, waitFor } from './helpers';
@@ -392,7 +392,14 @@ describe('POST /api/providers/chapa/approval', () => {
 });
 
 describe('the provider side in reports', () => {
-  const config = () => readChapaConfig({ CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey, CHAPA_BASE_URL: `${stack.fake.url}/v1`, CHAPA_TIMEOUT_MS: '5000' })!;
+  const config = (listCacheMs = '0') =>
+    readChapaConfig({
+      CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey,
+      CHAPA_BASE_URL: `${stack.fake.url}/v1`,
+      CHAPA_TIMEOUT_MS: '5000',
+      CHAPA_LIST_CACHE_MS: listCacheMs,
+    })!;
+  const listReads = async () => (await stack.fake.state()).requests.filter((r) => r.operation === 'transfers_list').length;
 
   it('lists each live day’s Chapa transfers against our payouts, and the differences', async () => {
     const c = await liveCard(stack);
@@ -440,6 +447,55 @@ describe('the provider side in reports', () => {
     // Test mode, or no Chapa key: no provider column at all.
     expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
     expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
+  });
+
+  it('reads Chapa’s listing once per cache period, not on every view, and a row changed since is compared on the next read', async () => {
+    const c = await liveCard(stack);
+    const first = await payout(c, 1_400, 'cbe', '1000123456789');
+    await expect.poll(() => payoutStatus(c.live, first.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    const today = new Date().toISOString().slice(0, 10);
+    const view = () => providerReconciliation(db, config('60000'), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    const before = await listReads();
+    expect(await view()).toMatchObject({ available: true, complete: true, days: [{ transfers: 1, oursSettled: 1_400, differences: [] }] });
+    const afterFirst = await listReads();
+    expect(afterFirst).toBeGreaterThan(before);
+    // A payout settled after the cached listing was read: not reported missing at Chapa from the older picture.
+    const second = await payout(c, 1_500, 'cbe', '1000123456789');
+    await expect.poll(() => payoutStatus(c.live, second.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    for (let i = 0; i < 5; i++) expect(await view()).toMatchObject({ available: true, days: [{ transfers: 2, oursSettled: 2_900, differences: [] }] });
+    expect(await listReads()).toBe(afterFirst);
+  });
+
+  it('a listing cut short at its page cap never reports our transfers missing at Chapa', async () => {
+    const c = await liveCard(stack);
+    const paid = await payout(c, 1_600, 'cbe', '1000123456789');
+    const ref = paid.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
+    // Forty newer transfers of other merchants on the same account, one per page: ours is past the reader's 40 pages.
+    await stack.fake.switches({ webhooks: { delivery: 'off' } });
+    await transferSwitches(stack, { listPerPage: 1 });
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${stack.fake.url}/v1/transfers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CHAPA_TEST_SECRETS.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          account_name: 'Other',
+          account_number: '1000123456789',
+          amount: '1.00',
+          currency: 'ETB',
+          reference: `other_${ref}_${i}`,
+          bank_code: 946,
+        }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    expect(report).toMatchObject({ available: true, complete: false });
+    if (!report?.available) throw new Error('no report');
+    const details = report.days.flatMap((d) => d.differences.map((x) => x.detail));
+    expect(details).toEqual([CUT_SHORT]);
+    expect(details.join(' ')).not.toContain('lists no');
   });
 
   it('hides Chapa’s balances from a business while others move live money through the same account', async () => {

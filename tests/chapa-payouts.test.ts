@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { createDb, type Db } from '../lib/db/client';
 import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
 import { readChapaConfig } from '../lib/rails/chapa/config';
+import { chapaTransferOf } from '../lib/rails/chapa/rail-request-view';
 import { settlePayout } from '../lib/payouts/settle-payout';
 import { CUT_SHORT, providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
@@ -205,6 +206,18 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
     expect(await payoutEvents(ref)).toEqual(['payout.success']);
   }, 60_000);
+
+  it('a transfer still unsettled a day after it was queued is flagged for a person in its Chapa panel, and stays pending', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 3_100, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await expect.poll(async () => (await railRequest(ref)).state, { timeout: 15_000 }).toBe('sent');
+    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('sent');
+    await db.execute(sql`UPDATE rail_requests SET created_at = now() - interval '25 hours' WHERE reference = ${ref}`);
+    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('review');
+    expect(await payoutStatus(c.live, ref)).toBe('pending');
+  });
 
   it('a request whose payout was reversed before it went out is closed, never sent (no payout paid after its refund)', async () => {
     const c = await liveCard(stack);

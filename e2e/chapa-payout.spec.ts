@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import pg from 'pg';
 import { startLiveStack, type LiveStack } from '../tests/chapa-harness';
 import { baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
@@ -60,6 +61,20 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(page.getByTestId('chapa-reference')).toHaveText(/^TRF/);
   await expectAccessible(page);
   await screenshots(page, testInfo, 'chapa-payout-pending');
+
+  // Still unsettled a day after it was queued: the panel asks a person (nothing refunds it by itself).
+  const db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(`UPDATE rail_requests SET created_at = created_at - interval '25 hours' WHERE reference = $1`, [reference]);
+    await page.reload();
+    await expect(page.getByTestId('chapa-state')).toContainText('needs a person');
+    await expect(page.getByTestId('payout-status')).toContainText(/pending/i);
+    await screenshots(page, testInfo, 'chapa-payout-review');
+  } finally {
+    await db.query(`UPDATE rail_requests SET created_at = created_at + interval '25 hours' WHERE reference = $1`, [reference]);
+    await db.end();
+  }
 
   await stack.fake.control('/__fake/transfers/settle', { reference, status: 'success' });
   await expect(async () => {

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { createDb, type Db } from '../lib/db/client';
 import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
 import { readChapaConfig } from '../lib/rails/chapa/config';
-import { providerReconciliation } from '../lib/reports/provider-reconciliation';
+import { chapaTransferOf } from '../lib/rails/chapa/rail-request-view';
+import { settlePayout } from '../lib/payouts/settle-payout';
+import { CUT_SHORT, providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
 import { apiClient, waitFor } from './helpers';
@@ -191,6 +193,49 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
   }, 60_000);
 
+  it('a resend refused while verify still says not found never fails or refunds the payout: it stays sent until verify knows it', async () => {
+    const c = await liveCard(stack);
+    // The first send is taken but never answered; verify lags twice: before the resend (refused as a used reference) and after it.
+    await transferSwitches(stack, { hangAfterAccept: 1, verifyNotFound: 2 });
+    const res = await payout(c, 4_700, 'cbe', '1000123456789');
+    expect(res.status).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+    expect((await fakeTransfers(stack)).requests[ref]).toBe(2);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 4_700);
+    expect(await ledgerKinds(ref)).toEqual(['payout_bank']);
+    expect(await payoutEvents(ref)).toEqual(['payout.success']);
+  }, 60_000);
+
+  it('a transfer still unsettled a day after it was queued is flagged for a person in its Chapa panel, and stays pending', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 3_100, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await expect.poll(async () => (await railRequest(ref)).state, { timeout: 15_000 }).toBe('sent');
+    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('sent');
+    await db.execute(sql`UPDATE rail_requests SET created_at = now() - interval '25 hours' WHERE reference = ${ref}`);
+    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('review');
+    expect(await payoutStatus(c.live, ref)).toBe('pending');
+  });
+
+  it('a request whose payout was reversed before it went out is closed, never sent (no payout paid after its refund)', async () => {
+    const c = await liveCard(stack);
+    await stack.fake.switches({ failures: { transfer: { mode: '503' } } });
+    const res = await payout(c, 3_300, 'cbe', '1000123456789');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const ref = res.body.data.provider_reference;
+    await waitFor(async () => ((await railRequest(ref)).attempts >= 1 ? true : undefined));
+    // As when create-payout reversed it, or a crash fell between a reversal and closing the request.
+    const [{ id }] = (await db.execute<{ id: number }>(sql`SELECT id FROM payouts WHERE reference = ${ref}`)).rows;
+    await settlePayout(db, { payoutId: Number(id), outcome: 'failed', actor: { type: 'system', id: 'test' } });
+    await stack.fake.switches({ failures: { transfer: { mode: '503', times: 0 } } });
+    await expect.poll(async () => (await railRequest(ref)).state, { timeout: 30_000 }).toBe('done');
+    expect((await fakeTransfers(stack)).requests[ref]).toBeUndefined();
+    expect(await payoutStatus(c.live, ref)).toBe('failed');
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+  }, 60_000);
+
   it('verify failing keeps the payout pending until it answers again', async () => {
     const c = await liveCard(stack);
     await stack.fake.switches({ failures: { transfer_verify: { mode: '503' } }, webhooks: { delivery: 'off' } });
@@ -326,6 +371,25 @@ describe('POST /api/providers/chapa/approval', () => {
     expect((await approve(good, sign(good))).status).toBe(400);
   });
 
+  it('accepts the body’s HMAC in either header when Chapa sends both (chapa-signature signing only the secret)', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 2_100, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    const good = JSON.stringify({ amount: '21.00', reference: ref, bank: 'cbe', account_name: 'Abebe Kebede', account_number: '1000123456789' });
+    const both = (chapa: string, x: string) =>
+      fetch(`${stack.baseUrl}/api/providers/chapa/approval`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'chapa-signature': chapa, 'x-chapa-signature': x },
+        body: good,
+      });
+    expect((await both(sign(CHAPA_TEST_SECRETS.approvalSecret), sign(good))).status).toBe(200);
+    expect((await both(sign(good), sign(CHAPA_TEST_SECRETS.approvalSecret))).status).toBe(200);
+    // Neither header signs the body: refused.
+    expect((await both(sign(CHAPA_TEST_SECRETS.approvalSecret), sign(CHAPA_TEST_SECRETS.approvalSecret))).status).toBe(400);
+    expect((await both(sign(good, 'another-secret'), 'zz')).status).toBe(400);
+  });
+
   it('the fake asks our approval route: a signed transfer goes through, a wrongly signed one is reverted and refunded', async () => {
     const c = await liveCard(stack);
     const url = `${stack.baseUrl}/api/providers/chapa/approval`;
@@ -341,7 +405,14 @@ describe('POST /api/providers/chapa/approval', () => {
 });
 
 describe('the provider side in reports', () => {
-  const config = () => readChapaConfig({ CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey, CHAPA_BASE_URL: `${stack.fake.url}/v1`, CHAPA_TIMEOUT_MS: '5000' })!;
+  const config = (listCacheMs = '0') =>
+    readChapaConfig({
+      CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey,
+      CHAPA_BASE_URL: `${stack.fake.url}/v1`,
+      CHAPA_TIMEOUT_MS: '5000',
+      CHAPA_LIST_CACHE_MS: listCacheMs,
+    })!;
+  const listReads = async () => (await stack.fake.state()).requests.filter((r) => r.operation === 'transfers_list').length;
 
   it('lists each live day’s Chapa transfers against our payouts, and the differences', async () => {
     const c = await liveCard(stack);
@@ -389,6 +460,55 @@ describe('the provider side in reports', () => {
     // Test mode, or no Chapa key: no provider column at all.
     expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
     expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
+  });
+
+  it('reads Chapa’s listing once per cache period, not on every view, and a row changed since is compared on the next read', async () => {
+    const c = await liveCard(stack);
+    const first = await payout(c, 1_400, 'cbe', '1000123456789');
+    await expect.poll(() => payoutStatus(c.live, first.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    const today = new Date().toISOString().slice(0, 10);
+    const view = () => providerReconciliation(db, config('60000'), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    const before = await listReads();
+    expect(await view()).toMatchObject({ available: true, complete: true, days: [{ transfers: 1, oursSettled: 1_400, differences: [] }] });
+    const afterFirst = await listReads();
+    expect(afterFirst).toBeGreaterThan(before);
+    // A payout settled after the cached listing was read: not reported missing at Chapa from the older picture.
+    const second = await payout(c, 1_500, 'cbe', '1000123456789');
+    await expect.poll(() => payoutStatus(c.live, second.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
+    for (let i = 0; i < 5; i++) expect(await view()).toMatchObject({ available: true, days: [{ transfers: 2, oursSettled: 2_900, differences: [] }] });
+    expect(await listReads()).toBe(afterFirst);
+  });
+
+  it('a listing cut short at its page cap never reports our transfers missing at Chapa', async () => {
+    const c = await liveCard(stack);
+    const paid = await payout(c, 1_600, 'cbe', '1000123456789');
+    const ref = paid.body.data.provider_reference;
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 15_000 }).toBe('success');
+    // Forty newer transfers of other merchants on the same account, one per page: ours is past the reader's 40 pages.
+    await stack.fake.switches({ webhooks: { delivery: 'off' } });
+    await transferSwitches(stack, { listPerPage: 1 });
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${stack.fake.url}/v1/transfers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CHAPA_TEST_SECRETS.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          account_name: 'Other',
+          account_number: '1000123456789',
+          amount: '1.00',
+          currency: 'ETB',
+          reference: `other_${ref}_${i}`,
+          bank_code: 946,
+        }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    expect(report).toMatchObject({ available: true, complete: false });
+    if (!report?.available) throw new Error('no report');
+    const details = report.days.flatMap((d) => d.differences.map((x) => x.detail));
+    expect(details).toEqual([CUT_SHORT]);
+    expect(details.join(' ')).not.toContain('lists no');
   });
 
   it('hides Chapa’s balances from a business while others move live money through the same account', async () => {

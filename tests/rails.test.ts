@@ -4,6 +4,7 @@ import { ServiceError } from '../lib/errors';
 import { createPayment } from '../lib/payments/create-payment';
 import { createPayout } from '../lib/payouts/create-payout';
 import { sandboxBankRail, useBankRail, type BankPayoutInstruction, type BankRail } from '../lib/rails/bank-rail';
+import { RailRefused } from '../lib/rails/rail-refused';
 import { sandboxWalletRail, useWalletRail, type WalletChargeRequest, type WalletRail } from '../lib/rails/wallet-rail';
 import { businessWithCard, cardBalance, eventsFor, setFees } from './api/payouts-fixtures';
 import { createCard, createTestBusiness, randomPhone, testDb } from './helpers';
@@ -19,13 +20,17 @@ afterEach(() => {
 
 const actor = { type: 'system' as const, id: 'bank-rail-test' };
 
-function recordingRail(sent: { instruction: BankPayoutInstruction; payoutStatus: string | undefined }[], refuse = false): BankRail {
+function recordingRail(
+  sent: { instruction: BankPayoutInstruction; payoutStatus: string | undefined }[],
+  refuse: false | 'refused' | 'error' = false,
+): BankRail {
   return {
     name: 'recording',
     async initiate(instruction) {
       const { rows } = await testDb().execute<{ status: string }>(sql`SELECT status FROM payouts WHERE reference = ${instruction.reference}`);
       sent.push({ instruction, payoutStatus: rows[0]?.status });
-      if (refuse) throw new Error('the bank is closed');
+      if (refuse === 'refused') throw new RailRefused('the bank is closed');
+      if (refuse === 'error') throw new Error('connection terminated unexpectedly');
     },
     settleAfterMs: () => null,
     outcome: () => 'success',
@@ -76,7 +81,7 @@ describe('bank rail instructions', () => {
     const { biz, card } = await businessWithCard(10_000);
     await setFees(biz, 'test', [{ applies_to: 'bank', fixed: 50 }]);
     const sent: Parameters<typeof recordingRail>[0] = [];
-    useBankRail('test', recordingRail(sent, true));
+    useBankRail('test', recordingRail(sent, 'refused'));
 
     const refused = await bankPayout(biz.id, card.card_number, 1_000, 'customer').catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ServiceError);
@@ -87,6 +92,17 @@ describe('bank rail instructions', () => {
     expect(rows).toEqual([{ status: 'failed' }]);
     expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
     expect((await eventsFor(reference)).map((e) => e.type)).toEqual(['payout.failed']);
+  });
+  it('leaves the payout pending, debited, when initiate fails with anything but a refusal (the rail retries it)', async () => {
+    const { biz, card } = await businessWithCard(10_000);
+    const sent: Parameters<typeof recordingRail>[0] = [];
+    useBankRail('test', recordingRail(sent, 'error'));
+    const answer = (await bankPayout(biz.id, card.card_number, 1_000)) as { provider_reference: string; status: string };
+    expect(answer).toMatchObject({ provider_reference: sent[0].instruction.reference, status: 'PENDING' });
+    const { rows } = await testDb().execute<{ status: string }>(sql`SELECT status FROM payouts WHERE reference = ${answer.provider_reference}`);
+    expect(rows).toEqual([{ status: 'pending' }]);
+    expect(await cardBalance(biz.test, card.card_number)).toBe(9_000);
+    expect(await eventsFor(answer.provider_reference)).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ const STATE_TEXT: Record<ChapaTransferView['state'], string> = {
   sending: 'Sent; waiting to hear that Chapa has it',
   sent: 'Chapa has the transfer',
   done: 'Settled by Chapa',
+  review: 'Unsettled for over a day: needs a person to check it with Chapa (it is never refunded automatically)',
 };
 
 /** The provider's side of a live payout: Chapa's reference, what verify last said, and the retries. */

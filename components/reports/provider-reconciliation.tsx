@@ -47,7 +47,9 @@ export function ProviderReconciliationSection({ report }: { report: ProviderReco
         <>
           {!report.complete && (
             <div className="mb-3">
-              <Notice tone="info">Chapa lists more transfers than one report reads; older ones may show as missing.</Notice>
+              <Notice tone="info">
+                Chapa’s listing was cut short (more pages than one report reads): references beyond it are marked as not compared, never as missing at Chapa.
+              </Notice>
             </div>
           )}
           <section

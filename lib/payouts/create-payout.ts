@@ -15,6 +15,7 @@ import { parsePayoutRequest } from './payout-request';
 import { settlePayout } from './settle-payout';
 import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
 import { LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
+import { RailRefused } from '../rails/rail-refused';
 
 /** The payout detail page splits a stored payout's amounts with the quote's rule. */
 
@@ -151,6 +152,11 @@ async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: Pay
   try {
     await rail.initiate(instruction, db);
   } catch (err) {
+    // Only the rail's own refusal fails the payout; any other error (ours, or not knowing) leaves it pending for the rail's retries.
+    if (!(err instanceof RailRefused)) {
+      console.error(`bank rail ${rail.name}: payout ${p.reference} left pending`, err);
+      return bankPayoutAnswer(payout);
+    }
     console.error(`bank rail ${rail.name} refused payout ${p.reference}`, err);
     await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });
     throw new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { cards, payouts } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
@@ -19,6 +19,8 @@ export interface SettlePayoutOptions {
   actor: Actor;
   /** Why it failed, in plain words for the dashboard; without it a reason is chosen from what is known. */
   failureReason?: string;
+  /** Runs in the settling transaction (also when the payout was already final), e.g. to close the rail's request with it. */
+  inSameTransaction?: (tx: Tx) => Promise<unknown>;
 }
 
 /** The card a pending payout touches: the source of a bank payout, the target of a ledger top-up. */
@@ -61,6 +63,7 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
 
   return inTransaction(db, async (tx) => {
     const [p] = await tx.select().from(payouts).where(eq(payouts.id, opts.payoutId)).for('update');
+    await opts.inSameTransaction?.(tx);
     if (p.status !== 'pending') return p;
     // Card before accounts: the lock order card cancellation uses.
     const locked = card

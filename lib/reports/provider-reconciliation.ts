@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { ChapaConfig } from '../rails/chapa/config';
+import { cachedListing } from '../rails/chapa/listing-cache';
 import { listTransactions, type ListedTransaction } from '../rails/chapa/transaction-list';
 import { listTransfers, type ListedTransfer } from '../rails/chapa/transfers';
 import type { Currency } from '../validation';
@@ -42,15 +43,27 @@ type OurTransfer = {
   status: 'pending' | 'success' | 'failed';
   state: string;
   day: string;
+  /** When the row or its payout last changed: a listing read before that may not show it yet. */
+  changed_at: string;
 };
 
+/** What was read of one Chapa listing: whether it was read to its end, and when (it may come from the cache). */
+interface Listing {
+  complete: boolean;
+  readAt: Date;
+}
+
+export const CUT_SHORT = 'Chapa’s listing was cut short before this reference (too many pages to read); not compared.';
+
+/** A row that changed after the listing was read is compared on a later read, not against an older picture of Chapa. */
+const newerThan = (listing: Listing, changedAt: string) => new Date(changedAt).getTime() > listing.readAt.getTime();
+
 /** Why one of our transfers and Chapa's record of it disagree, or null when they agree (or cannot yet). */
-function difference(ours: OurTransfer, chapa: ListedTransfer | undefined): string | null {
+function difference(ours: OurTransfer, chapa: ListedTransfer | undefined, listing: Listing): string | null {
+  if (newerThan(listing, ours.changed_at)) return null;
   if (!chapa) {
-    if (ours.status === 'success') return 'We paid it out, but Chapa lists no transfer with this reference.';
-    // Refused by Chapa, or still queued for sending: Chapa not knowing it is expected.
-    if (ours.status === 'failed' || ours.state === 'queued' || ours.state === 'sending') return null;
-    return 'Chapa took this transfer but no longer lists it.';
+    const missing = transferMissing(ours);
+    return missing && !listing.complete ? CUT_SHORT : missing;
   }
   if (chapa.amount !== null && chapa.amount !== ours.amount) return 'Chapa lists a different amount.';
   if (chapa.currency !== null && chapa.currency !== ours.currency) return 'Chapa lists a different currency.';
@@ -60,6 +73,13 @@ function difference(ours: OurTransfer, chapa: ListedTransfer | undefined): strin
   return null;
 }
 
+function transferMissing(ours: OurTransfer): string | null {
+  if (ours.status === 'success') return 'We paid it out, but Chapa lists no transfer with this reference.';
+  // Refused by Chapa, or still queued for sending: Chapa not knowing it is expected.
+  if (ours.status === 'failed' || ours.state === 'queued' || ours.state === 'sending') return null;
+  return 'Chapa took this transfer but no longer lists it.';
+}
+
 type OurPayment = {
   reference: string;
   /** What the customer pays: the amount and the service fee, as Chapa was asked for. */
@@ -67,13 +87,15 @@ type OurPayment = {
   currency: Currency;
   status: string;
   day: string;
+  changed_at: string;
 };
 
 const PAID = new Set(['success', 'successful']);
 
-function paymentDifference(ours: OurPayment, chapa: ListedTransaction | undefined): string | null {
+function paymentDifference(ours: OurPayment, chapa: ListedTransaction | undefined, listing: Listing): string | null {
+  if (newerThan(listing, ours.changed_at)) return null;
   const chapaPaid = chapa !== undefined && PAID.has(chapa.status);
-  if (!chapa) return ours.status === 'success' ? 'We credited it, but Chapa lists no payment with this reference.' : null;
+  if (!chapa) return ours.status !== 'success' ? null : listing.complete ? 'We credited it, but Chapa lists no payment with this reference.' : CUT_SHORT;
   if (chapa.amount !== null && chapaPaid && chapa.amount !== ours.paid) return 'Chapa lists a different amount paid.';
   if (ours.status === 'success' && !chapaPaid) return `We credited it; Chapa says ${chapa.status || 'nothing'}.`;
   if (ours.status !== 'success' && chapaPaid) return `Chapa says it was paid; here it is ${ours.status}.`;
@@ -91,26 +113,35 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
   if (opts.mode !== 'live' || !config) return null;
   const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
   const rows = await db.execute<OurTransfer>(sql`
-    SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(r.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
+    SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(r.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day,
+      greatest(r.created_at, p.updated_at)::text AS changed_at
     FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
     WHERE r.business_id = ${opts.businessId} AND r.mode = 'live' AND r.provider = 'chapa'
       AND r.created_at >= ${range.start.toISOString()}::timestamptz AND r.created_at < ${range.end.toISOString()}::timestamptz
       ${opts.currency ? sql`AND r.currency = ${opts.currency}` : sql``}
     ORDER BY r.created_at, r.id`);
   const paymentRows = await db.execute<OurPayment>(sql`
-    SELECT link_reference AS reference, amount + service_fee AS paid, currency, status, to_char(created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day
+    SELECT link_reference AS reference, amount + service_fee AS paid, currency, status, to_char(created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day,
+      greatest(created_at, updated_at)::text AS changed_at
     FROM payments
     WHERE business_id = ${opts.businessId} AND mode = 'live' AND (verify_state IS NOT NULL OR provider_request_id IS NOT NULL OR provider_checkout_url IS NOT NULL)
       AND created_at >= ${range.start.toISOString()}::timestamptz AND created_at < ${range.end.toISOString()}::timestamptz
       ${opts.currency ? sql`AND currency = ${opts.currency}` : sql``}
     ORDER BY created_at, id`);
   if (rows.rows.length === 0 && paymentRows.rows.length === 0) return { available: true, complete: true, days: [] };
-  const [listed, listedPayments] = await Promise.all([
-    rows.rows.length > 0 ? listTransfers(config) : Promise.resolve({ ok: true as const, transfers: [], complete: true }),
-    paymentRows.rows.length > 0 ? listTransactions(config) : Promise.resolve({ ok: true as const, transactions: [], complete: true }),
+  // Both listings are the whole Chapa account's, the same for every business: read once per CHAPA_LIST_CACHE_MS, not per view.
+  const account = `${config.baseUrl} ${config.secretKey}`;
+  const none = { readAt: new Date(), value: { ok: true as const, transfers: [], transactions: [], complete: true } };
+  const [transferList, paymentList] = await Promise.all([
+    rows.rows.length > 0 ? cachedListing(`transfers ${account}`, config.listCacheMs, () => listTransfers(config)) : none,
+    paymentRows.rows.length > 0 ? cachedListing(`transactions ${account}`, config.listCacheMs, () => listTransactions(config)) : none,
   ]);
+  const listed = transferList.value;
+  const listedPayments = paymentList.value;
   if (!listed.ok) return { available: false, reason: listed.reason };
   if (!listedPayments.ok) return { available: false, reason: listedPayments.reason };
+  const transferListing = { complete: listed.complete, readAt: transferList.readAt };
+  const paymentListing = { complete: listedPayments.complete, readAt: paymentList.readAt };
   const byReference = new Map(listed.transfers.map((t) => [t.reference, t]));
   const byTxRef = new Map(listedPayments.transactions.map((t) => [t.txRef, t]));
   const days = new Map<string, ProviderDay>();
@@ -130,7 +161,7 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
     day.payments += 1;
     if (ours.status === 'success') day.oursReceived += ours.paid;
     if (chapa && PAID.has(chapa.status)) day.chapaReceived += chapa.amount ?? 0;
-    const detail = paymentDifference(ours, chapa);
+    const detail = paymentDifference(ours, chapa, paymentListing);
     if (detail) {
       day.differences.push({
         kind: 'payment',
@@ -150,7 +181,7 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
     day.transfers += 1;
     if (ours.status === 'success') day.oursSettled += ours.amount;
     if (chapa?.state === 'success') day.chapaSettled += chapa.amount ?? 0;
-    const detail = difference(ours, chapa);
+    const detail = difference(ours, chapa, transferListing);
     if (detail) {
       day.differences.push({
         kind: 'transfer',

@@ -45,6 +45,8 @@ export interface TransferSwitches {
   hangAfterAccept: number;
   /** Answer the next verify calls 404 even for transfers the fake has (Chapa's records lagging behind). */
   verifyNotFound: number;
+  /** Transfers per page of GET /transfers (50), smaller to make a listing longer than the reader's page cap. */
+  listPerPage: number;
 }
 
 /** The fake's bank list: one Chapa slug equal to ours (cbe), one found only by name (awash), Bank of Abyssinia missing. */
@@ -74,7 +76,10 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   const received = () => fake.store('transferRequests', () => ({}) as Record<string, number>);
   const approvals = () => fake.store('approvals', () => [] as { reference: string; status: number | string }[]);
   const switches = () =>
-    fake.store('transferSwitches', (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0, verifyNotFound: 0 }));
+    fake.store(
+      'transferSwitches',
+      (): TransferSwitches => ({ settle: 'auto', approval: null, refuse: null, hangAfterAccept: 0, verifyNotFound: 0, listPerPage: 50 }),
+    );
   const settleMs = Number(process.env.CHAPA_FAKE_TRANSFER_SETTLE_MS ?? 300);
   fake.onReset(() => {
     for (const name of ['transfers', 'transferRequests', 'approvals', 'transferSwitches']) fake.stores.delete(name);
@@ -241,7 +246,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
   // All Transfers: newest first, 50 a page (?page=N), with Laravel-style meta as Chapa's SDKs show it.
   fake.route('GET', '/transfers', 'transfers_list', (req) => {
     const all = Object.values(transfers()).reverse();
-    const perPage = 50;
+    const perPage = switches().listPerPage;
     const lastPage = Math.max(1, Math.ceil(all.length / perPage));
     const page = Math.min(Math.max(1, Number(req.query.get('page') ?? 1) || 1), lastPage);
     const data = all.slice((page - 1) * perPage, page * perPage).map((t) => ({
@@ -313,6 +318,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
       ...(b.refuse !== undefined ? { refuse: b.refuse } : {}),
       ...(typeof b.hangAfterAccept === 'number' ? { hangAfterAccept: b.hangAfterAccept } : {}),
       ...(typeof b.verifyNotFound === 'number' ? { verifyNotFound: b.verifyNotFound } : {}),
+      ...(typeof b.listPerPage === 'number' && b.listPerPage >= 1 ? { listPerPage: Math.floor(b.listPerPage) } : {}),
     });
     return { status: 200, json: switches() };
   });

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../errors';
 import type { BankRail } from '../bank-rail';
+import { RailRefused } from '../rail-refused';
 import { chapaBankFor } from './chapa-banks';
 import { chapaConfig, LIVE_NOT_CONFIGURED } from './config';
 import { sendRailRequestNow } from './rail-requests';
@@ -24,7 +25,7 @@ export const chapaBankRail: BankRail = {
   async initiate(instruction, db) {
     // Only a refusal fails the payout; Chapa being down leaves it pending for the worker's retries.
     const result = await sendRailRequestNow(db, instruction.reference);
-    if (result === 'refused') throw new Error(`Chapa refused transfer ${instruction.reference}`);
+    if (result === 'refused') throw new RailRefused(`Chapa refused transfer ${instruction.reference}`);
   },
   settleAfterMs: () => null,
   outcome: () => 'failed',

@@ -15,6 +15,7 @@ describe('readChapaConfig', () => {
       encryptionKey: null,
       approvalSecret: null,
       timeoutMs: 15_000,
+      listCacheMs: 180_000,
     });
     expect(
       readChapaConfig({

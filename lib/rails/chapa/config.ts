@@ -7,6 +7,8 @@ export interface ChapaConfig {
   approvalSecret: string | null;
   /** How long one call to Chapa may take before it counts as unavailable. */
   timeoutMs: number;
+  /** How long a listing of all transfers or transactions (reconciliation) is kept per process; 0 reads it every time. */
+  listCacheMs: number;
 }
 
 export const DEFAULT_CHAPA_BASE_URL = 'https://api.chapa.co/v1';
@@ -20,6 +22,7 @@ export function readChapaConfig(env: Record<string, string | undefined> = proces
   const secretKey = text(env.CHAPA_SECRET_KEY);
   if (!secretKey) return null;
   const timeout = Number(env.CHAPA_TIMEOUT_MS ?? 15_000);
+  const listCache = Number(env.CHAPA_LIST_CACHE_MS ?? 180_000);
   return {
     secretKey,
     baseUrl: (text(env.CHAPA_BASE_URL) ?? DEFAULT_CHAPA_BASE_URL).replace(/\/+$/, ''),
@@ -27,6 +30,7 @@ export function readChapaConfig(env: Record<string, string | undefined> = proces
     encryptionKey: text(env.CHAPA_ENCRYPTION_KEY),
     approvalSecret: text(env.CHAPA_APPROVAL_SECRET),
     timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 15_000,
+    listCacheMs: Number.isFinite(listCache) && listCache >= 0 ? listCache : 180_000,
   };
 }
 

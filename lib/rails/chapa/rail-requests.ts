@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { backgroundLoop, type Stop } from '../../background-loop';
 import { settlePayout } from '../../payouts/settle-payout';
 import { textField, type ChapaBody } from './chapa-answers';
@@ -9,6 +9,8 @@ import { requestTransfer, verifyTransfer, type TransferCheck } from './transfers
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
 const POLL_MS = 500;
+/** A claim's lease in call timeouts: a pass makes at most two Chapa calls (verify, send), with room to spare. */
+const LEASE_TIMEOUTS = 4;
 
 /**
  * Backoff between tries of one request (sending it, or asking verify how it
@@ -42,27 +44,44 @@ type Claimed = {
  * Takes due requests for this pass. The claim is committed before anything
  * is sent: a `sending` row with more than one attempt may have reached Chapa
  * (a crash or timeout after the request left), so it is verified before it
- * is sent again. next_attempt_at moves past the call's timeout, so another
- * instance does not take the row while this one waits for Chapa.
+ * is sent again. Only a request whose payout is still pending is taken; one
+ * whose payout was settled or reversed meanwhile is marked done here, never
+ * sent. next_attempt_at moves past the longest pass (verify, send and a
+ * margin: four times the call's timeout), so another instance does not take
+ * the row while this one waits for Chapa.
  */
 async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claimed[]> {
   const base = retryDelayMs(1);
   const max = retryDelayMs(Number.MAX_SAFE_INTEGER);
-  const result = await db.execute<Claimed>(sql`
+  const result = await db.execute<Claimed & { payout_status: string }>(sql`
     WITH due AS (
-      SELECT id FROM rail_requests
-      WHERE state <> 'done' AND next_attempt_at <= now() ${only === undefined ? sql`` : sql`AND reference = ${only}`}
-      ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
+      SELECT r.id, p.status AS payout_status FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
+      WHERE r.state <> 'done' AND r.next_attempt_at <= now() ${only === undefined ? sql`` : sql`AND r.reference = ${only}`}
+      ORDER BY r.next_attempt_at LIMIT ${BATCH} FOR UPDATE OF r SKIP LOCKED FOR SHARE OF p SKIP LOCKED
     )
     UPDATE rail_requests r SET
-      state = CASE WHEN r.state = 'queued' THEN 'sending' ELSE r.state END,
-      attempts = r.attempts + 1,
-      next_attempt_at = now() + make_interval(secs => greatest(${config.timeoutMs * 2}, least(${max}, ${base} * power(2, least(r.attempts, 20)))) / 1000.0),
+      state = CASE WHEN due.payout_status <> 'pending' THEN 'done' WHEN r.state = 'queued' THEN 'sending' ELSE r.state END,
+      attempts = CASE WHEN due.payout_status <> 'pending' THEN r.attempts ELSE r.attempts + 1 END,
+      last_error = CASE WHEN due.payout_status <> 'pending' THEN 'the payout was ' || due.payout_status || ' before this request went further' ELSE r.last_error END,
+      next_attempt_at = now() + make_interval(secs => greatest(${config.timeoutMs * LEASE_TIMEOUTS}, least(${max}, ${base} * power(2, least(r.attempts, 20)))) / 1000.0),
       updated_at = now()
     FROM due, payouts p
     WHERE r.id = due.id AND p.id = r.payout_id
-    RETURNING r.id, r.payout_id, r.reference, r.bank_code, r.amount, r.currency, r.state, r.attempts, p.account_number, p.account_name`);
-  return result.rows.map((r) => ({ ...r, id: Number(r.id), payout_id: Number(r.payout_id), amount: Number(r.amount), attempts: Number(r.attempts) }));
+    RETURNING r.id, r.payout_id, r.reference, r.bank_code, r.amount, r.currency, r.state, r.attempts, p.account_number, p.account_name, due.payout_status`);
+  return result.rows
+    .filter((r) => r.payout_status === 'pending')
+    .map((r) => ({
+      id: Number(r.id),
+      payout_id: Number(r.payout_id),
+      reference: r.reference,
+      bank_code: r.bank_code,
+      amount: Number(r.amount),
+      currency: r.currency,
+      state: r.state,
+      attempts: Number(r.attempts),
+      account_number: r.account_number,
+      account_name: r.account_name,
+    }));
 }
 
 async function note(db: Db, id: number, lastError: string): Promise<void> {
@@ -79,10 +98,13 @@ async function markSent(db: Db, id: number, providerStatus: string | null, provi
 }
 
 async function finish(db: Db, r: Pick<Claimed, 'id' | 'payout_id'>, outcome: 'success' | 'failed', providerStatus: string, failureReason?: string) {
-  await settlePayout(db, { payoutId: r.payout_id, outcome, actor: SYSTEM, failureReason });
-  await db.execute(sql`
-    UPDATE rail_requests SET state = 'done', provider_status = ${providerStatus}, verified_at = now(), last_error = NULL, updated_at = now()
-    WHERE id = ${r.id}`);
+  // The row is done in the same transaction as the settlement: a crash between them would leave a reversed payout to be sent again.
+  const markDone = (tx: DbOrTx) =>
+    tx.execute(sql`
+      UPDATE rail_requests SET state = 'done', provider_status = ${providerStatus}, verified_at = now(), last_error = NULL, updated_at = now()
+      WHERE id = ${r.id}`);
+  await settlePayout(db, { payoutId: r.payout_id, outcome, actor: SYSTEM, failureReason, inSameTransaction: markDone });
+  await markDone(db);
 }
 
 /** Applies what verify said; true when the payout is now final. */
@@ -120,17 +142,12 @@ async function send(db: Db, config: ChapaConfig, r: Claimed, resend = false): Pr
     return 'retry';
   }
   if (outcome.kind === 'refused') {
-    // A resend refused as a used reference means the earlier one did arrive after all: only verify may say how it ended.
+    // A resend refused (a used reference, say) is evidence the earlier one arrived: Chapa may still pay it, so only verify
+    // may end it. The row stays sent and verify keeps asking; after REVIEW_AFTER_MS (rail-request-view.ts) the payout's Chapa panel asks a person.
     if (resend) {
-      const again = await verifyTransfer(config, r.reference);
-      if (again.kind === 'found') {
-        await markSent(db, r.id, again.status, again.chapaReference);
-        return (await applyCheck(db, r, again)) ? 'settled' : 'sent';
-      }
-      if (again.kind !== 'not_found') {
-        await note(db, r.id, `transfer refused on resend (${outcome.message}); verify: ${again.reason}`);
-        return 'retry';
-      }
+      await markSent(db, r.id, null, null);
+      await note(db, r.id, `resend refused (${outcome.message}) while verify does not know the transfer yet: waiting for verify`);
+      return 'sent';
     }
     await finish(db, r, 'failed', 'refused', `Chapa refused the transfer: ${outcome.message}`);
     return 'refused';
@@ -173,7 +190,14 @@ async function advanceLogged(db: Db, config: ChapaConfig, r: Claimed): Promise<R
 export async function sendRailRequestNow(db: Db, reference: string): Promise<RailRequestResult | undefined> {
   const config = chapaConfig();
   if (!config) return undefined;
-  const [r] = await claim(db, config, reference);
+  let r: Claimed | undefined;
+  try {
+    [r] = await claim(db, config, reference);
+  } catch (err) {
+    // The row stays queued for the worker: the payout is pending, never reversed for our own database's error.
+    console.error(`rail request ${reference}: claim`, err);
+    return 'retry';
+  }
   return r ? advanceLogged(db, config, r) : undefined;
 }
 

@@ -6,8 +6,11 @@ import type { ChapaConfig } from './config';
 
 export interface ApprovalRequest {
   rawBody: string;
-  /** The `Chapa-Signature` header (or `x-chapa-signature`): hex HMAC-SHA256 of the raw body with CHAPA_APPROVAL_SECRET. */
-  signature: string | null;
+  /**
+   * The `Chapa-Signature` and `x-chapa-signature` headers: the call is Chapa's when either is the hex HMAC-SHA256 of the
+   * raw body with CHAPA_APPROVAL_SECRET (Chapa may send both, one of them signing only the secret, as on webhooks).
+   */
+  signatures: (string | null)[];
 }
 
 function signedWith(secret: string, rawBody: string, signature: string | null): boolean {
@@ -25,7 +28,8 @@ function signedWith(secret: string, rawBody: string, signature: string | null): 
  * Anything else, or anything unreadable, is rejected.
  */
 export async function approveTransfer(db: Db, config: ChapaConfig | null, req: ApprovalRequest): Promise<boolean> {
-  if (!config?.approvalSecret || !signedWith(config.approvalSecret, req.rawBody, req.signature)) return false;
+  const secret = config?.approvalSecret;
+  if (!secret || !req.signatures.some((s) => signedWith(secret, req.rawBody, s))) return false;
   let body: ChapaBody;
   try {
     const parsed: unknown = JSON.parse(req.rawBody);

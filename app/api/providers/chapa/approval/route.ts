@@ -10,8 +10,8 @@ export async function POST(req: Request): Promise<Response> {
   let approved = false;
   try {
     const body = await readBodyBytes(req, MAX_WEBHOOK_BODY_BYTES);
-    const signature = req.headers.get('chapa-signature') ?? req.headers.get('x-chapa-signature');
-    approved = await approveTransfer(getDb(), chapaConfig(), { rawBody: body.toString('utf8'), signature });
+    const signatures = [req.headers.get('chapa-signature'), req.headers.get('x-chapa-signature')];
+    approved = await approveTransfer(getDb(), chapaConfig(), { rawBody: body.toString('utf8'), signatures });
   } catch (err) {
     // Too large, unreadable or a database error: not approved. Chapa reverts the transfer and the payout fails and refunds.
     console.error('chapa approval', err);

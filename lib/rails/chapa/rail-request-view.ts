@@ -19,7 +19,7 @@ export interface ChapaTransferView {
 }
 
 /** A transfer Chapa has not settled after a day (a resend refused while verify does not know it, say) is flagged for a person. */
-export const REVIEW_AFTER_MS = 24 * 60 * 60 * 1000;
+const REVIEW_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** The provider's side of one of the business's live payouts, or null when it never went to Chapa. */
 export async function chapaTransferOf(db: Db, businessId: number, mode: Mode, reference: string): Promise<ChapaTransferView | null> {

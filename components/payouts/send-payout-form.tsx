@@ -1,35 +1,30 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { type FieldErrors as FormErrors, useForm, useWatch } from 'react-hook-form';
-import { lookupRecipient, previewPayout, sendPayout } from '@/server/actions/payouts';
+import { previewPayout, sendPayout } from '@/server/actions/payouts';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';
-import { parseAmountText, toMinorUnits, unitsText } from '@/lib/actions/amount.validation';
+import { unitsText } from '@/lib/actions/amount.validation';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import type { ActionFailure } from '@/lib/actions/define-action';
-import type { PayoutPreview } from '@/lib/actions/payout-actions';
-import {
-  normalizeCardNumber,
-  sendPayoutSchema,
-  type DestinationType,
-  type PreviewPayoutInput,
-  type SendPayoutInput,
-  type SendPayoutValues,
-} from '@/lib/actions/payout.validation';
+import { sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
 import { PAYERS } from '@/lib/payouts/payout-rules';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
 import type { BankOrWallet } from '@/lib/rails/banks';
-import { MIN_AMOUNT } from '@/lib/validation';
 import { FormField } from '@/components/ui/field';
-import { SelectInput, TextInput } from '@/components/forms/form-controls';
+import { TextInput } from '@/components/forms/form-controls';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { failureOf, firstInvalid, unwrap } from './action-result';
-import { amountInWords } from './amount-in-words';
+import { PayoutDestinationFields } from './payout-destination-fields';
+import { FIELD_ORDER, type FormFieldName, failureText, fieldMessage } from './payout-form-messages';
+import { PayoutConfirmDetails } from './payout-confirm-details';
+import { PreviewFigures } from './payout-preview-parts';
+import { previewInput, recipientQuery, usePayoutPreview } from './use-payout-preview';
 
 const TYPE_LABELS: Record<DestinationType, string> = { card_to_card: 'Another gift card', b2b: 'Another business (B2B)', bank: 'Bank or wallet account' };
 
@@ -40,88 +35,6 @@ const PAYER_LABELS: Record<string, string> = {
   receiver: 'Receiver pays: the fee is taken from the amount, the destination card gets less',
   business: 'Destination pays: the fee is taken from the amount, the destination gets less',
 };
-
-/** The form's fields in the order they appear: the first with an error gets the focus. */
-const FIELD_ORDER = [
-  'card_number',
-  'destination_type',
-  'destination_card_number',
-  'merchant_id',
-  'bank_slug',
-  'account_number',
-  'account_name',
-  'amount',
-  'charge_payer',
-] as const;
-type FormFieldName = (typeof FIELD_ORDER)[number];
-
-/** A core refusal in the form's words, chosen by its code; the core's own sentence otherwise. */
-function fieldMessage(failure: ActionFailure, preview: PayoutPreview | undefined): string {
-  switch (failure.code) {
-    case 'card_not_found':
-      return 'No card of your business has this number in this mode.';
-    case 'card_disabled':
-      return 'This card is disabled and cannot pay out.';
-    case 'destination_card_not_found':
-      return 'No active gift card has this number.';
-    case 'destination_card_disabled':
-      return 'This card is disabled and cannot receive money.';
-    case 'same_card':
-      return 'This is the source card itself; choose another card.';
-    case 'currency_mismatch':
-      return 'This card holds another currency than the source card.';
-    case 'insufficient_balance':
-      return 'The card does not hold enough for this payout and its fee.';
-    case 'amount_below_fee':
-      return preview?.amount
-        ? `The amount must be more than the service fee of ${formatMoney(preview.fee, preview.currency)}, since the fee comes out of it.`
-        : 'The amount must be more than the service fee, since the fee comes out of it.';
-    default:
-      return failure.message;
-  }
-}
-
-/** A failed lookup in words: the form's own field errors, else the core's refusal. */
-function failureText(failure: ActionFailure, preview: PayoutPreview | undefined): string {
-  return failure.fieldErrors ? Object.values(failure.fieldErrors).join(' ') : fieldMessage(failure, preview);
-}
-
-/** The preview's input from what is typed so far: undefined until the source card is a card number. */
-function previewInput(v: Partial<SendPayoutInput>): PreviewPayoutInput | undefined {
-  const card = normalizeCardNumber(v.card_number ?? '');
-  if (!card || !v.destination_type || !v.charge_payer || !PAYERS[v.destination_type].includes(v.charge_payer)) return undefined;
-  const amount = parseAmountText(v.amount ?? '');
-  // An amount the payout would refuse on its own (below 1.00) is left out: the card's currency and balance still show.
-  const quotable = amount.ok && toMinorUnits(amount.text) >= MIN_AMOUNT;
-  const destination = normalizeCardNumber(v.destination_card_number ?? '');
-  return {
-    card_number: card,
-    destination_type: v.destination_type,
-    charge_payer: v.charge_payer,
-    ...(quotable && { amount: amount.text }),
-    ...(v.destination_type === 'card_to_card' && destination && { destination_card_number: destination }),
-    ...(v.destination_type === 'b2b' && v.merchant_id?.trim() && { merchant_id: v.merchant_id.trim() }),
-    ...(v.destination_type === 'bank' && v.bank_slug && { bank_slug: v.bank_slug }),
-  };
-}
-
-/** The value a quarter second after it stops changing, compared by its JSON so a new object of the same content is no change. */
-function useSettled<T>(value: T, ms = 250): T {
-  const json = JSON.stringify(value ?? null);
-  const [settled, setSettled] = useState(json);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(json), ms);
-    return () => clearTimeout(timer);
-  }, [json, ms]);
-  return JSON.parse(settled) as T;
-}
-
-const recipientQuery = (source: string | undefined, destination: string) => ({
-  queryKey: ['payout-recipient', source ?? null, destination] as const,
-  queryFn: () => unwrap(lookupRecipient({ card_number: source, destination_card_number: destination })),
-  retry: false,
-  staleTime: 10_000,
-});
 
 export function SendPayoutForm({
   defaultCard,
@@ -174,27 +87,7 @@ export function SendPayoutForm({
     if (!PAYERS[type].includes(payer)) setValue('charge_payer', PAYERS[type][0] as SendPayoutInput['charge_payer']);
   }, [type, payer, setValue]);
 
-  const settledInput = useSettled(previewInput(values));
-  const preview = useQuery({
-    queryKey: ['payout-preview', settledInput] as const,
-    queryFn: () => unwrap(previewPayout(settledInput)),
-    enabled: settledInput !== undefined,
-    retry: false,
-    staleTime: 0,
-    // The same card's last figures stay while new ones load, so the bank list and currency do not flicker; another card's never do.
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1]?.card_number === settledInput?.card_number ? previous : undefined),
-  });
-  const sourceNumber = normalizeCardNumber(values.card_number ?? '');
-  const destinationNumber = useSettled(type === 'card_to_card' ? normalizeCardNumber(values.destination_card_number ?? '') : undefined);
-  const recipient = useQuery({ ...recipientQuery(sourceNumber, destinationNumber ?? ''), enabled: destinationNumber !== undefined });
-
-  const currency = settledInput && preview.data && sourceNumber === settledInput.card_number ? preview.data.currency : undefined;
-  const bankChoices = currency ? banks.filter((b) => b.currencies.includes(currency)) : [];
-  const bankSlug = values.bank_slug ?? '';
-  // A bank chosen for one currency is dropped only when the card's currency is known and the bank does not take it.
-  useEffect(() => {
-    if (currency && bankSlug && !banks.some((b) => b.slug === bankSlug && b.currencies.includes(currency))) setValue('bank_slug', '');
-  }, [currency, bankSlug, banks, setValue]);
+  const { settledInput, preview, destinationNumber, recipient, currency, bankChoices, bankSlug } = usePayoutPreview(values, banks, setValue);
 
   const focusFirst = (errs: Partial<Record<string, unknown>>) => {
     const first = firstInvalid(FIELD_ORDER, errs);
@@ -309,75 +202,17 @@ export function SendPayoutForm({
           </div>
         </fieldset>
 
-        {type === 'card_to_card' && (
-          <div>
-            <FormField
-              id="destination_card_number"
-              label="Destination card number"
-              error={errors.destination_card_number?.message}
-              hint="Any active card of the same currency and mode; paste it as it is shown, spaces and all."
-            >
-              <TextInput
-                id="destination_card_number"
-                inputMode="numeric"
-                autoComplete="off"
-                invalid={!!errors.destination_card_number}
-                {...register('destination_card_number')}
-              />
-            </FormField>
-            <div aria-live="polite" data-testid="recipient" className="mt-2 text-sm">
-              {destinationNumber && recipient.isFetching && !recipient.data && <p className="text-slate-600">Looking up the card…</p>}
-              {destinationNumber && recipient.error && <p className="text-red-700">{failureText(failureOf(recipient.error), undefined)}</p>}
-              {destinationNumber && recipient.data && <RecipientCard recipient={recipient.data} />}
-            </div>
-          </div>
-        )}
-        {type === 'b2b' && (
-          <FormField id="merchant_id" label="Merchant id" error={errors.merchant_id?.message} hint="The public merchant id of the business to pay.">
-            <TextInput id="merchant_id" autoComplete="off" invalid={!!errors.merchant_id} {...register('merchant_id')} />
-            {preview.data?.merchantName && !errors.merchant_id && (
-              <p className="mt-1 text-sm text-slate-800" data-testid="merchant-name">
-                Pays <span className="font-semibold">{preview.data.merchantName}</span>
-              </p>
-            )}
-          </FormField>
-        )}
-        {type === 'bank' && (
-          <>
-            <FormField
-              id="bank_slug"
-              label="Bank or wallet"
-              error={errors.bank_slug?.message}
-              hint={
-                currency
-                  ? `Those that take ${currency}, the card’s currency.`
-                  : 'Enter the source card first: only banks and wallets for its currency are offered.'
-              }
-            >
-              <SelectInput
-                id="bank_slug"
-                invalid={!!errors.bank_slug}
-                disabled={!currency}
-                {...register('bank_slug')}
-                // Controlled by the form's value, so the choice survives a failed send and a refreshed preview.
-                value={bankSlug}
-              >
-                <option value="">{currency ? 'Choose…' : 'Enter the source card first'}</option>
-                {bankChoices.map((b) => (
-                  <option key={b.slug} value={b.slug}>
-                    {b.name} ({b.type})
-                  </option>
-                ))}
-              </SelectInput>
-            </FormField>
-            <FormField id="account_number" label="Account number" error={errors.account_number?.message}>
-              <TextInput id="account_number" autoComplete="off" invalid={!!errors.account_number} {...register('account_number')} />
-            </FormField>
-            <FormField id="account_name" label="Account holder’s name" error={errors.account_name?.message}>
-              <TextInput id="account_name" autoComplete="off" invalid={!!errors.account_name} {...register('account_name')} />
-            </FormField>
-          </>
-        )}
+        <PayoutDestinationFields
+          type={type}
+          register={register}
+          errors={errors}
+          preview={preview}
+          recipient={recipient}
+          destinationNumber={destinationNumber}
+          currency={currency}
+          bankChoices={bankChoices}
+          bankSlug={bankSlug}
+        />
 
         <FormField
           id="amount"
@@ -441,98 +276,16 @@ export function SendPayoutForm({
         }}
       >
         {confirming && (
-          <div className="space-y-3">
-            {confirmRecipient && <RecipientCard recipient={confirmRecipient} />}
-            {confirming.business && (
-              <div data-testid="confirm-business" className="rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
-                <p className="font-semibold text-slate-900">{confirming.business.name}</p>
-                <p className="font-mono text-xs text-slate-600">{confirming.business.merchantId}</p>
-              </div>
-            )}
-            <p>
-              <span className="block text-lg font-semibold tabular-nums text-slate-900" data-testid="confirm-amount">
-                {confirmMoney(confirming.values.amount)}
-              </span>
-              {isLargeAmount(confirming.values.amount) && (
-                <span className="block text-slate-700" data-testid="confirm-words">
-                  {amountInWords(confirming.values.amount, confirmCurrency)}
-                </span>
-              )}
-            </p>
-            {preview.data?.amount === confirming.values.amount && (
-              <p className="text-slate-700">
-                {formatMoney(preview.data.debit, preview.data.currency)} leaves the card; the destination gets{' '}
-                {formatMoney(preview.data.credit, preview.data.currency)}.
-              </p>
-            )}
-            <p className="text-slate-700">Money moved cannot be taken back from here.</p>
-          </div>
+          <PayoutConfirmDetails
+            amount={confirming.values.amount}
+            money={confirmMoney}
+            currency={confirmCurrency}
+            recipient={confirmRecipient}
+            business={confirming.business}
+            preview={preview.data}
+          />
         )}
       </ConfirmDialog>
     </form>
-  );
-}
-
-function RecipientCard({ recipient: r }: { recipient: RecipientPreview }) {
-  return (
-    <div data-testid="recipient-card" className={`rounded-lg px-3 py-2 ring-1 ${r.canReceive ? 'bg-slate-50 ring-slate-200' : 'bg-red-50 ring-red-200'}`}>
-      <p className="font-medium text-slate-900">
-        {r.ownCard ? (r.holder ?? 'One of your cards, no name on file') : r.businessName}
-        <span className="font-normal text-slate-700">
-          {' '}
-          · card ending {r.lastFour} · {r.currency}
-        </span>
-      </p>
-      {!r.ownCard && <p className="text-slate-700">A card of another business; its holder’s name is that business’s to show.</p>}
-      {r.reason && <p className="font-medium text-red-800">{r.reason}</p>}
-    </div>
-  );
-}
-
-function PreviewFigures({ preview: p }: { preview: PayoutPreview }) {
-  const money = (n: number) => formatMoney(n, p.currency);
-  if (p.amount === null) {
-    return (
-      <>
-        <p className="text-slate-700" data-testid="preview-balance">
-          The card holds {money(p.balance)}.
-        </p>
-        <Refusals preview={p} />
-      </>
-    );
-  }
-  const rows: [string, string, string][] = [
-    ['Amount', money(p.amount), 'preview-amount'],
-    ['Service fee', money(p.fee), 'preview-fee'],
-    ['Fee', p.feeFromAmount ? 'Taken from the amount' : 'Added on top', 'preview-payer'],
-    ['Leaves the card', money(p.debit), 'preview-debit'],
-    ['The destination gets', money(p.credit), 'preview-credit'],
-    ['Card balance now', money(p.balance), 'preview-balance'],
-  ];
-  return (
-    <>
-      <dl className="space-y-1.5">
-        {rows.map(([label, value, id]) => (
-          <div key={label} className="flex justify-between gap-3">
-            <dt className="text-slate-600">{label}</dt>
-            <dd className="text-right font-medium tabular-nums text-slate-900" data-testid={id}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      <Refusals preview={p} />
-    </>
-  );
-}
-
-function Refusals({ preview: p }: { preview: PayoutPreview }) {
-  if (p.refusals.length === 0) return null;
-  return (
-    <ul className="mt-3 space-y-1 font-medium text-red-700" data-testid="preview-refusals">
-      {p.refusals.map((r) => (
-        <li key={r.code}>{r.message}</li>
-      ))}
-    </ul>
   );
 }

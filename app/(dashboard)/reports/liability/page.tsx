@@ -6,6 +6,7 @@ import { LiabilitySummary } from '@/components/reports/liability-summary';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { dayIn, zoneLabel } from '@/lib/dashboard/time-zone';
+import { LinkButton } from '@/components/ui/link-button';
 import { getDb } from '@/lib/db/client';
 import { breakageEstimates, windowStartDay } from '@/lib/reports/breakage';
 import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';
@@ -16,9 +17,6 @@ import { requirePage } from '@/server/session';
 export const metadata = { title: 'Liability and breakage · Gift cards' };
 
 const PAGE_SIZE = 25;
-const exportLink =
-  'inline-flex min-h-10 items-center rounded-lg bg-white px-4 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
-
 type Params = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
@@ -79,12 +77,12 @@ export default async function LiabilityPage({ searchParams }: { searchParams: Pr
         description={`What your business owes card holders in ${session.mode} mode: the balances on its cards at the end of a day, recomputed from the ledger, aged by each card’s last movement, with an estimate of the part that will never be spent.`}
         actions={
           <>
-            <a href={`/reports/liability/export/aged${query(shared)}`} download className={exportLink}>
+            <LinkButton href={`/reports/liability/export/aged${query(shared)}`} variant="secondary" download>
               Export aged summary
-            </a>
-            <a href={`/reports/liability/export/dormant${query({ ...shared, currency: value.currency })}`} download className={exportLink}>
+            </LinkButton>
+            <LinkButton href={`/reports/liability/export/dormant${query({ ...shared, currency: value.currency })}`} variant="secondary" download>
               Export dormant cards
-            </a>
+            </LinkButton>
           </>
         }
       />

@@ -5,6 +5,7 @@ import { ReconciliationTable } from '@/components/reports/reconciliation-table';
 import { ChapaBalances, ProviderReconciliationSection } from '@/components/reports/provider-reconciliation';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
+import { LinkButton } from '@/components/ui/link-button';
 import { getDb } from '@/lib/db/client';
 import { chapaBalancesFor } from '@/lib/rails/chapa/chapa-balances';
 import { chapaConfig } from '@/lib/rails/chapa/config';
@@ -15,9 +16,6 @@ import { CURRENCIES } from '@/lib/validation';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Daily reconciliation · Gift cards' };
-
-const exportLink =
-  'inline-flex min-h-10 items-center rounded-lg bg-white px-4 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
 
 type Params = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -41,13 +39,13 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         title="Daily reconciliation"
         description={`Per day and currency in ${session.mode} mode: the money that came in and went out by type, reversals and fees, from the ledger, checked three ways: every transaction balances, every balance follows from the movements before it, and the ledger agrees with your payouts and payments.`}
         actions={
-          <a
+          <LinkButton
             href={`/reports/reconciliation/export${reportQuery({ from: value.from, to: value.to, currency: value.currency })}`}
+            variant="secondary"
             download
-            className={exportLink}
           >
             Export CSV
-          </a>
+          </LinkButton>
         }
       />
       <ReportFilters

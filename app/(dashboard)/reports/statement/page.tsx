@@ -5,6 +5,7 @@ import { StatementTable } from '@/components/reports/statement-table';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatDateTime } from '@/lib/dashboard/time-zone';
+import { LinkButton } from '@/components/ui/link-button';
 import { getDb } from '@/lib/db/client';
 import {
   parseStatementParams,
@@ -20,8 +21,6 @@ import { requirePage } from '@/server/session';
 export const metadata = { title: 'Business account statement · Gift cards' };
 
 const PAGE_SIZE = 50;
-const exportLink =
-  'inline-flex min-h-10 items-center rounded-lg bg-white px-4 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
 const inlineLink = 'font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 type Params = Record<string, string | string[] | undefined>;
@@ -55,9 +54,9 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
         title="Business account statement"
         description={`Every movement of your business account in ${session.mode} mode, oldest first, with the balance after each: deposits, top-ups paid to cards and the ones that came back, balances swept in from cancelled cards, business payouts received and refunds that landed here.`}
         actions={
-          <a href={`/reports/statement/export${reportQuery(shared)}`} download className={exportLink}>
+          <LinkButton href={`/reports/statement/export${reportQuery(shared)}`} variant="secondary" download>
             Export CSV
-          </a>
+          </LinkButton>
         }
       />
       <ReportFilters

@@ -15,6 +15,9 @@ const CHAPA: Actor = { type: 'system', id: 'chapa' };
 /** What one verification came to. */
 type VerifyResult = 'credited' | 'failed' | 'pending' | 'unavailable' | 'finished' | 'not_found';
 
+/** Public triggers (callback, checkout return) schedule at most one verify per payment this often. */
+export const PUBLIC_VERIFY_GAP_MS = 10_000;
+
 export interface LiveTiming {
   /** First scheduled verify after the payment starts, then doubling up to `maxIntervalMs`. */
   intervalMs: number;
@@ -40,13 +43,17 @@ export function liveTiming(): LiveTiming {
 const nextVerifyDelay = (attempts: number, t: LiveTiming = liveTiming()) => Math.min(t.maxIntervalMs, t.intervalMs * 2 ** Math.min(attempts, 20));
 
 async function note(db: Db, id: number, state: string, text: string, reschedule: boolean, attempts: number): Promise<void> {
+  const next = new Date(Date.now() + nextVerifyDelay(attempts + 1));
   await db
     .update(payments)
     .set({
       verifyState: state,
       verifyNote: text.slice(0, 500),
       verifyAttempts: attempts + 1,
-      ...(reschedule ? { nextVerifyAt: new Date(Date.now() + nextVerifyDelay(attempts + 1)) } : {}),
+      // A slot a public trigger took while this verify ran is kept, so that trigger is not lost.
+      ...(reschedule
+        ? { nextVerifyAt: sql`CASE WHEN ${payments.verifyRequestedAt} > now() THEN LEAST(${payments.verifyRequestedAt}, ${next}) ELSE ${next} END` }
+        : {}),
     })
     .where(eq(payments.id, id));
 }
@@ -203,33 +210,64 @@ export const startLiveVerification = (db: Db, intervalMs = 500): Stop =>
     return false;
   });
 
-const inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
+interface Flight {
+  running: Promise<void>;
+  /** The one run queued behind `running`; every trigger arriving meanwhile waits for it, and no more. */
+  following: Promise<void> | null;
+}
+
+const inFlight = new Map<string, Flight>();
+
+function runOnce(db: Db, linkReference: string, config: ChapaConfig | null, flight: Flight): Promise<void> {
+  return verifyLivePayment(db, linkReference, config)
+    .then(() => undefined)
+    .catch((err) => console.error(`live verify of ${linkReference}:`, err instanceof Error ? err.message : err))
+    .finally(() => {
+      if (!flight.following) inFlight.delete(linkReference);
+    });
+}
 
 /**
- * What a webhook or callback calls: one verify per reference at a time in this
- * process. A trigger arriving while one runs asks for exactly one more run after
- * it (the newer message may follow a newer state), so a burst of duplicates
- * costs at most two calls to Chapa and no signal is lost.
+ * What a signed webhook (or an API call with the business's key) calls: one
+ * verify per reference at a time in this process. A trigger arriving while one
+ * runs gets exactly one more run after it (the newer message may follow a newer
+ * state) and waits for that run only, so a burst costs at most two calls to
+ * Chapa and no signal is lost. Only these may ask about a payment that already failed.
  */
-export async function requestLiveVerify(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<void> {
-  const running = inFlight.get(linkReference);
-  if (running) {
-    running.again = true;
-    return running.done;
+export function requestLiveVerify(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<void> {
+  const flight = inFlight.get(linkReference);
+  if (flight) {
+    flight.following ??= flight.running.then(() => {
+      flight.following = null;
+      flight.running = runOnce(db, linkReference, config, flight);
+      return flight.running;
+    });
+    return flight.following;
   }
-  const entry = { again: false, done: Promise.resolve() };
-  entry.done = (async () => {
-    try {
-      do {
-        entry.again = false;
-        await verifyLivePayment(db, linkReference, config).catch((err) =>
-          console.error(`live verify of ${linkReference}:`, err instanceof Error ? err.message : err),
-        );
-      } while (entry.again);
-    } finally {
-      inFlight.delete(linkReference);
-    }
-  })();
-  inFlight.set(linkReference, entry);
-  return entry.done;
+  const fresh: Flight = { running: Promise.resolve(), following: null };
+  inFlight.set(linkReference, fresh);
+  fresh.running = runOnce(db, linkReference, config, fresh);
+  return fresh.running;
+}
+
+/**
+ * What the public callback and the customer's return from Chapa call: anyone
+ * who knows a reference can send them, so they never wait for Chapa. They only
+ * bring a pending payment's next scheduled verify forward, to now or to the
+ * next free slot PUBLIC_VERIFY_GAP_MS after the last one a trigger took, and the
+ * background loop (lib/background.ts) does the verify.
+ */
+export async function requestPublicVerify(db: Db, linkReference: string, gapMs = PUBLIC_VERIFY_GAP_MS): Promise<void> {
+  const slot = sql`GREATEST(now(), COALESCE(${payments.verifyRequestedAt} + make_interval(secs => ${gapMs / 1000}), now()))`;
+  await db
+    .update(payments)
+    .set({ nextVerifyAt: slot, verifyRequestedAt: slot })
+    .where(
+      and(
+        eq(payments.linkReference, linkReference),
+        eq(payments.mode, 'live'),
+        eq(payments.status, 'pending'),
+        sql`${payments.nextVerifyAt} IS NOT NULL AND ${payments.nextVerifyAt} > ${slot}`,
+      ),
+    );
 }

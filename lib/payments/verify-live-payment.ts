@@ -44,6 +44,7 @@ const nextVerifyDelay = (attempts: number, t: LiveTiming = liveTiming()) => Math
 
 async function note(db: Db, id: number, state: string, text: string, reschedule: boolean, attempts: number): Promise<void> {
   const next = new Date(Date.now() + nextVerifyDelay(attempts + 1));
+  // Only a pending payment takes a note: a late one must not overwrite the verdict of a payment settled meanwhile.
   await db
     .update(payments)
     .set({
@@ -55,7 +56,7 @@ async function note(db: Db, id: number, state: string, text: string, reschedule:
         ? { nextVerifyAt: sql`CASE WHEN ${payments.verifyRequestedAt} > now() THEN LEAST(${payments.verifyRequestedAt}, ${next}) ELSE ${next} END` }
         : {}),
     })
-    .where(eq(payments.id, id));
+    .where(and(eq(payments.id, id), eq(payments.status, 'pending')));
 }
 
 /**
@@ -113,16 +114,7 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
   const expected = payment.amount + payment.serviceFee;
   if (payment.status !== 'pending') {
     // A mismatch already says what was paid; anything else failed here that Chapa calls paid needs a person.
-    if (payment.status !== 'success' && verified.state === 'success' && payment.verifyState !== 'mismatch' && payment.verifyState !== 'paid_after_failure') {
-      // Paid after we gave up: nothing is credited automatically; the business refunds or credits by hand.
-      await db
-        .update(payments)
-        .set({
-          verifyState: 'paid_after_failure',
-          verifyNote: `Chapa reports this payment paid (${verified.raw}) after it had failed here; refund it or credit the card by hand.`,
-        })
-        .where(eq(payments.id, payment.id));
-    }
+    if (payment.status !== 'success' && verified.state === 'success') await flagPaidAfterFailure(db, payment.id, verified.raw);
     return 'finished';
   }
 
@@ -173,8 +165,32 @@ async function settle(
     ...(outcome === 'failed' && state !== 'verified' ? { failureReason: text } : {}),
     verify: { state, note: text },
   });
-  if (!changed) return 'finished';
+  if (!changed) {
+    // A timeout or not-found failure won the row lock while this verify saw the money taken: no later verify will come, so flag it now.
+    if (outcome === 'success') await flagPaidAfterFailure(db, payment.id, text);
+    return 'finished';
+  }
   return outcome === 'success' ? 'credited' : 'failed';
+}
+
+/**
+ * Paid after we gave up: nothing is credited automatically; the business refunds
+ * or credits by hand. A mismatch already says what was paid, so it is kept.
+ */
+async function flagPaidAfterFailure(db: Db, id: number, said: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({
+      verifyState: 'paid_after_failure',
+      verifyNote: `Chapa reports this payment paid (${said}) after it had failed here; refund it or credit the card by hand.`.slice(0, 500),
+    })
+    .where(
+      and(
+        eq(payments.id, id),
+        eq(payments.status, 'failed'),
+        sql`${payments.verifyState} IS DISTINCT FROM 'mismatch' AND ${payments.verifyState} IS DISTINCT FROM 'paid_after_failure'`,
+      ),
+    );
 }
 
 /** Live payments whose scheduled verify is due; returns how many this pass looked at. */

@@ -40,6 +40,8 @@ const status = async (ref: string) => (await live.get(`/api/v1/card/payment/${re
 const balance = async (cardNumber: string) => (await live.get(`/api/v1/card/${cardNumber}`)).body.data.available_amount as number;
 const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 30_000, interval: 100 });
 const verifies = async (ref: string) => (await stack.fake.state()).requests.filter((r) => r.operation === 'verify' && r.path.endsWith(ref));
+const row = async (ref: string) =>
+  (await testDb().execute(sql`SELECT status, verify_state, verify_note FROM payments WHERE link_reference = ${ref}`)).rows[0] as any;
 const ledgerRows = async (ref: string) =>
   Number(((await testDb().execute(sql`SELECT count(*) AS n FROM ledger_transactions WHERE reference = ${ref}`)).rows[0] as any).n);
 
@@ -119,5 +121,24 @@ describe('public triggers (callback, checkout return)', () => {
     expect((await verifies(ref)).length).toBe(asked);
     await signedWebhook(ref);
     expect((await verifies(ref)).length).toBe(asked + 1);
+  });
+});
+
+describe('verify’s mode', () => {
+  it('a live key credits on a live verify only: a verify answering mode "test" credits nothing and says why', async () => {
+    expect(stack.server.output()).not.toContain('CHAPA_SECRET_KEY is a test key');
+    const { card, ref } = await paidHosted(2_500);
+    await stack.fake.switches({ verifyOverride: { [ref]: { mode: 'test' } } });
+    await signedWebhook(ref);
+    await poll(async () => (await row(ref)).verify_state).toBe('mode_mismatch');
+    expect((await row(ref)).verify_note).toBe(`Chapa's verify answered mode "test" to a live key; nothing was credited.`);
+    expect((await status(ref)).status).toBe('pending');
+    expect(await balance(card.card_number)).toBe(0);
+
+    await stack.fake.switches({ verifyOverride: { [ref]: {} } });
+    await signedWebhook(ref);
+    await poll(async () => (await status(ref)).status).toBe('success');
+    expect(await balance(card.card_number)).toBe(2_500);
+    expect(await ledgerRows(ref)).toBe(1);
   });
 });

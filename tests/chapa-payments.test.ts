@@ -388,6 +388,12 @@ describe('verifies that race each other', () => {
   });
 });
 
+describe('a test key driving live mode', () => {
+  it('is warned about at start-up, and its verify answering mode "test" is accepted', async () => {
+    expect(stack.server.output()).toContain('CHAPA_SECRET_KEY is a test key');
+  });
+});
+
 describe('direct charge, live', () => {
   const charge = (cardNumber: string, phone: string, method = 'telebirr', amount = 2_500) =>
     live.post('/api/v1/card/payments', { type: 'direct-charge', amount, card_number: cardNumber, phone_number: phone, payment_method: method });

@@ -15,6 +15,9 @@ const CHAPA: Actor = { type: 'system', id: 'chapa' };
 /** What one verification came to. */
 type VerifyResult = 'credited' | 'failed' | 'pending' | 'unavailable' | 'finished' | 'not_found';
 
+/** The mode a secret key talks to: Chapa's test keys are CHASECK_TEST-..., live keys CHASECK-... */
+export const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/i.test(config.secretKey) ? 'test' : 'live');
+
 /** Public triggers (callback, checkout return) schedule at most one verify per payment this often. */
 export const PUBLIC_VERIFY_GAP_MS = 10_000;
 
@@ -109,6 +112,15 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
     const why = verified.state === 'unreadable' ? verified.reason : `verify answered tx_ref ${verified.txRef}`;
     if (payment.status === 'pending') await note(db, payment.id, 'unreadable', `Chapa's verify could not be read: ${why}.`, true, payment.verifyAttempts);
     return payment.status === 'pending' ? 'pending' : 'finished';
+  }
+  // A live key credits only on a live verify; a test key (a business trying live mode on Chapa's test side) only on a test one.
+  const keyMode = chapaKeyMode(config);
+  if ((verified.mode ?? '').toLowerCase() !== keyMode) {
+    if (payment.status !== 'pending') return 'finished';
+    const why = `Chapa's verify answered mode ${JSON.stringify(verified.mode)} to a ${keyMode} key; nothing was credited.`;
+    if (timedOut) return settle(db, payment, 'failed', 'mode_mismatch', why, verified.chapaReference);
+    await note(db, payment.id, 'mode_mismatch', why, true, payment.verifyAttempts);
+    return 'pending';
   }
 
   const expected = payment.amount + payment.serviceFee;
@@ -219,12 +231,18 @@ async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
 }
 
 /** The background loop started with the server (lib/background.ts); idle without CHAPA_SECRET_KEY. */
-export const startLiveVerification = (db: Db, intervalMs = 500): Stop =>
-  backgroundLoop('live payment verification', intervalMs, async () => {
+export function startLiveVerification(db: Db, intervalMs = 500): Stop {
+  const config = chapaConfig();
+  if (config && chapaKeyMode(config) === 'test')
+    console.warn(
+      "WARNING: CHAPA_SECRET_KEY is a test key (CHASECK_TEST-...): live mode talks to Chapa's test environment, and its payments move no real money.",
+    );
+  return backgroundLoop('live payment verification', intervalMs, async () => {
     // Always waits the interval: every payment looked at was rescheduled or finished, so nothing is due again at once.
     await verifyDuePayments(db);
     return false;
   });
+}
 
 interface Flight {
   running: Promise<void>;

@@ -1,26 +1,37 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createDb, type Db } from '../lib/db/client';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
-import { apiClient, createCard, testDb, type ApiClient } from './helpers';
+import { apiClient, createCard, type ApiClient } from './helpers';
+import { createScratchDatabase } from './test-server';
 
 /**
  * Who may make the service call Chapa's verify, and what a verify must say to
  * credit: with a live key (CHASECK-...) against tools/chapa-fake, whose verify
  * then answers mode "live". The schedule waits a minute between checks, so every
- * verify the fake sees while a test runs was asked for by a trigger.
+ * verify the fake sees while a test runs was asked for by a trigger. Its own
+ * database: another suite's live server on the same one would verify (and time
+ * out) these payments against its own fake, and this one theirs.
  */
 
 const LIVE_KEY = 'CHASECK-harnesslive0123456789abcdef';
 const QUIET_SCHEDULE = { CHAPA_VERIFY_INTERVAL_MS: '60000', CHAPA_VERIFY_MAX_INTERVAL_MS: '60000' };
+const ADMIN = 'adm_chapa_triggers_0123456789abcdef_012';
 
 let stack: LiveStack;
 let live: ApiClient;
+let db: Db;
+let endPool: () => Promise<void>;
 
 beforeAll(async () => {
+  const url = await createScratchDatabase(inject('databaseUrl'), 'chapa_triggers');
+  const handle = createDb(url, 4);
+  db = handle.db;
+  endPool = () => handle.pool.end();
   stack = await startLiveStack({
-    databaseUrl: inject('databaseUrl'),
-    adminToken: inject('adminToken'),
+    databaseUrl: url,
+    adminToken: ADMIN,
     env: { CHAPA_SECRET_KEY: LIVE_KEY, ...QUIET_SCHEDULE },
     fakeEnv: { CHAPA_SECRET_KEY: LIVE_KEY },
   });
@@ -29,6 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.stop();
+  await endPool?.();
 });
 beforeEach(async () => {
   await stack.fake.reset();
@@ -40,10 +52,9 @@ const status = async (ref: string) => (await live.get(`/api/v1/card/payment/${re
 const balance = async (cardNumber: string) => (await live.get(`/api/v1/card/${cardNumber}`)).body.data.available_amount as number;
 const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 30_000, interval: 100 });
 const verifies = async (ref: string) => (await stack.fake.state()).requests.filter((r) => r.operation === 'verify' && r.path.endsWith(ref));
-const row = async (ref: string) =>
-  (await testDb().execute(sql`SELECT status, verify_state, verify_note FROM payments WHERE link_reference = ${ref}`)).rows[0] as any;
+const row = async (ref: string) => (await db.execute(sql`SELECT status, verify_state, verify_note FROM payments WHERE link_reference = ${ref}`)).rows[0] as any;
 const ledgerRows = async (ref: string) =>
-  Number(((await testDb().execute(sql`SELECT count(*) AS n FROM ledger_transactions WHERE reference = ${ref}`)).rows[0] as any).n);
+  Number(((await db.execute(sql`SELECT count(*) AS n FROM ledger_transactions WHERE reference = ${ref}`)).rows[0] as any).n);
 
 async function paidHosted(amount: number) {
   const card = await createCard(live, 'ETB');

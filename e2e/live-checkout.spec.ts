@@ -109,3 +109,22 @@ test('a live wallet charge that needs the customer’s code says so on its page,
   await screenshots(page, testInfo, 'live-charge-paid');
   await stack.fake.reset();
 });
+
+test('back from Chapa before verify agrees, the checkout page says it is checking and shows the outcome by itself', async ({ page }, testInfo) => {
+  await stack.fake.reset();
+  const biz = await stack.createBusiness(`Live return ${Date.now()}`);
+  const card = await api('POST', '/api/v1/card', biz.keys.live, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Sara' });
+  const payment = await api('POST', '/api/v1/card/payments', biz.keys.live, { type: 'hosted', amount: 4_000, card_number: card.body.data.card_number });
+  const ref = payment.body.data.link_reference as string;
+  // Chapa's verify still says pending when the customer comes back.
+  await stack.fake.switches({ verifyOverride: { [ref]: { status: 'pending' } } });
+  await page.goto(payment.body.data.checkout_url);
+  await page.getByTestId('pay-with-chapa').click();
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page).toHaveURL(`${payment.body.data.checkout_url}?from=chapa`);
+  await expect(page.getByTestId('awaiting-verify')).toHaveText(/Checking your payment with Chapa/);
+  await screenshots(page, testInfo, 'live-checkout-awaiting');
+  await stack.fake.switches({ verifyOverride: { [ref]: {} } });
+  await expect(page.getByTestId('payment-outcome')).toHaveAttribute('data-status', 'success', { timeout: 30_000 });
+  await expect(page.getByTestId('awaiting-verify')).toHaveCount(0);
+});

@@ -337,6 +337,63 @@ describe('completion is never trusted from one message', () => {
   });
 });
 
+describe('verifies that race each other', () => {
+  const verifyCalls = async (ref: string) => (await stack.fake.state()).requests.filter((r) => r.operation === 'verify' && r.path.endsWith(ref));
+  const paymentRow = async (ref: string) =>
+    (await testDb().execute(sql`SELECT status, verify_state, verify_note FROM payments WHERE link_reference = ${ref}`)).rows[0] as any;
+  async function signedWebhook(ref: string) {
+    const body = JSON.stringify({ event: 'charge.success', tx_ref: ref, status: 'success' });
+    const signature = createHmac('sha256', CHAPA_TEST_SECRETS.webhookSecret).update(body).digest('hex');
+    return fetch(`${stack.baseUrl}/api/providers/chapa/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-chapa-signature': signature },
+      body,
+    });
+  }
+
+  it('a verify that sees the money taken while a concurrent one times the payment out flags it paid_after_failure', async () => {
+    await stack.fake.switches({ webhooks: { delivery: 'off' }, callbacks: false, failures: { verify: { mode: '503' } } });
+    const { card, ref } = await hosted(1_700);
+    const created = Date.now();
+    // Chapa down past the payment's time (6 s): it keeps waiting.
+    await expect.poll(async () => Date.now() - created > 6_500 && (await verifyCalls(ref)).length > 0, { timeout: 20_000, interval: 250 }).toBe(true);
+    expect((await status(ref)).status).toBe('pending');
+    // Chapa back: the scheduled verify takes its time and sees success; a webhook's verify meanwhile sees pending and times it out.
+    await stack.fake.switches({
+      failures: { verify: { mode: '503', times: 0 } },
+      verifyScript: { [ref]: [{ status: 'success', delayMs: 1_500 }, { status: 'pending' }] },
+    });
+    await poll(async () => (await verifyCalls(ref)).some((r) => r.answered === 0)).toBe(true);
+    expect((await signedWebhook(ref)).status).toBe(200);
+    await waitForStatus(ref, 'failed');
+    await poll(async () => (await verifyCalls(ref)).every((r) => r.answered !== 0)).toBe(true);
+    const row = await paymentRow(ref);
+    expect(row.verify_state).toBe('paid_after_failure');
+    expect(row.verify_note).toContain('refund it or credit the card by hand');
+    expect(await balance(card.card_number)).toBe(0);
+    expect(await ledgerRows(ref)).toBe(0);
+  });
+
+  it('a late "still pending" verify does not overwrite the verdict of a payment credited meanwhile', async () => {
+    await stack.fake.switches({ webhooks: { delivery: 'off' }, callbacks: false, failures: { verify: { mode: '503' } } });
+    const { card, ref } = await hosted(1_800);
+    await customer(ref, 'pay');
+    await stack.fake.switches({ failures: { verify: { mode: '503', times: 0 } }, verifyScript: { [ref]: [{ status: 'pending', delayMs: 1_500 }] } });
+    await poll(async () => (await verifyCalls(ref)).some((r) => r.answered === 0)).toBe(true);
+    expect((await signedWebhook(ref)).status).toBe(200);
+    await waitForStatus(ref, 'success');
+    await poll(async () => (await verifyCalls(ref)).every((r) => r.answered !== 0)).toBe(true);
+    expect((await paymentRow(ref)).verify_state).toBe('verified');
+    expect(await balance(card.card_number)).toBe(1_800);
+  });
+});
+
+describe('a test key driving live mode', () => {
+  it('is warned about at start-up, and its verify answering mode "test" is accepted', async () => {
+    expect(stack.server.output()).toContain('CHAPA_SECRET_KEY is a test key');
+  });
+});
+
 describe('direct charge, live', () => {
   const charge = (cardNumber: string, phone: string, method = 'telebirr', amount = 2_500) =>
     live.post('/api/v1/card/payments', { type: 'direct-charge', amount, card_number: cardNumber, phone_number: phone, payment_method: method });

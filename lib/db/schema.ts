@@ -483,6 +483,8 @@ export const payments = pgTable(
     verifiedAt: ts('verified_at'),
     nextVerifyAt: ts('next_verify_at'),
     verifyAttempts: integer('verify_attempts').notNull().default(0),
+    /** Live: the latest slot a public trigger (callback, checkout return) took; they are spaced PUBLIC_VERIFY_GAP_MS apart. */
+    verifyRequestedAt: ts('verify_requested_at'),
   },
   (t) => [
     uniqueIndex('payments_merchant_reference_idx').on(t.businessId, t.mode, t.merchantReference).where(sql`${t.merchantReference} IS NOT NULL`),

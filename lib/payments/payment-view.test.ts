@@ -33,6 +33,7 @@ const base: Payment = {
   verifyNote: null,
   verifiedAt: null,
   nextVerifyAt: null,
+  verifyRequestedAt: null,
   verifyAttempts: 0,
 };
 

@@ -15,6 +15,12 @@ const CHAPA: Actor = { type: 'system', id: 'chapa' };
 /** What one verification came to. */
 type VerifyResult = 'credited' | 'failed' | 'pending' | 'unavailable' | 'finished' | 'not_found';
 
+/** The mode a secret key talks to: Chapa's test keys are CHASECK_TEST-..., live keys CHASECK-... */
+export const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/i.test(config.secretKey) ? 'test' : 'live');
+
+/** Public triggers (callback, checkout return) schedule at most one verify per payment this often. */
+export const PUBLIC_VERIFY_GAP_MS = 10_000;
+
 export interface LiveTiming {
   /** First scheduled verify after the payment starts, then doubling up to `maxIntervalMs`. */
   intervalMs: number;
@@ -40,15 +46,20 @@ export function liveTiming(): LiveTiming {
 const nextVerifyDelay = (attempts: number, t: LiveTiming = liveTiming()) => Math.min(t.maxIntervalMs, t.intervalMs * 2 ** Math.min(attempts, 20));
 
 async function note(db: Db, id: number, state: string, text: string, reschedule: boolean, attempts: number): Promise<void> {
+  const next = new Date(Date.now() + nextVerifyDelay(attempts + 1));
+  // Only a pending payment takes a note: a late one must not overwrite the verdict of a payment settled meanwhile.
   await db
     .update(payments)
     .set({
       verifyState: state,
       verifyNote: text.slice(0, 500),
       verifyAttempts: attempts + 1,
-      ...(reschedule ? { nextVerifyAt: new Date(Date.now() + nextVerifyDelay(attempts + 1)) } : {}),
+      // A slot a public trigger took while this verify ran is kept, so that trigger is not lost.
+      ...(reschedule
+        ? { nextVerifyAt: sql`CASE WHEN ${payments.verifyRequestedAt} > now() THEN LEAST(${payments.verifyRequestedAt}, ${next}) ELSE ${next} END` }
+        : {}),
     })
-    .where(eq(payments.id, id));
+    .where(and(eq(payments.id, id), eq(payments.status, 'pending')));
 }
 
 /**
@@ -102,20 +113,20 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
     if (payment.status === 'pending') await note(db, payment.id, 'unreadable', `Chapa's verify could not be read: ${why}.`, true, payment.verifyAttempts);
     return payment.status === 'pending' ? 'pending' : 'finished';
   }
+  // A live key credits only on a live verify; a test key (a business trying live mode on Chapa's test side) only on a test one.
+  const keyMode = chapaKeyMode(config);
+  if ((verified.mode ?? '').toLowerCase() !== keyMode) {
+    if (payment.status !== 'pending') return 'finished';
+    const why = `Chapa's verify answered mode ${JSON.stringify(verified.mode)} to a ${keyMode} key; nothing was credited.`;
+    if (timedOut) return settle(db, payment, 'failed', 'mode_mismatch', why, verified.chapaReference);
+    await note(db, payment.id, 'mode_mismatch', why, true, payment.verifyAttempts);
+    return 'pending';
+  }
 
   const expected = payment.amount + payment.serviceFee;
   if (payment.status !== 'pending') {
     // A mismatch already says what was paid; anything else failed here that Chapa calls paid needs a person.
-    if (payment.status !== 'success' && verified.state === 'success' && payment.verifyState !== 'mismatch' && payment.verifyState !== 'paid_after_failure') {
-      // Paid after we gave up: nothing is credited automatically; the business refunds or credits by hand.
-      await db
-        .update(payments)
-        .set({
-          verifyState: 'paid_after_failure',
-          verifyNote: `Chapa reports this payment paid (${verified.raw}) after it had failed here; refund it or credit the card by hand.`,
-        })
-        .where(eq(payments.id, payment.id));
-    }
+    if (payment.status !== 'success' && verified.state === 'success') await flagPaidAfterFailure(db, payment.id, verified.raw);
     return 'finished';
   }
 
@@ -166,8 +177,32 @@ async function settle(
     ...(outcome === 'failed' && state !== 'verified' ? { failureReason: text } : {}),
     verify: { state, note: text },
   });
-  if (!changed) return 'finished';
+  if (!changed) {
+    // A timeout or not-found failure won the row lock while this verify saw the money taken: no later verify will come, so flag it now.
+    if (outcome === 'success') await flagPaidAfterFailure(db, payment.id, text);
+    return 'finished';
+  }
   return outcome === 'success' ? 'credited' : 'failed';
+}
+
+/**
+ * Paid after we gave up: nothing is credited automatically; the business refunds
+ * or credits by hand. A mismatch already says what was paid, so it is kept.
+ */
+async function flagPaidAfterFailure(db: Db, id: number, said: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({
+      verifyState: 'paid_after_failure',
+      verifyNote: `Chapa reports this payment paid (${said}) after it had failed here; refund it or credit the card by hand.`.slice(0, 500),
+    })
+    .where(
+      and(
+        eq(payments.id, id),
+        eq(payments.status, 'failed'),
+        sql`${payments.verifyState} IS DISTINCT FROM 'mismatch' AND ${payments.verifyState} IS DISTINCT FROM 'paid_after_failure'`,
+      ),
+    );
 }
 
 /** Live payments whose scheduled verify is due; returns how many this pass looked at. */
@@ -196,40 +231,77 @@ async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
 }
 
 /** The background loop started with the server (lib/background.ts); idle without CHAPA_SECRET_KEY. */
-export const startLiveVerification = (db: Db, intervalMs = 500): Stop =>
-  backgroundLoop('live payment verification', intervalMs, async () => {
+export function startLiveVerification(db: Db, intervalMs = 500): Stop {
+  const config = chapaConfig();
+  if (config && chapaKeyMode(config) === 'test')
+    console.warn(
+      "WARNING: CHAPA_SECRET_KEY is a test key (CHASECK_TEST-...): live mode talks to Chapa's test environment, and its payments move no real money.",
+    );
+  return backgroundLoop('live payment verification', intervalMs, async () => {
     // Always waits the interval: every payment looked at was rescheduled or finished, so nothing is due again at once.
     await verifyDuePayments(db);
     return false;
   });
+}
 
-const inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
+interface Flight {
+  running: Promise<void>;
+  /** The one run queued behind `running`; every trigger arriving meanwhile waits for it, and no more. */
+  following: Promise<void> | null;
+}
+
+const inFlight = new Map<string, Flight>();
+
+function runOnce(db: Db, linkReference: string, config: ChapaConfig | null, flight: Flight): Promise<void> {
+  return verifyLivePayment(db, linkReference, config)
+    .then(() => undefined)
+    .catch((err) => console.error(`live verify of ${linkReference}:`, err instanceof Error ? err.message : err))
+    .finally(() => {
+      if (!flight.following) inFlight.delete(linkReference);
+    });
+}
 
 /**
- * What a webhook or callback calls: one verify per reference at a time in this
- * process. A trigger arriving while one runs asks for exactly one more run after
- * it (the newer message may follow a newer state), so a burst of duplicates
- * costs at most two calls to Chapa and no signal is lost.
+ * What a signed webhook (or an API call with the business's key) calls: one
+ * verify per reference at a time in this process. A trigger arriving while one
+ * runs gets exactly one more run after it (the newer message may follow a newer
+ * state) and waits for that run only, so a burst costs at most two calls to
+ * Chapa and no signal is lost. Only these may ask about a payment that already failed.
  */
-export async function requestLiveVerify(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<void> {
-  const running = inFlight.get(linkReference);
-  if (running) {
-    running.again = true;
-    return running.done;
+export function requestLiveVerify(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<void> {
+  const flight = inFlight.get(linkReference);
+  if (flight) {
+    flight.following ??= flight.running.then(() => {
+      flight.following = null;
+      flight.running = runOnce(db, linkReference, config, flight);
+      return flight.running;
+    });
+    return flight.following;
   }
-  const entry = { again: false, done: Promise.resolve() };
-  entry.done = (async () => {
-    try {
-      do {
-        entry.again = false;
-        await verifyLivePayment(db, linkReference, config).catch((err) =>
-          console.error(`live verify of ${linkReference}:`, err instanceof Error ? err.message : err),
-        );
-      } while (entry.again);
-    } finally {
-      inFlight.delete(linkReference);
-    }
-  })();
-  inFlight.set(linkReference, entry);
-  return entry.done;
+  const fresh: Flight = { running: Promise.resolve(), following: null };
+  inFlight.set(linkReference, fresh);
+  fresh.running = runOnce(db, linkReference, config, fresh);
+  return fresh.running;
+}
+
+/**
+ * What the public callback and the customer's return from Chapa call: anyone
+ * who knows a reference can send them, so they never wait for Chapa. They only
+ * bring a pending payment's next scheduled verify forward, to now or to the
+ * next free slot PUBLIC_VERIFY_GAP_MS after the last one a trigger took, and the
+ * background loop (lib/background.ts) does the verify.
+ */
+export async function requestPublicVerify(db: Db, linkReference: string, gapMs = PUBLIC_VERIFY_GAP_MS): Promise<void> {
+  const slot = sql`GREATEST(now(), COALESCE(${payments.verifyRequestedAt} + make_interval(secs => ${gapMs / 1000}), now()))`;
+  await db
+    .update(payments)
+    .set({ nextVerifyAt: slot, verifyRequestedAt: slot })
+    .where(
+      and(
+        eq(payments.linkReference, linkReference),
+        eq(payments.mode, 'live'),
+        eq(payments.status, 'pending'),
+        sql`${payments.nextVerifyAt} IS NOT NULL AND ${payments.nextVerifyAt} > ${slot}`,
+      ),
+    );
 }

@@ -42,7 +42,11 @@ export interface Switches {
   failures: Record<string, FailureSwitch>;
   webhooks: WebhookSwitches;
   /** What verify answers instead of the truth, per tx_ref or for every one ("*"): it disagrees with the webhook. */
-  verifyOverride: Record<string, { amount?: string | number; currency?: string; status?: string }>;
+  verifyOverride: Record<string, { amount?: string | number; currency?: string; status?: string; mode?: string }>;
+  /** How long every verify takes to answer (a slow Chapa). */
+  verifyDelayMs: number;
+  /** Per tx_ref, what the next verify calls answer, one entry per call (then the truth): its status and how long it takes. */
+  verifyScript: Record<string, { status?: string; delayMs?: number }[]>;
   /** Force the direct-charge authorization type (otp or ussd) instead of the wallet's own. */
   chargeAuthType: 'otp' | 'ussd' | null;
   /** Whether a settled checkout calls the merchant's callback_url. */
@@ -70,6 +74,8 @@ const defaultSwitches = (): Switches => ({
   failures: {},
   webhooks: { delivery: 'normal', copies: 1, badSignature: false, early: false },
   verifyOverride: {},
+  verifyDelayMs: 0,
+  verifyScript: {},
   chargeAuthType: null,
   callbacks: true,
 });
@@ -294,6 +300,8 @@ export class ChapaFake {
         failures: { ...this.switches.failures, ...(b.failures ?? {}) },
         webhooks: { ...this.switches.webhooks, ...(b.webhooks ?? {}) },
         verifyOverride: { ...this.switches.verifyOverride, ...(b.verifyOverride ?? {}) },
+        verifyDelayMs: Number(b.verifyDelayMs ?? this.switches.verifyDelayMs) || 0,
+        verifyScript: { ...this.switches.verifyScript, ...(b.verifyScript ?? {}) },
         chargeAuthType: b.chargeAuthType !== undefined ? b.chargeAuthType : this.switches.chargeAuthType,
         callbacks: b.callbacks !== undefined ? b.callbacks !== false : this.switches.callbacks,
       };

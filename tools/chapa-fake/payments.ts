@@ -46,6 +46,8 @@ const now = () => new Date().toISOString();
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
 
 export function registerPaymentRoutes(fake: ChapaFake): void {
+  // Chapa answers in the mode of the key asking: CHASECK_TEST-... is its test side, CHASECK-... live.
+  const keyMode = /^CHASECK_TEST-/i.test(fake.options.secretKey) ? 'test' : 'live';
   const txs = () => fake.store('transactions', () => new Map<string, FakeTransaction>());
   const settleMs = Number(process.env.CHAPA_FAKE_SETTLE_MS ?? 300);
 
@@ -73,7 +75,7 @@ export function registerPaymentRoutes(fake: ChapaFake): void {
       amount: t.amount,
       charge: '0.00',
       status: t.status,
-      mode: 'test',
+      mode: keyMode,
       reference: t.reference,
       tx_ref: t.txRef,
       payment_method: t.method ?? 'test',
@@ -163,10 +165,16 @@ export function registerPaymentRoutes(fake: ChapaFake): void {
     });
   }
 
-  fake.route('GET', '/transaction/verify/:tx_ref', 'verify', (req) => {
+  fake.route('GET', '/transaction/verify/:tx_ref', 'verify', async (req) => {
+    const scripted = fake.switches.verifyScript[req.params.tx_ref]?.shift();
+    const delayMs = scripted?.delayMs ?? fake.switches.verifyDelayMs;
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     const t = txs().get(req.params.tx_ref);
     if (!t) return failed(404, 'Invalid transaction or Transaction not found');
-    const override = fake.switches.verifyOverride[t.txRef] ?? fake.switches.verifyOverride['*'] ?? {};
+    const override = {
+      ...(fake.switches.verifyOverride[t.txRef] ?? fake.switches.verifyOverride['*'] ?? {}),
+      ...(scripted?.status ? { status: scripted.status } : {}),
+    };
     // Chapa's examples disagree on the amount's type; the fake answers a number here and text in webhooks.
     const amount = override.amount ?? Number(t.amount);
     return {
@@ -181,7 +189,7 @@ export function registerPaymentRoutes(fake: ChapaFake): void {
           currency: override.currency ?? t.currency,
           amount,
           charge: 0,
-          mode: 'test',
+          mode: override.mode ?? keyMode,
           method: t.method,
           type: t.kind === 'hosted' ? 'API' : 'Direct Charge',
           status: override.status ?? t.status,

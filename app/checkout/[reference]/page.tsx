@@ -3,11 +3,12 @@ import { notFound } from 'next/navigation';
 import { CheckoutSummary } from '@/components/checkout/checkout-summary';
 import { formatMoney } from '@/components/ui/money';
 import { PaymentOutcome } from '@/components/checkout/payment-outcome';
+import { AwaitingVerify } from '@/components/checkout/awaiting-verify';
 import { LiveCheckoutLink } from '@/components/checkout/live-checkout-link';
 import { TestPaymentButtons } from '@/components/checkout/test-payment-buttons';
 import { getDb } from '@/lib/db/client';
 import { getCheckout } from '@/lib/payments/get-checkout';
-import { requestLiveVerify } from '@/lib/payments/verify-live-payment';
+import { requestPublicVerify } from '@/lib/payments/verify-live-payment';
 import { completeCheckout } from '@/server/actions/checkout';
 
 export const dynamic = 'force-dynamic';
@@ -21,13 +22,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function CheckoutPage({ params, searchParams }: Props) {
   const reference = (await params).reference;
-  let checkout = await getCheckout(getDb(), reference);
+  const checkout = await getCheckout(getDb(), reference);
   if (!checkout) notFound();
-  // Back from Chapa's page: ask verify now, so the customer sees the outcome without waiting for the webhook.
-  if (checkout.mode === 'live' && checkout.status === 'pending' && (await searchParams).from === 'chapa') {
-    await requestLiveVerify(getDb(), reference);
-    checkout = (await getCheckout(getDb(), reference)) ?? checkout;
-  }
+  // Back from Chapa's page: verify soon rather than on the schedule; the page never waits for Chapa (anyone can open it).
+  const backFromChapa = checkout.mode === 'live' && checkout.status === 'pending' && (await searchParams).from === 'chapa';
+  if (backFromChapa) await requestPublicVerify(getDb(), reference);
   const total = formatMoney(checkout.total, checkout.currency);
 
   return (
@@ -54,7 +53,10 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
       ) : checkout.mode === 'test' ? (
         <TestPaymentButtons reference={checkout.linkReference} totalLabel={total} action={completeCheckout} />
       ) : checkout.providerCheckoutUrl ? (
-        <LiveCheckoutLink chapaUrl={checkout.providerCheckoutUrl} reference={checkout.linkReference} totalLabel={total} />
+        <>
+          {backFromChapa && <AwaitingVerify />}
+          <LiveCheckoutLink chapaUrl={checkout.providerCheckoutUrl} reference={checkout.linkReference} totalLabel={total} />
+        </>
       ) : (
         <div role="status" className="rounded-lg border border-slate-300 bg-white p-4">
           <p className="font-semibold">Payment isn&apos;t available</p>

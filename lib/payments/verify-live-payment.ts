@@ -16,10 +16,10 @@ const CHAPA: Actor = { type: 'system', id: 'chapa' };
 type VerifyResult = 'credited' | 'failed' | 'pending' | 'unavailable' | 'finished' | 'not_found';
 
 /** The mode a secret key talks to: Chapa's test keys are CHASECK_TEST-..., live keys CHASECK-... */
-export const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/i.test(config.secretKey) ? 'test' : 'live');
+const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/i.test(config.secretKey) ? 'test' : 'live');
 
 /** Public triggers (callback, checkout return) schedule at most one verify per payment this often. */
-export const PUBLIC_VERIFY_GAP_MS = 10_000;
+const PUBLIC_VERIFY_GAP_MS = 10_000;
 
 export interface LiveTiming {
   /** First scheduled verify after the payment starts, then doubling up to `maxIntervalMs`. */

@@ -16,8 +16,18 @@ export async function readBodyBytes(req: Request, limit = MAX_BODY_BYTES): Promi
     await req.body?.cancel().catch(() => {});
     throw tooLarge(limit);
   }
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
+  const bytes = await readStreamCapped(req.body, limit);
+  if (bytes === null) throw tooLarge(limit);
+  return bytes;
+}
+
+/**
+ * A stream's bytes, counted as they arrive: past `limit` the stream is cancelled, nothing more is
+ * read or kept, and the answer is null. Serves requests we receive and answers we read alike.
+ */
+export async function readStreamCapped(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer | null> {
+  if (!stream) return Buffer.alloc(0);
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -26,7 +36,7 @@ export async function readBodyBytes(req: Request, limit = MAX_BODY_BYTES): Promi
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      return null;
     }
     chunks.push(value);
   }

@@ -1,3 +1,4 @@
+import { readStreamCapped } from '../../api/read-body';
 import { answerMessage, answerStatus, type ChapaBody } from './chapa-answers';
 import type { ChapaConfig } from './config';
 
@@ -24,21 +25,8 @@ export type ChapaOutcome =
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 async function readCapped(res: Response): Promise<string | null> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await readStreamCapped(res.body, MAX_ANSWER_BYTES);
+  return bytes === null ? null : bytes.toString('utf8');
 }
 
 /** The one way this app calls Chapa: JSON, Bearer secret key, bounded in time and size. */

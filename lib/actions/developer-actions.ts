@@ -24,7 +24,8 @@ export const createApiKey = defineAction({
   name: 'createApiKey',
   permission: 'developers',
   schema: createApiKeySchema,
-  handler: ({ db, session, input }) => createKey(db, { businessId: session.businessId, mode: session.mode, name: input.name, actor: session.actor }),
+  handler: ({ db, session, input }) =>
+    createKey(db, { businessId: session.businessId, mode: session.mode, name: input.name, scopes: input.scopes, actor: session.actor }),
 });
 
 export const renameApiKey = defineAction({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { apiKeyNameSchema } from '../keys/api-key-name';
+import { scopesSchema } from '../keys/key-scopes';
 
-export const createApiKeySchema = z.object({ name: apiKeyNameSchema });
+export const createApiKeySchema = z.object({ name: apiKeyNameSchema, scopes: scopesSchema.optional() });
 
 export const renameApiKeySchema = z.object({
   key_id: z.number({ error: 'key_id must be a number.' }).int().positive().max(2_147_483_647, { error: 'key_id is not a known id.' }),

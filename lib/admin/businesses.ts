@@ -7,6 +7,7 @@ import { randomBase62 } from '../ids';
 import { createUser } from '../auth/users';
 import { apiKeyNameSchema, BACK_OFFICE_KEY_NAME } from '../keys/api-key-name';
 import { issueApiKey } from '../keys/api-keys';
+import { scopesSchema } from '../keys/key-scopes';
 import { modeSchema, parseInput } from '../validation';
 import { ensureDashboardEndpoint } from '../webhooks/endpoints';
 
@@ -55,10 +56,11 @@ export const issueKeySchema = z.object({
   active: z.boolean({ error: 'active must be true or false.' }).optional(),
   gift_cards_enabled: z.boolean({ error: 'gift_cards_enabled must be true or false.' }).optional(),
   name: apiKeyNameSchema.optional(),
+  scopes: scopesSchema.optional(),
 });
 
 export async function issueBusinessKey(db: Db, businessId: number, input: unknown) {
-  const { mode, active, gift_cards_enabled, name = BACK_OFFICE_KEY_NAME } = parseInput(issueKeySchema, input);
-  const { key, active: a, gift_cards_enabled: g } = await issueApiKey(db, { businessId, mode, name, active, giftCardsEnabled: gift_cards_enabled });
-  return { key, name, mode, active: a, gift_cards_enabled: g };
+  const { mode, active, gift_cards_enabled, name = BACK_OFFICE_KEY_NAME, scopes } = parseInput(issueKeySchema, input);
+  const issued = await issueApiKey(db, { businessId, mode, name, active, giftCardsEnabled: gift_cards_enabled, scopes });
+  return { key: issued.key, name, mode, active: issued.active, gift_cards_enabled: issued.gift_cards_enabled, scopes: issued.scopes };
 }

@@ -4,6 +4,7 @@ import { ServiceError } from '../errors';
 import { newRequestId, sha256Hex } from '../ids';
 import { authenticateApiKey, rememberedApiKey, type ApiKeyAuth } from '../keys/api-keys';
 import { noteKeyUsed } from '../keys/key-last-used';
+import { requireScope } from '../keys/key-scopes';
 import type { Actor } from '../actor';
 import { withIdempotency } from './idempotency';
 import { requestAddress } from './client-address';
@@ -114,7 +115,7 @@ export interface ApiRouteOptions<P = Record<string, string>> {
   replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ApiResult | undefined>;
 }
 
-/** The REST API's one wrapper: API key, mode, body, idempotency, envelope and error mapping. */
+/** The REST API's one wrapper: API key, its scope, mode, body, idempotency, envelope and error mapping. */
 export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>, options: ApiRouteOptions<P> = {}): NextHandler<P> {
   return (req, { params }) => {
     const authorization = req.headers.get('authorization');
@@ -124,7 +125,9 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
       params,
       async (_, db) => {
         await limitApiKey(authorization);
-        return remembered ?? authenticateApiKey(db, authorization);
+        const auth = remembered ?? (await authenticateApiKey(db, authorization));
+        requireScope(auth.scopes, req.method, req.url);
+        return auth;
       },
       async (ctx, auth, raw) => {
         const apiCtx: ApiContext<P> = { ...ctx, auth, actor: { type: 'api_key', id: String(auth.apiKeyId) } };

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ApiKeyScope } from '../keys/key-scopes';
 import { CURRENCIES, MODES } from '../validation';
 import {
   bigint,
@@ -57,12 +58,17 @@ export const apiKeys = pgTable(
     lastFour: text('last_four'),
     active: boolean('active').notNull().default(true),
     giftCardsEnabled: boolean('gift_cards_enabled').notNull().default(true),
+    /** What the key may do (lib/keys/key-scopes.ts); set when the key is made and never changed. */
+    scopes: text('scopes').array().$type<ApiKeyScope[]>().notNull().default(sql`ARRAY['read','cards','payments','payouts']::text[]`),
     createdAt: createdAt(),
     revokedAt: ts('revoked_at'),
     /** Written at most once a minute per key (lib/keys/key-last-used.ts), never per request. */
     lastUsedAt: ts('last_used_at'),
   },
-  (t) => [index('api_keys_business_idx').on(t.businessId, t.mode)],
+  (t) => [
+    index('api_keys_business_idx').on(t.businessId, t.mode),
+    check('api_keys_scopes_check', sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['read','cards','payments','payouts']::text[]`),
+  ],
 );
 
 export const users = pgTable('users', {

@@ -7,11 +7,13 @@ import { ServiceError } from '../errors';
 import { randomBase62, sha256Hex } from '../ids';
 import type { Mode } from '../validation';
 import { noteKeyUsed } from './key-last-used';
+import { API_KEY_SCOPES, type ApiKeyScope } from './key-scopes';
 
 export interface ApiKeyAuth {
   apiKeyId: number;
   businessId: number;
   mode: Mode;
+  scopes: readonly ApiKeyScope[];
 }
 
 export const hashApiKey = (key: string) => sha256Hex(key);
@@ -24,6 +26,8 @@ export interface IssueApiKeyOptions {
   name: string;
   active?: boolean;
   giftCardsEnabled?: boolean;
+  /** Every scope when not given. */
+  scopes?: readonly ApiKeyScope[];
 }
 
 /** Creates a key and returns its secret: the only time it exists outside a hash. */
@@ -40,9 +44,10 @@ export async function issueApiKey(db: DbOrTx, opts: IssueApiKeyOptions) {
       lastFour: key.slice(-4),
       active: opts.active ?? true,
       giftCardsEnabled: opts.giftCardsEnabled ?? true,
+      scopes: [...(opts.scopes ?? API_KEY_SCOPES)],
     })
     .returning();
-  return { id: row.id, key, mode: opts.mode, active: row.active, gift_cards_enabled: row.giftCardsEnabled };
+  return { id: row.id, key, mode: opts.mode, active: row.active, gift_cards_enabled: row.giftCardsEnabled, scopes: row.scopes };
 }
 
 /** A key row that is neither switched off nor revoked: the lookup and the payout statement both read it this way. */
@@ -50,14 +55,14 @@ const KEY_ACTIVE = sql`active AND revoked_at IS NULL`;
 
 // Every API request runs this lookup, except a payout on a remembered key.
 const keyLookup = compiledOnce(
-  () => sql`SELECT id, business_id, mode, ${KEY_ACTIVE} AS usable, gift_cards_enabled FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
+  () => sql`SELECT id, business_id, mode, ${KEY_ACTIVE} AS usable, gift_cards_enabled, scopes FROM api_keys WHERE key_hash = ${sql.placeholder('keyHash')}`,
 );
 
 const presentedKey = (authorization: string | null) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 /**
- * Keys found usable by this process, by hash: a key's id, business and mode
- * never change, so they may be remembered; whether it is still usable may
+ * Keys found usable by this process, by hash: a key's id, business, mode and
+ * scopes never change, so they may be remembered; whether it is still usable may
  * change at any moment, so memory never answers that (see rememberedApiKey).
  */
 // Only keys that exist are remembered, so this holds at most every key there is, and at most 10,000.
@@ -82,18 +87,24 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   if (key === undefined) throw new ServiceError('unauthorized', 'Send your API key as Authorization: Bearer <API_KEY>.');
   if (!KEY_PATTERN.test(key)) throw new ServiceError('unauthorized', 'The API key is not valid.');
   const keyHash = hashApiKey(key);
-  const result = await runCompiled<{ id: number; business_id: number; mode: Mode; usable: boolean; gift_cards_enabled: boolean }>(db, keyLookup(), {
-    keyHash,
-  });
-  const row = result.rows[0];
-  const usable = row?.usable && row.gift_cards_enabled;
-  if (usable) usableKeys.set(keyHash, { apiKeyId: row.id, businessId: row.business_id, mode: row.mode });
+  const result = await runCompiled<{ id: number; business_id: number; mode: Mode; usable: boolean; gift_cards_enabled: boolean; scopes: ApiKeyScope[] }>(
+    db,
+    keyLookup(),
+    { keyHash },
+  );
+  const row = result.rows.at(0);
+  if (!row) {
+    usableKeys.delete(keyHash);
+    throw new ServiceError('unauthorized', 'The API key is not valid.');
+  }
+  const auth: ApiKeyAuth = { apiKeyId: row.id, businessId: row.business_id, mode: row.mode, scopes: row.scopes };
+  if (row.usable && row.gift_cards_enabled) usableKeys.set(keyHash, auth);
   else usableKeys.delete(keyHash);
-  if (!row) throw new ServiceError('unauthorized', 'The API key is not valid.');
   if (!row.usable) throw new ServiceError('forbidden', 'The API key is inactive.');
   if (!row.gift_cards_enabled) throw new ServiceError('forbidden', 'The API key is not set up for gift cards.');
+  // A call its scopes then refuse still counts as a use: the owner should see that a key is being presented.
   noteKeyUsed(db, row.id);
-  return { apiKeyId: row.id, businessId: row.business_id, mode: row.mode };
+  return auth;
 }
 
 /** The SQL condition, for a statement acting for an API key, that the key is still usable for this business and mode. */

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { apiKeys } from '../db/schema';
 import type { Mode } from '../validation';
+import type { ApiKeyScope } from './key-scopes';
 
 export interface ApiKeySummary {
   id: number;
@@ -10,6 +11,7 @@ export interface ApiKeySummary {
   /** Null for keys made before the last four were kept. */
   lastFour: string | null;
   active: boolean;
+  scopes: ApiKeyScope[];
   createdAt: string;
   revokedAt: string | null;
   /** To the minute: uses are written at most once a minute per key. */
@@ -25,6 +27,7 @@ export async function listApiKeys(db: DbOrTx, businessId: number, mode: Mode): P
       prefix: apiKeys.prefix,
       lastFour: apiKeys.lastFour,
       active: apiKeys.active,
+      scopes: apiKeys.scopes,
       createdAt: apiKeys.createdAt,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,

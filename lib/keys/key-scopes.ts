@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { ServiceError } from '../errors';
+
+/** What a restricted API key may do; a key holds one or more, in this order. */
+export const API_KEY_SCOPES = ['read', 'cards', 'payments', 'payouts'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** The sentence the Developers page shows beside each scope's checkbox. */
+export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
+  read: 'Read cards, payments, payouts, events and banks (every GET)',
+  cards: 'Create, disable, enable and cancel cards',
+  payments: 'Start payments (top-ups) and refunds',
+  payouts: 'Pay out of cards and top cards up from the business account',
+};
+
+/**
+ * The scope each operation of `/api/v1` needs, keyed by method and the route's
+ * folder under app/api/v1 (tests/key-scopes.test.ts holds every route file to
+ * this table). An operation missing here needs every scope.
+ */
+export const OPERATION_SCOPES: Record<string, ApiKeyScope> = {
+  'GET /banks': 'read',
+  'GET /card': 'read',
+  'POST /card': 'cards',
+  'GET /card/[card_number]': 'read',
+  'PATCH /card/[card_number]': 'cards',
+  'DELETE /card/[card_number]': 'cards',
+  'GET /card/payments': 'read',
+  'POST /card/payments': 'payments',
+  'POST /card/payments/[reference]/refund': 'payments',
+  'GET /card/payment/[link_reference]/status': 'read',
+  'POST /card/payment/[link_reference]/authorize': 'payments',
+  'GET /card/payouts': 'read',
+  'POST /card/payouts': 'payouts',
+  'GET /card/payout/[reference]/status': 'read',
+  'GET /events': 'read',
+  // A ledger top-up moves the business's own money out of its account, as a payout does.
+  'POST /transfers': 'payouts',
+  // The test helpers play the processor and the bank: they finish what the payments and payouts scopes start.
+  'POST /test-helpers/payments/[link_reference]/complete': 'payments',
+  'POST /test-helpers/payouts/[reference]/settle': 'payouts',
+};
+
+const API_PREFIX = '/api/v1';
+
+interface RoutePattern {
+  method: string;
+  segments: string[];
+  scope: ApiKeyScope;
+}
+
+const PATTERNS: RoutePattern[] = Object.entries(OPERATION_SCOPES).map(([operation, scope]) => {
+  const [method, route] = operation.split(' ');
+  return { method, segments: route.split('/').slice(1), scope };
+});
+
+const isDynamic = (segment: string) => segment.startsWith('[');
+
+/** Static beats dynamic at the first segment where two routes differ, as Next.js chooses between route folders. */
+function moreSpecific(a: RoutePattern, b: RoutePattern): number {
+  for (let i = 0; i < a.segments.length; i++) {
+    const diff = Number(isDynamic(a.segments[i])) - Number(isDynamic(b.segments[i]));
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+function decodedSegments(pathname: string): string[] | undefined {
+  try {
+    return pathname.split('/').slice(1).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The scope an `/api/v1` request needs, from its method and path; undefined when no operation of the table serves it. */
+export function requiredScope(method: string, pathname: string): ApiKeyScope | undefined {
+  if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
+  const segments = decodedSegments(pathname.slice(API_PREFIX.length));
+  if (!segments) return undefined;
+  const route = PATTERNS.filter(
+    (p) => p.segments.length === segments.length && p.segments.every((s, i) => (isDynamic(s) ? segments[i] !== '' : s === segments[i])),
+  ).sort(moreSpecific)[0];
+  if (!route) return undefined;
+  // Next.js chooses the route's folder by the path alone, then the method within it.
+  return PATTERNS.find((p) => p.method === method && p.segments.join('/') === route.segments.join('/'))?.scope;
+}
+
+/**
+ * Refuses a request whose key lacks the scope its operation needs, before
+ * anything else is read or done. A request the table cannot place needs every scope.
+ */
+export function requireScope(scopes: readonly ApiKeyScope[], method: string, url: string): void {
+  const scope = requiredScope(method, new URL(url).pathname);
+  if (scope === undefined) {
+    if (API_KEY_SCOPES.every((s) => scopes.includes(s))) return;
+    throw new ServiceError('forbidden', 'This API key is restricted; only a key with every scope may call this operation.');
+  }
+  if (!scopes.includes(scope)) throw new ServiceError('forbidden', `This API key lacks the ${scope} scope.`);
+}
+
+const scopeList = API_KEY_SCOPES.join(', ');
+
+/** `scopes` of a new key: a non-empty list of distinct scope names, kept in the canonical order. */
+export const scopesSchema = z
+  .array(z.unknown(), { error: `scopes must be an array of scope names: ${scopeList}.` })
+  .min(1, { error: 'Choose at least one scope.' })
+  .refine((list) => list.every((s) => (API_KEY_SCOPES as readonly unknown[]).includes(s)), {
+    error: `Each scope must be one of ${scopeList}.`,
+  })
+  .refine((list) => new Set(list).size === list.length, { error: 'Name each scope once.' })
+  .transform((list) => API_KEY_SCOPES.filter((s) => list.includes(s)));

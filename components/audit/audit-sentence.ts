@@ -2,6 +2,7 @@ import { bankName } from '@/components/history/payout-labels';
 import { formatMoney } from '@/components/ui/money';
 import type { AuditEntry, AuditSubject } from '@/lib/dashboard/list-audit-log';
 import { formatDateTime } from '@/lib/dashboard/time-zone';
+import { API_KEY_SCOPES } from '@/lib/keys/key-scopes';
 
 const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support' };
 const role = (r: unknown) => ROLE_WORDS[String(r)] ?? 'team member';
@@ -121,7 +122,11 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       return 'Changed the business settings.';
     }
     case 'api_key':
-      if (verb === 'created') return text(d.name) ? `Created API key “${text(d.name)}” (${target}…).` : `Created API key ${target}….`;
+      if (verb === 'created') {
+        const made = text(d.name) ? `Created API key “${text(d.name)}” (${target}…)` : `Created API key ${target}…`;
+        // Keys made before scopes existed carry none in their record: they had every scope.
+        return Array.isArray(d.scopes) && d.scopes.length < API_KEY_SCOPES.length ? `${made}, restricted to ${d.scopes.join(', ')}.` : `${made}.`;
+      }
       if (verb === 'renamed') return `Renamed API key ${target}… from “${text(d.from) ?? ''}” to “${text(d.to) ?? ''}”.`;
       if (verb === 'revoked') return `Revoked API key ${target}…; it no longer works.`;
       return `Changed API key ${target}….`;

@@ -10,6 +10,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { ApiKeySummary } from '@/lib/keys/list-api-keys';
+import { KeyScopeChips, KeyScopeFields } from './key-scopes';
 import { SecretBox } from './secret-box';
 
 /** The keys of the selected mode; a new key's secret lives only in this component's state, so a reload loses it for good. */
@@ -20,17 +21,21 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
   const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
   const [renaming, setRenaming] = useState<ApiKeySummary | null>(null);
   const [nameError, setNameError] = useState<string | undefined>();
+  const [scopesError, setScopesError] = useState<string | undefined>();
   const [pending, startTransition] = useTransition();
 
   const create = (form: FormData) =>
     startTransition(async () => {
       setMessage(null);
       setNameError(undefined);
-      const result = await createApiKey({ name: String(form.get('name') ?? '') });
-      if (!result.ok)
-        return result.field === 'name' || result.fieldErrors?.name
-          ? setNameError(result.fieldErrors?.name ?? result.message)
-          : setMessage({ tone: 'error', text: result.message });
+      setScopesError(undefined);
+      const result = await createApiKey({ name: String(form.get('name') ?? ''), scopes: form.getAll('scopes').map(String) });
+      if (!result.ok) {
+        const fieldErrors = result.fieldErrors ?? (result.field ? { [result.field]: result.message } : undefined);
+        if (!fieldErrors?.name && !fieldErrors?.scopes) return setMessage({ tone: 'error', text: result.message });
+        setNameError(fieldErrors.name);
+        return setScopesError(fieldErrors.scopes);
+      }
       setCreated(result.data.key);
       router.refresh();
     });
@@ -69,18 +74,17 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
           </Button>
         </div>
       ) : (
-        <form action={create} className="flex flex-wrap items-end gap-2">
-          <div className="min-w-0 flex-1 basis-56">
-            <TextField
-              id="new-key-name"
-              name="name"
-              label="Name of the new key"
-              placeholder="Shop backend"
-              maxLength={60}
-              error={renaming ? undefined : nameError}
-              hint="Say where it will be used, so a leaked or unused key can be told apart."
-            />
-          </div>
+        <form action={create} className="space-y-3">
+          <TextField
+            id="new-key-name"
+            name="name"
+            label="Name of the new key"
+            placeholder="Shop backend"
+            maxLength={60}
+            error={renaming ? undefined : nameError}
+            hint="Say where it will be used, so a leaked or unused key can be told apart."
+          />
+          <KeyScopeFields error={scopesError} />
           <Button type="submit" disabled={pending} className="sm:w-auto">
             {pending && !renaming ? 'Creating…' : `Create ${mode} API key`}
           </Button>
@@ -127,6 +131,7 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                     <p className="font-mono text-sm text-slate-700">
                       {k.prefix}…{k.lastFour ?? ''}
                     </p>
+                    <KeyScopeChips scopes={k.scopes} />
                     <p className="text-xs text-slate-600">
                       Created <LocalTime iso={k.createdAt} />
                       {' · '}

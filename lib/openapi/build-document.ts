@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhooks/delivery-worker';
 import { ERRORS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../api/read-body';
+import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
 import { paymentEventSchema, payoutEventSchema, responseRegistry } from './response-schemas';
@@ -115,11 +116,41 @@ function errorResponses(op: Operation): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERRORS[code][0], [...(byStatus.get(ERRORS[code][0]) ?? []), code]);
   const out: Record<string, Json> = {};
+  const scope = scopeOf(op);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    if (status === 403 && scope) {
+      out[String(status)] = scopeRefusal(errorResponse(list), scope);
+      continue;
+    }
     const shared = Object.entries(SHARED_ERROR_RESPONSES).find(([, code]) => list.length === 1 && list[0] === code);
     out[String(status)] = shared ? { $ref: `#/components/responses/${shared[0]}` } : errorResponse(list);
   }
   return out;
+}
+
+/** The scope an API key needs for this operation (lib/keys/key-scopes.ts), read from the same table the API checks. */
+const scopeOf = (op: Operation): ApiKeyScope | undefined =>
+  op.api === 'v1' && !op.public ? requiredScope(op.method.toUpperCase(), `/api/v1${op.path}`) : undefined;
+
+/** An operation's 403, saying which scope it needs and showing the refusal a key without it gets. */
+function scopeRefusal(response: Json, scope: ApiKeyScope): Json {
+  const content = response.content['application/json'];
+  return {
+    ...response,
+    description: `${response.description}. Needs an API key with the ${scope} scope`,
+    content: {
+      'application/json': {
+        ...content,
+        examples: {
+          ...content.examples,
+          missing_scope: {
+            summary: `Key without the ${scope} scope`,
+            value: { status: 'error', message: 'Forbidden', error: `This API key lacks the ${scope} scope.` },
+          },
+        },
+      },
+    },
+  };
 }
 
 function parameters(op: Operation): Json[] {
@@ -169,6 +200,7 @@ function operationObject(op: Operation): Json {
     tags: [op.tag],
     summary: op.summary,
     ...(op.description && { description: op.description }),
+    ...(scopeOf(op) && { 'x-required-scope': scopeOf(op) }),
     ...(op.public ? { security: [] } : op.api === 'admin' ? { security: [{ adminToken: [] }] } : {}),
   };
   const params = parameters(op);

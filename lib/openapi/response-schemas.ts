@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, MODES } from '../validation';
+import { API_KEY_SCOPES } from '../keys/key-scopes';
 
 /**
  * The shapes the API answers with, as zod schemas registered under their
@@ -269,7 +270,14 @@ export const businessCreatedSchema = reg(
 
 export const apiKeyIssuedSchema = reg(
   'ApiKeyIssued',
-  z.strictObject({ key: z.string().regex(/^sk_(test|live)_/), name: z.string(), mode, active: z.boolean(), gift_cards_enabled: z.boolean() }),
+  z.strictObject({
+    key: z.string().regex(/^sk_(test|live)_/),
+    name: z.string(),
+    mode,
+    active: z.boolean(),
+    gift_cards_enabled: z.boolean(),
+    scopes: z.array(z.enum(API_KEY_SCOPES)).min(1),
+  }),
 );
 
 export const userCreatedSchema = reg(

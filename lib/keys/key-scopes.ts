@@ -65,19 +65,11 @@ function moreSpecific(a: RoutePattern, b: RoutePattern): number {
   return 0;
 }
 
-function decodedSegments(pathname: string): string[] | undefined {
-  try {
-    return pathname.split('/').slice(1).map(decodeURIComponent);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The scope an `/api/v1` request needs, from its method and path; undefined when no operation of the table serves it. */
 export function requiredScope(method: string, pathname: string): ApiKeyScope | undefined {
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
-  const segments = decodedSegments(pathname.slice(API_PREFIX.length));
-  if (!segments) return undefined;
+  // Compared as sent, not decoded: Next.js routes `/card/%70ayouts` to the [card_number] folder, not to payouts.
+  const segments = pathname.slice(API_PREFIX.length).split('/').slice(1);
   const route = PATTERNS.filter(
     (p) => p.segments.length === segments.length && p.segments.every((s, i) => (isDynamic(s) ? segments[i] !== '' : s === segments[i])),
   ).sort(moreSpecific)[0];

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { StatusBadge } from '@/components/ui/status-badge';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/keys/key-scopes';
 import type { ApiKeySummary } from '@/lib/keys/list-api-keys';
 import { KeyScopeChips, KeyScopeFields } from './key-scopes';
 import { SecretBox } from './secret-box';
@@ -22,14 +23,17 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
   const [renaming, setRenaming] = useState<ApiKeySummary | null>(null);
   const [nameError, setNameError] = useState<string | undefined>();
   const [scopesError, setScopesError] = useState<string | undefined>();
+  // Controlled, so a refused form keeps what was typed and ticked.
+  const [draftName, setDraftName] = useState('');
+  const [draftScopes, setDraftScopes] = useState<ApiKeyScope[]>([...API_KEY_SCOPES]);
   const [pending, startTransition] = useTransition();
 
-  const create = (form: FormData) =>
+  const create = () =>
     startTransition(async () => {
       setMessage(null);
       setNameError(undefined);
       setScopesError(undefined);
-      const result = await createApiKey({ name: String(form.get('name') ?? ''), scopes: form.getAll('scopes').map(String) });
+      const result = await createApiKey({ name: draftName, scopes: draftScopes });
       if (!result.ok) {
         const fieldErrors = result.fieldErrors ?? (result.field ? { [result.field]: result.message } : undefined);
         if (!fieldErrors?.name && !fieldErrors?.scopes) return setMessage({ tone: 'error', text: result.message });
@@ -37,6 +41,8 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
         return setScopesError(fieldErrors.scopes);
       }
       setCreated(result.data.key);
+      setDraftName('');
+      setDraftScopes([...API_KEY_SCOPES]);
       router.refresh();
     });
 
@@ -81,10 +87,12 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
             label="Name of the new key"
             placeholder="Shop backend"
             maxLength={60}
+            value={draftName}
+            onChange={(e) => setDraftName(e.target.value)}
             error={renaming ? undefined : nameError}
             hint="Say where it will be used, so a leaked or unused key can be told apart."
           />
-          <KeyScopeFields error={scopesError} />
+          <KeyScopeFields value={draftScopes} onChange={setDraftScopes} error={scopesError} />
           <Button type="submit" disabled={pending} className="sm:w-auto">
             {pending && !renaming ? 'Creating…' : `Create ${mode} API key`}
           </Button>

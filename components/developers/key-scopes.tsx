@@ -1,14 +1,25 @@
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from '@/lib/keys/key-scopes';
 
-/** The scope checkboxes of the new-key form, every one ticked to begin with; the server refuses an empty choice. */
-export function KeyScopeFields({ error }: { error?: string }) {
+/**
+ * The scope checkboxes of the new-key form. Controlled, so a refused form keeps
+ * the choice (React resets uncontrolled fields after a form action); the server refuses an empty one.
+ */
+export function KeyScopeFields({ value, onChange, error }: { value: readonly ApiKeyScope[]; onChange: (scopes: ApiKeyScope[]) => void; error?: string }) {
+  const toggle = (scope: ApiKeyScope, on: boolean) => onChange(API_KEY_SCOPES.filter((s) => (s === scope ? on : value.includes(s))));
   return (
     <fieldset aria-describedby={error ? 'new-key-scopes-error' : undefined} data-testid="new-key-scopes">
       <legend className="text-sm font-medium text-slate-800">What the key may do</legend>
       <div className="mt-1 grid gap-1 sm:grid-cols-2">
         {API_KEY_SCOPES.map((scope) => (
           <label key={scope} className="flex min-h-10 items-start gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="scopes" value={scope} defaultChecked className="mt-0.5 size-5 shrink-0 accent-emerald-700" />
+            <input
+              type="checkbox"
+              name="scopes"
+              value={scope}
+              checked={value.includes(scope)}
+              onChange={(e) => toggle(scope, e.target.checked)}
+              className="mt-0.5 size-5 shrink-0 accent-emerald-700"
+            />
             <span>
               <span className="font-mono font-medium">{scope}</span>
               <span className="block text-xs text-slate-600">{SCOPE_DESCRIPTIONS[scope]}</span>

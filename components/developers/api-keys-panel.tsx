@@ -80,7 +80,14 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
           </Button>
         </div>
       ) : (
-        <form action={create} className="space-y-3">
+        <form
+          onSubmit={(e) => {
+            // Not a form action: React would reset the form after it, ticking every checkbox again.
+            e.preventDefault();
+            create();
+          }}
+          className="space-y-3"
+        >
           <TextField
             id="new-key-name"
             name="name"
@@ -131,7 +138,7 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                 </form>
               ) : (
                 <>
-                  <div className="min-w-0">
+                  <div className="min-w-0 flex-1 basis-48">
                     {/* A 60-character name with no spaces must wrap, or it widens the page on a phone. */}
                     <p className="font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
                       {k.name || 'Unnamed key'}

@@ -1,9 +1,6 @@
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from '@/lib/keys/key-scopes';
 
-/**
- * The scope checkboxes of the new-key form. Controlled, so a refused form keeps
- * the choice (React resets uncontrolled fields after a form action); the server refuses an empty one.
- */
+/** The scope checkboxes of the new-key form, controlled by it; the server refuses an empty choice. */
 export function KeyScopeFields({ value, onChange, error }: { value: readonly ApiKeyScope[]; onChange: (scopes: ApiKeyScope[]) => void; error?: string }) {
   const toggle = (scope: ApiKeyScope, on: boolean) => onChange(API_KEY_SCOPES.filter((s) => (s === scope ? on : value.includes(s))));
   return (

@@ -43,39 +43,41 @@ export const OPERATION_SCOPES: Record<string, ApiKeyScope> = {
 
 const API_PREFIX = '/api/v1';
 
-interface RoutePattern {
-  method: string;
+interface Route {
   segments: string[];
-  scope: ApiKeyScope;
+  /** The scope of each method the table names for this route. */
+  scopes: Map<string, ApiKeyScope>;
 }
-
-const PATTERNS: RoutePattern[] = Object.entries(OPERATION_SCOPES).map(([operation, scope]) => {
-  const [method, route] = operation.split(' ');
-  return { method, segments: route.split('/').slice(1), scope };
-});
 
 const isDynamic = (segment: string) => segment.startsWith('[');
 
-/** Static beats dynamic at the first segment where two routes differ, as Next.js chooses between route folders. */
-function moreSpecific(a: RoutePattern, b: RoutePattern): number {
-  for (let i = 0; i < a.segments.length; i++) {
-    const diff = Number(isDynamic(a.segments[i])) - Number(isDynamic(b.segments[i]));
-    if (diff !== 0) return diff;
+/**
+ * The table's routes, most specific first: static beats dynamic at the first
+ * segment where two routes differ, as Next.js chooses between route folders,
+ * so the first route that matches a path is the one Next.js serves it from.
+ */
+const ROUTES: Route[] = (() => {
+  const byRoute = new Map<string, Route>();
+  for (const [operation, scope] of Object.entries(OPERATION_SCOPES)) {
+    const [method, route] = operation.split(' ');
+    const entry = byRoute.get(route) ?? { segments: route.split('/').slice(1), scopes: new Map() };
+    entry.scopes.set(method, scope);
+    byRoute.set(route, entry);
   }
-  return 0;
-}
+  const specificity = (r: Route) => r.segments.map((seg) => (isDynamic(seg) ? '1' : '0')).join('');
+  return [...byRoute.values()].sort((a, b) => specificity(a).localeCompare(specificity(b)));
+})();
 
 /** The scope an `/api/v1` request needs, from its method and path; undefined when no operation of the table serves it. */
 export function requiredScope(method: string, pathname: string): ApiKeyScope | undefined {
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
   // Compared as sent, not decoded: Next.js routes `/card/%70ayouts` to the [card_number] folder, not to payouts.
-  const segments = pathname.slice(API_PREFIX.length).split('/').slice(1);
-  const route = PATTERNS.filter(
-    (p) => p.segments.length === segments.length && p.segments.every((s, i) => (isDynamic(s) ? segments[i] !== '' : s === segments[i])),
-  ).sort(moreSpecific)[0];
-  if (!route) return undefined;
+  const segments = pathname.slice(API_PREFIX.length + 1).split('/');
+  const route = ROUTES.find(
+    (r) => r.segments.length === segments.length && r.segments.every((seg, i) => (isDynamic(seg) ? segments[i] !== '' : seg === segments[i])),
+  );
   // Next.js chooses the route's folder by the path alone, then the method within it.
-  return PATTERNS.find((p) => p.method === method && p.segments.join('/') === route.segments.join('/'))?.scope;
+  return route?.scopes.get(method);
 }
 
 /**

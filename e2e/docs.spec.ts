@@ -11,6 +11,10 @@ test('the API reference lists every operation with curl and TypeScript examples 
   await expect(create.getByLabel('TypeScript')).toContainText('client.createCard(');
   await expect(create.getByRole('cell', { name: 'Gift card already exists' })).toBeVisible();
   await expect(page.locator('#create-payout').getByRole('cell', { name: 'Insufficient balance' })).toBeVisible();
+  // Each operation says which API key scope it needs, and the refusal a key without it gets.
+  await expect(page.locator('#create-payout').getByText('key scope payouts')).toBeVisible();
+  await expect(page.locator('#create-payout').getByRole('cell', { name: 'This API key lacks the payouts scope.' })).toBeVisible();
+  await expect(page.locator('#list-cards').getByText('key scope read')).toBeVisible();
   for (const id of ['list-events', 'create-transfer', 'list-banks', 'settle-payout', 'complete-payment', 'create-business']) {
     await expect(page.locator(`#${id}`)).toHaveCount(1);
   }

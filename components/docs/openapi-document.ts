@@ -45,6 +45,8 @@ export interface OperationObject {
   summary: string;
   description?: string;
   security?: unknown[];
+  /** The API key scope the operation needs (lib/keys/key-scopes.ts). */
+  'x-required-scope'?: string;
   parameters?: Parameter[];
   requestBody?: { content: { 'application/json': { schema: JsonSchema; examples?: Record<string, { value: unknown }>; example?: unknown } } };
   responses: Record<string, ResponseObject>;

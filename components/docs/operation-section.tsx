@@ -37,7 +37,7 @@ function ErrorTable({ op }: { op: DocumentedOperation }) {
   return (
     <DocsTable caption="Errors" columns={['HTTP', 'message', 'When']}>
       {rows.map((row) => (
-        <tr key={`${row.status}-${row.message}`}>
+        <tr key={`${row.status}-${row.message}-${row.condition}`}>
           <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{row.status}</td>
           <td className="py-1.5 pr-3 text-slate-900">{row.message}</td>
           <td className="py-1.5 text-slate-700">{row.condition}</td>
@@ -67,6 +67,11 @@ export function OperationSection({ op }: { op: DocumentedOperation }) {
           {op.path}
         </code>
         {op.security?.length === 0 && <span className="text-xs text-slate-600">no authentication</span>}
+        {op['x-required-scope'] && (
+          <span className="text-xs text-slate-600">
+            key scope <code className="font-mono">{op['x-required-scope']}</code>
+          </span>
+        )}
       </p>
       {op.description && <p className="mt-2 text-sm text-slate-700">{op.description}</p>}
       <div className="mt-4 grid gap-4 lg:grid-cols-2">

@@ -15,6 +15,7 @@ test('the API reference lists every operation with curl and TypeScript examples 
   await expect(page.locator('#create-payout').getByText('key scope payouts')).toBeVisible();
   await expect(page.locator('#create-payout').getByRole('cell', { name: 'This API key lacks the payouts scope.' })).toBeVisible();
   await expect(page.locator('#list-cards').getByText('key scope read')).toBeVisible();
+  await page.locator('#create-payout').screenshot({ path: testInfo.outputPath('docs-create-payout.png') });
   for (const id of ['list-events', 'create-transfer', 'list-banks', 'settle-payout', 'complete-payment', 'create-business']) {
     await expect(page.locator(`#${id}`)).toHaveCount(1);
   }

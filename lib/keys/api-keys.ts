@@ -81,7 +81,7 @@ export function rememberedApiKey(authorization: string | null): ApiKeyAuth | und
   return key === undefined ? undefined : usableKeys.get(hashApiKey(key));
 }
 
-/** Resolves `Authorization: Bearer sk_...` to its business and mode, or throws 401/403. */
+/** Resolves `Authorization: Bearer sk_...` to its business, mode and scopes, or throws 401/403. */
 export async function authenticateApiKey(db: DbOrTx, authorization: string | null): Promise<ApiKeyAuth> {
   const key = presentedKey(authorization);
   if (key === undefined) throw new ServiceError('unauthorized', 'Send your API key as Authorization: Bearer <API_KEY>.');

@@ -35,6 +35,7 @@ const base: Payment = {
   nextVerifyAt: null,
   verifyRequestedAt: null,
   verifyAttempts: 0,
+  refundedAmount: 0,
 };
 
 describe('payment record', () => {

@@ -12,8 +12,10 @@ import { eventPaymentType, type Payment } from '../payments/payment-view';
 import { chapaConfig, LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
-import { refundEventPayload, type EventCustomer } from '../webhooks/payloads';
+import { refundEventPayload } from '../webhooks/payloads';
+import { eventCustomer, lockPaymentCard, type CardRow } from './payment-card';
 import { refundClearingRail, toRefundRecord, type RefundRecord } from './refund-view';
+import { sendRefundNow } from './send-refunds';
 
 export interface RefundPaymentOptions {
   businessId: number;
@@ -27,31 +29,6 @@ export interface RefundPaymentOptions {
 }
 
 export const REFUND_REASON_MAX = 200;
-
-interface CardRow {
-  status: number;
-  cancelled_at: Date | null;
-  account_id: number;
-  account_closed: boolean;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone_number: string;
-}
-
-/** The card a payment credited, locked against a cancellation in flight, and who holds it (for the event). */
-export async function lockPaymentCard(tx: Tx, payment: Payment): Promise<CardRow | undefined> {
-  const rows = await tx.execute<CardRow & Record<string, unknown>>(sql`
-    SELECT c.status, c.cancelled_at, c.account_id, a.closed_at IS NOT NULL AS account_closed,
-      n.first_name, n.last_name, n.email, cu.phone_number
-    FROM cards c JOIN customers cu ON cu.id = c.customer_id JOIN ledger_accounts a ON a.id = c.account_id
-    LEFT JOIN customer_names n ON n.business_id = ${payment.businessId} AND n.customer_id = c.customer_id
-    WHERE c.id = ${payment.cardId} FOR SHARE OF c`);
-  return rows.rows[0];
-}
-
-export const eventCustomer = (card: CardRow | undefined): EventCustomer | undefined =>
-  card && { first_name: card.first_name, last_name: card.last_name, email: card.email, phone_number: card.phone_number };
 
 /**
  * The account a refund is taken from: the one the payment credited. That is
@@ -92,7 +69,7 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
   const businessAccount = await businessAccountId(db, probe.businessId, probe.mode, probe.currency);
   const reason = opts.reason?.trim() ? opts.reason.trim().slice(0, REFUND_REASON_MAX) : null;
 
-  return inTransaction(db, async (tx) => {
+  const record = await inTransaction(db, async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, probe.id)).for('update');
     if (payment.status !== 'success' || payment.transactionId === null) {
       throw new ServiceError('payment_not_refundable', 'Only a paid (successful) payment can be refunded.');
@@ -191,4 +168,13 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
     });
     return toRefundRecord(refund, updated);
   });
+  if (!live) return record;
+  // Sent straight after the commit; if that does not get through, the worker sends it (lib/refunds/send-refunds.ts).
+  const sent = await sendRefundNow(db, record.refund_reference);
+  const [refund] = await db.select().from(refunds).where(eq(refunds.reference, record.refund_reference));
+  const [payment] = await db.select().from(payments).where(eq(payments.id, probe.id));
+  if (sent === 'failed') {
+    throw new ServiceError('refund_request_failed', `${refund.failureReason ?? 'Chapa refused the refund.'} The amount went back (${refund.reference}).`);
+  }
+  return toRefundRecord(refund, payment);
 }

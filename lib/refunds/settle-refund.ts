@@ -10,7 +10,7 @@ import { postTransaction } from '../ledger/post-transaction';
 import { eventPaymentType } from '../payments/payment-view';
 import { enqueueEvent } from '../webhooks/outbox';
 import { refundEventPayload } from '../webhooks/payloads';
-import { eventCustomer, lockPaymentCard } from './refund-payment';
+import { eventCustomer, lockPaymentCard } from './payment-card';
 import { refundClearingRail, type Refund } from './refund-view';
 
 export interface SettleRefundOptions {

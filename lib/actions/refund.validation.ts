@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REFUND_REASON_MAX } from '../refunds/refund-payment';
+import { REFUND_REASON_MAX } from '../refunds/refund-request';
 import { majorAmountText, toMinorUnits } from './amount.validation';
 
 /** The refund form of a payment's page; submission_id makes a double submission refund once. */

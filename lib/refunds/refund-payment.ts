@@ -14,6 +14,7 @@ import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { refundEventPayload } from '../webhooks/payloads';
 import { eventCustomer, lockPaymentCard, type CardRow } from './payment-card';
+import { REFUND_REASON_MAX } from './refund-request';
 import { refundClearingRail, toRefundRecord, type RefundRecord } from './refund-view';
 import { sendRefundNow } from './send-refunds';
 
@@ -27,8 +28,6 @@ export interface RefundPaymentOptions {
   amount?: number;
   reason?: string;
 }
-
-export const REFUND_REASON_MAX = 200;
 
 /**
  * The account a refund is taken from: the one the payment credited. That is

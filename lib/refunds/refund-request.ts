@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MAX_AMOUNT } from '../validation';
-import { REFUND_REASON_MAX } from './refund-payment';
+
+/** The longest reason a refund keeps (the dashboard form holds to it too). */
+export const REFUND_REASON_MAX = 200;
 
 /** The body of POST /card/payments/{reference}/refund; both fields optional (no amount: what is left to refund). */
 export const refundRequestSchema = z.object({

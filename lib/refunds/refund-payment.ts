@@ -10,6 +10,7 @@ import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import { eventPaymentType, type Payment } from '../payments/payment-view';
 import { chapaConfig, LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
+import { formatMinor } from '../rails/chapa/money-text';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { refundEventPayload } from '../webhooks/payloads';
@@ -76,7 +77,9 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
     const left = payment.amount - payment.refundedAmount;
     if (left <= 0) throw new ServiceError('payment_not_refundable', 'This payment has been refunded in full.');
     const amount = opts.amount ?? left;
-    if (amount > left) throw validationError('amount', `amount must be at most ${left}, what is left to refund of this payment`);
+    if (amount > left) {
+      throw validationError('amount', `amount must be at most ${left} (${formatMinor(left)} ${payment.currency}), what is left to refund of this payment`);
+    }
 
     const card = await lockPaymentCard(tx, payment);
     const source = await refundSource(tx, payment, card, businessAccount);

@@ -12,6 +12,7 @@ const RECORD_KEYS = [
   'service_fee',
   'payment_method',
   'card_number',
+  'refunded_amount',
   'mode',
   'created_at',
   'updated_at',

@@ -51,6 +51,4 @@ export function registerRefundRoutes(fake: ChapaFake): void {
     fake.sendWebhook('charge.refunded', data);
     return { status: 200, json: { message: 'Refund processed successfully', status: 'success', data } };
   });
-
-  fake.controlRoute('GET', '/__fake/refunds', () => ({ status: 200, json: [...refunds().values()] }));
 }

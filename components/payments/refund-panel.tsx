@@ -44,6 +44,7 @@ export function RefundPanel({ payment, refunds, canRefund }: RefundPanelProps) {
                   <span className="block break-all font-mono text-xs text-slate-600">{r.reference}</span>
                   {r.reason && <span className="block text-slate-700">{r.reason}</span>}
                   {r.failureReason && <span className="block text-red-800">{r.failureReason} The amount went back.</span>}
+                  {r.status === 'pending' && r.lastError && <span className="block text-amber-900">Chapa: {r.lastError}</span>}
                 </div>
                 <span className="shrink-0 text-slate-600">
                   <LocalTime iso={r.createdAt.toISOString()} />

@@ -249,6 +249,14 @@ describe('REST API', () => {
     conforms('getPaymentStatus', await b.test.get(`/api/v1/card/payment/${link}/status`), 404);
     conforms('listPayments', await a.test.get('/api/v1/card/payments?offset=0&limit=5'), 200);
     conforms('listPayments', await a.test.get('/api/v1/card/payments?page=0'), 400);
+    const paid = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 5_000, card_number: card }), 201);
+    await a.test.post(`/api/v1/test-helpers/payments/${paid.data.link_reference}/complete`, { status: 'success' });
+    const refundPath = `/api/v1/card/payments/${paid.data.link_reference}/refund`;
+    conforms('refundPayment', await a.test.post(refundPath, { amount: 1_000, reason: 'Returned' }), 200);
+    conforms('refundPayment', await a.test.post(refundPath, { amount: 10_000 }), 400);
+    conforms('refundPayment', await a.test.post(`/api/v1/card/payments/${link}/refund`, {}), 400);
+    conforms('refundPayment', await b.test.post(refundPath, {}), 404);
+    conforms('getPaymentStatus', await a.test.get(`/api/v1/card/payment/${paid.data.link_reference}/status`), 200);
   });
 
   it('live mode through Chapa (a second server against tools/chapa-fake): createPayment with next_action, authorizePayment', async () => {

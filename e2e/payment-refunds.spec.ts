@@ -27,6 +27,9 @@ test('finance refunds part of a paid top-up from its page and sees what was refu
   await expect(page.getByTestId('refunded-amount')).toHaveText(formatMoney(2_550, 'ETB'));
   await expect(page.getByTestId('refundable-amount')).toHaveText(formatMoney(7_450, 'ETB'));
   await expect(page.getByTestId('refund-list')).toContainText('Two items returned');
+  // The refund's ledger lines are in the payment's trail: the card debited, the checkout refunds clearing credited.
+  await expect(page.getByTestId('ledger-trail')).toContainText('Payment refunded');
+  await expect(page.getByTestId('ledger-trail')).toContainText('Checkout refunds clearing');
 
   // More than is left is refused on the amount field, and nothing moves.
   await page.getByRole('button', { name: 'Refund', exact: true }).click();

@@ -231,7 +231,9 @@ describe('POST /card/payments/{reference}/refund', () => {
     const { ref, card } = await paidTopUp(biz, 10_000);
     // More on the card than the payment: only the payment's amount limits the refunds.
     await fundCard(card, 5_000);
+    const started = performance.now();
     const answers = await Promise.all(Array.from({ length: 50 }, () => refund(biz, ref, { amount: 300 })));
+    console.log(`50 concurrent refunds of one payment over HTTP: ${Math.round(performance.now() - started)} ms`);
     const ok = answers.filter((a) => a.status === 200);
     expect(answers.filter((a) => a.status !== 200 && a.status !== 400)).toEqual([]);
     expect(ok).toHaveLength(33);

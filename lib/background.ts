@@ -6,6 +6,7 @@ import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
 import { startRailRequests } from './rails/chapa/rail-requests';
+import { startRefundRequests } from './refunds/send-refunds';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 
 type BackgroundTask = (db: Db) => Stop;
@@ -24,6 +25,7 @@ const TASKS: BackgroundTask[] = [
   startHistoryTotalsFolding,
   startLiveVerification,
   startRailRequests,
+  startRefundRequests,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

@@ -14,6 +14,7 @@ export const ERRORS = {
   destination_card_disabled: [400, 'Destination card disabled'],
   invalid_bank_slug: [400, 'Invalid bank slug'],
   payout_request_failed: [400, 'Payout request failed'],
+  payment_not_refundable: [400, 'Payment not refundable'],
   unauthorized: [401, 'Unauthorized'],
   forbidden: [403, 'Forbidden'],
   cannot_enable: [403, 'Cannot enable'],
@@ -35,6 +36,7 @@ export const ERRORS = {
   internal: [500, 'Internal server error'],
   failed_to_initiate_payout: [502, 'Failed to initiate payout'],
   payment_request_failed: [502, 'Payment request failed'],
+  refund_request_failed: [502, 'Refund request failed'],
   unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;
 

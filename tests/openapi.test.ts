@@ -91,7 +91,15 @@ describe('openapi.json', () => {
     expect(checkedIn.paths['/card/payouts'].post.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     expect(checkedIn.paths['/businesses'].post.security).toEqual([{ adminToken: [] }]);
     expect(checkedIn.paths['/openapi.json'].get.security).toEqual([]);
-    expect(Object.keys(checkedIn.webhooks)).toEqual(['payment.success', 'payment.failed', 'payment.cancelled', 'payout.success', 'payout.failed']);
+    expect(Object.keys(checkedIn.webhooks)).toEqual([
+      'payment.success',
+      'payment.failed',
+      'payment.cancelled',
+      'payment.refunded',
+      'payment.refund_failed',
+      'payout.success',
+      'payout.failed',
+    ]);
     const headers = checkedIn.webhooks['payout.success'].post.parameters.map((p: any) => p.name);
     expect(headers).toEqual(expect.arrayContaining(['service-signature', 'x-service-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']));
   });

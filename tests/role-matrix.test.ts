@@ -16,6 +16,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'cards:status',
     'cards:cancel',
     'money:move',
+    'payments:refund',
     'history:read',
     'history:export',
     'reports:read',
@@ -25,7 +26,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'account',
   ],
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
+  finance: ['cards:read', 'history:read', 'payments:refund', 'history:export', 'reports:read', 'audit:read', 'account'],
   support: ['cards:read', 'cards:status', 'account'],
 };
 

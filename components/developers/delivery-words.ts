@@ -6,6 +6,8 @@ const EVENT_WORDS: Record<string, string> = {
   'payment.success': 'Payment succeeded',
   'payment.failed': 'Payment failed',
   'payment.cancelled': 'Payment cancelled',
+  'payment.refunded': 'Payment refunded',
+  'payment.refund_failed': 'Refund failed',
 };
 
 export const eventWords = (type: string) => EVENT_WORDS[type] ?? 'Event';

@@ -14,6 +14,8 @@ const KIND_WORDS: Record<string, string> = {
   transfer_settlement: 'Top-up delivered',
   transfer_reversal: 'Top-up returned',
   payment: 'Payment received',
+  payment_refund: 'Payment refunded',
+  payment_refund_reversal: 'Refund returned',
   card_cancellation: 'Card cancelled',
   business_deposit: 'Business balance credited',
 };

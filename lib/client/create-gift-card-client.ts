@@ -18,6 +18,8 @@ import type {
   PayoutPage,
   PayoutStatus,
   PostOptions,
+  Refund,
+  RefundPaymentInput,
   TransferCreated,
 } from './types';
 
@@ -86,6 +88,9 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     /** Live direct charges whose next_action is otp: sends the customer's one-time code. */
     authorizePayment: (linkReference: string, otp: string, opts?: PostOptions) =>
       call<PaymentRecord>('POST', `/card/payment/${segment(linkReference)}/authorize`, { otp }, opts),
+    /** Refunds a paid top-up; without an amount, what is left of it. */
+    refundPayment: (linkReference: string, input: RefundPaymentInput = {}, opts?: PostOptions) =>
+      call<Refund>('POST', `/card/payments/${segment(linkReference)}/refund`, input, opts),
 
     listEvents: (query?: ListEventsQuery) => call<EventPage>('GET', `/events${queryString({ ...query })}`),
 

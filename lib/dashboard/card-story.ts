@@ -79,6 +79,8 @@ const MOVEMENT_LABELS: Record<string, string> = {
   payout_b2b: 'Business payout',
   payout_bank: 'Bank payout',
   payout_bank_reversal: 'Bank payout returned',
+  payment_refund: 'Payment refunded to the payer',
+  payment_refund_reversal: 'Refund refused by the provider: returned',
   card_cancellation: 'Card cancelled: balance to business account',
 };
 

@@ -20,9 +20,11 @@ const ACCOUNT_LABELS: Record<string, string> = {
   'clearing:wallet': 'Wallet clearing',
   'clearing:checkout': 'Checkout clearing',
   'clearing:deposits': 'Deposits clearing',
+  'clearing:refunds:checkout': 'Checkout refunds clearing',
+  'clearing:refunds:wallet': 'Wallet refunds clearing',
 };
 
-/** The ledger transactions written under a payout's or payment's reference, each entry on its own line. */
+/** The ledger transactions written under a payout's or payment's reference (a payment's refunds included), each entry on its own line. */
 export async function ledgerTrail(db: DbOrTx, businessId: number, mode: Mode, reference: string): Promise<LedgerTrailEntry[]> {
   const result = await db.execute<{
     transaction_id: number;
@@ -49,7 +51,9 @@ export async function ledgerTrail(db: DbOrTx, businessId: number, mode: Mode, re
     LEFT JOIN cards c ON c.account_id = a.id
     LEFT JOIN businesses ab ON ab.id = a.business_id AND a.kind = 'business'
     LEFT JOIN users u ON t.actor_type = 'user' AND u.id::text = t.actor_id AND u.business_id = ${businessId}
-    WHERE t.reference = ${reference} AND t.mode = ${mode} AND t.business_id = ${businessId}
+    WHERE t.mode = ${mode} AND t.business_id = ${businessId} AND (t.reference = ${reference} OR t.reference IN (
+      SELECT r.reference FROM refunds r JOIN payments p ON p.id = r.payment_id
+      WHERE p.link_reference = ${reference} AND p.business_id = ${businessId} AND p.mode = ${mode}))
     ORDER BY t.id, e.amount, e.id`);
   return result.rows.map((r) => {
     const own = Number(r.account_business_id) === businessId;

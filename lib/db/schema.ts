@@ -491,8 +491,11 @@ export const payments = pgTable(
     verifyAttempts: integer('verify_attempts').notNull().default(0),
     /** Live: the latest slot a public trigger (callback, checkout return) took; they are spaced PUBLIC_VERIFY_GAP_MS apart. */
     verifyRequestedAt: ts('verify_requested_at'),
+    /** What refunds have taken back so far (migration 0025); a failed refund gives its amount back. */
+    refundedAmount: money('refunded_amount').notNull().default(0),
   },
   (t) => [
+    check('payments_refunded_within_amount', sql`${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.amount}`),
     uniqueIndex('payments_merchant_reference_idx').on(t.businessId, t.mode, t.merchantReference).where(sql`${t.merchantReference} IS NOT NULL`),
     index('payments_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('payments_pending_idx').on(t.settleAfter).where(sql`${t.status} = 'pending'`),
@@ -506,6 +509,58 @@ export const payments = pgTable(
       .where(sql`${t.merchantReference} IS NOT NULL`),
     index('payments_provider_reference_idx').on(t.providerReference).where(sql`${t.providerReference} IS NOT NULL`),
     index('payments_next_verify_idx').on(t.nextVerifyAt).where(sql`${t.status} = 'pending' AND ${t.nextVerifyAt} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Refunds of paid top-ups (migration 0025). A live refund's row is also its
+ * request to the rail: `request_state` goes queued, sending, sent, done.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    paymentId: id64('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    amount: money('amount').notNull(),
+    reason: text('reason'),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** Where the payer is repaid: the sandbox or a live provider. */
+    rail: text('rail').notNull(),
+    transactionId: id64('transaction_id').notNull(),
+    reversalTransactionId: id64('reversal_transaction_id'),
+    failureReason: text('failure_reason'),
+    requestState: text('request_state', { enum: ['queued', 'sending', 'sent', 'done'] })
+      .notNull()
+      .default('done'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    providerReference: text('provider_reference'),
+    lastError: text('last_error'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('refunds_reference_idx').on(t.reference),
+    index('refunds_payment_idx').on(t.paymentId, t.createdAt),
+    index('refunds_business_idx').on(t.businessId, t.mode, t.createdAt),
+    index('refunds_due_idx').on(t.nextAttemptAt).where(sql`${t.requestState} <> 'done'`),
+    check('refunds_amount_positive', sql`${t.amount} > 0`),
+    check('refunds_status_check', sql`${t.status} IN ('pending', 'succeeded', 'failed')`),
+    check('refunds_request_state_check', sql`${t.requestState} IN ('queued', 'sending', 'sent', 'done')`),
   ],
 );
 

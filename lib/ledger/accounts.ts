@@ -4,7 +4,7 @@ import { ledgerAccounts } from '../db/schema';
 import type { Currency, Mode } from '../validation';
 
 type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing';
-export type ClearingRail = 'bank' | 'wallet' | 'checkout' | 'deposits';
+export type ClearingRail = 'bank' | 'wallet' | 'checkout' | 'deposits' | 'refunds:checkout' | 'refunds:wallet';
 
 interface AccountSpec {
   kind: AccountKind;

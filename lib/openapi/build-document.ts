@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../api/read-body';
 import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
-import { paymentEventSchema, payoutEventSchema, responseRegistry } from './response-schemas';
+import { paymentEventSchema, payoutEventSchema, refundEventSchema, responseRegistry } from './response-schemas';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is loose JSON built by hand; tests/openapi.test.ts validates its shape against the OpenAPI schema
 type Json = Record<string, any>;
@@ -352,6 +352,24 @@ export function buildDocument(): Json {
         paymentEventSchema,
         { ...ex.paymentEventExample, event: 'payment.cancelled', status: 'cancelled' },
         'A payment was cancelled',
+      ),
+      'payment.refunded': webhookItem(
+        'payment.refunded',
+        refundEventSchema,
+        ex.refundEventExample,
+        'Beyond SPEC.md: a paid top-up was refunded in full or in part (the card was debited; the payer is being repaid)',
+      ),
+      'payment.refund_failed': webhookItem(
+        'payment.refund_failed',
+        refundEventSchema,
+        {
+          ...ex.refundEventExample,
+          event: 'payment.refund_failed',
+          status: 'failed',
+          refunded_amount: 0,
+          failure_reason: 'The payment provider refused the refund.',
+        },
+        'Beyond SPEC.md: the provider refused a live refund; the debit went back to the card (or the business account)',
       ),
       'payout.success': webhookItem('payout.success', payoutEventSchema, ex.payoutEventExamples.card_to_card, 'A payout or top-up completed'),
       'payout.failed': webhookItem('payout.failed', payoutEventSchema, ex.payoutEventExamples.bank, 'A bank payout or top-up failed'),

@@ -11,8 +11,10 @@ import type {
   PaymentPage,
   PaymentRecord,
   PayoutEvent,
+  RefundEvent,
   PayoutPage,
   PayoutStatus,
+  Refund,
   TransferCreated,
 } from './response-schemas';
 
@@ -110,9 +112,25 @@ export const paymentRecordExample: PaymentRecord = {
   amount: 10000,
   service_fee: 160,
   card_number: '4921583047261138',
+  refunded_amount: 0,
   mode: 'test',
   created_at: created,
   updated_at: updated,
+};
+
+export const refundExample: Refund = {
+  refund_reference: 'rfd_4Kq9sT2vB7xN1mC8pL3dF6hJ',
+  link_reference: 'pay_Zx7cV2bN9mQ4wE1r',
+  status: 'succeeded',
+  currency: 'ETB',
+  amount: 2500,
+  reason: 'Order 1005 returned',
+  refunded_amount: 2500,
+  refundable_amount: 7500,
+  mode: 'test',
+  created_at: updated,
+  updated_at: updated,
+  completed_at: updated,
 };
 
 export const paymentPageExample: PaymentPage = { items: [paymentRecordExample], total: 1, page: 1, limit: 15, pages: 1 };
@@ -134,6 +152,24 @@ export const paymentEventExample: PaymentEvent = {
   service_reference: 'pay_Zx7cV2bN9mQ4wE1r',
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: created,
+  updated_at: updated,
+};
+
+export const refundEventExample: RefundEvent = {
+  event: 'payment.refunded',
+  status: 'refunded',
+  mode: 'test',
+  payment_type: 'link',
+  currency: 'ETB',
+  amount: 2500,
+  refund_reference: 'rfd_4Kq9sT2vB7xN1mC8pL3dF6hJ',
+  refunded_amount: 2500,
+  payment_amount: 10000,
+  reason: 'Order 1005 returned',
+  merchant_reference: 'order-1042',
+  service_reference: 'pay_Zx7cV2bN9mQ4wE1r',
+  customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
+  created_at: updated,
   updated_at: updated,
 };
 

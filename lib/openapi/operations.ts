@@ -10,6 +10,7 @@ import { depositSchema } from '../ledger/deposit';
 import { authorizePaymentSchema } from '../payments/authorize-live-payment';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
+import { refundRequestSchema } from '../refunds/refund-request';
 import { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import { transferSchema } from '../payouts/create-transfer';
 import { settleSchema } from '../payouts/settle-payout-as-provider';
@@ -111,6 +112,8 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   failed_to_initiate_payout:
     'Live mode with no bank payout provider configured (nothing debited), or the rail refused the payout (its debit reversed, payout.failed sent); retry with a new Idempotency-Key',
   unavailable: 'The fee schedule was edited under each of three attempts; nothing was moved; send the request again',
+  payment_not_refundable: 'The payment is not a successful one, or has been refunded in full',
+  refund_request_failed: 'Live mode with no payment provider configured; nothing was debited',
   payment_request_failed:
     'No payment processor configured for the mode (nothing recorded), or the wallet refused the charge (the payment failed, payment.failed sent)',
 };
@@ -354,6 +357,23 @@ export const OPERATIONS: Operation[] = [
     body: { schemas: { AuthorizePaymentRequest: authorizePaymentSchema }, examples: { AuthorizePaymentRequest: { otp: '12345' } } },
     success: { status: 200, message: 'Payment authorization sent', data: r.paymentRecordSchema, examples: { payment: ex.paymentRecordExample } },
     errors: ['validation_error', 'invalid_request', 'payment_not_found', 'payment_request_failed'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/payments/{reference}/refund',
+    operationId: 'refundPayment',
+    tag: 'Payments',
+    summary: 'Refund a paid top-up, in full or in part',
+    description:
+      'Beyond SPEC.md. Refunds a successful hosted or wallet payment, as many times as something is left, up to its amount (the service fee the payer paid is not refunded). The card is debited at once and must hold the amount (a card cancelled since: the business account, where its balance went); the payer is repaid through the rail that took the payment: in test mode the sandbox at once (status succeeded), in live mode Chapa (status pending until Chapa takes it; if Chapa refuses, the debit goes back and payment.refund_failed is sent). Without amount, what is left is refunded. A payment.refunded event goes out with the debit. Idempotency-Key is honoured.',
+    pathParams: { reference: 'The link_reference of the payment' },
+    body: {
+      schemas: { RefundPaymentRequest: refundRequestSchema },
+      examples: { RefundPaymentRequest: { amount: 2500, reason: 'Order 1005 returned' } },
+    },
+    success: { status: 200, message: 'Refund initiated successfully', data: r.refundSchema, examples: { refund: ex.refundExample } },
+    errors: ['validation_error', 'payment_not_found', 'payment_not_refundable', 'insufficient_balance', 'refund_request_failed'],
   },
   {
     api: 'v1',

@@ -122,6 +122,7 @@ export const paymentRecordSchema = reg(
     service_fee: minorUnits,
     payment_method: z.string().optional(),
     card_number: z.string(),
+    refunded_amount: minorUnits.meta({ description: 'Beyond SPEC.md: what refunds have taken back of amount so far (0 when none)' }),
     mode,
     created_at: timestamp,
     updated_at: timestamp,
@@ -182,6 +183,62 @@ export const paymentEventSchema = reg(
   'payment.success, payment.failed and payment.cancelled: keys in this order, empty optional fields left out.',
 );
 
+export const refundSchema = reg(
+  'Refund',
+  z.strictObject({
+    refund_reference: z.string(),
+    link_reference: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']).meta({
+      description: 'test mode: succeeded at once; live: pending until Chapa takes the refund, failed (and the card credited back) if it refuses',
+    }),
+    currency,
+    amount: minorUnits,
+    reason: z.string().optional(),
+    refunded_amount: minorUnits.meta({ description: 'What the payment has had refunded in all, this refund included' }),
+    refundable_amount: minorUnits.meta({ description: 'What is left to refund of the payment (its amount; the fee is never refunded)' }),
+    failure_reason: z.string().optional(),
+    mode,
+    created_at: timestamp,
+    updated_at: timestamp,
+    completed_at: timestamp.optional(),
+  }),
+  'Empty optional fields are left out.',
+);
+
+export const refundEventSchema = reg(
+  'RefundEvent',
+  z.union(
+    (
+      [
+        ['refunded', 'refunded'],
+        ['refund_failed', 'failed'],
+      ] as const
+    ).map(([event, status]) =>
+      z.strictObject({
+        event: z.literal(`payment.${event}`),
+        status: z.literal(status),
+        mode,
+        payment_type: paymentEventFields.payment_type,
+        currency,
+        amount: minorUnits.meta({ description: 'This refund’s amount' }),
+        refund_reference: z.string(),
+        refunded_amount: minorUnits.meta({ description: 'The payment’s refunded total after this event' }),
+        payment_amount: minorUnits,
+        reason: z.string().optional(),
+        failure_reason: z.string().optional(),
+        merchant_reference: z.string().optional(),
+        service_reference: paymentEventFields.service_reference,
+        processor_reference: z.string().optional(),
+        payment_method: z.string().optional(),
+        customer: customer.optional(),
+        created_at: timestamp,
+        updated_at: timestamp,
+      }),
+    ),
+  ),
+  'Beyond SPEC.md. payment.refunded: the card was debited and the payer is being repaid; payment.refund_failed: the rail refused a live refund and the debit went back.',
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -220,9 +277,9 @@ const eventItemSchema = reg(
   'EventItem',
   z.strictObject({
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
-    type: z.enum(['payment.success', 'payment.failed', 'payment.cancelled', 'payout.success', 'payout.failed']),
+    type: z.enum(['payment.success', 'payment.failed', 'payment.cancelled', 'payment.refunded', 'payment.refund_failed', 'payout.success', 'payout.failed']),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, payoutEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -352,8 +409,10 @@ export type TransferCreated = z.output<typeof transferCreatedSchema>;
 export type PaymentRecord = z.output<typeof paymentRecordSchema>;
 export type PaymentPage = z.output<typeof paymentPageSchema>;
 export type PaymentCreated = z.output<typeof paymentCreatedSchema>;
+export type Refund = z.output<typeof refundSchema>;
 export type Bank = z.output<typeof bankSchema>;
 export type EventItem = z.output<typeof eventItemSchema>;
 export type EventPage = z.output<typeof eventPageSchema>;
 export type PaymentEvent = z.output<typeof paymentEventSchema>;
 export type PayoutEvent = z.output<typeof payoutEventSchema>;
+export type RefundEvent = z.output<typeof refundEventSchema>;

@@ -35,6 +35,7 @@ const base: Payment = {
   nextVerifyAt: null,
   verifyRequestedAt: null,
   verifyAttempts: 0,
+  refundedAmount: 0,
 };
 
 describe('payment record', () => {
@@ -46,6 +47,7 @@ describe('payment record', () => {
       'amount',
       'service_fee',
       'card_number',
+      'refunded_amount',
       'mode',
       'created_at',
       'updated_at',
@@ -61,6 +63,7 @@ describe('payment record', () => {
       'service_fee',
       'payment_method',
       'card_number',
+      'refunded_amount',
       'mode',
       'created_at',
       'updated_at',

@@ -15,6 +15,8 @@ export interface PaymentRecord {
   service_fee: number;
   payment_method?: string;
   card_number: string;
+  /** Beyond SPEC.md (CONTRACT 4a): what refunds have taken back of `amount` so far. */
+  refunded_amount: number;
   mode: string;
   created_at: string;
   updated_at: string;
@@ -40,6 +42,7 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     service_fee: p.serviceFee,
     ...(p.paymentMethod ? { payment_method: p.paymentMethod } : {}),
     card_number: p.cardNumber,
+    refunded_amount: p.refundedAmount,
     mode: p.mode,
     created_at: new Date(p.createdAt).toISOString(),
     updated_at: new Date(p.updatedAt).toISOString(),

@@ -7,7 +7,18 @@ import { entryBoundary } from '../ledger/entry-boundary';
 import { dayRangeOf, one, parseCurrencyParam, parseRangeParams, reportRead, type DayRange, type ReportParams } from './report-range';
 
 /** What a business account movement is, in the report's words; each maps to the ledger transaction kinds it covers. */
-export const STATEMENT_KINDS = ['deposit', 'topup', 'topup_returned', 'card_swept', 'b2b_received', 'payout_refund', 'payment', 'other'] as const;
+export const STATEMENT_KINDS = [
+  'deposit',
+  'topup',
+  'topup_returned',
+  'card_swept',
+  'b2b_received',
+  'payout_refund',
+  'payment',
+  'payment_refund',
+  'payment_refund_returned',
+  'other',
+] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
 
 const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
@@ -18,6 +29,8 @@ const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
   b2b_received: 'payout_b2b',
   payout_refund: 'payout_bank_reversal',
   payment: 'payment',
+  payment_refund: 'payment_refund',
+  payment_refund_returned: 'payment_refund_reversal',
 };
 
 export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
@@ -28,6 +41,8 @@ export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
   b2b_received: 'Business payouts received',
   payout_refund: 'Failed payouts refunded',
   payment: 'Payments for closed cards',
+  payment_refund: 'Refunds for closed cards',
+  payment_refund_returned: 'Refused refunds returned',
   other: 'Other movements',
 };
 
@@ -104,6 +119,10 @@ function describeLine(l: Pick<StatementLine, 'kind' | 'ledgerKind' | 'reference'
       return `Refund of failed payout from ${card}, which was cancelled or disabled`;
     case 'payment':
       return `Payment for ${card}, which was cancelled or disabled`;
+    case 'payment_refund':
+      return `Refund of a payment for ${card}, which was cancelled or closed`;
+    case 'payment_refund_returned':
+      return `Refused refund of a payment for ${card} returned, the card being cancelled or disabled`;
     default:
       return `${l.ledgerKind.replaceAll('_', ' ')} ${l.amount < 0 ? 'paid out' : 'received'}`;
   }
@@ -197,6 +216,8 @@ function lineRows(db: DbOrTx, opts: StatementOptions, accountId: number, where: 
         WHEN t.kind IN ('transfer', 'transfer_reversal') THEN (SELECT p.destination_card_number FROM payouts p WHERE p.reference = t.reference AND ${own})
         WHEN t.kind = 'payout_bank_reversal' THEN (SELECT p.source_card_number FROM payouts p WHERE p.reference = t.reference AND ${own})
         WHEN t.kind = 'payment' THEN (SELECT p.card_number FROM payments p WHERE p.link_reference = t.reference AND ${own})
+        WHEN t.kind IN ('payment_refund', 'payment_refund_reversal') THEN (SELECT p.card_number FROM refunds r JOIN payments p ON p.id = r.payment_id
+          WHERE r.reference = t.reference AND ${own})
         WHEN t.kind = 'card_cancellation' THEN t.reference
       END AS card_number,
       (SELECT sum(f.amount) FROM ledger_entries f JOIN ledger_accounts fa ON fa.id = f.account_id

@@ -5,7 +5,15 @@ import { readCounter } from '../db/list-counters';
 import { pageCount, type PageRequest } from '../api/pagination';
 import { parseInput, type Mode } from '../validation';
 
-const EVENT_TYPES = ['payment.success', 'payment.failed', 'payment.cancelled', 'payout.success', 'payout.failed'] as const;
+const EVENT_TYPES = [
+  'payment.success',
+  'payment.failed',
+  'payment.cancelled',
+  'payment.refunded',
+  'payment.refund_failed',
+  'payout.success',
+  'payout.failed',
+] as const;
 
 export const filtersSchema = z.object({
   type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}.` }).optional(),

@@ -5,7 +5,8 @@
  */
 
 type PayoutEventType = 'payout.success' | 'payout.failed';
-type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled';
+type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
+type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
 export type EventType = PayoutEventType | PaymentEventType;
 
 export interface EventCustomer {
@@ -97,6 +98,53 @@ export function paymentEventPayload(p: PaymentEventInput): Json {
     currency: p.currency,
     amount: p.amount,
     service_fee: p.serviceFee,
+    merchant_reference: p.merchantReference,
+    service_reference: p.serviceReference,
+    processor_reference: p.processorReference,
+    payment_method: p.paymentMethod,
+    customer: customerObject(p.customer),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  });
+}
+
+export interface RefundEventInput {
+  /** `refunded` when the card was debited and the payer is being repaid; `failed` when the rail refused and the card got it back. */
+  status: 'refunded' | 'failed';
+  mode: string;
+  paymentType: string;
+  currency: string;
+  /** This refund's amount. */
+  amount: number;
+  refundReference: string;
+  /** The payment's refunded total after this event, and what was paid (the fee is never refunded). */
+  refundedAmount: number;
+  paymentAmount: number;
+  reason?: string | null;
+  failureReason?: string | null;
+  merchantReference?: string | null;
+  serviceReference: string;
+  processorReference?: string | null;
+  paymentMethod?: string | null;
+  customer?: EventCustomer;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** Beyond SPEC.md (CONTRACT 4a): a payment's refund, shaped like its payment events, keys in the same order. */
+export function refundEventPayload(p: RefundEventInput): Json {
+  return compact({
+    event: p.status === 'refunded' ? 'payment.refunded' : 'payment.refund_failed',
+    status: p.status,
+    mode: p.mode,
+    payment_type: p.paymentType,
+    currency: p.currency,
+    amount: p.amount,
+    refund_reference: p.refundReference,
+    refunded_amount: p.refundedAmount,
+    payment_amount: p.paymentAmount,
+    reason: p.reason,
+    failure_reason: p.failureReason,
     merchant_reference: p.merchantReference,
     service_reference: p.serviceReference,
     processor_reference: p.processorReference,

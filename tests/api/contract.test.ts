@@ -288,6 +288,21 @@ describe('REST API', () => {
     conforms('listEvents', await a.test.get('/api/v1/events?type=payout.pending'), 400);
   });
 
+  it('refundPayment, and the refund’s event in listEvents', async () => {
+    const card = await createTestCard(a);
+    const paid = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 5_000, card_number: card }), 201);
+    await a.test.post(`/api/v1/test-helpers/payments/${paid.data.link_reference}/complete`, { status: 'success' });
+    const refundPath = `/api/v1/card/payments/${paid.data.link_reference}/refund`;
+    conforms('refundPayment', await a.test.post(refundPath, { amount: 1_000, reason: 'Returned' }), 200);
+    conforms('refundPayment', await a.test.post(refundPath, { amount: 10_000 }), 400);
+    const pending = await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 1_000, card_number: card });
+    conforms('refundPayment', await a.test.post(`/api/v1/card/payments/${pending.body.data.link_reference}/refund`, {}), 400);
+    conforms('refundPayment', await b.test.post(refundPath, {}), 404);
+    conforms('getPaymentStatus', await a.test.get(`/api/v1/card/payment/${paid.data.link_reference}/status`), 200);
+    const refunded = conforms('listEvents', await a.test.get('/api/v1/events?type=payment.refunded'), 200);
+    expect(refunded.data.items.map((e: any) => e.payload.refund_reference)).toHaveLength(1);
+  });
+
   it('Idempotency-Key: a reuse with another body is 409; a body over 1 MB is 413', async () => {
     const key = `contract-${Date.now()}`;
     conforms(

@@ -63,6 +63,8 @@ const CALLS: Record<string, [Call, number]> = {
   'GET /card/payment/[link_reference]/status': [(c, f) => c.get(`/api/v1/card/payment/${f.linkReference}/status`), 200],
   // Only a live direct charge waiting for its code can be authorized: a test key that may try gets that 400, not a 403.
   'POST /card/payment/[link_reference]/authorize': [(c, f, raw) => c.post(`/api/v1/card/payment/${f.linkReference}/authorize`, { otp: '12345' }, raw), 400],
+  // The fixture's payment is not paid yet: a key that may refund gets that 400, not a 403.
+  'POST /card/payments/[reference]/refund': [(c, f, raw) => c.post(`/api/v1/card/payments/${f.linkReference}/refund`, { amount: 100 }, raw), 400],
   'GET /card/payouts': [(c) => c.get('/api/v1/card/payouts'), 200],
   'POST /card/payouts': [
     (c, f, raw) => c.post('/api/v1/card/payouts', { card_number: f.source, destination_card_number: f.destination, amount: 500 }, raw),

@@ -44,6 +44,7 @@ const CASES: Record<string, Case> = {
   },
   'GET /api/v1/card/payment/[link_reference]/status': { expect: 'object', params: (o) => [{ link_reference: o.linkRef }] },
   'GET /api/v1/card/payments': { expect: 'list', params: none },
+  'POST /api/v1/card/payments/[reference]/refund': { expect: 'object', params: (o) => [{ reference: o.linkRef }], body: () => ({ amount: 100 }) },
   'POST /api/v1/card/payments': { expect: 'object', params: none, body: (o) => ({ type: 'hosted', amount: 1_000, card_number: o.card }) },
   'GET /api/v1/card/payout/[reference]/status': { expect: 'object', params: (o) => [{ reference: o.c2cRef }, { reference: o.transferRef }] },
   'GET /api/v1/card/payouts': { expect: 'list', params: none },

@@ -1,5 +1,6 @@
 import type { ChapaFake } from './core';
 import { registerPaymentRoutes } from './payments';
+import { registerRefundRoutes } from './refunds';
 import { registerTransferRoutes } from './transfers';
 
 /**
@@ -7,4 +8,4 @@ import { registerTransferRoutes } from './transfers';
  * fake.route(...) for each Chapa operation it plays; add yours here
  * (transfers.ts: banks, transfers, transfers/verify, balances, approval calls).
  */
-export const ROUTE_MODULES: ((fake: ChapaFake) => void)[] = [registerPaymentRoutes, registerTransferRoutes];
+export const ROUTE_MODULES: ((fake: ChapaFake) => void)[] = [registerPaymentRoutes, registerTransferRoutes, registerRefundRoutes];

@@ -12,6 +12,12 @@ const EVENTS: [string, string, string][] = [
   ['payment.success', 'A card was topped up', 'success'],
   ['payment.failed', 'A payment failed', 'failed'],
   ['payment.cancelled', 'The customer cancelled a payment', 'cancelled'],
+  ['payment.refunded', 'A paid top-up was refunded in full or in part: the card was debited and the payer is being repaid (amount is this refund)', 'refunded'],
+  [
+    'payment.refund_failed',
+    'The provider refused a live refund: the debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)',
+    'failed',
+  ],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
   [
     'payout.failed',

@@ -128,6 +128,14 @@ export const FIGURES = [
     text: 'What cancelled cards held when they were cancelled, moved to the business account.',
   },
   {
+    key: 'paymentsRefunded',
+    group: 'out',
+    label: 'Payments refunded',
+    csv: 'payments_refunded',
+    onPage: true,
+    text: 'Refunds of paid top-ups: what left the cards (or the business account, for a card cancelled since) to repay the payer. The payer’s fee is not refunded.',
+  },
+  {
     key: 'payoutsRefunded',
     group: 'reversals',
     label: 'Payouts refunded',
@@ -142,6 +150,14 @@ export const FIGURES = [
     csv: 'topups_returned',
     onPage: true,
     text: 'Ledger top-ups that could not be delivered, back in the business account.',
+  },
+  {
+    key: 'refundsReturned',
+    group: 'reversals',
+    label: 'Refunds returned',
+    csv: 'refunds_returned',
+    onPage: true,
+    text: 'Refunds the payment provider refused, given back whole to the card or, when it was cancelled or disabled, to the business account.',
   },
   {
     key: 'feesOnPayouts',
@@ -208,6 +224,8 @@ export const CROSS_CHECKS = {
   topup_returned: 'Ledger top-ups that failed that day: what came back.',
   b2b_received: 'Business payouts other businesses sent to this one that day: what reached the business account.',
   card_to_card_received: 'Card-to-card payouts from other businesses’ cards to this one’s that day: what reached the cards.',
+  payment_refund: 'Refunds of payments made that day, whatever their status since: what left the card.',
+  refund_returned: 'Refunds the provider refused that day: what came back.',
 } as const;
 export type CrossCheck = keyof typeof CROSS_CHECKS;
 
@@ -221,6 +239,8 @@ export const CHECK_NOUNS: Record<CrossCheck, string> = {
   topup_returned: 'returned top-up',
   b2b_received: 'business payout received',
   card_to_card_received: 'card-to-card received from another business',
+  payment_refund: 'refund',
+  refund_returned: 'refused refund',
 };
 
 interface CheckTotal {

@@ -10,7 +10,7 @@ export const PROBLEM_LIMIT = 500;
 const WALLETS = BANKS.filter((b) => b.type === 'wallet').map((b) => b.slug);
 const SENT_PAYOUTS = ['payout_card_to_card', 'payout_bank', 'payout_b2b'];
 const PAYOUT_KINDS = [...SENT_PAYOUTS, 'payout_bank_reversal', 'transfer', 'transfer_settlement', 'transfer_reversal'];
-const KNOWN_KINDS = [...PAYOUT_KINDS, 'payment', 'business_deposit', 'card_cancellation'];
+const KNOWN_KINDS = [...PAYOUT_KINDS, 'payment', 'payment_refund', 'payment_refund_reversal', 'business_deposit', 'card_cancellation'];
 const list = (values: readonly string[]) =>
   sql.join(
     values.map((v) => sql`${v}`),
@@ -95,7 +95,9 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'payout_b2b' AND ours", 'own_out')} AS "b2bSent",
         ${f("kind = 'transfer'", 'own_out')} AS "topupsSent",
         ${f("kind = 'card_cancellation'", 'own_out')} AS "cardsEmptied",
+        ${f("kind = 'payment_refund'", 'own_out')} AS "paymentsRefunded",
         ${f("kind = 'payout_bank_reversal'")} AS "payoutsRefunded",
+        ${f("kind = 'payment_refund_reversal'")} AS "refundsReturned",
         ${f("kind = 'transfer_reversal'")} AS "topupsReturned",
         ${f("kind IN ('payout_card_to_card', 'payout_bank', 'payout_b2b') AND ours", 'fee')} AS "feesOnPayouts",
         ${f("kind = 'payment'", 'fee')} AS "feesOnPayments",
@@ -115,8 +117,9 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       WHERE ent.own AND ent.balance_after <> coalesce(prev.balance_after, 0) + ent.amount
     ), ledger_side AS (
       SELECT id, kind, reference, day, currency, c.check_name,
-        CASE WHEN c.check_name IN ('payout', 'topup_sent') THEN own_out ELSE own_in END AS amount,
-        CASE WHEN c.check_name = 'payout_refund' THEN -fee WHEN c.check_name IN ('topup_sent', 'topup_delivered', 'topup_returned') THEN 0 ELSE fee END AS fee
+        CASE WHEN c.check_name IN ('payout', 'topup_sent', 'payment_refund') THEN own_out ELSE own_in END AS amount,
+        CASE WHEN c.check_name = 'payout_refund' THEN -fee
+          WHEN c.check_name IN ('topup_sent', 'topup_delivered', 'topup_returned', 'payment_refund', 'refund_returned') THEN 0 ELSE fee END AS fee
       FROM per_tx CROSS JOIN LATERAL (SELECT CASE
         WHEN kind = 'payment' THEN 'payment'
         WHEN kind IN ('payout_card_to_card', 'payout_bank', 'payout_b2b') AND ours THEN 'payout'
@@ -126,6 +129,8 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         WHEN kind = 'transfer' THEN 'topup_sent'
         WHEN kind = 'transfer_settlement' THEN 'topup_delivered'
         WHEN kind = 'transfer_reversal' THEN 'topup_returned'
+        WHEN kind = 'payment_refund' THEN 'payment_refund'
+        WHEN kind = 'payment_refund_reversal' THEN 'refund_returned'
       END AS check_name) c
       WHERE c.check_name IS NOT NULL
     ), ops AS MATERIALIZED (
@@ -170,6 +175,12 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         SELECT p.id FROM payments p WHERE p.link_reference IN (SELECT reference FROM tx WHERE kind = 'payment' AND reference IS NOT NULL)
           AND p.business_id = ${B} AND p.mode = ${M}
       ) AND status = 'success' AND ${within('completed_at')} AND ${rowCurrency}
+      UNION ALL
+      SELECT 'payment_refund', reference, currency, ${dayOf('created_at')}, amount, 0
+      FROM refunds WHERE business_id = ${B} AND mode = ${M} AND ${within('created_at')} AND ${rowCurrency}
+      UNION ALL
+      SELECT 'refund_returned', reference, currency, ${dayOf('completed_at')}, amount, 0
+      FROM refunds WHERE business_id = ${B} AND mode = ${M} AND status = 'failed' AND ${within('completed_at')} AND ${rowCurrency}
     ), checked AS MATERIALIZED (
       SELECT coalesce(l.check_name, r.check_name) AS check_name, coalesce(l.reference, r.reference) AS reference,
         coalesce(l.day, r.day) AS day, coalesce(l.currency, r.currency) AS currency, l.id, l.kind,

@@ -15,6 +15,9 @@ import { ledgerTrail } from '@/lib/dashboard/ledger-trail';
 import { getDb } from '@/lib/db/client';
 import { payments } from '@/lib/db/schema';
 import { nextActionMessage } from '@/lib/payments/live-payment';
+import { RefundPanel } from '@/components/payments/refund-panel';
+import { listPaymentRefunds } from '@/lib/refunds/list-refunds';
+import { can } from '@/lib/auth/permissions';
 import { readSettings } from '@/lib/config';
 
 export const metadata = { title: 'Payment · Gift cards' };
@@ -127,6 +130,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
           </dl>
         </Panel>
       </div>
+      <RefundPanel
+        payment={payment}
+        refunds={await listPaymentRefunds(db, { ...session, paymentId: payment.id })}
+        canRefund={can(session.role, 'payments:refund')}
+      />
       <div className="mt-4">
         <Panel title="Ledger transactions">
           <LedgerTrailTable entries={trail} />

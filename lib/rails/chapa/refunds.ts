@@ -1,0 +1,30 @@
+import { callChapa, type ChapaOutcome } from './chapa-client';
+import { toMajorUnits } from './chapa-answers';
+import type { ChapaConfig } from './config';
+
+export interface RefundRequest {
+  /** The payment's tx_ref (our link_reference). */
+  txRef: string;
+  /** Our refund reference: Chapa refuses a second refund with it, so a resend can never repay twice. */
+  reference: string;
+  /** Minor units. */
+  amount: number;
+  reason: string | null;
+}
+
+/** POST /refund/{tx_ref}: Chapa repays the payer (in full without amount; we always send it) or refuses. */
+export function requestRefund(config: ChapaConfig, r: RefundRequest): Promise<ChapaOutcome> {
+  return callChapa(config, {
+    method: 'POST',
+    path: `/refund/${encodeURIComponent(r.txRef)}`,
+    body: {
+      amount: toMajorUnits(r.amount),
+      reference: r.reference,
+      ...(r.reason ? { reason: r.reason } : {}),
+      meta: { refund_reference: r.reference },
+    },
+  });
+}
+
+/** A refusal that says the reference was already taken: the earlier send arrived. */
+export const saysReferenceUsed = (message: string) => /reference.*(used|exist|taken|duplicate)|duplicate|already been (used|processed)/i.test(message);

@@ -1,0 +1,182 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import { recordAudit } from '../audit';
+import type { Db, Tx } from '../db/client';
+import { payments, refunds } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { ServiceError, validationError } from '../errors';
+import { randomBase62 } from '../ids';
+import { businessAccountId, clearingAccountId } from '../ledger/accounts';
+import { postTransaction } from '../ledger/post-transaction';
+import { eventPaymentType, type Payment } from '../payments/payment-view';
+import { chapaConfig, LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
+import { formatMinor } from '../rails/chapa/money-text';
+import type { Mode } from '../validation';
+import { enqueueEvent } from '../webhooks/outbox';
+import { refundEventPayload } from '../webhooks/payloads';
+import { eventCustomer, lockPaymentCard, type CardRow } from './payment-card';
+import { REFUND_REASON_MAX } from './refund-request';
+import { refundClearingRail, toRefundRecord, type RefundRecord } from './refund-view';
+import { sendRefundNow } from './send-refunds';
+
+export interface RefundPaymentOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  /** The payment's link_reference. */
+  reference: string;
+  /** Minor units; without it, what is left to refund. */
+  amount?: number;
+  reason?: string;
+}
+
+/**
+ * The account a refund is taken from: the one the payment credited. That is
+ * the card, unless the card was closed when the payment arrived (then the
+ * business account got it) or has been cancelled since (its balance was swept
+ * to the business account, so the refund follows the money there).
+ */
+async function refundSource(tx: Tx, payment: Payment, card: CardRow | undefined, businessAccount: number): Promise<number> {
+  if (!card || card.account_closed) return businessAccount;
+  const credited = await tx.execute<{ account_id: number }>(sql`
+    SELECT e.account_id FROM ledger_entries e
+    WHERE e.transaction_id = ${payment.transactionId} AND e.account_id IN (${card.account_id}, ${businessAccount}) AND e.amount > 0
+    LIMIT 1`);
+  return Number(credited.rows[0]?.account_id ?? card.account_id);
+}
+
+/**
+ * Refunds a paid top-up, in full or in part, as often as something is left.
+ * One transaction locks the payment (so concurrent refunds queue and never
+ * pass what was paid), debits the account the payment credited (never below
+ * zero), credits the rail's refund clearing account, and writes the refund,
+ * the payment's refunded total, the audit line and `payment.refunded`.
+ * Test mode's sandbox repays the payer at once; a live refund is queued as a
+ * request to Chapa in the same row, sent after commit (lib/refunds/send-refunds.ts).
+ * The payer's service fee is not refunded: at most `amount` comes back.
+ */
+export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise<RefundRecord> {
+  const scope = and(eq(payments.linkReference, opts.reference.trim()), eq(payments.businessId, opts.businessId), eq(payments.mode, opts.mode));
+  const [probe] = await db.select().from(payments).where(scope);
+  if (!probe) throw new ServiceError('payment_not_found', 'No payment with this link_reference belongs to your business.');
+  if (opts.amount !== undefined && (!Number.isSafeInteger(opts.amount) || opts.amount <= 0)) {
+    throw validationError('amount', 'amount must be a positive integer in minor units');
+  }
+  const live = opts.mode === 'live';
+  if (live && !chapaConfig()) throw new ServiceError('refund_request_failed', LIVE_NOT_CONFIGURED);
+  // Shared accounts are found or created before the money transaction opens (lib/ledger/accounts.ts).
+  const clearing = await clearingAccountId(db, refundClearingRail(probe.type), probe.mode, probe.currency);
+  const businessAccount = await businessAccountId(db, probe.businessId, probe.mode, probe.currency);
+  const reason = opts.reason?.trim() ? opts.reason.trim().slice(0, REFUND_REASON_MAX) : null;
+
+  const record = await inTransaction(db, async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, probe.id)).for('update');
+    if (payment.status !== 'success' || payment.transactionId === null) {
+      throw new ServiceError('payment_not_refundable', 'Only a paid (successful) payment can be refunded.');
+    }
+    const left = payment.amount - payment.refundedAmount;
+    if (left <= 0) throw new ServiceError('payment_not_refundable', 'This payment has been refunded in full.');
+    const amount = opts.amount ?? left;
+    if (amount > left) {
+      throw validationError('amount', `amount must be at most ${left} (${formatMinor(left)} ${payment.currency}), what is left to refund of this payment`);
+    }
+
+    const card = await lockPaymentCard(tx, payment);
+    const source = await refundSource(tx, payment, card, businessAccount);
+    const reference = `rfd_${randomBase62(24)}`;
+    const posted = await postTransaction(tx, {
+      mode: payment.mode,
+      kind: 'payment_refund',
+      businessId: payment.businessId,
+      reference,
+      actor: opts.actor,
+      postings: [
+        { accountId: source, amount: -amount },
+        { accountId: clearing, amount },
+      ],
+      onInsufficient: () =>
+        new ServiceError(
+          'insufficient_balance',
+          source === businessAccount
+            ? 'The business account does not hold the amount of this refund.'
+            : 'The card does not hold the amount of this refund; it was spent since the payment.',
+          { field: 'amount' },
+        ),
+    });
+
+    const [updated] = await tx
+      .update(payments)
+      .set({ refundedAmount: sql`${payments.refundedAmount} + ${amount}`, updatedAt: sql`now()` })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    const [refund] = await tx
+      .insert(refunds)
+      .values({
+        reference,
+        paymentId: payment.id,
+        businessId: payment.businessId,
+        mode: payment.mode,
+        currency: payment.currency,
+        amount,
+        reason,
+        status: live ? 'pending' : 'succeeded',
+        rail: live ? 'chapa' : 'sandbox',
+        transactionId: posted.transactionId,
+        requestState: live ? 'queued' : 'done',
+        actorType: opts.actor.type,
+        actorId: opts.actor.id,
+        ...(live ? {} : { completedAt: sql`now()` }),
+      })
+      .returning();
+
+    await enqueueEvent(tx, {
+      businessId: payment.businessId,
+      mode: payment.mode,
+      type: 'payment.refunded',
+      subjectReference: payment.linkReference,
+      payload: refundEventPayload({
+        status: 'refunded',
+        mode: payment.mode,
+        paymentType: eventPaymentType(payment.type),
+        currency: payment.currency,
+        amount,
+        refundReference: reference,
+        refundedAmount: updated.refundedAmount,
+        paymentAmount: payment.amount,
+        reason,
+        merchantReference: payment.merchantReference,
+        serviceReference: payment.linkReference,
+        processorReference: payment.providerReference,
+        paymentMethod: payment.paymentMethod,
+        customer: eventCustomer(card),
+        createdAt: refund.createdAt,
+        updatedAt: refund.updatedAt,
+      }),
+    });
+    await recordAudit(tx, {
+      businessId: payment.businessId,
+      mode: payment.mode,
+      actor: opts.actor,
+      action: 'payment.refunded',
+      target: payment.linkReference,
+      details: {
+        refund_reference: reference,
+        amount,
+        refunded_amount: updated.refundedAmount,
+        debited: source === businessAccount ? 'business_account' : 'card',
+        transaction_id: posted.transactionId,
+        ...(reason ? { reason } : {}),
+      },
+    });
+    return toRefundRecord(refund, updated);
+  });
+  if (!live) return record;
+  // Sent straight after the commit; if that does not get through, the worker sends it (lib/refunds/send-refunds.ts).
+  const sent = await sendRefundNow(db, record.refund_reference);
+  const [refund] = await db.select().from(refunds).where(eq(refunds.reference, record.refund_reference));
+  const [payment] = await db.select().from(payments).where(eq(payments.id, probe.id));
+  if (sent === 'failed') {
+    throw new ServiceError('refund_request_failed', `${refund.failureReason ?? 'Chapa refused the refund.'} The amount went back (${refund.reference}).`);
+  }
+  return toRefundRecord(refund, payment);
+}

@@ -15,6 +15,7 @@ import { requirePage } from '@/server/session';
 import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
+import { LinkButton } from '@/components/ui/link-button';
 
 export const metadata = { title: 'Card · Gift cards' };
 
@@ -56,20 +57,14 @@ export default async function CardPage({ params, searchParams }: Props) {
           actions={
             <>
               {can(session.role, 'history:read') && (
-                <Link
-                  href={`/payouts?q=${card.card_number}`}
-                  className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-                >
+                <LinkButton href={`/payouts?q=${card.card_number}`} variant="secondary" size="md">
                   Payouts of this card
-                </Link>
+                </LinkButton>
               )}
               {movesMoney && state === 'active' && (
-                <Link
-                  href={`/payouts/new?card=${card.card_number}`}
-                  className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-                >
+                <LinkButton href={`/payouts/new?card=${card.card_number}`} variant="secondary" size="md">
                   Send payout
-                </Link>
+                </LinkButton>
               )}
             </>
           }

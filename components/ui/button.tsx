@@ -4,13 +4,14 @@ const VARIANTS = {
   primary: 'bg-emerald-700 text-white hover:bg-emerald-800 focus-visible:outline-emerald-700',
   secondary: 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-slate-700',
   danger: 'bg-white text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 focus-visible:outline-red-700',
-  ghost: 'text-emerald-800 hover:bg-emerald-50 focus-visible:outline-emerald-700',
+  ghost: 'text-slate-700 hover:bg-slate-100 focus-visible:outline-emerald-700',
 } as const;
 
-/** md is the forms' size (a 44 px touch target); sm sits in toolbars and filters. */
+/** md is the forms' size (a 44 px touch target); sm sits in toolbars and filters; xs in a table's row or a header. */
 const SIZES = {
   md: 'min-h-11 px-4 py-2.5 text-base',
   sm: 'min-h-10 px-4 py-2 text-sm',
+  xs: 'min-h-10 px-3 py-1 text-sm',
 } as const;
 
 export type ButtonVariant = keyof typeof VARIANTS;

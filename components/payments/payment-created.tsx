@@ -1,14 +1,10 @@
-'use client';
-
 import Link from 'next/link';
-import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { CopyField } from '@/components/ui/copy-field';
 import { formatMoney } from '@/components/ui/money';
 import type { CreatedPayment } from '@/lib/payments/create-payment';
 
 /** A started payment: what the customer pays, then the checkout link to share or what the wallet charge awaits. */
 export function PaymentCreated({ created }: { created: CreatedPayment }) {
-  const [copied, setCopied] = useState(false);
   const money = (n: number) => formatMoney(n, created.currency);
   return (
     <section
@@ -24,33 +20,7 @@ export function PaymentCreated({ created }: { created: CreatedPayment }) {
         {money(created.amount + created.service_fee)} including a {money(created.service_fee)} fee.
       </p>
       {created.checkout_url ? (
-        <div>
-          <label htmlFor="checkout-url" className="block text-sm font-medium text-slate-800">
-            Checkout link for the customer
-          </label>
-          <div className="mt-1 flex flex-col gap-2 sm:flex-row">
-            <input
-              id="checkout-url"
-              readOnly
-              value={created.checkout_url}
-              onFocus={(e) => e.currentTarget.select()}
-              className="block w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm"
-            />
-            <Button
-              variant="secondary"
-              className="sm:w-auto"
-              onClick={async () => {
-                await navigator.clipboard?.writeText(created.checkout_url!).catch(() => undefined);
-                setCopied(true);
-              }}
-            >
-              {copied ? 'Copied' : 'Copy link'}
-            </Button>
-          </div>
-          <p aria-live="polite" className="sr-only">
-            {copied ? 'Link copied' : ''}
-          </p>
-        </div>
+        <CopyField id="checkout-url" label="Checkout link for the customer" value={created.checkout_url} copyLabel="Copy link" />
       ) : created.next_action ? (
         <p className="text-sm text-slate-700" data-testid="next-action" data-type={created.next_action.type}>
           <span className="font-medium">Next: </span>

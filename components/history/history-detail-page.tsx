@@ -24,16 +24,12 @@ export interface HistoryDetail {
   trail: LedgerTrailEntry[];
 }
 
-/** A payment's or payout's page: back link, title and status, why it failed, its panels, then its ledger transactions. */
+/** A payment's or payout's page: title and status, why it failed, its panels, then its ledger transactions. */
 export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href={detail.back.href} className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
-          ← {detail.back.label}
-        </Link>
-      </p>
       <PageHeader
+        back={detail.back}
         title={detail.title}
         description={detail.reference}
         actions={

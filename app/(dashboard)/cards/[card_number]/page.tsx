@@ -47,29 +47,25 @@ export default async function CardPage({ params, searchParams }: Props) {
 
   return (
     <>
-      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">
-        ← Cards
-      </Link>
-      <div className="mt-2">
-        <PageHeader
-          title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
-          description={`${card.currency} gift card in ${session.mode} mode.`}
-          actions={
-            <>
-              {can(session.role, 'history:read') && (
-                <LinkButton href={`/payouts?q=${card.card_number}`} variant="secondary" size="md">
-                  Payouts of this card
-                </LinkButton>
-              )}
-              {movesMoney && state === 'active' && (
-                <LinkButton href={`/payouts/new?card=${card.card_number}`} variant="secondary" size="md">
-                  Send payout
-                </LinkButton>
-              )}
-            </>
-          }
-        />
-      </div>
+      <PageHeader
+        back={{ href: '/cards', label: 'Cards' }}
+        title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
+        description={`${card.currency} gift card in ${session.mode} mode.`}
+        actions={
+          <>
+            {can(session.role, 'history:read') && (
+              <LinkButton href={`/payouts?q=${card.card_number}`} variant="secondary" size="md">
+                Payouts of this card
+              </LinkButton>
+            )}
+            {movesMoney && state === 'active' && (
+              <LinkButton href={`/payouts/new?card=${card.card_number}`} variant="secondary" size="md">
+                Send payout
+              </LinkButton>
+            )}
+          </>
+        }
+      />
       {query.created === '1' && (
         <div className="mb-4">
           <Notice tone="success">Card created.</Notice>

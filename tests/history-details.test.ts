@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { loadPaymentDetail, loadPayoutDetail } from '../lib/dashboard/history-details';
-import { createCard, createTestBusiness, testDb } from './helpers';
+import { createTestBusiness, testDb } from './helpers';
 import { businessWithCard } from './api/payouts-fixtures';
 
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -8,13 +8,18 @@ process.env.DATABASE_URL = inject('databaseUrl');
 describe('the payment and payout pages’ loads', () => {
   it('a payout is found only by its own business in its own mode, with its trail and who started it', async () => {
     const { biz, card } = await businessWithCard(20_000);
-    const dest = await createCard(biz.test);
-    const res = await biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: dest.card_number, amount: 1_000 });
+    const res = await biz.test.post('/api/v1/card/payouts', {
+      card_number: card.card_number,
+      amount: 1_000,
+      bank_slug: 'cbe',
+      account_number: '1000123451234',
+      account_name: 'Abebe Kebede',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const reference = res.body.data.provider_reference as string;
 
     const own = await loadPayoutDetail(testDb(), { businessId: biz.id, mode: 'test', reference });
-    expect(own?.payout).toMatchObject({ reference, amount: 1_000, sourceCardNumber: card.card_number, destinationCardNumber: dest.card_number });
+    expect(own?.payout).toMatchObject({ reference, amount: 1_000, sourceCardNumber: card.card_number, payoutType: 'bank', bankSlug: 'cbe' });
     expect(own?.trail.map((e) => e.amount).reduce((a, b) => a + b, 0)).toBe(0);
     expect(own?.trail.length).toBeGreaterThan(0);
     expect(own?.startedBy).toContain('API key');

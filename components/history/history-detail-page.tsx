@@ -1,9 +1,11 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { LedgerTrailEntry } from '@/lib/dashboard/ledger-trail';
+import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
+import { DetailField } from './detail-field';
 import { LedgerTrailTable } from './ledger-trail-table';
 
 /** What one payment's or payout's page shows: the descriptor each kind fills in, drawn by HistoryDetailPage. */
@@ -17,7 +19,9 @@ export interface HistoryDetail {
   failure?: { heading: string; reason: string | null; consequence: string };
   /** What happens next while it is pending, when there is something to say. */
   next?: ReactNode;
-  /** Each panel's fields: DetailField elements. */
+  /** The Money panel: the amount and the fee, then the kind's own lines (DetailField elements). */
+  money: { amount: number; fee: number; currency: string; amountTestId: string; fields: ReactNode };
+  /** The panels after Money, each with its fields. */
   panels: { title: string; fields: ReactNode }[];
   /** More panels in the same grid, after the fields' panels (a provider's own view). */
   more?: ReactNode;
@@ -55,6 +59,15 @@ export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
         </div>
       )}
       <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Money">
+          <dl className="grid grid-cols-2 gap-4">
+            <DetailField label="Amount" testId={detail.money.amountTestId}>
+              {formatMoney(detail.money.amount, detail.money.currency)}
+            </DetailField>
+            <DetailField label="Service fee">{formatMoney(detail.money.fee, detail.money.currency)}</DetailField>
+            {detail.money.fields}
+          </dl>
+        </Panel>
         {detail.panels.map((panel) => (
           <Panel key={panel.title} title={panel.title}>
             <dl className="grid grid-cols-2 gap-4">{panel.fields}</dl>

@@ -26,22 +26,21 @@ export function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: str
         }
       : undefined,
     next: pending && payment.providerNextAction ? nextActionMessage(payment.providerNextAction, payment.linkReference) : undefined,
+    money: {
+      amount: payment.amount,
+      fee: payment.serviceFee,
+      currency: payment.currency,
+      amountTestId: 'payment-amount',
+      fields: (
+        <>
+          <DetailField label={pending ? 'Customer will pay' : 'Customer paid'}>{ended ? 'Nothing' : money(payment.amount + payment.serviceFee)}</DetailField>
+          <DetailField label={pending ? 'Card will be credited' : 'Card was credited'} testId="card-credited">
+            {ended ? 'Nothing' : money(payment.amount)}
+          </DetailField>
+        </>
+      ),
+    },
     panels: [
-      {
-        title: 'Money',
-        fields: (
-          <>
-            <DetailField label="Amount" testId="payment-amount">
-              {money(payment.amount)}
-            </DetailField>
-            <DetailField label="Service fee">{money(payment.serviceFee)}</DetailField>
-            <DetailField label={pending ? 'Customer will pay' : 'Customer paid'}>{ended ? 'Nothing' : money(payment.amount + payment.serviceFee)}</DetailField>
-            <DetailField label={pending ? 'Card will be credited' : 'Card was credited'} testId="card-credited">
-              {ended ? 'Nothing' : money(payment.amount)}
-            </DetailField>
-          </>
-        ),
-      },
       {
         title: 'Details',
         fields: (

@@ -31,38 +31,37 @@ export function payoutDetail({ payout, trail, merchantName, startedBy, chapa }: 
           consequence: 'Nothing reached the destination, and the money taken for it was returned.',
         }
       : undefined,
+    money: {
+      amount: payout.amount,
+      fee: payout.serviceFee,
+      currency: payout.currency,
+      amountTestId: 'payout-amount',
+      fields: (
+        <>
+          <DetailField label="Fee paid by">{feePayerText(payout.chargePayer)}</DetailField>
+          <DetailField label="Currency">{payout.currency}</DetailField>
+          {failed ? (
+            <>
+              <DetailField label="Returned" testId="returned">
+                {money(debit)}
+                {returnedTo ? ` to ${returnedTo === 'Business balance' ? 'the business balance' : returnedTo.replace(/^Card /, 'card ')}` : ''}
+              </DetailField>
+              <DetailField label="Destination received" testId="destination-received">
+                Nothing
+              </DetailField>
+            </>
+          ) : (
+            <>
+              <DetailField label={`${payer} paid`}>{money(debit)}</DetailField>
+              <DetailField label={pending ? 'Destination will receive' : 'Destination received'} testId="destination-received">
+                {money(credit)}
+              </DetailField>
+            </>
+          )}
+        </>
+      ),
+    },
     panels: [
-      {
-        title: 'Money',
-        fields: (
-          <>
-            <DetailField label="Amount" testId="payout-amount">
-              {money(payout.amount)}
-            </DetailField>
-            <DetailField label="Service fee">{money(payout.serviceFee)}</DetailField>
-            <DetailField label="Fee paid by">{feePayerText(payout.chargePayer)}</DetailField>
-            <DetailField label="Currency">{payout.currency}</DetailField>
-            {failed ? (
-              <>
-                <DetailField label="Returned" testId="returned">
-                  {money(debit)}
-                  {returnedTo ? ` to ${returnedTo === 'Business balance' ? 'the business balance' : returnedTo.replace(/^Card /, 'card ')}` : ''}
-                </DetailField>
-                <DetailField label="Destination received" testId="destination-received">
-                  Nothing
-                </DetailField>
-              </>
-            ) : (
-              <>
-                <DetailField label={`${payer} paid`}>{money(debit)}</DetailField>
-                <DetailField label={pending ? 'Destination will receive' : 'Destination received'} testId="destination-received">
-                  {money(credit)}
-                </DetailField>
-              </>
-            )}
-          </>
-        ),
-      },
       {
         title: 'Where it went',
         fields: (

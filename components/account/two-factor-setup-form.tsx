@@ -3,7 +3,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
+import { Button, buttonClass } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { confirmTwoFactorSchema, type ConfirmTwoFactorInput } from '@/lib/actions/account.validation';
@@ -55,10 +55,7 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
           </ol>
         </div>
         {/* Turning it on ended every session, this one too: a full load of the sign-in page. */}
-        <a
-          href="/login?done=two-factor-on"
-          className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-emerald-700 px-4 py-2.5 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-        >
+        <a href="/login?done=two-factor-on" className={`${buttonClass()} w-full`}>
           I have saved them: sign in again
         </a>
       </div>

@@ -89,16 +89,17 @@ export function LoginForm({ notice }: { notice?: string }) {
         <Button type="submit" disabled={pending}>
           {pending ? 'Checking…' : 'Verify and sign in'}
         </Button>
-        <button
-          type="button"
-          className="min-h-10 w-full text-sm font-medium text-slate-700 underline"
+        <Button
+          variant="ghost"
+          size="sm"
+          className="underline"
           onClick={() => {
             setNeedCode(false);
             setError(null);
           }}
         >
           Use another account
-        </button>
+        </Button>
       </form>
     );
   }

@@ -8,6 +8,7 @@ import { topUpCard } from '@/server/actions/cards';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
+import { CopyField } from '@/components/ui/copy-field';
 import { Notice } from '@/components/ui/notice';
 import { topUpFormSchema, type TopUpForm } from '@/lib/actions/cards.validation';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
@@ -22,7 +23,6 @@ type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string;
 export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardNumber: string; currency: string; businessBalance: number }) {
   const router = useRouter();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [copied, setCopied] = useState(false);
   /** A large top-up waiting for the user's yes, with the amount in words. */
   const [confirming, setConfirming] = useState<TopUpForm | null>(null);
   const { register, handleSubmit, setError, reset, watch, formState } = useForm<TopUpForm>({
@@ -34,7 +34,6 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
 
   const submit = async (values: TopUpForm) => {
     setOutcome(null);
-    setCopied(false);
     const result = await topUpCard(values);
     setConfirming(null);
     if (!result.ok) {
@@ -119,27 +118,8 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
       {outcome?.kind === 'link' && (
         <Notice tone="success" testId="payment-link">
           <p>{outcome.text}</p>
-          <div className="mt-2 flex flex-col gap-2 sm:flex-row">
-            <label htmlFor="checkout-url" className="sr-only">
-              Checkout link
-            </label>
-            <input
-              id="checkout-url"
-              readOnly
-              value={outcome.url}
-              onFocus={(e) => e.currentTarget.select()}
-              className="min-h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900"
-            />
-            <Button
-              variant="secondary"
-              className="sm:w-auto"
-              onClick={async () => {
-                await navigator.clipboard?.writeText(outcome.url).catch(() => undefined);
-                setCopied(true);
-              }}
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
+          <div className="mt-2">
+            <CopyField key={outcome.url} id="checkout-url" label="Checkout link" value={outcome.url} hideLabel />
           </div>
           <a href={outcome.url} target="_blank" rel="noreferrer" className="mt-2 inline-block font-medium underline underline-offset-2">
             Open checkout page

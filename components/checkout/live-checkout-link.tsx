@@ -1,12 +1,10 @@
+import { buttonClass } from '@/components/ui/button';
+
 /** Live checkout: the customer pays on Chapa's page and comes back here; until verify settles it, they can check again. */
 export function LiveCheckoutLink({ chapaUrl, reference, totalLabel }: { chapaUrl: string; reference: string; totalLabel: string }) {
   return (
     <div className="flex flex-col gap-3">
-      <a
-        href={chapaUrl}
-        className="block w-full rounded-lg bg-emerald-700 px-4 py-3 text-center text-base font-semibold text-white hover:bg-emerald-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 focus-visible:ring-offset-2"
-        data-testid="pay-with-chapa"
-      >
+      <a href={chapaUrl} className={`${buttonClass()} w-full text-center`} data-testid="pay-with-chapa">
         Pay {totalLabel} with Chapa
       </a>
       <p className="text-sm text-slate-600">

@@ -1,24 +1,10 @@
 import { VolumeChart, type VolumePoint } from '@/components/dashboard/volume-chart';
 import { PAYOUT_TYPE_LABELS } from '@/components/history/payout-labels';
 import { formatMoney } from '@/components/ui/money';
+import { Stat } from '@/components/ui/stat';
 import type { PeriodTotals } from '@/lib/dashboard/overview';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-function Stat({ label, value, detail, testId, strong }: { label: string; value: string; detail?: string; testId: string; strong?: boolean }) {
-  return (
-    <div
-      className={`min-w-0 rounded-lg p-3 ring-1 ${strong ? 'col-span-2 bg-emerald-50 ring-emerald-200 lg:col-span-1' : 'bg-slate-50 ring-slate-200'}`}
-      data-testid={testId}
-    >
-      <dt className="text-xs font-medium text-slate-600">{label}</dt>
-      <dd className={`mt-1 tabular-nums break-words ${strong ? 'text-xl font-semibold text-slate-900' : 'text-base font-semibold text-slate-900 sm:text-lg'}`}>
-        {value}
-      </dd>
-      {detail && <dd className="mt-0.5 text-xs text-slate-600">{detail}</dd>}
-    </div>
-  );
-}
 
 const TYPE_ROWS = [
   { type: 'bank', counted: true },
@@ -42,28 +28,41 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
         {c}
       </h2>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-        <Stat label="Net volume" value={money(totals.netVolume)} detail="Money in minus payouts out" testId="net-volume" strong />
+        <Stat label="Net volume" detail="Money in minus payouts out" testId="net-volume" box="highlight" className="col-span-2 lg:col-span-1">
+          {money(totals.netVolume)}
+        </Stat>
         <Stat
           label="Money in"
-          value={money(totals.paymentsIn.amount + totals.cardToCardIn.amount)}
           detail={`${plural(totals.paymentsIn.count, 'paid payment')}${
             totals.cardToCardIn.count ? `, ${plural(totals.cardToCardIn.count, 'card-to-card')} from other businesses` : ''
           }`}
           testId="payments-in"
-        />
+          size="sm"
+          box="muted"
+        >
+          {money(totals.paymentsIn.amount + totals.cardToCardIn.amount)}
+        </Stat>
         <Stat
           label="Payouts out"
-          value={money(totals.payoutsOut.amount)}
           detail={`${plural(totals.payoutsOut.count, 'payout')}${totals.cardToCardOut.count ? `, ${totals.cardToCardOut.count} card-to-card to other businesses` : ''}`}
           testId="payouts-out"
-        />
-        <Stat label="Fees" value={money(totals.fees)} detail={`${money(totals.paymentsIn.fee)} on payments`} testId="fees" />
+          size="sm"
+          box="muted"
+        >
+          {money(totals.payoutsOut.amount)}
+        </Stat>
+        <Stat label="Fees" detail={`${money(totals.paymentsIn.fee)} on payments`} testId="fees" size="sm" box="muted">
+          {money(totals.fees)}
+        </Stat>
         <Stat
           label="Failed"
-          value={String(totals.failed.payments + totals.failed.payouts)}
           detail={`${plural(totals.failed.payments, 'payment')}, ${plural(totals.failed.payouts, 'payout')}${pending ? `; ${pending} pending` : ''}`}
           testId="failed"
-        />
+          size="sm"
+          box="muted"
+        >
+          {String(totals.failed.payments + totals.failed.payouts)}
+        </Stat>
       </dl>
       {/* Under 640 px each type is a block of three labelled figures: four columns clipped the fees at 390 px. */}
       <div className="mt-4">

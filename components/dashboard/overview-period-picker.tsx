@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
+import { Button } from '@/components/ui/button';
 
 export type PeriodChoice = 'today' | '7d' | '30d' | 'custom';
 
@@ -79,12 +80,9 @@ export function OverviewPeriodPicker({ kind, from, to, error }: OverviewPeriodPi
             className={`${control} ${invalid('to') ? 'border-red-600' : 'border-slate-300'}`}
           />
         </div>
-        <button
-          type="submit"
-          className="col-span-2 min-h-11 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 sm:col-span-1 sm:justify-self-start"
-        >
+        <Button type="submit" block={false} className="col-span-2 sm:col-span-1 sm:justify-self-start">
           Show period
-        </button>
+        </Button>
         {error && (
           <p id="period-error" role="alert" data-testid="period-error" className="col-span-2 text-sm font-medium text-red-700 sm:col-span-3">
             {error.message}

@@ -2,18 +2,20 @@
 
 import { signOut } from 'next-auth/react';
 import { getQueryClient } from '@/components/providers/query-client';
+import { Button } from '@/components/ui/button';
 
 export function SignOutButton() {
   return (
-    <button
-      type="button"
+    <Button
+      variant="ghost"
+      size="xs"
+      block={false}
       onClick={() => {
         getQueryClient().clear();
         void signOut({ callbackUrl: '/login' });
       }}
-      className="rounded-md px-3 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
     >
       Sign out
-    </button>
+    </Button>
   );
 }

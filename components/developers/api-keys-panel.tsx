@@ -129,10 +129,10 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                       autoFocus
                     />
                   </div>
-                  <Button type="submit" disabled={pending} className="w-auto">
+                  <Button type="submit" disabled={pending} block={false}>
                     Save name
                   </Button>
-                  <Button type="button" variant="secondary" className="w-auto" onClick={() => startRenaming(null)}>
+                  <Button type="button" variant="secondary" block={false} onClick={() => startRenaming(null)}>
                     Cancel
                   </Button>
                 </form>
@@ -169,21 +169,11 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                   </div>
                   <div className="flex items-center gap-2">
                     <StatusBadge status={k.active ? 'active' : 'revoked'} />
-                    <Button
-                      variant="secondary"
-                      className="min-h-9 w-auto px-3 py-1 text-sm"
-                      onClick={() => startRenaming(k)}
-                      aria-label={`Rename key ${k.prefix}`}
-                    >
+                    <Button variant="secondary" size="xs" block={false} onClick={() => startRenaming(k)} aria-label={`Rename key ${k.prefix}`}>
                       Rename
                     </Button>
                     {k.active && (
-                      <Button
-                        variant="danger"
-                        className="min-h-9 w-auto px-3 py-1 text-sm"
-                        onClick={() => setRevoking(k)}
-                        aria-label={`Revoke key ${k.prefix}`}
-                      >
+                      <Button variant="danger" size="xs" block={false} onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`}>
                         Revoke
                       </Button>
                     )}

@@ -1,15 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { fetchJson } from '@/components/payouts-list/fetch-json';
 import { liveKeys } from '@/components/payouts-list/list-items';
+import { LinkButton } from '@/components/ui/link-button';
 import { EmptyState } from '@/components/ui/page-header';
 import type { DeliveryLogEntry } from '@/lib/dashboard/list-delivery-log';
 import { DeliveryLogTable } from './delivery-log-table';
-
-const pager =
-  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 export interface DeliveryLogPage {
   items: DeliveryLogEntry[];
@@ -43,16 +40,16 @@ export function LiveDeliveryLog({ page, hasEndpoint }: { page: number; hasEndpoi
       {(page > 1 || data.hasNext) && (
         <nav aria-label="Delivery log pages" className="mt-4 flex justify-between gap-2">
           {page > 1 ? (
-            <Link className={pager} rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>
+            <LinkButton variant="secondary" rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>
               ← Newer
-            </Link>
+            </LinkButton>
           ) : (
             <span />
           )}
           {data.hasNext ? (
-            <Link className={pager} rel="next" href={`/developers?page=${page + 1}`}>
+            <LinkButton variant="secondary" rel="next" href={`/developers?page=${page + 1}`}>
               Older →
-            </Link>
+            </LinkButton>
           ) : (
             <span />
           )}

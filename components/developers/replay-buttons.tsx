@@ -17,7 +17,8 @@ export function ReplayEventButton({ eventId }: { eventId: string }) {
     <div className="flex flex-col items-start gap-1">
       <Button
         variant="secondary"
-        className="min-h-9 w-auto px-3 py-1 text-sm"
+        size="xs"
+        block={false}
         disabled={pending}
         aria-label={`Replay event ${eventId}`}
         onClick={() =>

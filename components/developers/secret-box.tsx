@@ -1,39 +1,6 @@
-'use client';
-
-import { useState } from 'react';
+import { CopyField } from '@/components/ui/copy-field';
 
 /** A secret in a read-only box with a copy button; the text is selectable for browsers without clipboard access. */
 export function SecretBox({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  const [copied, setCopied] = useState(false);
-  const id = `${testId ?? 'secret'}-value`;
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <div className="mt-1 flex flex-col gap-2 sm:flex-row">
-        <input
-          id={id}
-          data-testid={testId}
-          readOnly
-          value={value}
-          onFocus={(e) => e.currentTarget.select()}
-          className="min-h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700"
-        />
-        <button
-          type="button"
-          onClick={async () => {
-            await navigator.clipboard?.writeText(value).catch(() => undefined);
-            setCopied(true);
-          }}
-          className="min-h-11 shrink-0 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-700"
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </div>
-      <p aria-live="polite" className="sr-only">
-        {copied ? 'Copied to the clipboard.' : ''}
-      </p>
-    </div>
-  );
+  return <CopyField id={`${testId ?? 'secret'}-value`} label={label} value={value} testId={testId} />;
 }

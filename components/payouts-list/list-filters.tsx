@@ -1,7 +1,8 @@
-import Link from 'next/link';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LIST_SORTS, PAGE_SIZES, type ListView } from '@/lib/dashboard/keyset-cursor';
 import { SORT_LABELS } from './list-view';
+import { Button } from '@/components/ui/button';
+import { LinkButton } from '@/components/ui/link-button';
 
 export interface FilterOption {
   value: string;
@@ -98,18 +99,12 @@ export function ListFilters({
         </div>
       </details>
       <div className="flex items-start gap-2 md:col-span-2">
-        <button
-          type="submit"
-          className="inline-flex min-h-10 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 md:flex-none"
-        >
+        <Button type="submit" size="sm" block={false}>
           Apply
-        </button>
-        <Link
-          href={path}
-          className="inline-flex min-h-10 items-center rounded-lg px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
-        >
+        </Button>
+        <LinkButton href={path} variant="secondary">
           Clear
-        </Link>
+        </LinkButton>
       </div>
     </form>
   );

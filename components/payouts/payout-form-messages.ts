@@ -14,7 +14,6 @@ export const FIELD_ORDER = [
   'amount',
   'charge_payer',
 ] as const;
-export type FormFieldName = (typeof FIELD_ORDER)[number];
 
 /** A core refusal in the form's words, chosen by its code; the core's own sentence otherwise. */
 export function fieldMessage(failure: ActionFailure, preview: PayoutPreview | undefined): string {

@@ -11,17 +11,17 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';
 import { unitsText } from '@/lib/actions/amount.validation';
 import { isLargeAmount } from '@/lib/actions/confirmation';
-import type { ActionFailure } from '@/lib/actions/define-action';
 import { sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
 import { PAYERS } from '@/lib/payouts/payout-rules';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
-import { TextInput } from '@/components/forms/form-controls';
+import { FormAlert, RadioChoice, TextInput } from '@/components/forms/form-controls';
+import { failurePlacer } from '@/components/forms/place-failure';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
-import { failureOf, firstInvalid, unwrap } from './action-result';
+import { failureOf, unwrap } from './action-result';
 import { PayoutDestinationFields } from './payout-destination-fields';
-import { FIELD_ORDER, type FormFieldName, failureText, fieldMessage } from './payout-form-messages';
+import { FIELD_ORDER, failureText, fieldMessage } from './payout-form-messages';
 import { PayoutConfirmDetails } from './payout-confirm-details';
 import { PreviewFigures } from './payout-preview-parts';
 import { previewInput, recipientQuery, usePayoutPreview } from './use-payout-preview';
@@ -89,31 +89,13 @@ export function SendPayoutForm({
 
   const { settledInput, preview, destinationNumber, recipient, currency, bankChoices, bankSlug } = usePayoutPreview(values, banks, setValue);
 
-  const focusFirst = (errs: Partial<Record<string, unknown>>) => {
-    const first = firstInvalid(FIELD_ORDER, errs);
-    if (first) setTimeout(() => setFocus(first), 0);
-  };
-
-  const place = (failure: ActionFailure) => {
-    const visible = new Set<string>(FIELD_ORDER);
-    if (failure.fieldErrors) {
-      const placed: Record<string, string> = {};
-      for (const [field, message] of Object.entries(failure.fieldErrors)) {
-        if (visible.has(field)) {
-          setError(field as FormFieldName, { message });
-          placed[field] = message;
-        } else setAlert(message);
-      }
-      focusFirst(placed);
-      return;
-    }
-    if (failure.field && visible.has(failure.field)) {
-      setError(failure.field as FormFieldName, { message: fieldMessage(failure, preview.data) });
-      focusFirst({ [failure.field]: true });
-      return;
-    }
-    setAlert(failure.message);
-  };
+  const { focusFirst, place, isField } = failurePlacer({
+    order: FIELD_ORDER,
+    setError,
+    setFocus,
+    setAlert,
+    fieldMessage: (failure) => fieldMessage(failure, preview.data),
+  });
 
   const send = useMutation({
     // The form's text as typed goes to the server, which parses it again with the same schema; the submission id makes it once.
@@ -144,8 +126,8 @@ export function SendPayoutForm({
     if (refusals.length) {
       const placed: Record<string, true> = {};
       for (const r of refusals) {
-        if (r.field && (FIELD_ORDER as readonly string[]).includes(r.field) && !placed[r.field]) {
-          setError(r.field as FormFieldName, { message: r.message });
+        if (r.field && isField(r.field) && !placed[r.field]) {
+          setError(r.field, { message: r.message });
           placed[r.field] = true;
         } else if (!r.field) setAlert(r.message);
       }
@@ -191,13 +173,9 @@ export function SendPayoutForm({
           <legend className="text-sm font-medium text-slate-800">Send to</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-3">
             {(Object.keys(TYPE_LABELS) as DestinationType[]).map((t) => (
-              <label
-                key={t}
-                className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700"
-              >
-                <input type="radio" value={t} {...register('destination_type')} className="h-4 w-4 accent-emerald-700" />
+              <RadioChoice key={t} value={t} {...register('destination_type')}>
                 {TYPE_LABELS[t]}
-              </label>
+              </RadioChoice>
             ))}
           </div>
         </fieldset>
@@ -227,13 +205,9 @@ export function SendPayoutForm({
           <legend className="text-sm font-medium text-slate-800">Service fee</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {PAYERS[type].map((p) => (
-              <label
-                key={p}
-                className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ring-slate-300 has-[:checked]:bg-emerald-50 has-[:checked]:ring-emerald-700"
-              >
-                <input type="radio" value={p} {...register('charge_payer')} className="h-4 w-4 shrink-0 accent-emerald-700" />
+              <RadioChoice key={p} value={p} {...register('charge_payer')}>
                 {PAYER_LABELS[p]}
-              </label>
+              </RadioChoice>
             ))}
           </div>
           {errors.charge_payer?.message && (
@@ -243,11 +217,7 @@ export function SendPayoutForm({
           )}
         </fieldset>
 
-        {alert && (
-          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-red-200">
-            {alert}
-          </p>
-        )}
+        {alert && <FormAlert>{alert}</FormAlert>}
         <Button type="submit" disabled={busy} aria-disabled={busy}>
           {busy ? 'Sending…' : 'Send payout'}
         </Button>

@@ -2,11 +2,10 @@ import Link from 'next/link';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import { TableHead } from '@/components/ui/table-head';
+import { Pager } from '@/components/ui/pager';
 import type { DormantCardsPage } from '@/lib/reports/liability/definitions';
 
 const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
-const pageLink =
-  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 /**
  * Cards with money on them and no movement for longer than the window, by
@@ -70,24 +69,11 @@ export function LiabilityDormant({
           </tbody>
         </table>
       </div>
-      {(page.prev || page.next) && (
-        <nav aria-label="Dormant card pages" className="mt-4 flex justify-between gap-2">
-          {page.prev ? (
-            <Link className={pageLink} rel="prev" href={pageHref({ before: page.prev })}>
-              ← Larger balances
-            </Link>
-          ) : (
-            <span />
-          )}
-          {page.next ? (
-            <Link className={pageLink} rel="next" href={pageHref({ after: page.next })}>
-              Smaller balances →
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      )}
+      <Pager
+        label="Dormant card pages"
+        prev={page.prev ? { href: pageHref({ before: page.prev }), label: 'Larger balances' } : null}
+        next={page.next ? { href: pageHref({ after: page.next }), label: 'Smaller balances' } : null}
+      />
     </>
   );
 }

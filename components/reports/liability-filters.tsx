@@ -1,6 +1,7 @@
-import Link from 'next/link';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { ReportField, reportControl } from './report-filters';
+import { Button } from '@/components/ui/button';
+import { LinkButton } from '@/components/ui/link-button';
 
 export interface LiabilityFilterValues {
   day: string;
@@ -74,18 +75,12 @@ export function LiabilityFilters({
         </select>
       </ReportField>
       <div className="flex gap-2 sm:col-span-2 lg:col-span-1 lg:mt-6">
-        <button
-          type="submit"
-          className="min-h-11 flex-1 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-        >
+        <Button type="submit" className="flex-1">
           Show
-        </button>
-        <Link
-          href="/reports/liability"
-          className="inline-flex min-h-11 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
-        >
+        </Button>
+        <LinkButton href="/reports/liability" variant="secondary" size="md">
           Today
-        </Link>
+        </LinkButton>
       </div>
       <TimeZoneNote id="liability-zone" lead="Days are calendar days in" className="sm:col-span-2 lg:col-span-4" />
     </form>

@@ -1,4 +1,5 @@
 import { formatMoney } from '@/components/ui/money';
+import { Stat } from '@/components/ui/stat';
 import { EmptyState } from '@/components/ui/page-header';
 import { AGE_BUCKETS, type LiabilityReport } from '@/lib/reports/liability/definitions';
 
@@ -33,27 +34,20 @@ export function LiabilitySummary({ report, dayLabel }: { report: LiabilityReport
               {c.currency} owed to card holders
             </h2>
             <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
-              <div className="col-span-2 sm:col-span-1">
-                <dt className="text-xs text-slate-600">Outstanding balance</dt>
-                <dd className="text-2xl font-semibold text-slate-900 tabular-nums" data-testid="liability-total">
-                  {formatMoney(c.balance, c.currency)}
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs text-slate-600">Cards holding a balance</dt>
-                <dd className="text-lg font-medium tabular-nums" data-testid="liability-cards">
-                  {c.cards.toLocaleString('en')}
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs text-slate-600">Dormant over {report.dormantDays} days</dt>
-                <dd className="text-lg font-medium tabular-nums" data-testid="liability-dormant">
-                  {formatMoney(c.dormantBalance, c.currency)}
-                  <span className="block text-xs font-normal text-slate-600">
-                    on {c.dormantCards.toLocaleString('en')} {c.dormantCards === 1 ? 'card' : 'cards'}
-                  </span>
-                </dd>
-              </div>
+              <Stat label="Outstanding balance" size="lg" valueTestId="liability-total" className="col-span-2 sm:col-span-1">
+                {formatMoney(c.balance, c.currency)}
+              </Stat>
+              <Stat label="Cards holding a balance" size="sm" valueTestId="liability-cards">
+                {c.cards.toLocaleString('en')}
+              </Stat>
+              <Stat
+                label={`Dormant over ${report.dormantDays} days`}
+                size="sm"
+                valueTestId="liability-dormant"
+                detail={`on ${c.dormantCards.toLocaleString('en')} ${c.dormantCards === 1 ? 'card' : 'cards'}`}
+              >
+                {formatMoney(c.dormantBalance, c.currency)}
+              </Stat>
             </dl>
             {report.isToday && (
               <p className={`mt-3 text-sm ${matches ? 'text-emerald-800' : 'text-red-700'}`} data-testid="liability-reconciled">

@@ -1,6 +1,7 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
+import { Button } from '@/components/ui/button';
+import { LinkButton } from '@/components/ui/link-button';
 
 const control =
   'mt-1 block min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-emerald-700';
@@ -108,18 +109,12 @@ export function ReportFilters({
         </ReportField>
       ))}
       <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
-        <button
-          type="submit"
-          className="min-h-11 rounded-lg bg-emerald-700 px-5 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-        >
+        <Button type="submit" block={false}>
           Show
-        </button>
-        <Link
-          href={path}
-          className="inline-flex min-h-11 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
-        >
+        </Button>
+        <LinkButton href={path} variant="secondary" size="md">
           This month
-        </Link>
+        </LinkButton>
         <TimeZoneNote id={`${id}-zone`} lead="Days are calendar days in" className="ml-auto" />
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { formatMoney } from '@/components/ui/money';
+import { Stat } from '@/components/ui/stat';
 import type { StatementSummary } from '@/lib/reports/business-statement';
 import { STATEMENT_KIND_LABELS } from '@/lib/reports/business-statement';
 
@@ -18,11 +19,9 @@ export function StatementSummaryPanel({ summary, fromLabel, toLabel }: { summary
       </h2>
       <dl className="mt-3 grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="statement-summary">
         {items.map((i) => (
-          <div key={i.key} data-testid={`summary-${i.key}`}>
-            <dt className="text-sm text-slate-600">{i.label}</dt>
-            <dd className="mt-1 text-lg font-semibold text-slate-900 tabular-nums sm:text-xl">{formatMoney(i.value, c)}</dd>
-            <dd className="text-xs text-slate-600">{i.note}</dd>
-          </div>
+          <Stat key={i.key} label={i.label} detail={i.note} testId={`summary-${i.key}`}>
+            {formatMoney(i.value, c)}
+          </Stat>
         ))}
       </dl>
       <p className="mt-4 text-sm text-slate-700">

@@ -2,12 +2,11 @@ import Link from 'next/link';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import { TableHead } from '@/components/ui/table-head';
+import { Pager } from '@/components/ui/pager';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import type { StatementLine, StatementPage } from '@/lib/reports/business-statement';
 
 const linkClass = 'font-mono text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
-const pageLink =
-  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 /** The reference links to this business's own payout or payment; a card number to its card. A B2B payout received belongs to the payer: shown, not linked. */
 function Reference({ line }: { line: StatementLine }) {
@@ -116,24 +115,11 @@ export function StatementTable({
         </table>
       </div>
       <TimeZoneNote className="mt-2" />
-      {(page.prev || page.next) && (
-        <nav aria-label="Statement pages" className="mt-4 flex justify-between gap-2">
-          {page.prev ? (
-            <Link className={pageLink} rel="prev" href={pageHref({ before: page.prev })}>
-              ← Earlier
-            </Link>
-          ) : (
-            <span />
-          )}
-          {page.next ? (
-            <Link className={pageLink} rel="next" href={pageHref({ after: page.next })}>
-              Later →
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      )}
+      <Pager
+        label="Statement pages"
+        prev={page.prev ? { href: pageHref({ before: page.prev }), label: 'Earlier' } : null}
+        next={page.next ? { href: pageHref({ after: page.next }), label: 'Later' } : null}
+      />
     </>
   );
 }

@@ -33,7 +33,9 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
             <div className="shrink-0">
               <Button
                 variant="danger"
-                className="min-h-10 w-auto shrink-0 px-3 py-1 text-sm"
+                size="xs"
+                block={false}
+                className="shrink-0"
                 disabled={pending}
                 aria-label={`Revoke the invitation of ${i.email}`}
                 onClick={() =>

@@ -102,7 +102,8 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </select>
           <Button
             variant="secondary"
-            className="min-h-10 w-auto! px-3 py-1 text-sm"
+            size="xs"
+            block={false}
             disabled={pending || role === member.role}
             onClick={save}
             aria-label={`Save role of ${member.email}`}
@@ -111,20 +112,16 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           </Button>
           <Button
             variant="secondary"
-            className="min-h-10 w-auto! whitespace-nowrap px-3 py-1 text-sm"
+            size="xs"
+            block={false}
+            className="whitespace-nowrap"
             disabled={pending}
             onClick={makeResetLink}
             aria-label={`Make a password reset link for ${member.email}`}
           >
             Reset link
           </Button>
-          <Button
-            variant="danger"
-            className="min-h-10 w-auto! px-3 py-1 text-sm"
-            disabled={pending}
-            onClick={() => setConfirming(true)}
-            aria-label={`Remove ${member.email}`}
-          >
+          <Button variant="danger" size="xs" block={false} disabled={pending} onClick={() => setConfirming(true)} aria-label={`Remove ${member.email}`}>
             Remove
           </Button>
         </div>

@@ -1,33 +1,32 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-
-const VARIANTS = {
-  primary: 'bg-emerald-700 text-white hover:bg-emerald-800',
-  secondary: 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100',
-} as const;
-
-const BASE =
-  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
+import { type ButtonSize, type ButtonVariant, buttonClass } from './button';
 
 /** A link that looks like a button: a page of ours (client navigation), or a file to download. */
 export function LinkButton({
   href,
   variant = 'primary',
+  size = 'sm',
   download = false,
+  rel,
+  className = '',
   children,
 }: {
   href: string;
-  variant?: keyof typeof VARIANTS;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
   download?: boolean;
+  rel?: string;
+  className?: string;
   children: ReactNode;
 }) {
-  const className = `${BASE} ${VARIANTS[variant]}`;
+  const classes = `${buttonClass(variant, size)} ${className}`;
   return download ? (
-    <a href={href} download className={className}>
+    <a href={href} download className={classes}>
       {children}
     </a>
   ) : (
-    <Link href={href} className={className}>
+    <Link href={href} rel={rel} className={classes}>
       {children}
     </Link>
   );

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import Link from 'next/link';
 import { ChangePasswordForm } from '@/components/account/change-password-form';
 import { DisableTwoFactorForm } from '@/components/account/disable-two-factor-form';
 import { LocalTime } from '@/components/ui/local-time';
@@ -9,6 +8,7 @@ import { recoveryCodesLeft } from '@/lib/auth/two-factor';
 import { getDb } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
 import { requirePage } from '@/server/session';
+import { LinkButton } from '@/components/ui/link-button';
 
 export const metadata = { title: 'Your account · Gift cards' };
 
@@ -45,12 +45,9 @@ export default async function AccountPage() {
               <p className="text-sm text-slate-800" data-testid="two-factor-status">
                 Off. With it on, a stolen password alone is not enough to sign in: each sign-in also needs a 6-digit code from an app on your phone.
               </p>
-              <Link
-                href="/account/two-factor"
-                className="inline-flex min-h-11 items-center justify-center rounded-lg bg-emerald-700 px-4 py-2.5 text-base font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-              >
+              <LinkButton href="/account/two-factor" size="md">
                 Turn on two-factor sign-in
-              </Link>
+              </LinkButton>
             </div>
           )}
         </Panel>

@@ -1,7 +1,9 @@
-import Link from 'next/link';
 import { AUDIT_FAMILY_WORDS } from '@/components/audit/audit-sentence';
 import { AuditTable } from '@/components/audit/audit-table';
+import { Button } from '@/components/ui/button';
+import { LinkButton } from '@/components/ui/link-button';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
+import { Pager } from '@/components/ui/pager';
 import { requirePage } from '@/server/session';
 import { AUDIT_ACTION_FAMILIES, AUDIT_ACTOR_TYPES, listAuditLog, parseAuditCursor, type AuditActorType } from '@/lib/dashboard/list-audit-log';
 import { getDb } from '@/lib/db/client';
@@ -17,8 +19,6 @@ const ACTOR_LABELS: Record<AuditActorType, string> = {
 };
 const control =
   'mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700';
-const linkButton =
-  'inline-flex min-h-10 items-center rounded-lg px-4 py-2 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 type Search = { actor?: string; action?: string; before?: string; after?: string };
 
@@ -81,16 +81,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </select>
         </div>
         <div className="flex gap-2">
-          <button
-            type="submit"
-            className="min-h-11 flex-1 rounded-lg bg-emerald-700 px-4 py-2 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-          >
+          <Button type="submit" className="flex-1">
             Filter
-          </button>
+          </Button>
           {(actor || action) && (
-            <Link href="/audit" className={linkButton}>
+            <LinkButton href="/audit" variant="secondary">
               Clear
-            </Link>
+            </LinkButton>
           )}
         </div>
       </form>
@@ -101,24 +98,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       ) : (
         <AuditTable items={log.items} timeZone={session.timeZone} />
       )}
-      {(log.newer || log.older) && (
-        <nav aria-label="Audit log pages" className="mt-4 flex justify-between gap-2">
-          {log.newer ? (
-            <Link className={linkButton} rel="prev" href={query(filters, { after: log.newer })}>
-              ← Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          {log.older ? (
-            <Link className={linkButton} rel="next" href={query(filters, { before: log.older })}>
-              Older →
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      )}
+      <Pager
+        label="Audit log pages"
+        prev={log.newer ? { href: query(filters, { after: log.newer }), label: 'Newer' } : null}
+        next={log.older ? { href: query(filters, { before: log.older }), label: 'Older' } : null}
+      />
     </>
   );
 }

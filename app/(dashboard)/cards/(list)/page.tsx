@@ -1,9 +1,11 @@
 import Link from 'next/link';
 import { CardsTable } from '@/components/cards/cards-table';
 import { Button } from '@/components/ui/button';
+import { LinkButton } from '@/components/ui/link-button';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
+import { Pager } from '@/components/ui/pager';
 import { can } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
 import { searchCards, type CardStatusFilter } from '@/lib/dashboard/search-cards';
@@ -48,16 +50,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       <PageHeader
         title="Cards"
         description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
-        actions={
-          can(session.role, 'cards:create') && (
-            <Link
-              href="/cards/new"
-              className="inline-flex min-h-11 items-center rounded-lg bg-emerald-700 px-4 py-2.5 font-semibold text-white hover:bg-emerald-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
-            >
-              New card
-            </Link>
-          )
-        }
+        actions={can(session.role, 'cards:create') && <LinkButton href="/cards/new">New card</LinkButton>}
       />
       {cancelled && /^\d{4}$/.test(cancelled) && (
         <div className="mb-4">
@@ -136,30 +129,11 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         <CardsTable cards={result.items} />
       )}
 
-      {(result.prevBefore !== null || result.nextAfter !== null) && (
-        <nav aria-label="Pages" className="mt-4 flex justify-between gap-2">
-          {result.prevBefore !== null ? (
-            <Link
-              href={link({ before: String(result.prevBefore) })}
-              rel="prev"
-              className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-            >
-              ← Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          {result.nextAfter !== null && (
-            <Link
-              href={link({ after: String(result.nextAfter) })}
-              rel="next"
-              className="rounded-lg px-4 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-            >
-              Older →
-            </Link>
-          )}
-        </nav>
-      )}
+      <Pager
+        label="Pages"
+        prev={result.prevBefore !== null ? { href: link({ before: String(result.prevBefore) }), label: 'Newer' } : null}
+        next={result.nextAfter !== null ? { href: link({ after: String(result.nextAfter) }), label: 'Older' } : null}
+      />
     </>
   );
 }

@@ -15,6 +15,7 @@ import { requirePage } from '@/server/session';
 import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
+import { LinkButton } from '@/components/ui/link-button';
 
 export const metadata = { title: 'Card · Gift cards' };
 
@@ -46,35 +47,25 @@ export default async function CardPage({ params, searchParams }: Props) {
 
   return (
     <>
-      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">
-        ← Cards
-      </Link>
-      <div className="mt-2">
-        <PageHeader
-          title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
-          description={`${card.currency} gift card in ${session.mode} mode.`}
-          actions={
-            <>
-              {can(session.role, 'history:read') && (
-                <Link
-                  href={`/payouts?q=${card.card_number}`}
-                  className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-                >
-                  Payouts of this card
-                </Link>
-              )}
-              {movesMoney && state === 'active' && (
-                <Link
-                  href={`/payouts/new?card=${card.card_number}`}
-                  className="inline-flex min-h-11 items-center rounded-lg px-4 py-2.5 font-semibold text-slate-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-emerald-700"
-                >
-                  Send payout
-                </Link>
-              )}
-            </>
-          }
-        />
-      </div>
+      <PageHeader
+        back={{ href: '/cards', label: 'Cards' }}
+        title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
+        description={`${card.currency} gift card in ${session.mode} mode.`}
+        actions={
+          <>
+            {can(session.role, 'history:read') && (
+              <LinkButton href={`/payouts?q=${card.card_number}`} variant="secondary" size="md">
+                Payouts of this card
+              </LinkButton>
+            )}
+            {movesMoney && state === 'active' && (
+              <LinkButton href={`/payouts/new?card=${card.card_number}`} variant="secondary" size="md">
+                Send payout
+              </LinkButton>
+            )}
+          </>
+        }
+      />
       {query.created === '1' && (
         <div className="mb-4">
           <Notice tone="success">Card created.</Notice>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { CreateCardFormView } from '@/components/cards/create-card-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
@@ -9,12 +8,11 @@ export default async function NewCardPage() {
   const session = await requirePage('cards:create');
   return (
     <div className="mx-auto max-w-xl">
-      <Link href="/cards" className="text-sm font-medium text-slate-700 underline-offset-2 hover:underline">
-        ← Cards
-      </Link>
-      <div className="mt-2">
-        <PageHeader title="New card" description={`Issue a gift card in ${session.mode} mode. One card per customer and currency.`} />
-      </div>
+      <PageHeader
+        back={{ href: '/cards', label: 'Cards' }}
+        title="New card"
+        description={`Issue a gift card in ${session.mode} mode. One card per customer and currency.`}
+      />
       <Panel>
         <CreateCardFormView />
       </Panel>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { NewPaymentForm } from '@/components/payments/new-payment-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
@@ -12,12 +11,8 @@ export default async function NewPaymentPage({ searchParams }: { searchParams: P
   const defaultCard = (Array.isArray(card) ? card[0] : card)?.replace(/\D/g, '').slice(0, 16) ?? '';
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/payments" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
-          ← All payments
-        </Link>
-      </p>
       <PageHeader
+        back={{ href: '/payments', label: 'All payments' }}
         title="New payment"
         description={`Top up one of your cards in ${session.mode} mode: a checkout link for the customer, or a charge pushed to their wallet.`}
       />

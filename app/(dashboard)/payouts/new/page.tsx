@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { SendPayoutForm } from '@/components/payouts/send-payout-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
@@ -15,12 +14,11 @@ export default async function NewPayoutPage({ searchParams }: { searchParams: Pr
   const merchant = first(params.type) === 'b2b' ? first(params.merchant_id)?.trim().slice(0, 64) : undefined;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/payouts" className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700">
-          ← All payouts
-        </Link>
-      </p>
-      <PageHeader title="Send payout" description={`From one of your cards, in ${session.mode} mode. The fee follows your fee schedule.`} />
+      <PageHeader
+        back={{ href: '/payouts', label: 'All payouts' }}
+        title="Send payout"
+        description={`From one of your cards, in ${session.mode} mode. The fee follows your fee schedule.`}
+      />
       <SendPayoutForm defaultCard={defaultCard} defaultMerchantId={merchant ?? ''} banks={BANKS.filter((b) => b.slug !== 'link')} />
     </>
   );

@@ -14,6 +14,7 @@ export const ERRORS = {
   destination_card_disabled: [400, 'Destination card disabled'],
   invalid_bank_slug: [400, 'Invalid bank slug'],
   payout_request_failed: [400, 'Payout request failed'],
+  limit_exceeded: [400, 'Limit exceeded'],
   unauthorized: [401, 'Unauthorized'],
   forbidden: [403, 'Forbidden'],
   cannot_enable: [403, 'Cannot enable'],

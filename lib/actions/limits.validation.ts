@@ -6,8 +6,14 @@ import { amountText } from './amount.validation';
 const limitText = z
   .string()
   .optional()
-  .transform((raw) => raw?.trim() ?? '')
-  .pipe(z.union([z.literal('').transform(() => null), amountText]));
+  .transform((raw, ctx) => {
+    const typed = raw?.trim() ?? '';
+    if (typed === '') return null;
+    const parsed = amountText.safeParse(typed);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  });
 
 export const limitsFormSchema = z.object({
   currency: currencySchema,

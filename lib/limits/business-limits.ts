@@ -81,9 +81,9 @@ export async function setLimits(db: Db, opts: SetLimitsOptions): Promise<Currenc
       businessId: opts.businessId,
       mode,
       actor: opts.actor,
-      action: 'limits.updated',
+      action: 'business.limits_changed',
       target: limits.currency,
-      details: Object.fromEntries(LIMIT_NAMES.map((n) => [n, limits[n]])),
+      details: { mode, currency: limits.currency, ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, limits[n]])) },
     });
   });
   return { mode, ...limits };

@@ -22,27 +22,28 @@ const passedCardLimit = sql`(SELECT l.max_card_balance FROM moves m JOIN cards c
 /** The limit that refused a posting, first by rank, as `{limit, value}`; null when none did. */
 function firstPassed(candidates: [string, SQL][]): SQL {
   const rows = candidates.map(([name, value], i) => sql`(${sql.raw(String(i))}, ${sql.raw(`'${name}'`)}, ${value})`);
-  return sql`(SELECT json_build_object('limit', name, 'value', value) FROM (VALUES ${sql.join(rows, sql`, `)}) AS x(rank, name, value)
-    WHERE value IS NOT NULL ORDER BY rank LIMIT 1) AS limit_exceeded`;
+  // Asked only of a refused posting: a payout that went through pays nothing more for it.
+  return sql`CASE WHEN NOT EXISTS (SELECT 1 FROM posted) THEN (SELECT json_build_object('limit', name, 'value', value)
+    FROM (VALUES ${sql.join(rows, sql`, `)}) AS x(rank, name, value) WHERE value IS NOT NULL ORDER BY rank LIMIT 1) END AS limit_exceeded`;
 }
 
 /** The card credit posting's verdict column. */
 export const cardLimitVerdict = firstPassed([['max_card_balance', passedCardLimit]]);
 
 /**
- * A payout's limits, read before the posting: the business's limits in the
- * payout's mode and currency, and the business day of the payout (the
- * business's time zone, at the payout's own timestamp, so a failure later
- * gives the amount back to the same day).
+ * A payout's limits: the business's limits in the payout's mode and
+ * currency; no row when it has none, which every check below reads as no limit.
  */
 export const payoutLimitsCte = sql`payout_limits AS MATERIALIZED (
-      SELECT l.max_payout, l.daily_payout, (${P('now')}::timestamptz AT TIME ZONE b.time_zone)::date AS day
-      FROM businesses b LEFT JOIN business_limits l ON l.business_id = b.id AND l.mode = ${P('mode')} AND l.currency = ${P('currency')}
-      WHERE b.id = ${P('businessId')}
+      SELECT max_payout, daily_payout FROM business_limits
+      WHERE business_id = ${P('businessId')} AND mode = ${P('mode')} AND currency = ${P('currency')}
     )`;
 
 /** The payout statement's guard: the amount within max_payout, every card it credits within max_card_balance. */
 export const payoutWithinLimits = sql`NOT EXISTS (SELECT 1 FROM payout_limits WHERE max_payout < ${P('amount')}::bigint) AND ${cardCreditsWithinLimits}`;
+
+/** The payout's business day: the business's time zone at the payout's own timestamp, so a failure later gives the amount back to the same day. */
+const payoutDay = sql`(SELECT (${P('now')}::timestamptz AT TIME ZONE time_zone)::date FROM businesses WHERE id = ${P('businessId')})`;
 
 /**
  * The day's total moves with the money: counted only when everything else
@@ -54,7 +55,7 @@ export const payoutWithinLimits = sql`NOT EXISTS (SELECT 1 FROM payout_limits WH
 export const dailyPayoutCount = {
   ctes: sql`payout_day AS (
       INSERT INTO payout_day_totals AS t (business_id, mode, currency, day, total)
-      SELECT ${P('businessId')}, ${P('mode')}, ${P('currency')}, pl.day, ${P('amount')}::bigint
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('currency')}, ${payoutDay}, ${P('amount')}::bigint
       FROM verdict, payout_limits pl
       WHERE ${postingPasses} AND pl.daily_payout >= ${P('amount')}::bigint
       ON CONFLICT (business_id, mode, currency, day) DO UPDATE SET total = t.total + EXCLUDED.total

@@ -34,7 +34,7 @@ test('owner signs in, sees the test banner, switches to live and signs out', asy
 test('navigation shows each role only what it may use', async ({ page }) => {
   const biz = await seedBusiness();
   const expected = {
-    owner: ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Developers', 'Audit log', 'Team'],
+    owner: ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Developers', 'Audit log', 'Team', 'Settings'],
     operator: ['Overview', 'Cards', 'Payouts', 'Payments'],
     finance: ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Audit log'],
     support: ['Cards'],

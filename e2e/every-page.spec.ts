@@ -46,6 +46,7 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/developers',
     '/audit',
     '/team',
+    '/settings',
     '/account',
   ];
   for (const path of pages) {

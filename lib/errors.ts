@@ -15,6 +15,7 @@ export const ERRORS = {
   invalid_bank_slug: [400, 'Invalid bank slug'],
   payout_request_failed: [400, 'Payout request failed'],
   payment_not_refundable: [400, 'Payment not refundable'],
+  limit_exceeded: [400, 'Limit exceeded'],
   unauthorized: [401, 'Unauthorized'],
   forbidden: [403, 'Forbidden'],
   cannot_enable: [403, 'Cannot enable'],

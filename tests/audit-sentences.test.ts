@@ -37,6 +37,22 @@ describe('audit entries as sentences', () => {
     expect(said(entry('business.two_factor_required', null, { required: false }))).toBe('Stopped requiring two-factor sign-in for the business.');
   });
 
+  it('tells limits set, and a payment the card could not take under its limit', () => {
+    expect(
+      said(entry('business.limits_changed', 'ETB', { mode: 'live', currency: 'ETB', max_payout: 100_000, daily_payout: null, max_card_balance: 250_050 })),
+    ).toBe('Set the ETB limits (live mode): largest payout ETB 1,000.00, payouts per day none, most a card may hold ETB 2,500.50.');
+    expect(
+      said(
+        entry('payment.success', 'pay_1', {
+          amount: 2_000,
+          credited_to: 'business_account',
+          limit_exceeded: 'max_card_balance',
+          card_number: '4921583047261138',
+        }),
+      ),
+    ).toMatch(/would have taken card 4921583047261138 over its maximum balance, so the business balance was credited\.$/);
+  });
+
   it('gives amounts in currency units with bank and business names, never codes or slugs', () => {
     const bank = {
       kind: 'payout' as const,

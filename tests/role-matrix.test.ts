@@ -23,6 +23,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'audit:read',
     'developers',
     'team',
+    'settings',
     'account',
   ],
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
@@ -65,6 +66,7 @@ const MATRIX: [path: string, owner: Answer, operator: Answer, finance: Answer, s
   ['/developers', 200, 403, 403, 403],
   ['/audit', 200, 403, 200, 403],
   ['/team', 200, 403, 403, 403],
+  ['/settings', 200, 403, 403, 403],
   ['/account', 200, 200, 200, 200],
 ];
 type Answer = 200 | 403 | 404 | `→${string}`;

@@ -21,6 +21,7 @@ const NAV: (NavItem & { permission: Permission })[] = [
   { href: '/developers', label: 'Developers', permission: 'developers' },
   { href: '/audit', label: 'Audit log', permission: 'audit:read' },
   { href: '/team', label: 'Team', permission: 'team' },
+  { href: '/settings', label: 'Settings', permission: 'settings' },
 ];
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {

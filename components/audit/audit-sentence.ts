@@ -99,7 +99,9 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       if (verb === 'created') return `Started a ${paymentKind(s, d.type)} ${target} of ${amount}${withFee(fee, d.service_fee)} for card ${card}.`;
       if (verb === 'success')
         return d.credited_to === 'business_account'
-          ? `${what} succeeded; the card could no longer take money, so the business balance was credited.`
+          ? d.limit_exceeded === 'max_card_balance'
+            ? `${what} succeeded; it would have taken card ${card} over its maximum balance, so the business balance was credited.`
+            : `${what} succeeded; the card could no longer take money, so the business balance was credited.`
           : `${what} succeeded; card ${card} was credited.`;
       if (verb === 'failed') return `${what} failed: ${s?.failureReason ?? 'no reason was recorded.'}`;
       if (verb === 'cancelled') return `${what} was cancelled: ${s?.failureReason ?? 'no reason was recorded.'}`;
@@ -114,6 +116,10 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         if (from.time_zone !== to.time_zone) changes.push(`the time zone from ${from.time_zone} to ${to.time_zone}`);
         if (from.country !== to.country) changes.push(`the country from ${from.country} to ${to.country}`);
         return changes.length ? `Changed ${changes.join(' and ')}.` : 'Saved the business settings without changes.';
+      }
+      if (verb === 'limits_changed') {
+        const limit = (name: string, v: unknown) => `${name} ${num(v) === null ? 'none' : moneyOf(v, currency)}`;
+        return `Set the ${currency} limits (${text(d.mode)} mode): ${limit('largest payout', d.max_payout)}, ${limit('payouts per day', d.daily_payout)}, ${limit('most a card may hold', d.max_card_balance)}.`;
       }
       if (verb === 'two_factor_required')
         return d.required

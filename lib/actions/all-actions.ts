@@ -3,6 +3,7 @@ import './account-actions';
 import './business-actions';
 import './card-actions';
 import './developer-actions';
+import './limits-actions';
 import './team-actions';
 import './payout-actions';
 import './payment-actions';

@@ -13,6 +13,7 @@ export const PERMISSIONS = [
   'audit:read',
   'developers', // API keys, webhook endpoint, delivery log
   'team',
+  'settings', // limits per currency
   'account', // one's own password and two-factor sign-in: every role
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

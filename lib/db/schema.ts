@@ -6,6 +6,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -233,6 +234,8 @@ export const cards = pgTable(
     cancelledAt: ts('cancelled_at'),
   },
   (t) => [
+    // The card limits (lib/limits/) find the card behind a credited ledger account.
+    uniqueIndex('cards_account_idx').on(t.accountId),
     uniqueIndex('cards_one_per_customer_idx').on(t.businessId, t.mode, t.customerId, t.currency).where(sql`${t.cancelledAt} IS NULL`),
     index('cards_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.cancelledAt} IS NULL`),
     // Disabled cards are few: the dashboard's "disabled" filter reads this small index instead of walking the whole list.
@@ -683,4 +686,39 @@ export const auditLog = pgTable(
     // A card's story reads its disable, enable and cancel entries by target.
     index('audit_log_target_idx').on(t.businessId, t.mode, t.target, t.createdAt.desc().nullsFirst()),
   ],
+);
+
+/** The owner's or the back office's limits per business, mode and currency (lib/limits/); null is no limit. Minor units. */
+export const businessLimits = pgTable(
+  'business_limits',
+  {
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode').notNull(),
+    currency: text('currency').notNull(),
+    maxPayout: money('max_payout'),
+    dailyPayout: money('daily_payout'),
+    maxCardBalance: money('max_card_balance'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'business_limits_pk', columns: [t.businessId, t.mode, t.currency] }),
+    check('business_limits_positive', sql`coalesce(${t.maxPayout}, 1) > 0 AND coalesce(${t.dailyPayout}, 1) > 0 AND coalesce(${t.maxCardBalance}, 1) > 0`),
+  ],
+);
+
+/** What a business paid out from its cards on one business day (its time zone), kept while it has a daily payout limit. */
+export const payoutDayTotals = pgTable(
+  'payout_day_totals',
+  {
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode').notNull(),
+    currency: text('currency').notNull(),
+    day: date('day').notNull(),
+    total: money('total').notNull(),
+  },
+  (t) => [primaryKey({ name: 'payout_day_totals_pk', columns: [t.businessId, t.mode, t.currency, t.day] })],
 );

@@ -55,6 +55,9 @@ function mergePostings(postings: Posting[]): Map<number, number> {
 
 const P = sql.placeholder;
 
+/** On a row of `verdict`: every account found, open and covered, the currencies balanced and the guard held. */
+export const postingPasses = sql`found = wanted AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok`;
+
 /**
  * The values of postingCtes' placeholders for one transaction: the accounts
  * and amounts as arrays, or with `slots`, as that many numbered pairs (unused
@@ -120,9 +123,11 @@ function wantedAccounts(slots?: number): { wanted: SQL; ids: SQL } {
  *
  * Later CTEs may read `posted` (the new transaction's id: no row when
  * refused) and `moves` (account id and balance after). `postingVerdict`
- * selects the outcome.
+ * selects the outcome. `then` adds CTEs between the verdict and the posting
+ * (they may read `verdict` and `postingPasses`) and a last condition on them:
+ * a counter that must move only with the money (a daily limit's total).
  */
-export function postingCtes(guard: SQL = sql`true`, slots?: number): SQL {
+export function postingCtes(guard: SQL = sql`true`, slots?: number, then?: { ctes: SQL; guard: SQL }): SQL {
   const { wanted, ids } = wantedAccounts(slots);
   return sql`
     wanted AS (
@@ -141,11 +146,11 @@ export function postingCtes(guard: SQL = sql`true`, slots?: number): SQL {
                (SELECT currency, sum(amount) AS total FROM moves GROUP BY currency HAVING sum(amount) <> 0) u) AS unbalanced,
              (${guard}) AS guard_ok
       FROM moves
-    ), posted AS (
+    ), ${then ? sql`${then.ctes}, ` : sql``}posted AS (
       INSERT INTO ledger_transactions (mode, kind, business_id, reference, actor_type, actor_id, reverses_id)
       SELECT ${P('mode')}, ${P('kind')}, ${P('businessId')}, ${P('reference')}, ${P('actorType')}, ${P('actorId')}, ${P('reversesId')}::bigint
       FROM verdict
-      WHERE found = wanted AND short_account IS NULL AND closed_account IS NULL AND unbalanced IS NULL AND guard_ok
+      WHERE ${postingPasses}${then ? sql` AND (${then.guard})` : sql``}
       RETURNING id
     ), entries AS (
       INSERT INTO ledger_entries (transaction_id, account_id, currency, amount, balance_after)

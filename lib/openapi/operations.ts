@@ -7,6 +7,7 @@ import { cardStatusSchema } from '../cards/set-card-status';
 import type { ErrorCode } from '../errors';
 import { feeScheduleSchema } from '../fees/fee-schedule';
 import { depositSchema } from '../ledger/deposit';
+import { limitsSchema } from '../limits/business-limits';
 import { authorizePaymentSchema } from '../payments/authorize-live-payment';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
@@ -111,6 +112,8 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   internal: 'Something failed on our side; nothing was changed; quote request_id',
   failed_to_initiate_payout:
     'Live mode with no bank payout provider configured (nothing debited), or the rail refused the payout (its debit reversed, payout.failed sent); retry with a new Idempotency-Key',
+  limit_exceeded:
+    'A limit your business set would be passed: the largest single payout (max_payout), the payouts of one business day (daily_payout), or the most a card may hold (max_card_balance; payments and top-ups too, pending ones counted); `error` names the limit and its value. Nothing was moved',
   unavailable: 'The fee schedule was edited under each of three attempts; nothing was moved; send the request again',
   payment_not_refundable: 'The payment is not a successful one, or has been refunded in full',
   refund_request_failed: 'Live mode with no payment provider configured; nothing was debited',
@@ -250,6 +253,7 @@ export const OPERATIONS: Operation[] = [
       'card_not_found',
       'destination_card_not_found',
       'failed_to_initiate_payout',
+      'limit_exceeded',
       'unavailable',
     ],
   },
@@ -290,7 +294,7 @@ export const OPERATIONS: Operation[] = [
       examples: { TransferRequest: { amount: 20000, bank_slug: 'link', account_number: '4921583047261138', account_name: 'June top-up' } },
     },
     success: { status: 200, message: 'Transfer initiated successfully', data: r.transferCreatedSchema, examples: { transfer: ex.transferCreatedExample } },
-    errors: ['validation_error', 'invalid_bank_slug', 'card_not_found', 'card_disabled', 'insufficient_balance'],
+    errors: ['validation_error', 'invalid_bank_slug', 'card_not_found', 'card_disabled', 'insufficient_balance', 'limit_exceeded'],
   },
   {
     api: 'v1',
@@ -319,7 +323,15 @@ export const OPERATIONS: Operation[] = [
       },
     },
     success: { status: 201, message: 'Payment initiated successfully', data: r.paymentCreatedSchema, examples: { hosted: ex.paymentCreatedExample } },
-    errors: ['validation_error', 'invalid_phone_number', 'card_not_found', 'card_disabled', 'duplicate_merchant_reference', 'payment_request_failed'],
+    errors: [
+      'validation_error',
+      'invalid_phone_number',
+      'card_not_found',
+      'card_disabled',
+      'duplicate_merchant_reference',
+      'payment_request_failed',
+      'limit_exceeded',
+    ],
   },
   {
     api: 'v1',
@@ -535,6 +547,56 @@ export const OPERATIONS: Operation[] = [
       message: 'Webhook registered successfully',
       data: r.webhookEndpointSchema,
       examples: { endpoint: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…' } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'put',
+    path: '/businesses/{id}/limits',
+    operationId: 'setLimits',
+    tag: 'Back office',
+    summary: 'Set a currency’s limits',
+    description:
+      'Replaces the business’s limits for one mode (live when not given) and currency, in minor units; null or left out is no limit. max_payout: the largest single payout from a card; daily_payout: the payouts from cards of one business day (the business’s time zone) in total; max_card_balance: the most a card may hold (payments and top-ups that would pass it are refused).',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { SetLimitsRequest: limitsSchema },
+      examples: { SetLimitsRequest: { mode: 'live', currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null } },
+    },
+    success: {
+      status: 200,
+      message: 'Limits updated successfully',
+      data: r.limitsSetSchema,
+      examples: { limits: { mode: 'live', currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'get',
+    path: '/businesses/{id}/limits',
+    operationId: 'getLimits',
+    tag: 'Back office',
+    summary: 'Read a mode’s limits',
+    description: 'Every currency’s limits in one mode, null where none is set.',
+    pathParams: { id: 'The business id' },
+    query: [{ name: 'mode', description: 'test or live', schema: modeSchema, default: 'live' }],
+    success: {
+      status: 200,
+      message: 'Limits retrieved successfully',
+      data: r.limitsSchema,
+      examples: {
+        limits: {
+          mode: 'live',
+          limits: [
+            { currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null },
+            { currency: 'USD', max_payout: null, daily_payout: null, max_card_balance: null },
+            { currency: 'DJF', max_payout: null, daily_payout: null, max_card_balance: null },
+            { currency: 'UGX', max_payout: null, daily_payout: null, max_card_balance: null },
+          ],
+        },
+      },
     },
     errors: ['not_found', 'validation_error'],
   },

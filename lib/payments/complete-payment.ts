@@ -7,6 +7,8 @@ import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
+import { postCardCredit } from '../limits/card-credit';
+import type { LimitExceeded } from '../limits/limit-refusal';
 import type { Actor } from '../actor';
 import { paymentFailureReason } from '../rails/failure-reasons';
 import { newProcessorReference } from '../rails/wallet-rail';
@@ -93,10 +95,10 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
 
     let transactionId: number | null = null;
     let creditedTo: 'card' | 'business_account' | null = null;
+    let overLimit: LimitExceeded | undefined;
     if (opts.outcome === 'success') {
       const cardUsable = card && card.status === ACTIVE && card.cancelled_at === null;
-      creditedTo = cardUsable ? 'card' : 'business_account';
-      const posted = await postTransaction(tx, {
+      const crediting = (accountId: number) => ({
         mode,
         kind: 'payment',
         businessId: row.businessId,
@@ -104,11 +106,15 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
         actor: opts.actor,
         postings: [
           { accountId: clearing, amount: -(row.amount + row.serviceFee) },
-          { accountId: cardUsable ? Number(card.account_id) : business, amount: row.amount },
+          { accountId, amount: row.amount },
           { accountId: feeRevenue, amount: row.serviceFee },
         ],
       });
-      transactionId = posted.transactionId;
+      // The payer has paid: a card that can no longer take it (over its maximum balance) leaves the money on the business account.
+      const toCard = cardUsable ? await postCardCredit(tx, crediting(Number(card.account_id))) : undefined;
+      overLimit = toCard?.exceeded;
+      creditedTo = toCard?.transactionId !== undefined ? 'card' : 'business_account';
+      transactionId = toCard?.transactionId ?? (await postTransaction(tx, crediting(business))).transactionId;
     }
 
     const processorReference = opts.processorReference ?? (opts.outcome === 'cancelled' ? null : newProcessorReference());
@@ -160,7 +166,12 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
       actor: opts.actor,
       action: `payment.${opts.outcome}`,
       target: row.linkReference,
-      details: { amount: row.amount, service_fee: row.serviceFee, ...(creditedTo && { credited_to: creditedTo, transaction_id: transactionId }) },
+      details: {
+        amount: row.amount,
+        service_fee: row.serviceFee,
+        ...(creditedTo && { credited_to: creditedTo, transaction_id: transactionId }),
+        ...(overLimit && { limit_exceeded: overLimit.limit }),
+      },
     });
     return { payment: updated, changed: true };
   });

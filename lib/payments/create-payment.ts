@@ -17,6 +17,7 @@ import { assertWalletRail, requestWalletCharge, walletsFor } from '../rails/wall
 import { amountSchema, parseInput, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { chapaConfig, LIVE_NOT_CONFIGURED, type ChapaConfig } from '../rails/chapa/config';
+import { assertCardCanTake } from '../limits/card-credit';
 import { completePayment } from './complete-payment';
 import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, nextActionMessage, requestDirectCharge, type DirectChargeRequest } from './live-payment';
 import { liveTiming } from './verify-live-payment';
@@ -117,6 +118,7 @@ export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise
       : null;
   try {
     await inTransaction(db, async (tx) => {
+      await assertCardCanTake(tx, card, input.amount);
       await tx.insert(payments).values({
         businessId: opts.businessId,
         mode: opts.mode,

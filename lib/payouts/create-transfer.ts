@@ -10,6 +10,7 @@ import { newReference } from '../ids';
 import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
+import { assertCardCanTake } from '../limits/card-credit';
 import { requireOwnCard } from '../cards/get-card';
 import { ACTIVE } from '../cards/card-status';
 import { sandboxBankRail } from '../rails/bank-rail';
@@ -57,6 +58,7 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
     );
     if (locked.rows[0].cancelled) throw cardNotFound();
     if (locked.rows[0].status !== ACTIVE) throw new ServiceError('card_disabled', 'The gift card to top up is disabled.');
+    await assertCardCanTake(tx, card, input.amount);
     const posted = await postTransaction(tx, {
       mode: opts.mode,
       kind: 'transfer',

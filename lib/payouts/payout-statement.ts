@@ -5,6 +5,8 @@ import { compiledOnce } from '../db/prepared';
 import { feeRuleUnchanged } from '../fees/fee-schedule';
 import { apiKeyUsable } from '../keys/api-keys';
 import { postingCtes, postingVerdict, type PostingVerdict } from '../ledger/post-transaction';
+import { dailyPayoutCount, payoutLimitsCte, payoutLimitVerdict, payoutWithinLimits } from '../limits/limit-sql';
+import type { LimitExceeded } from '../limits/limit-refusal';
 import { eventCtes } from '../webhooks/outbox';
 
 /**
@@ -13,7 +15,7 @@ import { eventCtes } from '../webhooks/outbox';
  * arrives as one JSON column: the pg driver's per-column set-up of a result
  * was a tenth of a payout's Node.js time with nine.
  */
-export type PayoutStatementRow = PostingVerdict & { key_usable: boolean; payout_id: number | null };
+export type PayoutStatementRow = PostingVerdict & { key_usable: boolean; payout_id: number | null; limit_exceeded: LimitExceeded | null };
 
 const P = sql.placeholder;
 
@@ -32,14 +34,15 @@ export const payoutStatements = {
 function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
   // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
   const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${P('sourceCardId')}, ${P('destinationCardId')}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
-    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)`;
+    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)
+    AND ${payoutWithinLimits}`;
   // A payout an API key asks for moves money only while that key is usable, as this statement sees it: a key
   // revoked on any instance stops here at once, so the API may act on a key it remembers without reading it first.
   const keyUsable = apiKeyUsable(sql`${P('apiKeyId')}::bigint`, sql`${P('businessId')}`, sql`${P('mode')}`);
   return sql`
     WITH actor_key AS MATERIALIZED (
       SELECT ${P('apiKeyId')}::bigint IS NULL OR ${keyUsable} AS usable
-    ), ${postingCtes(unchanged, 3)},
+    ), ${payoutLimitsCte}, ${postingCtes(unchanged, 3, dailyPayoutCount)},
     payout AS (
       INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
                            source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
@@ -66,5 +69,6 @@ function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
         : sql``
     }
     SELECT to_json(r) AS verdict FROM (
-      SELECT ${postingVerdict}, (SELECT usable FROM actor_key) AS key_usable, (SELECT id FROM payout) AS payout_id FROM verdict v) r`;
+      SELECT ${postingVerdict}, (SELECT usable FROM actor_key) AS key_usable, (SELECT id FROM payout) AS payout_id,
+        ${payoutLimitVerdict} FROM verdict v) r`;
 }

@@ -5,6 +5,8 @@ import { cards, payouts } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { postTransaction, type Posting } from '../ledger/post-transaction';
+import { postCardCredit } from '../limits/card-credit';
+import { releaseDailyPayout } from '../limits/release-daily-payout';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';
 import { bankFailedReason, FAILURE_REASONS } from '../rails/failure-reasons';
@@ -101,8 +103,9 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
         ];
       }
     }
+    let overCardLimit = false;
     if (entries) {
-      await postTransaction(tx, {
+      const posting = {
         mode,
         kind,
         businessId: p.businessId,
@@ -110,14 +113,28 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
         actor: opts.actor,
         postings: entries,
         reversesId: outcome === 'failed' ? p.transactionId : null,
-      });
+      };
+      const delivered = p.isLedgerTopup && outcome === 'success' ? await postCardCredit(tx, posting) : undefined;
+      if (delivered?.exceeded) {
+        // The card can no longer take the top-up (its maximum balance): it fails and the money goes home.
+        overCardLimit = true;
+        outcome = 'failed';
+        entries = [
+          { accountId: clearing, amount: -p.amount },
+          { accountId: businessAccount, amount: p.amount },
+        ];
+        await postTransaction(tx, { ...posting, kind: 'transfer_reversal', postings: entries, reversesId: p.transactionId });
+      } else if (!delivered) await postTransaction(tx, posting);
     }
+    if (outcome === 'failed' && !p.isLedgerTopup) await releaseDailyPayout(tx, p);
     const failureReason =
       outcome !== 'failed'
         ? null
-        : p.isLedgerTopup && cardGone
-          ? FAILURE_REASONS.destinationCardGone
-          : (opts.failureReason ?? (p.isLedgerTopup ? FAILURE_REASONS.topUpRefused : bankFailedReason(p.bankSlug)));
+        : overCardLimit
+          ? FAILURE_REASONS.topUpOverCardLimit
+          : p.isLedgerTopup && cardGone
+            ? FAILURE_REASONS.destinationCardGone
+            : (opts.failureReason ?? (p.isLedgerTopup ? FAILURE_REASONS.topUpRefused : bankFailedReason(p.bankSlug)));
     const [settled] = await tx
       .update(payouts)
       .set({ status: outcome, failureReason, updatedAt: sql`now()`, completedAt: sql`now()` })

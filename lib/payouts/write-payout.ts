@@ -7,6 +7,7 @@ import { cardNotFound, ServiceError } from '../errors';
 import { feeSignature, type FeeRule } from '../fees/fee-schedule';
 import { checkPosting, postingValues, type Posting } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
+import { limitExceededError } from '../limits/limit-refusal';
 import type { Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { eventValues } from '../webhooks/outbox';
@@ -179,6 +180,8 @@ export async function writePayout(
     throw err;
   });
   if (!verdict.key_usable) throw new ServiceError('forbidden', 'The API key is no longer usable; nothing was moved.');
+  // A limit's refusal is final: it must not read as parties changed and be redone.
+  if (verdict.limit_exceeded) throw limitExceededError(verdict.limit_exceeded, p.source.currency);
   if (!checkPosting(verdict, posting)) {
     throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
   }

@@ -3,6 +3,7 @@ import { findBank } from './banks';
 /** Why a payout or payment failed, in the words the dashboard shows its staff (never sent through the API). */
 export const FAILURE_REASONS = {
   destinationCardGone: 'The destination card was cancelled before the top-up settled; the money went back to the business balance.',
+  topUpOverCardLimit: 'The top-up would have taken the card over its maximum balance; the money went back to the business balance.',
   topUpRefused: 'The provider refused the transfer to this card; the money went back to the business balance.',
   providerReported: 'The payment provider reported that the payout failed.',
   walletDeclined: "The customer's wallet declined the charge.",

@@ -1,0 +1,82 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+import { unitsText } from '@/lib/actions/amount.validation';
+import { type LimitsFormInput, limitsFormSchema } from '@/lib/actions/limits.validation';
+import type { CurrencyLimits } from '@/lib/limits/business-limits';
+import { updateLimits } from '@/server/actions/limits';
+
+const FIELDS = [
+  ['max_payout', 'Largest single payout', 'No one payout from a card may be more.'],
+  ['daily_payout', 'Payouts per business day', 'The total of payouts from cards in one business day, in your time zone.'],
+  ['max_card_balance', 'Most a card may hold', 'Payments and top-ups that would pass it are refused.'],
+] as const;
+
+const asText = (minor: number | null) => (minor === null ? '' : unitsText(minor));
+
+/** One currency's limits in currency units; an empty field is no limit. */
+export function LimitsForm({ limits, mode }: { limits: CurrencyLimits; mode: string }) {
+  const router = useRouter();
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { register, handleSubmit, setError, getValues, formState } = useForm<LimitsFormInput, unknown, z.output<typeof limitsFormSchema>>({
+    resolver: zodResolver(limitsFormSchema),
+    defaultValues: {
+      currency: limits.currency,
+      max_payout: asText(limits.max_payout),
+      daily_payout: asText(limits.daily_payout),
+      max_card_balance: asText(limits.max_card_balance),
+    },
+  });
+  const { errors, isSubmitting } = formState;
+  const c = limits.currency;
+
+  // The server parses what was typed again: the checked values here only gate the request.
+  const onSubmit = handleSubmit(async () => {
+    setMessage(null);
+    const result = await updateLimits(getValues());
+    if (result.ok) {
+      setMessage({ tone: 'success', text: `Saved the ${c} limits for ${mode} mode.` });
+      router.refresh();
+      return;
+    }
+    const fields = Object.entries(result.fieldErrors ?? {});
+    for (const [field, text] of fields) setError(field as keyof LimitsFormInput, { message: text }, { shouldFocus: true });
+    if (fields.length === 0) setMessage({ tone: 'error', text: result.message });
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`${c} limits`} data-testid={`limits-${c}`}>
+      <input type="hidden" {...register('currency')} />
+      <div className="grid gap-4 md:grid-cols-3">
+        {FIELDS.map(([name, label, hint]) => (
+          <TextField
+            key={name}
+            id={`limit-${c}-${name}`}
+            label={`${label} (${c})`}
+            hint={hint}
+            placeholder="No limit"
+            inputMode="decimal"
+            autoComplete="off"
+            error={errors[name]?.message}
+            {...register(name)}
+          />
+        ))}
+      </div>
+      {message && (
+        <Notice tone={message.tone} testId={`limits-${c}-notice`}>
+          {message.text}
+        </Notice>
+      )}
+      <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
+        {isSubmitting ? 'Saving…' : `Save ${c} limits`}
+      </Button>
+    </form>
+  );
+}

@@ -16,6 +16,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'cards:status',
     'cards:cancel',
     'money:move',
+    'money:approve',
     'history:read',
     'history:export',
     'reports:read',
@@ -25,7 +26,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'account',
   ],
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
+  finance: ['cards:read', 'money:approve', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
   support: ['cards:read', 'cards:status', 'account'],
 };
 
@@ -64,6 +65,7 @@ const MATRIX: [path: string, owner: Answer, operator: Answer, finance: Answer, s
   ['/developers', 200, 403, 403, 403],
   ['/audit', 200, 403, 200, 403],
   ['/team', 200, 403, 403, 403],
+  ['/approvals', 200, 200, 200, 403],
   ['/account', 200, 200, 200, 200],
 ];
 type Answer = 200 | 403 | 404 | `→${string}`;

@@ -6,5 +6,6 @@ import './developer-actions';
 import './team-actions';
 import './payout-actions';
 import './payment-actions';
+import './approval-actions';
 
 export { ALL_ACTIONS } from './define-action';

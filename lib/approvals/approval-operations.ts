@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client';
 import { createPayout } from '../payouts/create-payout';
 import type { ApprovalKind, ApprovalRow } from './approval-request';
 
-export interface OperationContext {
+interface OperationContext {
   businessAccountId: number;
 }
 

@@ -18,7 +18,11 @@ export interface SetApprovalThresholdOptions {
 export async function setApprovalThreshold(db: Db, opts: SetApprovalThresholdOptions): Promise<void> {
   const actor = { type: 'user' as const, id: String(opts.userId) };
   await inTransaction(db, async (tx) => {
-    const where = and(eq(approvalThresholds.businessId, opts.businessId), eq(approvalThresholds.mode, opts.mode), eq(approvalThresholds.currency, opts.currency));
+    const where = and(
+      eq(approvalThresholds.businessId, opts.businessId),
+      eq(approvalThresholds.mode, opts.mode),
+      eq(approvalThresholds.currency, opts.currency),
+    );
     if (opts.amount === null) await tx.delete(approvalThresholds).where(where);
     else {
       await tx

@@ -31,7 +31,12 @@ export async function sendDashboardPayout(db: Db, opts: DashboardPayoutOptions):
   const { type, input, chargePayer, feeFromAmount } = parsePayoutRequest(opts.input);
   const card = await requireOwnCard(db, opts.businessId, opts.mode, input.card_number);
   if (!(await payoutNeedsApproval(db, { businessId: opts.businessId, mode: opts.mode, currency: card.currency, amount: input.amount }))) {
-    const created = await createPayout(db, { businessId: opts.businessId, mode: opts.mode, actor: { type: 'user', id: String(opts.userId) }, input: opts.input });
+    const created = await createPayout(db, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      actor: { type: 'user', id: String(opts.userId) },
+      input: opts.input,
+    });
     return { sent: true, reference: 'initiator_reference' in created ? created.initiator_reference : created.provider_reference };
   }
   const numbers = type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];

@@ -78,7 +78,10 @@ async function accountsFor(db: Db, opts: DecideApprovalOptions) {
   const row = await findRequest(db, opts);
   if (!row) throw new ServiceError('not_found', 'No approval request with this reference belongs to your business.');
   // Both exist once the hold was placed; resolved outside the transaction, as shared accounts always are.
-  const [business] = await Promise.all([businessAccountId(db, opts.businessId, opts.mode, row.currency), heldAccountId(db, opts.businessId, opts.mode, row.currency)]);
+  const [business] = await Promise.all([
+    businessAccountId(db, opts.businessId, opts.mode, row.currency),
+    heldAccountId(db, opts.businessId, opts.mode, row.currency),
+  ]);
   return { businessAccountId: business };
 }
 

@@ -81,7 +81,16 @@ export async function requestApproval(db: Db, opts: RequestApprovalOptions): Pro
       actor,
       action: 'approval.requested',
       target: card.card_number,
-      details: { reference, kind: opts.kind, amount: opts.amount, held: opts.held, currency: card.currency, reason_code: opts.reasonCode ?? null, note: opts.note || null },
+      details: {
+        reference,
+        kind: opts.kind,
+        direction: opts.options.direction ?? null,
+        amount: opts.amount,
+        held: opts.held,
+        currency: card.currency,
+        reason_code: opts.reasonCode ?? null,
+        note: opts.note || null,
+      },
     });
     return { reference, kind: opts.kind, currency: card.currency, amount: opts.amount, held: opts.held, expiresAt: expiresAt.toISOString() };
   });

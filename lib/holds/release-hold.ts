@@ -28,7 +28,14 @@ class SourceClosed extends Error {}
  * account, as a cancelled card's balance does.
  */
 export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions): Promise<ReleasedHold | null> {
-  const claimed = await tx.execute<{ amount: number; source_account_id: number; purpose: string; business_id: number; mode: string; held_account_id: number }>(sql`
+  const claimed = await tx.execute<{
+    amount: number;
+    source_account_id: number;
+    purpose: string;
+    business_id: number;
+    mode: string;
+    held_account_id: number;
+  }>(sql`
     UPDATE holds h SET status = 'released', released_at = now()
     FROM ledger_accounts held
     WHERE h.id = ${opts.holdId} AND h.status = 'open'

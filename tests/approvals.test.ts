@@ -16,6 +16,7 @@ import { ServiceError } from '../lib/errors';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
 import { liabilityReport } from '../lib/reports/liability/query';
 import { reconciliationReport } from '../lib/reports/reconciliation/report';
+import { statementPage } from '../lib/reports/business-statement';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';
 import { businessBalance, fundCard } from './ledger-helpers';
 
@@ -294,6 +295,15 @@ describe('manual adjustments', () => {
     expect(day.reconciles).toBe(true);
     expect(day.figures.adjustmentsIn).toBe(25_000);
     expect(day.figures.adjustmentsOut).toBe(25_000);
+    const statement = await statementPage(testDb(), { ...scope(), timeZone: TZ, currency: 'ETB', from: today, to: today, limit: 500 });
+    const mine = statement.lines.filter((l) => l.cardNumber === number);
+    expect(mine.map((l) => [l.kind, l.amount])).toEqual([
+      ['held', -20_000],
+      ['released', 20_000],
+      ['adjustment_to_card', -20_000],
+      ['adjustment_from_card', 5_000],
+    ]);
+    expect(mine[2].description).toBe(`Adjustment added to card ${number}`);
     const liability = await liabilityReport(testDb(), { ...scope(), timeZone: TZ, day: today, dormantDays: 365 });
     const etb = liability.currencies.find((c) => c.currency === 'ETB')!;
     expect(etb.balance).toBe(etb.ledgerBalanceNow);

@@ -7,7 +7,20 @@ import { entryBoundary } from '../ledger/entry-boundary';
 import { dayRangeOf, one, parseCurrencyParam, parseRangeParams, reportRead, type DayRange, type ReportParams } from './report-range';
 
 /** What a business account movement is, in the report's words; each maps to the ledger transaction kinds it covers. */
-export const STATEMENT_KINDS = ['deposit', 'topup', 'topup_returned', 'card_swept', 'b2b_received', 'payout_refund', 'payment', 'other'] as const;
+export const STATEMENT_KINDS = [
+  'deposit',
+  'topup',
+  'topup_returned',
+  'card_swept',
+  'b2b_received',
+  'payout_refund',
+  'payment',
+  'adjustment_to_card',
+  'adjustment_from_card',
+  'held',
+  'released',
+  'other',
+] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
 
 const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
@@ -18,6 +31,10 @@ const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
   b2b_received: 'payout_b2b',
   payout_refund: 'payout_bank_reversal',
   payment: 'payment',
+  adjustment_to_card: 'adjustment_increase',
+  adjustment_from_card: 'adjustment_decrease',
+  held: 'hold',
+  released: 'hold_release',
 };
 
 export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
@@ -28,6 +45,10 @@ export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
   b2b_received: 'Business payouts received',
   payout_refund: 'Failed payouts refunded',
   payment: 'Payments for closed cards',
+  adjustment_to_card: 'Adjustments added to cards',
+  adjustment_from_card: 'Adjustments taken from cards',
+  held: 'Held for approval',
+  released: 'Released from hold',
   other: 'Other movements',
 };
 
@@ -104,6 +125,14 @@ function describeLine(l: Pick<StatementLine, 'kind' | 'ledgerKind' | 'reference'
       return `Refund of failed payout from ${card}, which was cancelled or disabled`;
     case 'payment':
       return `Payment for ${card}, which was cancelled or disabled`;
+    case 'adjustment_to_card':
+      return `Adjustment added to ${card}`;
+    case 'adjustment_from_card':
+      return `Adjustment taken back from ${card}`;
+    case 'held':
+      return `Held until a teammate approves an adjustment of ${card}`;
+    case 'released':
+      return `Hold for ${card} released`;
     default:
       return `${l.ledgerKind.replaceAll('_', ' ')} ${l.amount < 0 ? 'paid out' : 'received'}`;
   }
@@ -198,6 +227,8 @@ function lineRows(db: DbOrTx, opts: StatementOptions, accountId: number, where: 
         WHEN t.kind = 'payout_bank_reversal' THEN (SELECT p.source_card_number FROM payouts p WHERE p.reference = t.reference AND ${own})
         WHEN t.kind = 'payment' THEN (SELECT p.card_number FROM payments p WHERE p.link_reference = t.reference AND ${own})
         WHEN t.kind = 'card_cancellation' THEN t.reference
+        WHEN t.kind IN ('adjustment_increase', 'adjustment_decrease', 'hold', 'hold_release')
+          THEN (SELECT a.card_number FROM approval_requests a WHERE a.reference = t.reference AND a.business_id = ${opts.businessId} AND a.mode = ${opts.mode})
       END AS card_number,
       (SELECT sum(f.amount) FROM ledger_entries f JOIN ledger_accounts fa ON fa.id = f.account_id
         WHERE f.transaction_id = t.id AND fa.kind = 'fee_revenue')::bigint AS fee

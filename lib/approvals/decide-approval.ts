@@ -150,6 +150,6 @@ export async function audit(tx: DbOrTx, r: ApprovalRow, actor: Actor, action: st
     actor,
     action,
     target: r.card_number,
-    details: { reference: r.reference, kind: r.kind, amount: Number(r.amount), currency: r.currency, ...details },
+    details: { reference: r.reference, kind: r.kind, direction: r.options.direction ?? null, amount: Number(r.amount), currency: r.currency, ...details },
   });
 }

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { baseUrl, call, expectAccessible, fundedCard, randomPhone, screenshots, seedBusiness, type SeededBusiness, signIn } from './dashboard-fixtures';
+import { admin, baseUrl, call, expectAccessible, fundedCard, randomPhone, screenshots, seedBusiness, type SeededBusiness, signIn } from './dashboard-fixtures';
 
 let biz: SeededBusiness;
 let source: string;
@@ -36,6 +36,8 @@ test.beforeAll(async () => {
   source = await fundedCard(biz, 500_000);
   const other = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Dest', last_name: 'Card' });
   destination = other.body.data.card_number;
+  // The business account pays adjustments that add to a card.
+  expect((await admin('POST', `/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency: 'ETB', amount: 100_000 })).status).toBe(200);
 });
 
 test('owner sets a threshold; operator sends over it; finance approves; owner rejects another; operator adjusts; finance approves', async ({

@@ -99,6 +99,9 @@ describe('a dashboard payout at or above the threshold', () => {
     expect(await apiCard(from)).toMatchObject({ available_amount: 100_000 - 49_999 - 50_000, held_amount: 50_000 });
     expect(await apiCard(to)).toMatchObject({ available_amount: 49_999, held_amount: 0 });
     expect(await status(reference)).toMatchObject({ status: 'awaiting_approval' });
+    // The liability still counts held card money as owed, apart from the balances.
+    const liability = await liabilityReport(testDb(), { ...scope(), timeZone: TZ, day: dayIn(TZ, new Date()), dormantDays: 365 });
+    expect(liability.currencies.find((c) => c.currency === 'ETB')).toMatchObject({ heldForApproval: 50_000 });
     await expectLedgerClean();
   });
 

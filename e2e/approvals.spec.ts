@@ -69,7 +69,7 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   await expectAccessible(finance);
   await screenshots(finance, testInfo, 'approvals-queue');
   await waiting.getByRole('button', { name: 'Approve' }).click();
-  await expect(waiting.getByText(/^Approved: done as c2c_/)).toBeVisible();
+  await expect(finance.getByTestId('decision-outcome')).toHaveText(/^Approved: done as c2c_/);
   await expect.poll(async () => (await cardOf(destination)).available_amount).toBe(60_000);
   expect(await cardOf(source)).toEqual(expect.objectContaining({ available_amount: 440_000, held_amount: 0 }));
 
@@ -79,7 +79,7 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   await owner.goto(`${baseUrl()}/approvals`);
   await request(owner, second).getByLabel(`Note for ${second}`).fill('Not agreed with the customer');
   await request(owner, second).getByRole('button', { name: 'Reject' }).click();
-  await expect(owner.getByText('Rejected: its money was released.')).toBeVisible();
+  await expect(owner.getByTestId('decision-outcome')).toHaveText('Rejected: its money was released.');
   expect(await cardOf(source)).toEqual(expect.objectContaining({ available_amount: 440_000, held_amount: 0 }));
 
   // A goodwill adjustment from the card page waits too, and finance approves it.
@@ -96,7 +96,7 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   const adjustment = finance.getByTestId('approval-request').filter({ hasText: 'Adjustment: add to the card' });
   await expect(adjustment).toContainText('Goodwill: Late delivery');
   await adjustment.getByRole('button', { name: 'Approve' }).click();
-  await expect(adjustment.getByText(/^Approved: done as apr_/)).toBeVisible();
+  await expect(finance.getByTestId('decision-outcome')).toHaveText(/^Approved: done as apr_/);
   expect((await cardOf(source)).available_amount).toBe(442_500);
 
   // The history tab shows each decision; the card's story tells them.

@@ -20,18 +20,16 @@ export function ApprovalDecision({ reference, canDecide, isMaker }: { reference:
   const router = useRouter();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<Choice | null>(null);
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
 
   const decide = async (choice: Choice) => {
     setBusy(choice);
-    setOutcome(null);
+    setError(null);
     const result = await ACTIONS[choice]({ reference, note });
+    // Decided (by this click, or by someone else a moment before): the request leaves the waiting list and the page says what became of it.
+    if (result.ok || result.code === 'already_decided') return router.push(`/approvals?decided=${encodeURIComponent(reference)}`);
     setBusy(null);
-    if (!result.ok) return setOutcome({ tone: 'error', text: result.message });
-    const d = result.data;
-    if (d.status === 'failed') setOutcome({ tone: 'error', text: `Approved, but it could not be done, so its money was released. ${d.failureReason ?? ''}` });
-    else setOutcome({ tone: 'success', text: d.status === 'approved' ? `Approved: done as ${d.resultReference}.` : 'Rejected: its money was released.' });
-    router.refresh();
+    setError(result.message);
   };
 
   if (!canDecide && !isMaker) return <p className="text-sm text-slate-600">Waiting for a teammate who may approve.</p>;
@@ -69,7 +67,7 @@ export function ApprovalDecision({ reference, canDecide, isMaker }: { reference:
           </>
         )}
       </div>
-      {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}
+      {error && <Notice tone="error">{error}</Notice>}
     </div>
   );
 }

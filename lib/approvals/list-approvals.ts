@@ -29,8 +29,8 @@ export interface ApprovalListItem {
 export interface ListApprovalsOptions {
   businessId: number;
   mode: Mode;
-  /** Waiting ones (oldest first, the next to expire on top), or decided ones (newest first). */
-  view: 'waiting' | 'decided';
+  /** Waiting ones (oldest first, the next to expire on top), decided ones (newest first), or the one with this reference. */
+  view: 'waiting' | 'decided' | { reference: string };
   limit: number;
 }
 
@@ -49,6 +49,12 @@ function whatOf(kind: string, o: Record<string, unknown>): string {
 /** The approval queue or its history, scoped to the business and mode, with who asked and who decided by email. */
 export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Promise<ApprovalListItem[]> {
   const waiting = opts.view === 'waiting';
+  const which =
+    typeof opts.view === 'object'
+      ? sql`r.reference = ${opts.view.reference}`
+      : waiting
+        ? sql`r.status = 'awaiting_approval'`
+        : sql`r.status <> 'awaiting_approval'`;
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     SELECT r.*, h.amount AS held, m.email AS maker_email, d.email AS decider_email
     FROM approval_requests r
@@ -56,7 +62,7 @@ export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Pro
     LEFT JOIN users m ON m.id = r.maker_user_id AND m.business_id = r.business_id
     LEFT JOIN users d ON d.id = r.decided_by AND d.business_id = r.business_id
     WHERE r.business_id = ${opts.businessId} AND r.mode = ${opts.mode}
-      AND ${waiting ? sql`r.status = 'awaiting_approval'` : sql`r.status <> 'awaiting_approval'`}
+      AND ${which}
     ORDER BY ${waiting ? sql`r.created_at ASC, r.id ASC` : sql`coalesce(r.decided_at, r.created_at) DESC, r.id DESC`}
     LIMIT ${opts.limit}`);
   const when = (v: unknown) => (v ? new Date(v as string).toISOString() : null);

@@ -155,7 +155,11 @@ export default async function ApprovalsPage({ searchParams }: Props) {
     listApprovals(db, { ...scope, view, limit: 100 }),
     approvalThresholdsOf(db, session.businessId, session.mode),
   ]);
-  const requested = typeof query.requested === 'string' ? items.find((r) => r.reference === query.requested) : undefined;
+  const one = async (key: string) => {
+    const reference = query[key];
+    return typeof reference === 'string' && reference.length <= 64 ? (await listApprovals(db, { ...scope, view: { reference }, limit: 1 }))[0] : undefined;
+  };
+  const [requested, decided] = await Promise.all([one('requested'), one('decided')]);
   const tab = (v: 'waiting' | 'decided', label: string) => (
     <Link
       href={v === 'waiting' ? '/approvals' : '/approvals?view=decided'}
@@ -177,6 +181,16 @@ export default async function ApprovalsPage({ searchParams }: Props) {
           <Notice tone="success" testId="sent-for-approval">
             Sent for approval: {requested.what.charAt(0).toLowerCase() + requested.what.slice(1)} of {formatMoney(requested.amount, requested.currency)}.{' '}
             {formatMoney(requested.held, requested.currency)} is held on the card until a teammate decides; nothing has been paid yet.
+          </Notice>
+        </div>
+      )}
+      {decided && decided.status !== 'awaiting_approval' && (
+        <div className="mb-4">
+          <Notice tone={decided.status === 'failed' ? 'error' : 'success'} testId="decision-outcome">
+            {decided.status === 'approved' && `Approved: done as ${decided.resultReference}.`}
+            {decided.status === 'rejected' && 'Rejected: its money was released.'}
+            {decided.status === 'expired' && 'It had expired: its money was released.'}
+            {decided.status === 'failed' && `Approved, but it could not be done, so its money was released. ${decided.failureReason ?? ''}`}
           </Notice>
         </div>
       )}

@@ -43,6 +43,8 @@ test.beforeAll(async () => {
 test('owner sets a threshold; operator sends over it; finance approves; owner rejects another; operator adjusts; finance approves', async ({
   browser,
 }, testInfo) => {
+  // Three teammates' sessions and ten page loads: longer than one page's flow on a shared 2-core machine.
+  test.setTimeout(180_000);
   const owner = await as(browser, 'owner');
   await owner.goto(`${baseUrl()}/approvals`);
   await owner.getByLabel('ETB', { exact: true }).fill('500');

@@ -86,7 +86,7 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
 
   // A goodwill adjustment from the card page waits too, and finance approves it.
   await operator.goto(`${baseUrl()}/cards/${source}`);
-  await operator.getByLabel('Adjustment amount (ETB)').fill('25');
+  await operator.getByLabel('Adjust by (ETB)').fill('25');
   await operator.getByLabel('Reason', { exact: true }).selectOption('goodwill');
   await operator.getByLabel('Note', { exact: true }).fill('Late delivery');
   await operator.getByRole('button', { name: 'Send for approval' }).click();

@@ -72,7 +72,7 @@ export function AdjustmentFormView({ cardNumber, currency }: { cardNumber: strin
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           id="adjustment-amount"
-          label={`Adjustment amount (${currency})`}
+          label={`Adjust by (${currency})`}
           inputMode="decimal"
           autoComplete="off"
           placeholder="25.00"

@@ -62,6 +62,10 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   await expect(request(operator, first).getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expectAccessible(operator);
   await screenshots(operator, testInfo, 'approvals-sent');
+  await operator.goto(`${baseUrl()}/cards/${source}`);
+  await expect(operator.getByTestId('card-balance')).toHaveText('ETB 4,400.00');
+  await expect(operator.getByTestId('card-held')).toContainText('Another ETB 600.00 is held until a teammate decides on it');
+  await screenshots(operator, testInfo, 'card-held');
 
   const finance = await as(browser, 'finance');
   await finance.goto(`${baseUrl()}/approvals`);

@@ -124,13 +124,13 @@ export default async function CardPage({ params, searchParams }: Props) {
           </p>
           {Number(card.held) > 0 && (
             <p className="mt-1 text-sm text-slate-700" data-testid="card-held">
-              Available. {formatMoney(Number(card.held), card.currency)} more is held, awaiting approval
+              Available now. Another {formatMoney(Number(card.held), card.currency)} is held until a teammate decides on it
               {can(session.role, 'money:approve') || can(session.role, 'money:move') ? (
                 <>
                   {' '}
-                  (
+                  (see{' '}
                   <Link href="/approvals" className="font-medium underline underline-offset-2">
-                    approvals
+                    Approvals
                   </Link>
                   )
                 </>

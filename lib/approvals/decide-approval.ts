@@ -5,7 +5,7 @@ import type { Db, DbOrTx, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { releaseHold } from '../holds/release-hold';
-import { businessAccountId, forgetSharedAccounts, heldAccountId } from '../ledger/accounts';
+import { businessAccountId, forgetSharedAccounts } from '../ledger/accounts';
 import type { Mode } from '../validation';
 import { OPERATIONS } from './approval-operations';
 import type { ApprovalRow, ApprovalStatus } from './approval-request';
@@ -77,12 +77,8 @@ async function claim(tx: Tx, opts: DecideApprovalOptions, status: ApprovalStatus
 async function accountsFor(db: Db, opts: DecideApprovalOptions) {
   const row = await findRequest(db, opts);
   if (!row) throw new ServiceError('not_found', 'No approval request with this reference belongs to your business.');
-  // Both exist once the hold was placed; resolved outside the transaction, as shared accounts always are.
-  const [business] = await Promise.all([
-    businessAccountId(db, opts.businessId, opts.mode, row.currency),
-    heldAccountId(db, opts.businessId, opts.mode, row.currency),
-  ]);
-  return { businessAccountId: business };
+  // Where a hold of a card cancelled meanwhile goes, and what an adjustment moves against: resolved outside the transaction, as shared accounts always are.
+  return { businessAccountId: await businessAccountId(db, opts.businessId, opts.mode, row.currency) };
 }
 
 /**

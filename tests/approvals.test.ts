@@ -239,6 +239,39 @@ describe('expiry', () => {
   });
 });
 
+describe('approval against expiry', () => {
+  it('a request that falls due while it is being approved is either approved or expired, never both', async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 6; round++) {
+      const [from, to] = [await card(60_000), await card(0)];
+      const reference = await waitingPayout(from, to, 60_000);
+      await testDb().execute(sql`UPDATE approval_requests SET expires_at = now() + interval '30 milliseconds' WHERE reference = ${reference}`);
+      // The sweep runs until the request is no longer waiting, whoever ends it.
+      const sweep = (async () => {
+        while ((await status(reference)).status === 'awaiting_approval') await expireApprovals(testDb());
+      })();
+      const [approval] = await Promise.allSettled([approveRequest(testDb(), { ...scope(), reference, userId: users.finance }), sweep]);
+      const final = (await status(reference)).status;
+      outcomes.add(final);
+      if (final === 'approved') {
+        expect(approval.status).toBe('fulfilled');
+        expect(await apiCard(to)).toMatchObject({ available_amount: 60_000 });
+        expect(await apiCard(from)).toMatchObject({ available_amount: 0, held_amount: 0 });
+      } else {
+        expect(final).toBe('expired');
+        expect(errorCode(approval)).toBe('already_decided');
+        expect(await apiCard(to)).toMatchObject({ available_amount: 0 });
+        expect(await apiCard(from)).toMatchObject({ available_amount: 60_000, held_amount: 0 });
+      }
+      const { rows } = await testDb().execute<{ n: number }>(sql`
+        SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'hold_release' AND reference = ${reference}`);
+      expect(rows[0].n).toBe(1);
+    }
+    console.log(`approval against expiry, outcomes seen: ${[...outcomes].join(', ')}`);
+    await expectLedgerClean();
+  });
+});
+
 describe('manual adjustments', () => {
   it('always wait; increase holds the business account, decrease the card; both post on approval and show in the story and the reports', async () => {
     const number = await card(10_000);

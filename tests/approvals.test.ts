@@ -242,10 +242,11 @@ describe('expiry', () => {
 describe('approval against expiry', () => {
   it('a request that falls due while it is being approved is either approved or expired, never both', async () => {
     const outcomes = new Set<string>();
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 8; round++) {
       const [from, to] = [await card(60_000), await card(0)];
       const reference = await waitingPayout(from, to, 60_000);
-      await testDb().execute(sql`UPDATE approval_requests SET expires_at = now() + interval '30 milliseconds' WHERE reference = ${reference}`);
+      // Due at once in the first round, then a few milliseconds later each round, so the two meet at different points.
+      await testDb().execute(sql`UPDATE approval_requests SET expires_at = now() + make_interval(secs => ${round * 0.006}) WHERE reference = ${reference}`);
       // The sweep runs until the request is no longer waiting, whoever ends it.
       const sweep = (async () => {
         while ((await status(reference)).status === 'awaiting_approval') await expireApprovals(testDb());
@@ -268,6 +269,7 @@ describe('approval against expiry', () => {
       expect(rows[0].n).toBe(1);
     }
     console.log(`approval against expiry, outcomes seen: ${[...outcomes].join(', ')}`);
+    expect(outcomes).toContain('expired');
     await expectLedgerClean();
   });
 });

@@ -49,7 +49,7 @@ test('at 390 px the payouts, payments and audit tables stack with the amount on 
   // Navigation: every item visible inside the screen, none hidden behind a sideways scroll.
   await page.goto(`${baseUrl()}/`);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const name of ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Developers', 'Audit log', 'Team']) {
+  for (const name of ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team']) {
     const link = nav.getByRole('link', { name, exact: true });
     await expect(link).toBeVisible();
     await expectWithinWidth(link);

@@ -43,6 +43,7 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/reports/statement',
     '/reports/liability',
     '/reports/reconciliation',
+    '/approvals',
     '/developers',
     '/audit',
     '/team',

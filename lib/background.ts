@@ -1,3 +1,4 @@
+import { startApprovalExpiry } from './approvals/expire-approvals';
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
 import type { Db } from './db/client';
@@ -26,6 +27,7 @@ const TASKS: BackgroundTask[] = [
   startLiveVerification,
   startRailRequests,
   startRefundRequests,
+  startApprovalExpiry,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

@@ -30,6 +30,7 @@ export const ERRORS = {
   duplicate_merchant_reference: [409, 'Duplicate merchant reference'],
   already_disabled: [409, 'Already disabled'],
   already_exists: [409, 'Already exists'],
+  already_decided: [409, 'Already decided'],
   idempotency_key_reused: [409, 'Idempotency key reused'],
   request_in_progress: [409, 'Request in progress'],
   payload_too_large: [413, 'Payload too large'],

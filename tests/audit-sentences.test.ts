@@ -118,6 +118,24 @@ describe('audit entries as sentences', () => {
     ).toBe('Changed the time zone from Africa/Addis_Ababa to Europe/London.');
   });
 
+  it('tells approvals with what waited, how much, and what became of it', () => {
+    const card = '4000000000000002';
+    const payout = { kind: 'payout', amount: 60_000, currency: 'ETB', reference: 'apr_x' };
+    expect(said(entry('approval.requested', card, payout))).toBe(`Asked for approval of a payout of ETB 600.00 from card ${card}.`);
+    expect(said(entry('approval.approved', card, { ...payout, result_reference: 'c2c_y' }))).toBe(
+      `Approved the payout of ETB 600.00 from card ${card} (c2c_y).`,
+    );
+    expect(said(entry('approval.rejected', card, { ...payout, note: 'Not agreed' }))).toBe(
+      `Rejected the payout of ETB 600.00 from card ${card}. Note: “Not agreed”.`,
+    );
+    const adjustment = { kind: 'adjustment', direction: 'decrease', amount: 2_500, currency: 'ETB', reference: 'apr_z' };
+    expect(said(entry('approval.expired', card, adjustment))).toBe(
+      `The adjustment taking ETB 25.00 from card ${card} expired after 72 hours without a decision; its money was released.`,
+    );
+    expect(said(entry('approval.threshold_set', 'ETB', { currency: 'ETB', amount: 50_000 }))).toBe('Set the approval threshold of ETB payouts to ETB 500.00.');
+    expect(said(entry('approval.threshold_set', 'USD', { currency: 'USD', amount: null }))).toBe('Removed the approval threshold of USD payouts.');
+  });
+
   it('no sentence carries an action code, a slug or "minor units"', () => {
     const actions = [
       'card.created',
@@ -151,6 +169,13 @@ describe('audit entries as sentences', () => {
       'user.recovery_code_used',
       'business.two_factor_required',
       'demo.seeded',
+      'approval.requested',
+      'approval.approved',
+      'approval.rejected',
+      'approval.withdrawn',
+      'approval.expired',
+      'approval.failed',
+      'approval.threshold_set',
       'something.new',
     ];
     for (const action of actions) {

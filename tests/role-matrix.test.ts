@@ -16,6 +16,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'cards:status',
     'cards:cancel',
     'money:move',
+    'money:approve',
     'payments:refund',
     'history:read',
     'history:export',
@@ -27,7 +28,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'account',
   ],
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'history:read', 'payments:refund', 'history:export', 'reports:read', 'audit:read', 'account'],
+  finance: ['cards:read', 'money:approve', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
   support: ['cards:read', 'cards:status', 'account'],
 };
 
@@ -67,6 +68,7 @@ const MATRIX: [path: string, owner: Answer, operator: Answer, finance: Answer, s
   ['/audit', 200, 403, 200, 403],
   ['/team', 200, 403, 403, 403],
   ['/settings', 200, 403, 403, 403],
+  ['/approvals', 200, 200, 200, 403],
   ['/account', 200, 200, 200, 200],
 ];
 type Answer = 200 | 403 | 404 | `→${string}`;

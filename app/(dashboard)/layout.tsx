@@ -18,6 +18,7 @@ const NAV: (NavItem & { permission: Permission })[] = [
   { href: '/payouts', label: 'Payouts', permission: 'history:read' },
   { href: '/payments', label: 'Payments', permission: 'history:read' },
   { href: '/reports', label: 'Reports', permission: 'reports:read' },
+  { href: '/approvals', label: 'Approvals', permission: 'money:approve' },
   { href: '/developers', label: 'Developers', permission: 'developers' },
   { href: '/audit', label: 'Audit log', permission: 'audit:read' },
   { href: '/team', label: 'Team', permission: 'team' },
@@ -57,7 +58,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </div>
           </div>
           <nav aria-label="Main" className="mx-auto max-w-6xl px-4 pb-2">
-            <NavLinks items={NAV.filter((n) => can(session.role, n.permission)).map(({ href, label }) => ({ href, label }))} />
+            <NavLinks
+              items={NAV.filter((n) => can(session.role, n.permission) || (n.href === '/approvals' && can(session.role, 'money:move'))).map(
+                ({ href, label }) => ({ href, label }),
+              )}
+            />
           </nav>
         </header>
         <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>

@@ -193,6 +193,28 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         return `${target} signed in with a recovery code${left === null ? '' : `; ${left} ${left === 1 ? 'is' : 'are'} left`}.`;
       }
       return `Changed the team member ${target}.`;
+    case 'approval': {
+      if (verb === 'threshold_set') {
+        const limit = moneyOf(d.amount, text(d.currency));
+        return limit
+          ? `Set the approval threshold of ${text(d.currency)} payouts to ${limit}.`
+          : `Removed the approval threshold of ${text(d.currency)} payouts.`;
+      }
+      const what =
+        d.kind === 'adjustment'
+          ? `adjustment ${d.direction === 'decrease' ? 'taking' : 'adding'} ${amount} ${d.direction === 'decrease' ? 'from' : 'to'} card ${target}`
+          : `payout of ${amount} from card ${target}`;
+      const note = text(d.note) ? ` Note: “${text(d.note)}”.` : '';
+      const said: Record<string, string> = {
+        requested: `Asked for approval of ${d.kind === 'adjustment' ? 'an' : 'a'} ${what}.`,
+        approved: `Approved the ${what}${text(d.result_reference) ? ` (${text(d.result_reference)})` : ''}.`,
+        rejected: `Rejected the ${what}.`,
+        withdrawn: `Withdrew their request for the ${what}.`,
+        expired: `The ${what} expired after 72 hours without a decision; its money was released.`,
+        failed: `Approved the ${what}, but it could not be done: ${text(d.reason) ?? 'no reason given'}. Its money was released.`,
+      };
+      return (said[verb] ?? `Changed the approval of the ${what}.`) + note;
+    }
     case 'demo':
       return 'Created the demo business.';
     default:
@@ -209,6 +231,7 @@ export const AUDIT_FAMILY_WORDS: Record<string, string> = {
   transfer: 'Top-ups from business balance',
   payment: 'Payments',
   business: 'Business balance and settings',
+  approval: 'Approvals and adjustments',
   api_key: 'API keys',
   webhook: 'Webhooks',
   user: 'Team and sign-in',

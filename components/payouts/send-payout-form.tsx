@@ -102,7 +102,8 @@ export function SendPayoutForm({
     mutationFn: (typed: SendPayoutInput) => unwrap(sendPayout(typed)),
     onSuccess: (data) => {
       void queryClient.invalidateQueries({ queryKey: ['payout-preview'] });
-      router.push(`/payouts/${encodeURIComponent(data.reference)}`);
+      // A payout at or above the approval threshold waits on the approvals page, which says so.
+      router.push(data.approval ? `/approvals?requested=${encodeURIComponent(data.reference)}` : `/payouts/${encodeURIComponent(data.reference)}`);
     },
     onError: (err) => {
       setConfirming(null);

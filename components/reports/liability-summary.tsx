@@ -49,6 +49,12 @@ export function LiabilitySummary({ report, dayLabel }: { report: LiabilityReport
                 {formatMoney(c.dormantBalance, c.currency)}
               </Stat>
             </dl>
+            {c.heldForApproval > 0 && (
+              <p className="mt-3 text-sm text-slate-700" data-testid="liability-held">
+                Also owed: {formatMoney(c.heldForApproval, c.currency)} of card money held for approval, not in the balances above until it is released or paid
+                out.
+              </p>
+            )}
             {report.isToday && (
               <p className={`mt-3 text-sm ${matches ? 'text-emerald-800' : 'text-red-700'}`} data-testid="liability-reconciled">
                 {matches

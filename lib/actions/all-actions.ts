@@ -8,5 +8,6 @@ import './team-actions';
 import './payout-actions';
 import './payment-actions';
 import './refund-actions';
+import './approval-actions';
 
 export { ALL_ACTIONS } from './define-action';

@@ -4,7 +4,7 @@ import { requireOwnCard } from '../cards/get-card';
 import { businesses } from '../db/schema';
 import type { ErrorCode, ServiceError } from '../errors';
 import { findBank } from '../rails/banks';
-import { createPayout } from '../payouts/create-payout';
+import { sendDashboardPayout } from '../approvals/dashboard-payout';
 import { payoutParties } from '../payouts/payout-parties';
 import { merchantRefusal, type PayoutQuote, payerRule, quotePayout } from '../payouts/payout-quote';
 import { previewRecipient, type RecipientPreview } from '../payouts/recipient-preview';
@@ -159,9 +159,9 @@ export const sendPayout = defineAction({
     requireConfirmation(payoutNeedsConfirmation(input.destination_type, input.amount), input.confirmed);
     const request = toPayoutRequest(input);
     return runOnce(db, session, { action: 'sendPayout', submissionId: input.submission_id, input: request }, async () => {
-      const created = await createPayout(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, input: request });
-      const reference = 'initiator_reference' in created ? created.initiator_reference : created.provider_reference;
-      return { reference };
+      // At or above the currency's approval threshold the payout waits for a second person (lib/approvals/).
+      const result = await sendDashboardPayout(db, { businessId: session.businessId, mode: session.mode, userId: session.userId, input: request });
+      return result.sent ? { reference: result.reference } : { reference: result.approval.reference, approval: result.approval };
     });
   },
 });

@@ -5,7 +5,8 @@ export const PERMISSIONS = [
   'cards:create',
   'cards:status', // disable and enable
   'cards:cancel',
-  'money:move', // top-ups, payouts, payments
+  'money:move', // top-ups, payouts, payments, adjustment requests
+  'money:approve', // second-person approval of payouts over the threshold and of adjustments
   'payments:refund', // refunds of paid top-ups
   'history:read', // payouts, payments, activity
   'history:export',
@@ -21,7 +22,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'history:read', 'payments:refund', 'history:export', 'reports:read', 'audit:read', 'account'],
+  finance: ['cards:read', 'money:approve', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
   support: ['cards:read', 'cards:status', 'account'],
 };
 

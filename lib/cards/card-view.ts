@@ -22,6 +22,8 @@ export interface CardRow {
   phone_number: string;
   email: string | null;
   balance: number;
+  /** The sum of the card's open holds (lib/holds/): money set aside, no longer in balance. */
+  held: number;
 }
 
 /** The gift card of SPEC.md, keys in the spec's order. */
@@ -35,6 +37,7 @@ export interface GiftCard {
   is_scoped: number;
   business_id: number;
   available_amount: number;
+  held_amount: number;
   created_at: string;
   updated_at: string;
 }
@@ -50,6 +53,7 @@ export function toGiftCard(row: CardRow): GiftCard {
     is_scoped: 1,
     business_id: row.business_id,
     available_amount: Number(row.balance),
+    held_amount: Number(row.held),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -58,7 +62,8 @@ export function toGiftCard(row: CardRow): GiftCard {
 const cardSelect = (source: SQL) => sql`
   SELECT c.id, c.ref_id, c.business_id, c.mode, c.customer_id, c.card_number, c.currency, c.status, c.disabled_by,
          c.account_id, c.created_at, c.updated_at, c.cancelled_at,
-         n.first_name, n.last_name, cu.phone_number, n.email, a.balance
+         n.first_name, n.last_name, cu.phone_number, n.email, a.balance,
+         coalesce((SELECT sum(h.amount) FROM holds h WHERE h.card_id = c.id AND h.status = 'open'), 0)::bigint AS held
   FROM ${source} c
   JOIN customers cu ON cu.id = c.customer_id
   LEFT JOIN customer_names n ON n.business_id = c.business_id AND n.customer_id = c.customer_id

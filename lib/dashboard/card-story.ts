@@ -4,6 +4,7 @@ import type { CardRow } from '../cards/card-view';
 import { checkCardNumberParam } from '../cards/get-card';
 import type { DbOrTx } from '../db/client';
 import { cardNotFound } from '../errors';
+import { unitsText } from '../actions/amount.validation';
 import type { Mode } from '../validation';
 
 /**
@@ -13,7 +14,7 @@ import type { Mode } from '../validation';
  * with where the money went. Newest first, keyset-paged across all the sources.
  */
 
-type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled';
+type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled' | 'approval';
 type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
 
 export interface StoryEvent {
@@ -82,6 +83,10 @@ const MOVEMENT_LABELS: Record<string, string> = {
   payment_refund: 'Payment refunded to the payer',
   payment_refund_reversal: 'Refund refused by the provider: returned',
   card_cancellation: 'Card cancelled: balance to business account',
+  hold: 'Held for approval',
+  hold_release: 'Hold released',
+  adjustment_increase: 'Adjustment: added by the business',
+  adjustment_decrease: 'Adjustment: taken back by the business',
 };
 
 // Events of one instant are ordered by source: the cancellation is told after the movement it made.
@@ -111,7 +116,30 @@ function olderThan(cursor: Cursor | undefined, rank: Rank, at: SQL, id: SQL): SQ
   return sql`(${at}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id})`;
 }
 
-const AUDIT_ACTIONS = ['card.disabled', 'card.enabled', 'card.provider_disabled', 'card.provider_enabled', 'card.cancelled'];
+const APPROVAL_ACTIONS: Record<string, string> = {
+  'approval.requested': 'sent for approval',
+  'approval.approved': 'approved',
+  'approval.rejected': 'rejected',
+  'approval.withdrawn': 'withdrawn by the teammate who asked',
+  'approval.expired': 'expired after 72 hours: its money was released',
+  'approval.failed': 'approved, but could not be done: its money was released',
+};
+
+const AUDIT_ACTIONS = ['card.disabled', 'card.enabled', 'card.provider_disabled', 'card.provider_enabled', 'card.cancelled', ...Object.keys(APPROVAL_ACTIONS)];
+
+/** An approval's audit line in words: what waited (a payout, or an adjustment up or down), how much, and what became of it. */
+function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null } {
+  const what = d.kind === 'adjustment' ? (d.direction === 'decrease' ? 'Adjustment (take from the card)' : 'Adjustment (add to the card)') : 'Payout';
+  const amount = `${String(d.currency)} ${unitsText(Number(d.amount))}`;
+  const reason = typeof d.reason_code === 'string' ? String(d.reason_code).replaceAll('_', ' ') : null;
+  const parts = [
+    `${amount} (${String(d.reference)}).`,
+    action === 'approval.requested' && reason ? `Reason: ${reason}${d.note ? `: ${String(d.note)}` : ''}.` : null,
+    action !== 'approval.requested' && d.note ? `Note: ${String(d.note)}` : null,
+    typeof d.reason === 'string' && action === 'approval.failed' ? String(d.reason) : null,
+  ];
+  return { title: `${what} ${APPROVAL_ACTIONS[action]}`, detail: parts.filter(Boolean).join(' ') };
+}
 
 /** The label of who did something, from the actor columns and the joined user email and key prefix. */
 function actorLabel(r: { actor_type?: unknown; email?: unknown; prefix?: unknown }): string | null {
@@ -292,6 +320,15 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
     const reason = typeof details.reason === 'string' && details.reason ? details.reason : null;
     const actor = actorLabel(r);
     const at = iso(r.created_at);
+    if (action.startsWith('approval.')) {
+      push(RANK.audit, Number(r.id), {
+        kind: 'approval',
+        at,
+        actor: actor ?? (r.actor_type === 'system' ? 'the service' : null),
+        ...approvalEvent(action, details),
+      });
+      continue;
+    }
     if (action === 'card.cancelled') {
       const moved = money(details.moved_to_business_account);
       push(RANK.audit, Number(r.id), {

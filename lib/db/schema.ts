@@ -722,3 +722,94 @@ export const payoutDayTotals = pgTable(
   },
   (t) => [primaryKey({ name: 'payout_day_totals_pk', columns: [t.businessId, t.mode, t.currency, t.day] })],
 );
+
+/** Money set aside on the ledger (lib/holds/, migration 0026): posted to the business's held account until released. */
+export const holds = pgTable(
+  'holds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    sourceAccountId: id64('source_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    cardId: id64('card_id').references(() => cards.id),
+    amount: money('amount').notNull(),
+    purpose: text('purpose').notNull(),
+    status: text('status', { enum: ['open', 'released'] })
+      .notNull()
+      .default('open'),
+    holdTransactionId: id64('hold_transaction_id').notNull(),
+    releaseTransactionId: id64('release_transaction_id'),
+    createdAt: createdAt(),
+    releasedAt: ts('released_at'),
+  },
+  (t) => [
+    index('holds_open_by_card_idx').on(t.cardId).where(sql`${t.status} = 'open'`),
+    check('holds_status_check', sql`${t.status} IN ('open', 'released')`),
+    check('holds_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Second-person approval of dashboard payouts and manual adjustments (lib/approvals/, migration 0026). */
+export const approvalRequests = pgTable(
+  'approval_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    kind: text('kind').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    amount: money('amount').notNull(),
+    cardId: id64('card_id')
+      .notNull()
+      .references(() => cards.id),
+    cardNumber: text('card_number').notNull(),
+    /** The typed options of the operation to run on approval. */
+    options: jsonb('options').notNull(),
+    makerUserId: integer('maker_user_id').notNull(),
+    reasonCode: text('reason_code'),
+    note: text('note'),
+    status: text('status', { enum: ['awaiting_approval', 'approved', 'rejected', 'expired', 'failed'] })
+      .notNull()
+      .default('awaiting_approval'),
+    decidedBy: integer('decided_by'),
+    decidedAt: ts('decided_at'),
+    decisionNote: text('decision_note'),
+    failureReason: text('failure_reason'),
+    expiresAt: ts('expires_at').notNull(),
+    resultReference: text('result_reference'),
+    holdId: id64('hold_id')
+      .notNull()
+      .references(() => holds.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('approval_requests_reference_idx').on(t.reference),
+    index('approval_requests_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('approval_requests_due_idx').on(t.expiresAt).where(sql`${t.status} = 'awaiting_approval'`),
+    check('approval_requests_status_check', sql`${t.status} IN ('awaiting_approval', 'approved', 'rejected', 'expired', 'failed')`),
+  ],
+);
+
+/** The owner's approval threshold per business, mode and currency (none: dashboard payouts need no approval). */
+export const approvalThresholds = pgTable(
+  'approval_thresholds',
+  {
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    amount: money('amount').notNull(),
+    updatedBy: integer('updated_by'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.mode, t.currency] }), check('approval_thresholds_amount_positive', sql`${t.amount} > 0`)],
+);

@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from '../db/client';
 import { ledgerAccounts } from '../db/schema';
 import type { Currency, Mode } from '../validation';
 
-type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing';
+type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing' | 'held';
 export type ClearingRail = 'bank' | 'wallet' | 'checkout' | 'deposits' | 'refunds:checkout' | 'refunds:wallet';
 
 interface AccountSpec {
@@ -58,6 +58,19 @@ const FEE_REVENUE_SHARDS = 8;
  */
 export const feeRevenueAccountId = (db: Db, mode: Mode, currency: Currency) =>
   ensureAccount(db, { kind: 'fee_revenue', name: `${FEE_REVENUE}#${Math.floor(Math.random() * FEE_REVENUE_SHARDS)}`, mode, currency });
+
+/** The business's money set aside by holds (lib/holds/): never below zero, since every release follows its hold. */
+export const heldAccountId = (db: Db, businessId: number, mode: Mode, currency: Currency) =>
+  ensureAccount(db, { kind: 'held', name: `held:${businessId}`, businessId, mode, currency });
+
+/**
+ * Forgets every remembered shared account id: for a caller whose own database
+ * transaction rolled back after creating one (an approval runs a payout inside
+ * its transaction), so no id of a row that never committed is used again.
+ */
+export function forgetSharedAccounts(): void {
+  cache.clear();
+}
 
 /** Money in flight to or from an outside rail; it may go negative, the rail settles it. */
 export const clearingAccountId = (db: Db, rail: ClearingRail, mode: Mode, currency: Currency) =>

@@ -33,6 +33,7 @@ export const giftCardExample: GiftCard = {
   is_scoped: 1,
   business_id: 42,
   available_amount: 150000,
+  held_amount: 0,
   created_at: created,
   updated_at: created,
 };

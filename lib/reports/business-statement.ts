@@ -17,6 +17,10 @@ export const STATEMENT_KINDS = [
   'payment',
   'payment_refund',
   'payment_refund_returned',
+  'adjustment_to_card',
+  'adjustment_from_card',
+  'held',
+  'released',
   'other',
 ] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
@@ -31,6 +35,10 @@ const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
   payment: 'payment',
   payment_refund: 'payment_refund',
   payment_refund_returned: 'payment_refund_reversal',
+  adjustment_to_card: 'adjustment_increase',
+  adjustment_from_card: 'adjustment_decrease',
+  held: 'hold',
+  released: 'hold_release',
 };
 
 export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
@@ -43,6 +51,10 @@ export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
   payment: 'Payments for closed cards',
   payment_refund: 'Refunds for closed cards',
   payment_refund_returned: 'Refused refunds returned',
+  adjustment_to_card: 'Adjustments added to cards',
+  adjustment_from_card: 'Adjustments taken from cards',
+  held: 'Held for approval',
+  released: 'Released from hold',
   other: 'Other movements',
 };
 
@@ -123,6 +135,14 @@ function describeLine(l: Pick<StatementLine, 'kind' | 'ledgerKind' | 'reference'
       return `Refund of a payment for ${card}, which was cancelled or closed`;
     case 'payment_refund_returned':
       return `Refused refund of a payment for ${card} returned, the card being cancelled or disabled`;
+    case 'adjustment_to_card':
+      return `Adjustment added to ${card}`;
+    case 'adjustment_from_card':
+      return `Adjustment taken back from ${card}`;
+    case 'held':
+      return `Held until a teammate approves an adjustment of ${card}`;
+    case 'released':
+      return `Hold for ${card} released`;
     default:
       return `${l.ledgerKind.replaceAll('_', ' ')} ${l.amount < 0 ? 'paid out' : 'received'}`;
   }
@@ -219,6 +239,8 @@ function lineRows(db: DbOrTx, opts: StatementOptions, accountId: number, where: 
         WHEN t.kind IN ('payment_refund', 'payment_refund_reversal') THEN (SELECT p.card_number FROM refunds r JOIN payments p ON p.id = r.payment_id
           WHERE r.reference = t.reference AND ${own})
         WHEN t.kind = 'card_cancellation' THEN t.reference
+        WHEN t.kind IN ('adjustment_increase', 'adjustment_decrease', 'hold', 'hold_release')
+          THEN (SELECT a.card_number FROM approval_requests a WHERE a.reference = t.reference AND a.business_id = ${opts.businessId} AND a.mode = ${opts.mode})
       END AS card_number,
       (SELECT sum(f.amount) FROM ledger_entries f JOIN ledger_accounts fa ON fa.id = f.account_id
         WHERE f.transaction_id = t.id AND fa.kind = 'fee_revenue')::bigint AS fee

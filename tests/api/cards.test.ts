@@ -18,6 +18,7 @@ const CARD_KEYS = [
   'is_scoped',
   'business_id',
   'available_amount',
+  'held_amount',
   'created_at',
   'updated_at',
 ];

@@ -64,6 +64,8 @@ export interface CurrencyLiability {
   dormantBalance: number;
   /** Sum of ledger_accounts.balance of the same cards now: equals balance when the day is today. */
   ledgerBalanceNow: number;
+  /** Card money held for an approval at the day's end: still owed to the holders, but not in their balances (lib/holds/). */
+  heldForApproval: number;
 }
 
 export interface LiabilityReport {

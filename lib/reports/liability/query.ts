@@ -75,6 +75,15 @@ export async function liabilityReport(db: DbOrTx, opts: LiabilityOptions): Promi
     GROUP BY c.currency`),
   );
 
+  // Holds of card money open at the day's end: still owed, though not on the cards' balances meanwhile.
+  const held = await reportRead(db, (tx) =>
+    tx.execute<{ currency: Currency; held: number }>(sql`
+      SELECT currency, sum(amount)::bigint AS held FROM holds
+      WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND card_id IS NOT NULL
+        AND created_at < ${asOf.end.toISOString()}::timestamptz AND (released_at IS NULL OR released_at >= ${asOf.end.toISOString()}::timestamptz)
+      GROUP BY currency`),
+  );
+
   const currencies = new Map<Currency, CurrencyLiability>();
   const entry = (currency: Currency) => {
     let c = currencies.get(currency);
@@ -87,6 +96,7 @@ export async function liabilityReport(db: DbOrTx, opts: LiabilityOptions): Promi
         dormantCards: 0,
         dormantBalance: 0,
         ledgerBalanceNow: 0,
+        heldForApproval: 0,
       };
       currencies.set(currency, c);
     }
@@ -106,12 +116,13 @@ export async function liabilityReport(db: DbOrTx, opts: LiabilityOptions): Promi
     c.dormantCards += row.dormant_cards;
     c.dormantBalance += Number(row.dormant_balance);
   }
+  for (const row of held.rows) entry(row.currency).heldForApproval = Number(row.held);
   return {
     asOf,
     dormantDays: opts.dormantDays,
     isToday: opts.day === dayIn(opts.timeZone, new Date()),
     // A currency whose cards never held money, then or now, says nothing.
-    currencies: [...currencies.values()].filter((c) => c.cards > 0 || c.ledgerBalanceNow !== 0).sort(byCurrency),
+    currencies: [...currencies.values()].filter((c) => c.cards > 0 || c.ledgerBalanceNow !== 0 || c.heldForApproval !== 0).sort(byCurrency),
   };
 }
 

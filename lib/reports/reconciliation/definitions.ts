@@ -79,6 +79,14 @@ export const FIGURES = [
     text: 'Balances of cancelled cards moved to the business account; the same amount appears as cancelled cards emptied.',
   },
   {
+    key: 'adjustmentsIn',
+    group: 'in',
+    label: 'Adjustments in',
+    csv: 'adjustments_in',
+    onPage: true,
+    text: 'Approved manual adjustments: what they added to cards (from the business account) or gave back to the business account (from a card). The same amounts appear under adjustments out: they move money within the business.',
+  },
+  {
     key: 'cardToCardSent',
     group: 'out',
     label: 'Card-to-card',
@@ -136,6 +144,14 @@ export const FIGURES = [
     text: 'Refunds of paid top-ups: what left the cards (or the business account, for a card cancelled since) to repay the payer. The payer’s fee is not refunded.',
   },
   {
+    key: 'adjustmentsOut',
+    group: 'out',
+    label: 'Adjustments out',
+    csv: 'adjustments_out',
+    onPage: true,
+    text: 'The other side of approved manual adjustments: what left the business account for a card, or a card for the business account.',
+  },
+  {
     key: 'payoutsRefunded',
     group: 'reversals',
     label: 'Payouts refunded',
@@ -176,7 +192,14 @@ export const FIGURES = [
     text: 'The provider’s fees on paid top-ups, paid by the payer on top of the amount.',
   },
   { key: 'feesRefunded', group: 'fees', label: 'Fees refunded', csv: 'fees_refunded', onPage: true, text: 'Fees given back with failed payouts.' },
-  { key: 'otherIn', group: 'ledger', label: 'Other in', csv: 'other_in', onPage: false, text: 'Movements of any other kind into this business’s accounts.' },
+  {
+    key: 'otherIn',
+    group: 'ledger',
+    label: 'Other in',
+    csv: 'other_in',
+    onPage: false,
+    text: 'Movements of any other kind into this business’s accounts, such as money held for an approval and its release (held money stays the business’s).',
+  },
   {
     key: 'otherOut',
     group: 'ledger',

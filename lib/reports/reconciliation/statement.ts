@@ -10,7 +10,8 @@ export const PROBLEM_LIMIT = 500;
 const WALLETS = BANKS.filter((b) => b.type === 'wallet').map((b) => b.slug);
 const SENT_PAYOUTS = ['payout_card_to_card', 'payout_bank', 'payout_b2b'];
 const PAYOUT_KINDS = [...SENT_PAYOUTS, 'payout_bank_reversal', 'transfer', 'transfer_settlement', 'transfer_reversal'];
-const KNOWN_KINDS = [...PAYOUT_KINDS, 'payment', 'payment_refund', 'payment_refund_reversal', 'business_deposit', 'card_cancellation'];
+const ADJUSTMENT_KINDS = ['adjustment_increase', 'adjustment_decrease'];
+const KNOWN_KINDS = [...PAYOUT_KINDS, ...ADJUSTMENT_KINDS, 'payment', 'payment_refund', 'payment_refund_reversal', 'business_deposit', 'card_cancellation'];
 const list = (values: readonly string[]) =>
   sql.join(
     values.map((v) => sql`${v}`),
@@ -63,7 +64,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       WHERE t.business_id IS DISTINCT FROM ${B} AND t.mode = ${M} AND ${within('created_at')}
     ), ent AS MATERIALIZED (
       SELECT tx.*, e.id AS entry_id, e.account_id, e.currency, e.amount, e.balance_after, a.kind AS account_kind, a.name AS account_name,
-        (a.business_id = ${B} AND a.mode = ${M} AND a.kind IN ('card', 'business')) AS own
+        (a.business_id = ${B} AND a.mode = ${M} AND a.kind IN ('card', 'business', 'held')) AS own
       FROM tx JOIN ledger_entries e ON e.transaction_id = tx.id JOIN ledger_accounts a ON a.id = e.account_id
       WHERE ${currency}
     ), per_tx AS MATERIALIZED (
@@ -88,6 +89,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'payout_card_to_card' AND NOT crossing")} AS "cardToCardReceived",
         ${f("kind = 'payout_card_to_card' AND crossing")} AS "cardToCardFromOthers",
         ${f("kind = 'card_cancellation'")} AS "cardsSweptIn",
+        ${f("kind IN ('adjustment_increase', 'adjustment_decrease')")} AS "adjustmentsIn",
         ${f("kind = 'payout_card_to_card' AND NOT crossing", 'own_out')} AS "cardToCardSent",
         ${f("kind = 'payout_card_to_card' AND crossing", 'own_out')} AS "cardToCardToOthers",
         ${f("kind = 'payout_bank' AND NOT wallet", 'own_out')} AS "bankPayouts",
@@ -96,6 +98,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'transfer'", 'own_out')} AS "topupsSent",
         ${f("kind = 'card_cancellation'", 'own_out')} AS "cardsEmptied",
         ${f("kind = 'payment_refund'", 'own_out')} AS "paymentsRefunded",
+        ${f("kind IN ('adjustment_increase', 'adjustment_decrease')", 'own_out')} AS "adjustmentsOut",
         ${f("kind = 'payout_bank_reversal'")} AS "payoutsRefunded",
         ${f("kind = 'payment_refund_reversal'")} AS "refundsReturned",
         ${f("kind = 'transfer_reversal'")} AS "topupsReturned",

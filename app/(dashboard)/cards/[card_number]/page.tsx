@@ -4,6 +4,7 @@ import { cardStatusLabel } from '@/components/cards/card-status-label';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
 import { TopUpFormView } from '@/components/cards/top-up-form';
+import { AdjustmentFormView } from '@/components/approvals/adjustment-form';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
@@ -112,6 +113,22 @@ export default async function CardPage({ params, searchParams }: Props) {
           <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="card-balance">
             {formatMoney(balance, card.currency)}
           </p>
+          {Number(card.held) > 0 && (
+            <p className="mt-1 text-sm text-slate-700" data-testid="card-held">
+              Available now. Another {formatMoney(Number(card.held), card.currency)} is held until a teammate decides on it
+              {can(session.role, 'money:approve') || can(session.role, 'money:move') ? (
+                <>
+                  {' '}
+                  (see{' '}
+                  <Link href="/approvals" className="font-medium underline underline-offset-2">
+                    Approvals
+                  </Link>
+                  )
+                </>
+              ) : null}
+              .
+            </p>
+          )}
           <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
             Status{' '}
             <span data-testid="card-status">
@@ -168,6 +185,17 @@ export default async function CardPage({ params, searchParams }: Props) {
         <div className="mt-4">
           <Panel title="Top up">
             <TopUpFormView cardNumber={card.card_number} currency={card.currency} businessBalance={story.businessBalance} />
+          </Panel>
+        </div>
+      )}
+
+      {movesMoney && (
+        <div className="mt-4">
+          <Panel title="Adjust balance">
+            <p className="-mt-2 mb-3 text-sm text-slate-600">
+              A correction against the business account. It waits for a teammate’s approval, with the amount held meanwhile.
+            </p>
+            <AdjustmentFormView cardNumber={card.card_number} currency={card.currency} />
           </Panel>
         </div>
       )}

@@ -1,0 +1,101 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { requestAdjustment } from '@/server/actions/approvals';
+import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { Button } from '@/components/ui/button';
+import { SelectField, TextField } from '@/components/ui/field';
+import { formatMoney } from '@/components/ui/money';
+import { Notice } from '@/components/ui/notice';
+import { ADJUSTMENT_REASON_LABELS, ADJUSTMENT_REASONS } from '@/lib/adjustments/adjustment-reasons';
+import { type AdjustmentForm, type AdjustmentValues, adjustmentFormSchema } from '@/lib/actions/approval.validation';
+
+/** A manual adjustment of the card's balance against the business account; it always waits for a teammate's approval. */
+export function AdjustmentFormView({ cardNumber, currency }: { cardNumber: string; currency: string }) {
+  const router = useRouter();
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { register, handleSubmit, setError, reset, getValues, formState } = useForm<AdjustmentForm, unknown, AdjustmentValues>({
+    resolver: zodResolver(adjustmentFormSchema),
+    defaultValues: { card_number: cardNumber, direction: 'increase', amount: '', reason_code: 'goodwill', note: '', submission_id: newSubmissionId() },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async () => {
+    setOutcome(null);
+    // The text as typed goes to the server, which parses it again with the same schema.
+    const values = getValues();
+    const result = await requestAdjustment(values);
+    if (!result.ok) {
+      const fields = result.fieldErrors ?? (result.field ? { [result.field]: result.message } : {});
+      const placed = Object.entries(fields).filter(([f]) => f === 'amount' || f === 'note');
+      for (const [f, message] of placed) setError(f as 'amount' | 'note', { message }, { shouldFocus: true });
+      if (placed.length === 0) setOutcome({ tone: 'error', text: result.message });
+      return;
+    }
+    reset({ card_number: cardNumber, direction: values.direction, amount: '', reason_code: 'goodwill', note: '', submission_id: newSubmissionId() });
+    const d = result.data;
+    setOutcome({
+      tone: 'success',
+      text: `Sent for approval: ${values.direction === 'increase' ? 'add' : 'take'} ${formatMoney(d.amount, currency)} (${d.reference}). ${
+        values.direction === 'decrease' ? 'The amount is held on the card' : 'The amount is held from the business account'
+      } until a teammate decides.`,
+    });
+    router.refresh();
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Adjust balance">
+      <input type="hidden" {...register('card_number')} />
+      <input type="hidden" {...register('submission_id')} />
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-800">Adjustment</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
+            <input type="radio" value="increase" className="mt-1 accent-emerald-700" {...register('direction')} />
+            <span>
+              <span className="block font-medium">Add to the card</span>
+              <span className="block text-xs text-slate-600">Paid from the business account.</span>
+            </span>
+          </label>
+          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
+            <input type="radio" value="decrease" className="mt-1 accent-emerald-700" {...register('direction')} />
+            <span>
+              <span className="block font-medium">Take from the card</span>
+              <span className="block text-xs text-slate-600">Back to the business account.</span>
+            </span>
+          </label>
+        </div>
+      </fieldset>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          id="adjustment-amount"
+          label={`Adjust by (${currency})`}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="25.00"
+          error={errors.amount?.message}
+          {...register('amount')}
+        />
+        <SelectField id="adjustment-reason" label="Reason" error={errors.reason_code?.message} {...register('reason_code')}>
+          {ADJUSTMENT_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {ADJUSTMENT_REASON_LABELS[r]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <TextField id="adjustment-note" label="Note" hint="Required when the reason is Other." error={errors.note?.message} {...register('note')} />
+      <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
+        {isSubmitting ? 'Sending…' : 'Send for approval'}
+      </Button>
+      {outcome && (
+        <Notice tone={outcome.tone} testId="adjustment-outcome">
+          {outcome.text}
+        </Notice>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors';
+import { postTransaction } from '../ledger/post-transaction';
+import type { Mode } from '../validation';
+import type { AdjustmentOptions } from './request-adjustment';
+
+export interface PostAdjustmentOptions {
+  businessId: number;
+  mode: Mode;
+  cardId: number;
+  businessAccountId: number;
+  /** The approval request's reference: the ledger transaction carries it. */
+  reference: string;
+  /** Who asked for it; the approval's audit line names who approved. */
+  actor: Actor;
+  adjustment: AdjustmentOptions;
+}
+
+/** Moves an approved adjustment between the card and the business account, in the caller's transaction. */
+export async function postAdjustment(tx: DbOrTx, opts: PostAdjustmentOptions): Promise<{ reference: string }> {
+  const { rows } = await tx.execute<{ account_id: number }>(sql`
+    SELECT account_id FROM cards WHERE id = ${opts.cardId} AND business_id = ${opts.businessId} AND mode = ${opts.mode}`);
+  if (!rows[0]) throw new ServiceError('card_not_found', 'The card is not one of this business’s cards.');
+  const card = Number(rows[0].account_id);
+  const { amount, direction } = opts.adjustment;
+  const up = direction === 'increase';
+  await postTransaction(tx, {
+    mode: opts.mode,
+    kind: up ? 'adjustment_increase' : 'adjustment_decrease',
+    businessId: opts.businessId,
+    reference: opts.reference,
+    actor: opts.actor,
+    postings: [
+      { accountId: card, amount: up ? amount : -amount },
+      { accountId: opts.businessAccountId, amount: up ? -amount : amount },
+    ],
+    onClosed: () => new ServiceError('card_not_found', 'The card was cancelled while the adjustment waited.'),
+    onInsufficient: (accountId) =>
+      new ServiceError(
+        'insufficient_balance',
+        accountId === card ? 'The card no longer holds the amount to take back.' : 'The business account does not hold the amount to add.',
+      ),
+  });
+  return { reference: opts.reference };
+}

@@ -1,0 +1,35 @@
+import { postAdjustment } from '../adjustments/post-adjustment';
+import type { AdjustmentOptions } from '../adjustments/request-adjustment';
+import type { Db, Tx } from '../db/client';
+import { createPayout } from '../payouts/create-payout';
+import type { ApprovalKind, ApprovalRow } from './approval-request';
+
+interface OperationContext {
+  businessAccountId: number;
+}
+
+type Operation = (tx: Tx, request: ApprovalRow, ctx: OperationContext) => Promise<{ reference: string }>;
+
+const makerOf = (r: ApprovalRow) => ({ type: 'user' as const, id: String(r.maker_user_id) });
+
+/**
+ * What an approval runs, by kind, inside the approval's database transaction
+ * (after the hold is released, before anything else can take the money).
+ */
+export const OPERATIONS: Record<ApprovalKind, Operation> = {
+  payout: async (tx, r) => {
+    // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the approval's transaction.
+    const created = await createPayout(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), input: r.options });
+    return { reference: 'initiator_reference' in created ? created.initiator_reference : created.provider_reference };
+  },
+  adjustment: (tx, r, ctx) =>
+    postAdjustment(tx, {
+      businessId: r.business_id,
+      mode: r.mode,
+      cardId: r.card_id,
+      businessAccountId: ctx.businessAccountId,
+      reference: r.reference,
+      actor: makerOf(r),
+      adjustment: r.options as unknown as AdjustmentOptions,
+    }),
+};

@@ -1,0 +1,91 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import type { Currency, Mode } from '../validation';
+import type { ApprovalKind, ApprovalStatus } from './approval-request';
+
+export interface ApprovalListItem {
+  reference: string;
+  kind: ApprovalKind;
+  status: ApprovalStatus;
+  currency: Currency;
+  amount: number;
+  held: number;
+  cardNumber: string;
+  /** A payout's destination or an adjustment's direction, in words. */
+  what: string;
+  makerUserId: number;
+  maker: string;
+  reasonCode: string | null;
+  note: string | null;
+  createdAt: string;
+  expiresAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  decisionNote: string | null;
+  failureReason: string | null;
+  resultReference: string | null;
+}
+
+export interface ListApprovalsOptions {
+  businessId: number;
+  mode: Mode;
+  /** Waiting ones (oldest first, the next to expire on top), decided ones (newest first), or the one with this reference. */
+  view: 'waiting' | 'decided' | { reference: string };
+  limit: number;
+}
+
+const PAYOUT_WORDS: Record<string, (o: Record<string, unknown>) => string> = {
+  card_to_card: (o) => `Card-to-card payout to card ending ${String(o.destination_card_number).slice(-4)}`,
+  b2b: (o) => `Business payout to merchant ${String(o.merchant_id)}`,
+  bank: (o) => `Bank payout to ${String(o.account_name)} (${String(o.bank_slug)}, account ending ${String(o.account_number).slice(-4)})`,
+};
+
+function whatOf(kind: string, o: Record<string, unknown>): string {
+  if (kind === 'adjustment') return o.direction === 'increase' ? 'Adjustment: add to the card' : 'Adjustment: take from the card';
+  const type = o.destination_card_number ? 'card_to_card' : o.merchant_id ? 'b2b' : 'bank';
+  return PAYOUT_WORDS[type](o);
+}
+
+/** The approval queue or its history, scoped to the business and mode, with who asked and who decided by email. */
+export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Promise<ApprovalListItem[]> {
+  const waiting = opts.view === 'waiting';
+  const which =
+    typeof opts.view === 'object'
+      ? sql`r.reference = ${opts.view.reference}`
+      : waiting
+        ? sql`r.status = 'awaiting_approval'`
+        : sql`r.status <> 'awaiting_approval'`;
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    SELECT r.*, h.amount AS held, m.email AS maker_email, d.email AS decider_email
+    FROM approval_requests r
+    JOIN holds h ON h.id = r.hold_id
+    LEFT JOIN users m ON m.id = r.maker_user_id AND m.business_id = r.business_id
+    LEFT JOIN users d ON d.id = r.decided_by AND d.business_id = r.business_id
+    WHERE r.business_id = ${opts.businessId} AND r.mode = ${opts.mode}
+      AND ${which}
+    ORDER BY ${waiting ? sql`r.created_at ASC, r.id ASC` : sql`coalesce(r.decided_at, r.created_at) DESC, r.id DESC`}
+    LIMIT ${opts.limit}`);
+  const when = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+  return rows.map((r) => ({
+    reference: String(r.reference),
+    kind: r.kind as ApprovalKind,
+    status: r.status as ApprovalStatus,
+    currency: r.currency as Currency,
+    amount: Number(r.amount),
+    held: Number(r.held),
+    cardNumber: String(r.card_number),
+    what: whatOf(String(r.kind), (r.options ?? {}) as Record<string, unknown>),
+    makerUserId: Number(r.maker_user_id),
+    maker: r.maker_email ? String(r.maker_email) : 'a removed team member',
+    reasonCode: (r.reason_code as string | null) ?? null,
+    note: (r.note as string | null) ?? null,
+    createdAt: when(r.created_at)!,
+    expiresAt: when(r.expires_at)!,
+    decidedBy:
+      r.decided_by === null ? (r.status === 'expired' ? 'expired after 72 hours' : null) : r.decider_email ? String(r.decider_email) : 'a removed team member',
+    decidedAt: when(r.decided_at),
+    decisionNote: (r.decision_note as string | null) ?? null,
+    failureReason: (r.failure_reason as string | null) ?? null,
+    resultReference: (r.result_reference as string | null) ?? null,
+  }));
+}

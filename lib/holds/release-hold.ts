@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import type { DbOrTx } from '../db/client';
+import { postTransaction } from '../ledger/post-transaction';
+
+export interface ReleaseHoldOptions {
+  holdId: number;
+  actor: Actor;
+  /** The business account of the hold's mode and currency: where the money goes when its source was closed meanwhile (a cancelled card). */
+  businessAccountId: number;
+}
+
+export interface ReleasedHold {
+  amount: number;
+  /** The account the money went back to: the source, or the business account when the source was closed. */
+  accountId: number;
+  transactionId: number;
+}
+
+class SourceClosed extends Error {}
+
+/**
+ * Gives held money back: one ledger transaction from the held account to the
+ * hold's source, in the caller's transaction. The hold row is claimed first
+ * with a conditional update, so a hold is released once however many callers
+ * race (the loser gets null). A source closed meanwhile (a card cancelled
+ * while its money was held) gets nothing: the money goes to the business
+ * account, as a cancelled card's balance does.
+ */
+export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions): Promise<ReleasedHold | null> {
+  const claimed = await tx.execute<{
+    amount: number;
+    source_account_id: number;
+    purpose: string;
+    business_id: number;
+    mode: string;
+    held_account_id: number;
+  }>(sql`
+    UPDATE holds h SET status = 'released', released_at = now()
+    FROM ledger_accounts held
+    WHERE h.id = ${opts.holdId} AND h.status = 'open'
+      AND held.mode = h.mode AND held.currency = h.currency AND held.name = 'held:' || h.business_id
+    RETURNING h.amount, h.source_account_id, h.purpose, h.business_id, h.mode, held.id AS held_account_id`);
+  const hold = claimed.rows[0];
+  if (!hold) return null;
+  const amount = Number(hold.amount);
+  const post = (accountId: number) =>
+    postTransaction(tx, {
+      mode: hold.mode as 'test' | 'live',
+      kind: 'hold_release',
+      businessId: Number(hold.business_id),
+      reference: hold.purpose,
+      actor: opts.actor,
+      postings: [
+        { accountId: Number(hold.held_account_id), amount: -amount },
+        { accountId, amount },
+      ],
+      onClosed: () => new SourceClosed(),
+    });
+  let accountId = Number(hold.source_account_id);
+  let posted: Awaited<ReturnType<typeof post>>;
+  try {
+    posted = await post(accountId);
+  } catch (err) {
+    if (!(err instanceof SourceClosed)) throw err;
+    accountId = opts.businessAccountId;
+    posted = await post(accountId);
+  }
+  await tx.execute(sql`UPDATE holds SET release_transaction_id = ${posted.transactionId} WHERE id = ${opts.holdId}`);
+  return { amount, accountId, transactionId: posted.transactionId };
+}

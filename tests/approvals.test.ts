@@ -6,6 +6,7 @@ import { runActionAs } from '../lib/actions/define-action';
 import { requestAdjustment } from '../lib/adjustments/request-adjustment';
 import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { sendDashboardPayout } from '../lib/approvals/dashboard-payout';
+import { refundFromDashboard } from '../lib/approvals/dashboard-refund';
 import { approveRequest, rejectRequest } from '../lib/approvals/decide-approval';
 import { expireApprovals } from '../lib/approvals/expire-approvals';
 import type { DashboardSession } from '../lib/auth/session-types';
@@ -363,6 +364,93 @@ describe('manual adjustments', () => {
     const decision = await approveRequest(testDb(), { ...scope(), reference: down.reference, userId: users.owner });
     expect(decision.status).toBe('failed');
     expect(await businessBalance(biz.id, 'test', 'ETB')).toBe(business + 8_000);
+    await expectLedgerClean();
+  });
+});
+
+describe('a dashboard refund at or above the threshold', () => {
+  /** A paid hosted top-up of `amount` on a new card. */
+  async function paidTopUp(amount: number) {
+    const number = await card(0);
+    const created = await biz.test.post('/api/v1/card/payments', { type: 'hosted', amount, card_number: number });
+    expect(created.status).toBe(201);
+    const reference = created.body.data.link_reference as string;
+    const done = await biz.test.post(`/api/v1/test-helpers/payments/${reference}/complete`, { status: 'success' });
+    expect(done.status).toBe(200);
+    return { number, reference };
+  }
+  const refunded = async (reference: string) =>
+    Number((await testDb().execute<{ r: number }>(sql`SELECT refunded_amount AS r FROM payments WHERE link_reference = ${reference}`)).rows[0].r);
+
+  it('refunds at once below it; at it, holds the amount on the card until another teammate approves, then refunds once', async () => {
+    const { number, reference } = await paidTopUp(80_000);
+    const below = await refundFromDashboard(testDb(), { ...scope(), userId: users.finance, reference, amount: 10_000 });
+    expect(below.sent).toBe(true);
+    const waiting = await refundFromDashboard(testDb(), {
+      ...scope(),
+      userId: users.finance,
+      reference,
+      amount: 50_000,
+      reason: 'Customer returned the order',
+    });
+    if (waiting.sent) throw new Error('refunded at once');
+    expect(await apiCard(number)).toMatchObject({ available_amount: 80_000 - 10_000 - 50_000, held_amount: 50_000 });
+    expect(await refunded(reference)).toBe(10_000);
+    // The held money cannot be spent meanwhile: a payout of more than what is left available is refused.
+    const spend = await biz.test.post('/api/v1/card/payouts', { card_number: number, destination_card_number: await card(0), amount: 20_001 });
+    expect(spend.status).toBe(400);
+    await expect(approveRequest(testDb(), { ...scope(), reference: waiting.approval.reference, userId: users.finance })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await approveRequest(testDb(), { ...scope(), reference: waiting.approval.reference, userId: users.owner });
+    expect(await status(waiting.approval.reference)).toMatchObject({ status: 'approved' });
+    expect(await refunded(reference)).toBe(60_000);
+    expect(await apiCard(number)).toMatchObject({ available_amount: 20_000, held_amount: 0 });
+    await expectLedgerClean();
+  });
+
+  it('a rejected refund gives the held amount back and refunds nothing', async () => {
+    const { number, reference } = await paidTopUp(70_000);
+    const waiting = await refundFromDashboard(testDb(), { ...scope(), userId: users.finance, reference });
+    if (waiting.sent) throw new Error('refunded at once');
+    expect(waiting.approval.amount).toBe(70_000);
+    expect(await apiCard(number)).toMatchObject({ available_amount: 0, held_amount: 70_000 });
+    await rejectRequest(testDb(), { ...scope(), reference: waiting.approval.reference, userId: users.owner, asMaker: false });
+    expect(await apiCard(number)).toMatchObject({ available_amount: 70_000, held_amount: 0 });
+    expect(await refunded(reference)).toBe(0);
+    await expectLedgerClean();
+  });
+});
+
+describe('limits on approval', () => {
+  it('an approved adjustment that would take a card over its max_card_balance fails with the limit, and the held money goes back', async () => {
+    const number = await card(10_000);
+    const business = await businessBalance(biz.id, 'test', 'ETB');
+    const up = await requestAdjustment(testDb(), {
+      ...scope(),
+      userId: users.operator,
+      cardNumber: number,
+      direction: 'increase',
+      amount: 5_001,
+      reasonCode: 'goodwill',
+    });
+    const limits = (max: number | null) =>
+      adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
+        mode: 'test',
+        currency: 'ETB',
+        max_payout: null,
+        daily_payout: null,
+        max_card_balance: max,
+      });
+    expect((await limits(15_000)).status).toBe(200);
+    try {
+      expect(await approveRequest(testDb(), { ...scope(), reference: up.reference, userId: users.finance })).toMatchObject({ status: 'failed' });
+      expect((await status(up.reference)).failure_reason).toMatch(/maximum card balance limit of 150\.00 ETB/);
+      expect(await apiCard(number)).toMatchObject({ available_amount: 10_000, held_amount: 0 });
+      expect(await businessBalance(biz.id, 'test', 'ETB')).toBe(business);
+    } finally {
+      expect((await limits(null)).status).toBe(200);
+    }
     await expectLedgerClean();
   });
 });

@@ -203,7 +203,9 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       const what =
         d.kind === 'adjustment'
           ? `adjustment ${d.direction === 'decrease' ? 'taking' : 'adding'} ${amount} ${d.direction === 'decrease' ? 'from' : 'to'} card ${target}`
-          : `payout of ${amount} from card ${target}`;
+          : d.kind === 'refund'
+            ? `refund of ${amount} from card ${target} to a payer`
+            : `payout of ${amount} from card ${target}`;
       const note = text(d.note) ? ` Note: “${text(d.note)}”.` : '';
       const said: Record<string, string> = {
         requested: `Asked for approval of ${d.kind === 'adjustment' ? 'an' : 'a'} ${what}.`,

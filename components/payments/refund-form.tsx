@@ -44,7 +44,17 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
       else setOutcome({ tone: 'error', text: result.message });
       return;
     }
-    const r = result.data;
+    if (!result.data.sent) {
+      const a = result.data.approval;
+      setOutcome({
+        tone: 'success',
+        text: `Sent for approval: a refund of ${formatMoney(a.amount, currency)} (${a.reference}). The amount is held on the card until a teammate approves or rejects it.`,
+      });
+      setOpen(false);
+      router.refresh();
+      return;
+    }
+    const r = result.data.refund;
     setOutcome({
       tone: 'success',
       text: `${formatMoney(r.amount, currency)} refunded (${r.refund_reference}). ${

@@ -1,11 +1,10 @@
-import { refundPayment } from '../refunds/refund-payment';
-import type { RefundRecord } from '../refunds/refund-view';
+import { type DashboardRefundResult, refundFromDashboard } from '../approvals/dashboard-refund';
 import { toMinorUnits } from './amount.validation';
 import { defineAction } from './define-action';
 import { refundFormSchema } from './refund.validation';
 import { runOnce } from './run-once';
 
-/** Refunds a paid top-up from its page, as the signed-in user, once per submission. Goes straight to the core (no approval yet). */
+/** Refunds a paid top-up from its page, as the signed-in user, once per submission; at or above the approval threshold it waits for a second person. */
 export const refundPaymentAction = defineAction({
   name: 'refundPayment',
   permission: 'payments:refund',
@@ -13,8 +12,8 @@ export const refundPaymentAction = defineAction({
   handler: async ({ db, session, input }) => {
     const { submission_id: submissionId, amount, ...rest } = input;
     const request = { ...rest, amount: toMinorUnits(amount) };
-    return runOnce<RefundRecord>(db, session, { action: 'refundPayment', submissionId, input: request }, () =>
-      refundPayment(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, ...request }),
+    return runOnce<DashboardRefundResult>(db, session, { action: 'refundPayment', submissionId, input: request }, () =>
+      refundFromDashboard(db, { businessId: session.businessId, mode: session.mode, userId: session.userId, ...request }),
     );
   },
 });

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors';
-import { postTransaction } from '../ledger/post-transaction';
+import { postTransaction, type PostTransactionOptions } from '../ledger/post-transaction';
+import { postCardCredit } from '../limits/card-credit';
+import { limitExceededError } from '../limits/limit-refusal';
 import type { Mode } from '../validation';
 import type { AdjustmentOptions } from './request-adjustment';
 
@@ -20,13 +22,13 @@ export interface PostAdjustmentOptions {
 
 /** Moves an approved adjustment between the card and the business account, in the caller's transaction. */
 export async function postAdjustment(tx: DbOrTx, opts: PostAdjustmentOptions): Promise<{ reference: string }> {
-  const { rows } = await tx.execute<{ account_id: number }>(sql`
-    SELECT account_id FROM cards WHERE id = ${opts.cardId} AND business_id = ${opts.businessId} AND mode = ${opts.mode}`);
+  const { rows } = await tx.execute<{ account_id: number; currency: string }>(sql`
+    SELECT account_id, currency FROM cards WHERE id = ${opts.cardId} AND business_id = ${opts.businessId} AND mode = ${opts.mode}`);
   if (!rows[0]) throw new ServiceError('card_not_found', 'The card is not one of this business’s cards.');
   const card = Number(rows[0].account_id);
   const { amount, direction } = opts.adjustment;
   const up = direction === 'increase';
-  await postTransaction(tx, {
+  const posting: PostTransactionOptions = {
     mode: opts.mode,
     kind: up ? 'adjustment_increase' : 'adjustment_decrease',
     businessId: opts.businessId,
@@ -42,6 +44,12 @@ export async function postAdjustment(tx: DbOrTx, opts: PostAdjustmentOptions): P
         'insufficient_balance',
         accountId === card ? 'The card no longer holds the amount to take back.' : 'The business account does not hold the amount to add.',
       ),
-  });
+  };
+  if (!up) await postTransaction(tx, posting);
+  else {
+    // Money added to a card is a credit like a top-up: the card's max_card_balance holds for it too (lib/limits/).
+    const credited = await postCardCredit(tx, posting);
+    if (credited.exceeded) throw limitExceededError(credited.exceeded, rows[0].currency);
+  }
   return { reference: opts.reference };
 }

@@ -2,6 +2,7 @@ import { postAdjustment } from '../adjustments/post-adjustment';
 import type { AdjustmentOptions } from '../adjustments/request-adjustment';
 import type { Db, Tx } from '../db/client';
 import { createPayout } from '../payouts/create-payout';
+import { refundPayment } from '../refunds/refund-payment';
 import type { ApprovalKind, ApprovalRow } from './approval-request';
 
 interface OperationContext {
@@ -32,4 +33,9 @@ export const OPERATIONS: Record<ApprovalKind, Operation> = {
       actor: makerOf(r),
       adjustment: r.options as unknown as AdjustmentOptions,
     }),
+  refund: async (tx, r) => {
+    const o = r.options as { reference: string; amount: number; reason?: string };
+    const refund = await refundPayment(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), ...o });
+    return { reference: refund.refund_reference };
+  },
 };

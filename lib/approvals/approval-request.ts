@@ -1,7 +1,7 @@
 import type { Currency, Mode } from '../validation';
 
-/** What can wait for a second person. A refund is one more entry here and in approval-operations.ts. */
-const APPROVAL_KINDS = ['payout', 'adjustment'] as const;
+/** What can wait for a second person; each kind has its operation in approval-operations.ts. */
+const APPROVAL_KINDS = ['payout', 'adjustment', 'refund'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 export type ApprovalStatus = 'awaiting_approval' | 'approved' | 'rejected' | 'expired' | 'failed';

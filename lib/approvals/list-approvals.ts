@@ -42,6 +42,7 @@ const PAYOUT_WORDS: Record<string, (o: Record<string, unknown>) => string> = {
 
 function whatOf(kind: string, o: Record<string, unknown>): string {
   if (kind === 'adjustment') return o.direction === 'increase' ? 'Adjustment: add to the card' : 'Adjustment: take from the card';
+  if (kind === 'refund') return `Refund of payment ${String(o.reference)} to its payer`;
   const type = o.destination_card_number ? 'card_to_card' : o.merchant_id ? 'b2b' : 'bank';
   return PAYOUT_WORDS[type](o);
 }

@@ -75,7 +75,7 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
       postings = payoutPostings(p, quote, plan);
     } catch (err) {
       if (!(parties.remembered && err instanceof ServiceError)) throw err; // refuse
-      continue; // retry: memory's answer, unconfirmed
+      continue; // retry: memory's answer, unconfirmed (only a first attempt acts on memory)
     }
 
     // write, verdict
@@ -83,7 +83,7 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
     if (written instanceof ServiceError) throw written; // refuse
     if (written !== 'parties_changed') return answerWritten(db, opts, plan, written); // done
 
-    // The guard refused parties read afresh: a card changed since (refuse), or else the fee rule did (retry).
+    // parties_changed. Parties read afresh changed in the moment before the statement: a card (refuse), else the fee rule (retry).
     if (!parties.remembered) {
       const why = await whyCardsRefused(db, p.source.id, plan.extra.destinationCardId);
       if (why) throw why; // refuse

@@ -164,27 +164,39 @@ export function postingCtes(guard: SQL = sql`true`, slots?: number, then?: { cte
 export const postingVerdict = sql`
   v.found, v.wanted, v.short_account, v.closed_account, v.unbalanced, v.guard_ok, (SELECT id FROM posted) AS transaction_id`;
 
+/** What refused a posting that its caller answers: its guard, a closed account (a cancelled card), or a balance that would go below zero. */
+export type PostingRefusal = { reason: 'guard' } | { reason: 'closed' | 'short'; accountId: number };
+
+const GUARD_REFUSED: PostingRefusal = { reason: 'guard' };
+
 /**
- * Raises what refused a posting, in the order a reader expects: an unknown
- * account or an unbalanced transaction (bugs), then (unless the guard refused:
- * the answer is false, and the caller's to give) a closed account, then a
+ * Undefined when the posting was written; else what refused it, in the order
+ * a reader expects: an unknown account or an unbalanced transaction (bugs,
+ * thrown), then the guard (it re-checks what the caller read, a card still
+ * active say, so the caller's answer comes first), a closed account, a
  * balance below zero.
  */
-export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): boolean {
-  if (v.transaction_id !== null) return true;
-  if (v.found < v.wanted) {
-    throw new Error('posting to an unknown ledger account');
-  }
+export function postingRefusal(v: PostingVerdict): PostingRefusal | undefined {
+  if (v.transaction_id !== null) return undefined;
+  if (v.found < v.wanted) throw new Error('posting to an unknown ledger account');
   if (v.unbalanced !== null) throw new Error(`transaction does not balance: off in ${v.unbalanced}`);
-  // The guard re-checks what the caller read (a card still active, say): when it refused, the caller's answer comes first.
-  if (!v.guard_ok) return false;
-  if (v.closed_account !== null) {
-    throw opts.onClosed?.(Number(v.closed_account)) ?? new Error(`posting to closed ledger account ${v.closed_account}`);
-  }
-  if (v.short_account !== null) {
-    throw opts.onInsufficient?.(Number(v.short_account)) ?? new ServiceError('insufficient_balance', 'The account does not hold enough funds.');
-  }
+  if (!v.guard_ok) return GUARD_REFUSED;
+  if (v.closed_account !== null) return { reason: 'closed', accountId: Number(v.closed_account) };
+  if (v.short_account !== null) return { reason: 'short', accountId: Number(v.short_account) };
   throw new Error('posting refused for no reason the verdict names');
+}
+
+/** Raises what refused a posting made without a guard, with the caller's errors for a closed account and a balance below zero. */
+export function checkPosting(v: PostingVerdict, opts: PostTransactionOptions): void {
+  const refusal = postingRefusal(v);
+  if (refusal === undefined) return;
+  if (refusal.reason === 'closed') {
+    throw opts.onClosed?.(refusal.accountId) ?? new Error(`posting to closed ledger account ${refusal.accountId}`);
+  }
+  if (refusal.reason === 'short') {
+    throw opts.onInsufficient?.(refusal.accountId) ?? new ServiceError('insufficient_balance', 'The account does not hold enough funds.');
+  }
+  throw new Error('posting refused by a guard it was not given');
 }
 
 const postingStatement = compiledOnce(

@@ -1,23 +1,17 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { businesses } from '../db/schema';
-import { ServiceError } from '../errors';
-import { newReference } from '../ids';
-import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
-import type { Posting } from '../ledger/post-transaction';
+import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
-import { bankRailFor } from '../rails/bank-rail';
+import { ACTIVE } from '../cards/card-status';
+import type { Db } from '../db/client';
+import type { FeeRule } from '../fees/fee-schedule';
+import { cardNotFound, ServiceError } from '../errors';
+import type { Posting } from '../ledger/post-transaction';
 import type { Mode } from '../validation';
+import { answerWritten, planDestination, type DestinationPlan } from './payout-destinations';
 import { payoutParties, type PayoutCard } from './payout-parties';
-import { merchantRefusal, quotePayout, type PayoutQuote } from './payout-quote';
-import { bankPayoutAnswer, businessPayoutAnswer, cardToCardAnswer } from './payout-answer';
-import { parsePayoutRequest } from './payout-request';
-import { settlePayout } from './settle-payout';
-import { PartiesChanged, writePayout, type PreparedPayout } from './write-payout';
-import { LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
-import { RailRefused } from '../rails/rail-refused';
-
-/** The payout detail page splits a stored payout's amounts with the quote's rule. */
+import { quotePayout, type PayoutQuote } from './payout-quote';
+import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled } from './payout-refusals';
+import { parsePayoutRequest, type PayoutRequest } from './payout-request';
+import { writePayout, type PreparedPayout } from './write-payout';
 
 export interface CreatePayoutOptions {
   businessId: number;
@@ -26,140 +20,144 @@ export interface CreatePayoutOptions {
   input: unknown;
 }
 
+/**
+ * The first attempt may act on memory; the second reads afresh and fails only
+ * if the fee schedule is edited between its read and its statement, a few
+ * milliseconds; a third such race is someone editing in a loop, and the payout
+ * then answers 503 (nothing moved, safe to send again) rather than holding on.
+ */
+const MAX_ATTEMPTS = 3;
+
+/**
+ * POST /card/payouts: card-to-card and B2B complete at once; bank payouts are
+ * debited now and settle later. Each attempt goes through these steps:
+ *
+ *   read     the fee rule and the cards (payoutParties), from this process's
+ *            memory when it holds them all ("remembered"), else one round trip
+ *   quote    the fee, the amounts and the checks, as the dashboard's preview
+ *            shows them, then the destination (planDestination)
+ *   write    the payout statement (writePayout): one round trip that locks the
+ *            accounts, re-checks the cards, the fee rule and the API key, and
+ *            writes everything or nothing
+ *   verdict  what the statement found (payoutVerdict)
+ *
+ * and ends in one of
+ *
+ *   done     written: the type's answer (a bank payout first tells its rail)
+ *   refuse   an error that stands: found by the statement, which sees the
+ *            latest rows, or by a check on parties read afresh
+ *   retry    the next attempt, reading afresh: what memory said was not
+ *            confirmed, or a fresh read's fee rule was edited before its
+ *            statement ran
+ *
+ * Remembered parties are a guess that only the statement confirms: any
+ * refusal given before the statement on them is retried, never answered.
+ */
+export async function createPayout(db: Db, opts: CreatePayoutOptions) {
+  const request = parsePayoutRequest(opts.input);
+  const { input } = request;
+  const numbers = request.type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
+  for (let attempt = 1; ; attempt++) {
+    // read
+    const parties = await payoutParties(db, opts.businessId, opts.mode, request.type, numbers, attempt > 1);
+    const source = parties.cards.find((c) => c.card_number === input.card_number);
+    const destinationCard = request.type === 'card_to_card' ? parties.cards.find((c) => c.card_number === input.destination_card_number) : undefined;
+
+    // quote
+    let p: PreparedPayout;
+    let plan: DestinationPlan;
+    let postings: Posting[];
+    try {
+      const quote = quotePayoutOf(opts, request, parties.rule, source, destinationCard);
+      // The quote refused a missing source.
+      p = preparedPayout(request, parties.rule, source!, quote);
+      plan = await planDestination(db, opts, request, p, quote, destinationCard);
+      postings = payoutPostings(p, quote, plan);
+    } catch (err) {
+      if (!(parties.remembered && err instanceof ServiceError)) throw err; // refuse
+      continue; // retry: memory's answer, unconfirmed (only a first attempt acts on memory)
+    }
+
+    // write, verdict
+    const written = await writePayout(db, opts, p, plan.kind, postings, plan.extra, plan.status);
+    if (written instanceof ServiceError) throw written; // refuse
+    if (written !== 'parties_changed') return answerWritten(db, opts, plan, written); // done
+
+    // parties_changed. Parties read afresh changed in the moment before the statement: a card (refuse), else the fee rule (retry).
+    if (!parties.remembered) {
+      const why = await whyCardsRefused(db, p.source.id, plan.extra.destinationCardId);
+      if (why) throw why; // refuse
+    }
+    if (attempt === MAX_ATTEMPTS) {
+      throw new ServiceError(
+        'unavailable',
+        'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.',
+      );
+    }
+    // retry
+  }
+}
+
+/** The same quote as the dashboard's preview: fee, debit, credit and the checks, refusing with the first that fails. */
+function quotePayoutOf(
+  opts: CreatePayoutOptions,
+  request: PayoutRequest,
+  rule: FeeRule | undefined,
+  source: PayoutCard | undefined,
+  destinationCard: PayoutCard | undefined,
+) {
+  const { type, input } = request;
+  const quote = quotePayout({
+    businessId: opts.businessId,
+    type,
+    amount: input.amount,
+    payer: request,
+    rule,
+    source,
+    destinationCard: type === 'card_to_card' ? { card: destinationCard } : undefined,
+    bankSlug: type === 'bank' ? input.bank_slug : undefined,
+  });
+  if (quote.refusals.length > 0) throw quote.refusals[0];
+  return quote;
+}
+
+function preparedPayout(request: PayoutRequest, rule: FeeRule | undefined, source: PayoutCard, q: PayoutQuote): PreparedPayout {
+  return {
+    type: request.type,
+    source,
+    amount: request.input.amount,
+    fee: q.fee,
+    chargePayer: request.chargePayer,
+    feeFromAmount: request.feeFromAmount,
+    reference: '',
+    rule,
+  };
+}
+
 /** The ledger lines of a quoted payout: the source loses the quote's debit, the destination gets its credit, the fee account its fee. */
-function postings(p: PreparedPayout, q: PayoutQuote, destinationAccount: number, feeAccount: number): Posting[] {
+function payoutPostings(p: PreparedPayout, q: PayoutQuote, plan: DestinationPlan): Posting[] {
   return [
     { accountId: p.source.account_id, amount: -q.debit },
-    { accountId: destinationAccount, amount: q.credit },
-    { accountId: feeAccount, amount: q.fee },
+    { accountId: plan.destinationAccount, amount: q.credit },
+    { accountId: plan.feeAccount, amount: q.fee },
   ];
 }
 
-/** POST /card/payouts: card-to-card and B2B complete at once; bank payouts are debited now and settle later. */
-export async function createPayout(db: Db, opts: CreatePayoutOptions) {
-  const { type, input, chargePayer, feeFromAmount } = parsePayoutRequest(opts.input);
-  const payer = { chargePayer, feeFromAmount };
-  const numbers = type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
-  // What memory says of the cards and fee is confirmed by the payout statement; when it was wrong, read again and redo.
-  for (let attempt = 1; ; attempt++) {
-    const { rule, cards, remembered } = await payoutParties(db, opts.businessId, opts.mode, type, numbers, attempt > 1);
-    const progress = { sent: false };
-    try {
-      const source = cards.find((c) => c.card_number === input.card_number);
-      const destination = type === 'card_to_card' ? cards.find((c) => c.card_number === input.destination_card_number) : undefined;
-      // The same quote as the dashboard's preview: fee, debit, credit and the checks, in the order they refuse.
-      const quote = quotePayout({
-        businessId: opts.businessId,
-        type,
-        amount: input.amount,
-        payer,
-        rule,
-        source,
-        destinationCard: type === 'card_to_card' ? { card: destination } : undefined,
-        bankSlug: type === 'bank' ? input.bank_slug : undefined,
-      });
-      if (quote.refusals.length > 0) throw quote.refusals[0];
-      const prepared: PreparedPayout = {
-        type,
-        source: source!,
-        amount: input.amount,
-        fee: quote.fee,
-        chargePayer,
-        feeFromAmount,
-        reference: '',
-        rule,
-        remembered,
-        progress,
-      };
-      if (type === 'card_to_card') return await cardToCard(db, opts, prepared, quote, destination!);
-      if (type === 'b2b') return await businessToBusiness(db, opts, prepared, quote, input.merchant_id);
-      return await bank(db, opts, prepared, quote, { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name });
-    } catch (err) {
-      // A refusal by the statement, or an answer given before it from memory (a stale fee, a card disabled since), is checked against a fresh read.
-      const unconfirmed = err instanceof PartiesChanged || (remembered && !progress.sent && err instanceof ServiceError);
-      if (!unconfirmed) throw err;
-      // A schedule edited under every attempt is no fault of the request: say so with a retryable answer, not a 500.
-      if (attempt >= 3) {
-        throw err instanceof PartiesChanged
-          ? new ServiceError(
-              'unavailable',
-              'The fee schedule changed while this payout was being made, three times running. Nothing was moved; send the request again.',
-            )
-          : err;
-      }
-    }
-  }
-}
-
-async function cardToCard(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, destination: PayoutCard) {
-  const feeAccount = await feeRevenueAccountId(db, opts.mode, p.source.currency);
-  p.reference = newReference('c2c');
-  const payout = await writePayout(
-    db,
-    opts,
-    p,
-    'payout_card_to_card',
-    postings(p, q, destination.account_id, feeAccount),
-    {
-      destinationCardId: destination.id,
-      destinationCardNumber: destination.card_number,
-    },
-    'success',
-  );
-  return cardToCardAnswer(payout);
-}
-
-async function businessToBusiness(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, merchantId: string) {
-  const [merchant] = await db.select({ id: businesses.id }).from(businesses).where(eq(businesses.merchantId, merchantId));
-  const refused = merchantRefusal(merchant, opts.businessId);
-  if (refused) throw refused;
-  const [merchantAccount, feeAccount] = await Promise.all([
-    businessAccountId(db, merchant.id, opts.mode, p.source.currency),
-    feeRevenueAccountId(db, opts.mode, p.source.currency),
-  ]);
-  p.reference = newReference('b2b');
-  const payout = await writePayout(db, opts, p, 'payout_b2b', postings(p, q, merchantAccount, feeAccount), { merchantId }, 'success');
-  return businessPayoutAnswer(payout);
-}
-
-interface BankDestination {
-  bankSlug: string;
-  accountNumber: string;
-  accountName: string;
-}
-
-async function bank(db: Db, opts: CreatePayoutOptions, p: PreparedPayout, q: PayoutQuote, to: BankDestination) {
-  const rail = bankRailFor(opts.mode);
-  if (!rail) throw new ServiceError('failed_to_initiate_payout', `${LIVE_NOT_CONFIGURED} Nothing was debited.`);
-  p.reference = newReference('bnk');
-  const instruction = { reference: p.reference, ...to, currency: p.source.currency, amount: q.credit };
-  const queued = await rail.prepare?.(instruction);
-  const [clearing, feeAccount] = await Promise.all([
-    clearingAccountId(db, 'bank', opts.mode, p.source.currency),
-    feeRevenueAccountId(db, opts.mode, p.source.currency),
-  ]);
-  const settleMs = rail.settleAfterMs();
-  const payout = await writePayout(
-    db,
-    opts,
-    p,
-    'payout_bank',
-    postings(p, q, clearing, feeAccount),
-    { ...to, settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs), railRequest: queued && { ...queued, amount: q.credit } },
-    'pending',
-  );
-  // The rail hears of money only once it is set aside: a refused debit never reaches the bank.
-  try {
-    await rail.initiate(instruction, db);
-  } catch (err) {
-    // Only the rail's own refusal fails the payout; any other error (ours, or not knowing) leaves it pending for the rail's retries.
-    if (!(err instanceof RailRefused)) {
-      console.error(`bank rail ${rail.name}: payout ${p.reference} left pending`, err);
-      return bankPayoutAnswer(payout);
-    }
-    console.error(`bank rail ${rail.name} refused payout ${p.reference}`, err);
-    await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });
-    throw new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');
-  }
-  return bankPayoutAnswer(payout);
+/**
+ * Why the statement's guard refused cards read just before it: one disabled
+ * or cancelled since. Undefined when both are still active: the fee schedule
+ * changed instead.
+ */
+async function whyCardsRefused(db: Db, sourceId: number, destinationId?: number): Promise<ServiceError | undefined> {
+  const result = await db.execute<{ id: number; status: number; cancelled: boolean }>(sql`
+    SELECT id, status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id IN (${sourceId}, ${destinationId ?? sourceId})`);
+  const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
+  const source = byId.get(sourceId);
+  if (!source || source.cancelled) return cardNotFound();
+  if (source.status !== ACTIVE) return sourceCardDisabled();
+  if (destinationId === undefined) return undefined;
+  const destination = byId.get(destinationId);
+  if (!destination || destination.cancelled) return destinationCardNotFound();
+  if (destination.status !== ACTIVE) return destinationCardDisabled();
+  return undefined;
 }

@@ -1,23 +1,19 @@
-import { sql } from 'drizzle-orm';
-import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { runCompiled } from '../db/prepared';
 import { inOneStatement } from '../db/transaction';
-import { cardNotFound, ServiceError } from '../errors';
 import { feeSignature, type FeeRule } from '../fees/fee-schedule';
-import { checkPosting, postingValues, type Posting } from '../ledger/post-transaction';
+import { postingValues, type Posting } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
-import { limitExceededError } from '../limits/limit-refusal';
 import type { Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { eventValues } from '../webhooks/outbox';
 import { payoutEventPayload, type EventCustomer } from '../webhooks/payloads';
 import type { PayoutCard } from './payout-parties';
 import { payoutStatements, type PayoutStatementRow } from './payout-statement';
-import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled, sourceInsufficient } from './payout-refusals';
+import { payoutVerdict, type PayoutVerdict } from './payout-verdict';
 import { payoutEventInput, type PayoutRow, type PayoutType } from './payout-view';
 
-/** A payout checked against its request and the parties read, shared by createPayout's attempt and its write. */
+/** A payout checked against its request and the parties read: what createPayout's attempt hands its write. */
 export interface PreparedPayout {
   type: PayoutType;
   source: PayoutCard;
@@ -28,10 +24,6 @@ export interface PreparedPayout {
   feeFromAmount: boolean;
   reference: string;
   rule: FeeRule | undefined;
-  /** The cards and fee rule came from memory, unconfirmed until the statement checks them. */
-  remembered: boolean;
-  /** `sent` once the payout statement is sent: an answer given before it rests on what memory said. */
-  progress: { sent: boolean };
 }
 
 export interface PayoutExtras {
@@ -46,38 +38,10 @@ export interface PayoutExtras {
   railRequest?: { provider: string; bankCode: string; amount: number };
 }
 
-/** A payout statement refused what was read before it; reading again answers why. */
-export class PartiesChanged extends Error {}
-
 class Refused extends Error {
   constructor(readonly verdict: PayoutStatementRow) {
     super('payout statement refused');
   }
-}
-
-const insufficient = (sourceAccountId: number) => (accountId: number) =>
-  accountId === sourceAccountId ? sourceInsufficient() : new ServiceError('insufficient_balance', 'An account in this payout does not hold enough funds.');
-
-/** A closed account is a card cancelled since it was read. */
-const closed = (sourceAccountId: number) => (accountId: number) => (accountId === sourceAccountId ? cardNotFound() : destinationCardNotFound());
-
-/**
- * Why the statement's recheck refused the payout when its cards were read
- * just before: a card disabled or cancelled since. Undefined when both are
- * still active: the fee schedule changed instead.
- */
-async function cardsChangedError(db: Db, sourceId: number, destinationId?: number): Promise<ServiceError | undefined> {
-  const result = await db.execute<{ id: number; status: number; cancelled: boolean }>(sql`
-    SELECT id, status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id IN (${sourceId}, ${destinationId ?? sourceId})`);
-  const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
-  const source = byId.get(sourceId);
-  if (!source || source.cancelled) return cardNotFound();
-  if (source.status !== ACTIVE) return sourceCardDisabled();
-  if (destinationId === undefined) return undefined;
-  const destination = byId.get(destinationId);
-  if (!destination || destination.cancelled) return destinationCardNotFound();
-  if (destination.status !== ACTIVE) return destinationCardDisabled();
-  return undefined;
 }
 
 const customerOf = (c: PayoutCard): EventCustomer => ({ first_name: c.first_name, last_name: c.last_name, email: c.email, phone_number: c.phone_number });
@@ -89,6 +53,7 @@ const customerOf = (c: PayoutCard): EventCustomer => ({ first_name: c.first_name
  * their latest: a card cancelled meanwhile has a closed account and refuses;
  * a card disabled before the statement started, or a fee rule changed, fails
  * the guard. Timestamps are taken here so the event can be written with the row.
+ * Answers the payout written, or why not (payoutVerdict).
  */
 export async function writePayout(
   db: Db,
@@ -98,7 +63,7 @@ export async function writePayout(
   postings: Posting[],
   extra: PayoutExtras,
   status: 'success' | 'pending',
-) {
+): Promise<PayoutRow | Exclude<PayoutVerdict, 'written'>> {
   const now = new Date();
   const payout: Omit<PayoutRow, 'id' | 'transactionId'> = {
     businessId: opts.businessId,
@@ -133,8 +98,6 @@ export async function writePayout(
     reference: p.reference,
     actor: opts.actor,
     postings,
-    onInsufficient: insufficient(p.source.account_id),
-    onClosed: closed(p.source.account_id),
   };
   // The payout row's fields fill the placeholders of the same name; its business, mode, reference and actor are the posting's.
   const values = Object.assign(postingValues(posting, 3), payout, {
@@ -169,7 +132,6 @@ export async function writePayout(
     : status === 'success'
       ? payoutStatements.withEvent()
       : payoutStatements.withoutEvent();
-  p.progress.sent = true;
   const verdict = await inOneStatement(db, async (q) => {
     const v = (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;
     // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
@@ -179,12 +141,8 @@ export async function writePayout(
     if (err instanceof Refused) return err.verdict;
     throw err;
   });
-  if (!verdict.key_usable) throw new ServiceError('forbidden', 'The API key is no longer usable; nothing was moved.');
-  // A limit's refusal is final: it must not read as parties changed and be redone.
-  if (verdict.limit_exceeded) throw limitExceededError(verdict.limit_exceeded, p.source.currency);
-  if (!checkPosting(verdict, posting)) {
-    throw (p.remembered ? undefined : await cardsChangedError(db, p.source.id, extra.destinationCardId)) ?? new PartiesChanged();
-  }
+  const outcome = payoutVerdict(verdict, p.source.account_id, p.source.currency);
+  if (outcome !== 'written') return outcome;
   announceCreated(db, opts.businessId, opts.mode, 'payout', p.reference);
   return Object.assign({ id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) }, payout) satisfies PayoutRow;
 }

@@ -36,7 +36,7 @@ test('finance refunds part of a paid top-up from its page and sees what was refu
   await expect(amount).toHaveValue('74.50');
   await amount.fill('80');
   await page.getByRole('button', { name: `Refund ${formatMoney(8_000, 'ETB')}` }).click();
-  await expect(page.locator('#refund-amount-error')).toContainText('at most 7450 (74.50 ETB)');
+  await expect(page.locator('#refund-amount-error')).toContainText('At most ETB 74.50 is left to refund of this payment.');
   await expectAccessible(page);
   await screenshots(page, testInfo, 'payment-refund');
 

@@ -39,7 +39,11 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
     setOutcome(null);
     const result = await refundPayment(values);
     if (!result.ok) {
-      const fieldMessage = result.fieldErrors?.amount ?? (result.field === 'amount' ? result.message : undefined);
+      // The core names the limit in minor units for API callers; staff read it in currency units.
+      const overLeft = result.code === 'validation_error' && typedMinor !== null && typedMinor > refundable;
+      const fieldMessage = overLeft
+        ? `At most ${formatMoney(refundable, currency)} is left to refund of this payment.`
+        : (result.fieldErrors?.amount ?? (result.field === 'amount' ? result.message : undefined));
       if (fieldMessage) setError('amount', { message: fieldMessage }, { shouldFocus: true });
       else setOutcome({ tone: 'error', text: result.message });
       return;

@@ -174,7 +174,7 @@ export default async function ApprovalsPage({ searchParams }: Props) {
     <>
       <PageHeader
         title="Approvals"
-        description="Payouts at or above the approval threshold and every manual adjustment wait here, their money held, until a teammate other than the one who asked approves or rejects them. After 72 hours they expire and the money is released."
+        description="Payouts and refunds at or above the approval threshold, and every manual adjustment, wait here, their money held, until a teammate other than the one who asked approves or rejects them. After 72 hours they expire and the money is released."
       />
       {requested && (
         <div className="mb-4">
@@ -210,8 +210,8 @@ export default async function ApprovalsPage({ searchParams }: Props) {
       <div className="mt-6">
         <Panel title="Approval thresholds">
           <p className="-mt-2 mb-3 text-sm text-slate-600">
-            A payout sent from the dashboard at or above its currency’s threshold waits for approval; without one, payouts go at once. Manual adjustments always
-            wait. API payouts never do.
+            A payout or refund sent from the dashboard at or above its currency’s threshold waits for approval; without one, they go at once. Manual adjustments
+            always wait. The API’s payouts and refunds never do.
           </p>
           {can(session.role, 'team') ? (
             <div className="grid gap-3 sm:grid-cols-2">

@@ -453,4 +453,50 @@ describe('limits on approval', () => {
     }
     await expectLedgerClean();
   });
+
+  it('money held for approval still counts against the card’s max_card_balance, so a release can never take it over', async () => {
+    const [x, other, to] = [await card(100_000), await card(100_000), await card(0)];
+    const reference = await waitingPayout(x, to, 80_000);
+    expect(await apiCard(x)).toMatchObject({ available_amount: 20_000, held_amount: 80_000 });
+    const limits = (max: number | null) =>
+      adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
+        mode: 'test',
+        currency: 'ETB',
+        max_payout: null,
+        daily_payout: null,
+        max_card_balance: max,
+      });
+    expect((await limits(100_000)).status).toBe(200);
+    try {
+      const topUp = await biz.test.post('/api/v1/card/payouts', { card_number: other, destination_card_number: x, amount: 1_000 });
+      expect(topUp.status).toBe(400);
+      expect(topUp.body.message).toBe('Limit exceeded');
+      await rejectRequest(testDb(), { ...scope(), reference, userId: users.owner, asMaker: false });
+      expect(await apiCard(x)).toMatchObject({ available_amount: 100_000, held_amount: 0 });
+    } finally {
+      expect((await limits(null)).status).toBe(200);
+    }
+    await expectLedgerClean();
+  });
+
+  it('a dashboard payout over the largest allowed is refused at once, holding nothing, rather than failing on approval', async () => {
+    const [from, to] = [await card(100_000), await card(0)];
+    const limits = (max: number | null) =>
+      adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
+        mode: 'test',
+        currency: 'ETB',
+        max_payout: max,
+        daily_payout: null,
+        max_card_balance: null,
+      });
+    expect((await limits(60_000)).status).toBe(200);
+    try {
+      await expect(
+        sendDashboardPayout(testDb(), { ...scope(), userId: users.operator, input: { card_number: from, destination_card_number: to, amount: 70_000 } }),
+      ).rejects.toMatchObject({ code: 'limit_exceeded' });
+      expect(await apiCard(from)).toMatchObject({ available_amount: 100_000, held_amount: 0 });
+    } finally {
+      expect((await limits(null)).status).toBe(200);
+    }
+  });
 });

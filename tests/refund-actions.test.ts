@@ -34,7 +34,7 @@ describe('the dashboard’s refund action', () => {
     const finance = await session(biz, 'finance');
     const input = { submission_id: randomUUID(), reference: ref, amount: '12.50', reason: ' Damaged ' };
     const first = await runActionAs(refundPaymentAction, finance, input);
-    expect(first).toMatchObject({ ok: true, data: { amount: 1_250, reason: 'Damaged', refunded_amount: 1_250, status: 'succeeded' } });
+    expect(first).toMatchObject({ ok: true, data: { sent: true, refund: { amount: 1_250, reason: 'Damaged', refunded_amount: 1_250, status: 'succeeded' } } });
     const again = await runActionAs(refundPaymentAction, finance, input);
     expect(again).toEqual(first);
     expect((await biz.test.get(`/api/v1/card/${card}`)).body.data.available_amount).toBe(3_750);

@@ -29,7 +29,8 @@ export const rejectApproval = defineAction({
 /** The maker withdraws their own request before anyone decides it. */
 export const withdrawApproval = defineAction({
   name: 'approvals.withdraw',
-  permission: 'money:move',
+  // Every role may try: only the request's own maker can claim it (finance's refunds wait too, and finance moves no other money).
+  permission: 'account',
   schema: decideApprovalSchema,
   handler: ({ db, session, input }) => rejectRequest(db, { ...scope(session), reference: input.reference, note: input.note, asMaker: true }),
 });

@@ -20,7 +20,13 @@ const makerOf = (r: ApprovalRow) => ({ type: 'user' as const, id: String(r.maker
 export const OPERATIONS: Record<ApprovalKind, Operation> = {
   payout: async (tx, r) => {
     // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the approval's transaction.
-    const created = await createPayout(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), input: r.options });
+    const created = await createPayout(tx as unknown as Db, {
+      businessId: r.business_id,
+      mode: r.mode,
+      actor: makerOf(r),
+      input: r.options,
+      railAfterCommit: true,
+    });
     return { reference: 'initiator_reference' in created ? created.initiator_reference : created.provider_reference };
   },
   adjustment: (tx, r, ctx) =>
@@ -35,7 +41,7 @@ export const OPERATIONS: Record<ApprovalKind, Operation> = {
     }),
   refund: async (tx, r) => {
     const o = r.options as { reference: string; amount: number; reason?: string };
-    const refund = await refundPayment(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), ...o });
+    const refund = await refundPayment(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), ...o, sendAfterCommit: true });
     return { reference: refund.refund_reference };
   },
 };

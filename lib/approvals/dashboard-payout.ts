@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { requireOwnCard } from '../cards/get-card';
 import type { Db } from '../db/client';
 import { businesses } from '../db/schema';
+import { getLimits } from '../limits/business-limits';
+import { limitExceededError } from '../limits/limit-refusal';
 import { createPayout } from '../payouts/create-payout';
 import { payoutParties } from '../payouts/payout-parties';
 import { merchantRefusal, quotePayout } from '../payouts/payout-quote';
@@ -52,6 +54,9 @@ export async function sendDashboardPayout(db: Db, opts: DashboardPayoutOptions):
     bankSlug: type === 'bank' ? input.bank_slug : undefined,
   });
   if (quote.refusals.length > 0) throw quote.refusals[0];
+  // A payout over the largest allowed would only fail on approval: refuse it now rather than hold its money for days.
+  const maxPayout = (await getLimits(db, opts.businessId, opts.mode)).find((l) => l.currency === card.currency)?.max_payout ?? null;
+  if (maxPayout !== null && input.amount > maxPayout) throw limitExceededError({ limit: 'max_payout', value: maxPayout }, card.currency);
   if (type === 'b2b') {
     const [merchant] = await db.select({ id: businesses.id }).from(businesses).where(eq(businesses.merchantId, input.merchant_id));
     const refused = merchantRefusal(merchant, opts.businessId);

@@ -47,6 +47,12 @@ export async function refundFromDashboard(db: Db, opts: DashboardRefundOptions):
   }
   const [card] = await selectCards(db, sql`c.id = ${payment.cardId} AND c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}`);
   if (!card) throw new ServiceError('payment_not_refundable', 'The card this payment credited is gone.');
+  // Held where refundPayment will take it from: the card only when the payment credited the card and it is not cancelled since;
+  // a payment the business account received (the card disabled or full then), or a cancelled card's, is refunded from the business account.
+  const fromCard =
+    !card.cancelled_at &&
+    (await db.execute(sql`SELECT 1 FROM ledger_entries WHERE transaction_id = ${payment.transactionId} AND account_id = ${card.account_id} AND amount > 0`))
+      .rows.length > 0;
   const approval = await requestApproval(db, {
     businessId: opts.businessId,
     mode: opts.mode,
@@ -55,8 +61,7 @@ export async function refundFromDashboard(db: Db, opts: DashboardRefundOptions):
     card,
     amount,
     held: amount,
-    // A cancelled card's balance went to the business account, and its refunds are taken from there (lib/refunds/refund-payment.ts).
-    holdFrom: card.cancelled_at ? 'business' : 'card',
+    holdFrom: fromCard ? 'card' : 'business',
     options: { reference: payment.linkReference, amount, ...(opts.reason?.trim() ? { reason: opts.reason.trim() } : {}) },
     note: opts.reason?.trim() || null,
   });

@@ -8,7 +8,9 @@ import { releaseHold } from '../holds/release-hold';
 import { businessAccountId, forgetSharedAccounts } from '../ledger/accounts';
 import type { Mode } from '../validation';
 import { OPERATIONS } from './approval-operations';
-import type { ApprovalRow, ApprovalStatus } from './approval-request';
+import type { ApprovalKind, ApprovalRow, ApprovalStatus } from './approval-request';
+import { sendRailRequestNow } from '../rails/chapa/rail-requests';
+import { sendRefundNow } from '../refunds/send-refunds';
 
 export interface DecideApprovalOptions {
   businessId: number;
@@ -93,9 +95,11 @@ async function accountsFor(db: Db, opts: DecideApprovalOptions) {
 export async function approveRequest(db: Db, opts: DecideApprovalOptions): Promise<ApprovalDecision> {
   const ctx = await accountsFor(db, opts);
   const actor = userActor(opts.userId);
+  let kind: ApprovalKind | undefined;
   try {
-    return await inTransaction(db, async (tx) => {
+    const decided = await inTransaction(db, async (tx) => {
       const request = await claim(tx, opts, 'approved', false);
+      kind = request.kind;
       await releaseHold(tx, { holdId: Number(request.hold_id), actor, businessAccountId: ctx.businessAccountId });
       let result: { reference: string };
       try {
@@ -107,6 +111,8 @@ export async function approveRequest(db: Db, opts: DecideApprovalOptions): Promi
       await audit(tx, request, actor, 'approval.approved', { result_reference: result.reference, note: opts.note?.trim() || null });
       return { reference: request.reference, status: 'approved' as const, resultReference: result.reference, failureReason: null };
     });
+    if (kind) await sendAfterCommit(db, opts.mode, kind, decided.resultReference);
+    return decided;
   } catch (err) {
     // The rolled-back transaction may have created a shared account the process now remembers.
     forgetSharedAccounts();
@@ -148,4 +154,20 @@ export async function audit(tx: DbOrTx, r: ApprovalRow, actor: Actor, action: st
     target: r.card_number,
     details: { reference: r.reference, kind: r.kind, direction: r.options.direction ?? null, amount: Number(r.amount), currency: r.currency, ...details },
   });
+}
+
+/**
+ * A live bank payout or refund made by an approval is sent to Chapa only now
+ * that the approval has committed: sent from inside it, a rollback (or a retry
+ * of the transaction) would leave Chapa paying money our ledger never moved.
+ * Whatever this send does not get through, the rail's worker sends.
+ */
+async function sendAfterCommit(db: Db, mode: Mode, kind: ApprovalKind, reference: string): Promise<void> {
+  if (mode !== 'live') return;
+  try {
+    if (kind === 'payout') await sendRailRequestNow(db, reference);
+    if (kind === 'refund') await sendRefundNow(db, reference);
+  } catch (err) {
+    console.error(`approval: sending ${reference} after commit; the worker retries it`, err);
+  }
 }

@@ -129,7 +129,14 @@ const AUDIT_ACTIONS = ['card.disabled', 'card.enabled', 'card.provider_disabled'
 
 /** An approval's audit line in words: what waited (a payout, or an adjustment up or down), how much, and what became of it. */
 function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null } {
-  const what = d.kind === 'adjustment' ? (d.direction === 'decrease' ? 'Adjustment (take from the card)' : 'Adjustment (add to the card)') : 'Payout';
+  const what =
+    d.kind === 'adjustment'
+      ? d.direction === 'decrease'
+        ? 'Adjustment (take from the card)'
+        : 'Adjustment (add to the card)'
+      : d.kind === 'refund'
+        ? 'Refund'
+        : 'Payout';
   const amount = `${String(d.currency)} ${unitsText(Number(d.amount))}`;
   const reason = typeof d.reason_code === 'string' ? String(d.reason_code).replaceAll('_', ' ') : null;
   const parts = [

@@ -24,6 +24,8 @@ describe('the scope table', () => {
     expect(requiredScope('POST', '/api/v1/card/payouts')).toBe('payouts');
     expect(requiredScope('PATCH', '/api/v1/card/payouts')).toBeUndefined();
     expect(requiredScope('POST', '/api/v1/card/payments/pay_123/refund')).toBe('payments');
+    // HEAD is served by the GET handler, so it needs what GET needs.
+    expect(requiredScope('HEAD', '/api/v1/card')).toBe('read');
     // Next.js matches folders against the path as sent (tests/api/key-scopes.test.ts shows it over HTTP).
     expect(requiredScope('POST', '/api/v1/card/%70ayouts')).toBeUndefined();
     expect(requiredScope('GET', '/api/v1/card/%70ayouts')).toBe('read');

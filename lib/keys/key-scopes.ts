@@ -76,8 +76,8 @@ export function requiredScope(method: string, pathname: string): ApiKeyScope | u
   const route = ROUTES.find(
     (r) => r.segments.length === segments.length && r.segments.every((seg, i) => (isDynamic(seg) ? segments[i] !== '' : seg === segments[i])),
   );
-  // Next.js chooses the route's folder by the path alone, then the method within it.
-  return route?.scopes.get(method);
+  // Next.js chooses the route's folder by the path alone, then the method within it; HEAD is answered by the GET handler.
+  return route?.scopes.get(method === 'HEAD' ? 'GET' : method);
 }
 
 /**

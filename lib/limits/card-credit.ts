@@ -26,7 +26,7 @@ export async function postCardCredit(
 
 /**
  * Refuses a payment or top-up the card could not take when it arrives: its
- * balance, the payments to it still pending from the last 24 hours (an
+ * balance and its money held for approval, the payments to it still pending from the last 24 hours (an
  * abandoned checkout stops counting then) and its pending top-ups, plus this
  * amount, against its max_card_balance. Run it inside the transaction that
  * records the payment, after locking the card row, so that concurrent ones
@@ -41,6 +41,7 @@ export async function assertCardCanTake(tx: DbOrTx, card: { id: number; currency
   if (limited.rows.length === 0) return;
   const result = await tx.execute<{ max_card_balance: number; headroom: number }>(sql`
     SELECT l.max_card_balance, l.max_card_balance - a.balance
+      - (SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')
       - (SELECT coalesce(sum(p.amount), 0) FROM payments p
          WHERE p.card_id = c.id AND p.status = 'pending' AND p.created_at > now() - interval '24 hours')
       - (SELECT coalesce(sum(t.amount), 0) FROM payouts t

@@ -9,15 +9,18 @@ import { postingPasses } from '../ledger/post-transaction';
 
 const P = sql.placeholder;
 
+/** The card's money held for approval (lib/holds/): out of its balance while it waits, back on it when released, so it counts. */
+const heldOnCard = sql`(SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')`;
+
 /** Every card credited by the posting (`moves`) stays at or under its own business's max_card_balance; debits are never refused. */
 export const cardCreditsWithinLimits = sql`NOT EXISTS (SELECT 1 FROM moves m JOIN cards c ON c.account_id = m.id
     JOIN business_limits l ON l.business_id = c.business_id AND l.mode = c.mode AND l.currency = c.currency
-    WHERE m.amount > 0 AND m.after > l.max_card_balance)`;
+    WHERE m.amount > 0 AND m.after + ${heldOnCard} > l.max_card_balance)`;
 
 /** The max_card_balance a credit in `moves` passes (null when none does). */
 const passedCardLimit = sql`(SELECT l.max_card_balance FROM moves m JOIN cards c ON c.account_id = m.id
     JOIN business_limits l ON l.business_id = c.business_id AND l.mode = c.mode AND l.currency = c.currency
-    WHERE m.amount > 0 AND m.after > l.max_card_balance LIMIT 1)`;
+    WHERE m.amount > 0 AND m.after + ${heldOnCard} > l.max_card_balance LIMIT 1)`;
 
 /** The limit that refused a posting, first by rank, as `{limit, value}`; null when none did. */
 function firstPassed(candidates: [string, SQL][]): SQL {

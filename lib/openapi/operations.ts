@@ -116,7 +116,8 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
     'A limit your business set would be passed: the largest single payout (max_payout), the payouts of one business day (daily_payout), or the most a card may hold (max_card_balance; payments and top-ups too, pending ones counted); `error` names the limit and its value. Nothing was moved',
   unavailable: 'The fee schedule was edited under each of three attempts; nothing was moved; send the request again',
   payment_not_refundable: 'The payment is not a successful one, or has been refunded in full',
-  refund_request_failed: 'Live mode with no payment provider configured; nothing was debited',
+  refund_request_failed:
+    'Live mode with no payment provider configured (nothing was debited), or Chapa refused the refund at once (the debit was reversed in full and `payment.refund_failed` sent)',
   payment_request_failed:
     'No payment processor configured for the mode (nothing recorded), or the wallet refused the charge (the payment failed, payment.failed sent)',
 };

@@ -18,6 +18,8 @@ export interface CreatePayoutOptions {
   mode: Mode;
   actor: Actor;
   input: unknown;
+  /** Run inside a caller's transaction: a bank payout's rail is told after that commits (lib/approvals/decide-approval.ts). */
+  railAfterCommit?: boolean;
 }
 
 /**

@@ -21,6 +21,8 @@ interface DestinationOptions {
   businessId: number;
   mode: Mode;
   actor: Actor;
+  /** Inside a caller's transaction (an approval): the rail must not hear of the payout before it commits; the caller or the rail's worker tells it. */
+  railAfterCommit?: boolean;
 }
 
 /** What a payout's type adds to the write: the ledger kind, the account credited, the payout row's destination fields and status. */
@@ -82,6 +84,7 @@ export async function planDestination(
 export async function answerWritten(db: Db, opts: DestinationOptions, plan: DestinationPlan, payout: PayoutRow) {
   if (!plan.bank) return payout.payoutType === 'card_to_card' ? cardToCardAnswer(payout) : businessPayoutAnswer(payout);
   const { rail, instruction } = plan.bank;
+  if (opts.railAfterCommit) return bankPayoutAnswer(payout);
   try {
     await rail.initiate(instruction, db);
   } catch (err) {

@@ -28,6 +28,8 @@ export interface RefundPaymentOptions {
   /** Minor units; without it, what is left to refund. */
   amount?: number;
   reason?: string;
+  /** Run inside a caller's transaction: a live refund is sent to Chapa after that commits, by the caller or the worker. */
+  sendAfterCommit?: boolean;
 }
 
 /**
@@ -170,7 +172,7 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
     });
     return toRefundRecord(refund, updated);
   });
-  if (!live) return record;
+  if (!live || opts.sendAfterCommit) return record;
   // Sent straight after the commit; if that does not get through, the worker sends it (lib/refunds/send-refunds.ts).
   const sent = await sendRefundNow(db, record.refund_reference);
   const [refund] = await db.select().from(refunds).where(eq(refunds.reference, record.refund_reference));

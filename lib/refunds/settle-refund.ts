@@ -65,7 +65,13 @@ export async function settleRefund(db: Db, opts: SettleRefundOptions): Promise<{
     }
 
     const card = await lockPaymentCard(tx, payment);
-    const toCard = card !== undefined && card.status === ACTIVE && card.cancelled_at === null && !card.account_closed;
+    // Back where it came from: the card only when the refund debited the card (not the business account, for a payment the business
+    // account received) and the card is still active; otherwise the business account, as for a failed payout (CONTRACT 3).
+    const fromCard =
+      card !== undefined &&
+      (await tx.execute(sql`SELECT 1 FROM ledger_entries WHERE transaction_id = ${refund.transactionId} AND account_id = ${card.account_id} AND amount < 0`))
+        .rows.length > 0;
+    const toCard = fromCard && card.status === ACTIVE && card.cancelled_at === null && !card.account_closed;
     const reversal = await postTransaction(tx, {
       mode: refund.mode,
       kind: 'payment_refund_reversal',

@@ -43,7 +43,7 @@ function why(r: ApprovalListItem): string | null {
   return [reason, r.note].filter(Boolean).join(': ') || null;
 }
 
-function RequestCard({ r, userId, canApprove, canMove }: { r: ApprovalListItem; userId: number; canApprove: boolean; canMove: boolean }) {
+function RequestCard({ r, userId, canApprove }: { r: ApprovalListItem; userId: number; canApprove: boolean }) {
   const waiting = r.status === 'awaiting_approval';
   const isMaker = r.makerUserId === userId;
   return (
@@ -135,7 +135,7 @@ function RequestCard({ r, userId, canApprove, canMove }: { r: ApprovalListItem; 
       </dl>
       {waiting && (
         <div className="mt-3 border-t border-slate-100 pt-3">
-          <ApprovalDecision reference={r.reference} canDecide={canApprove && !isMaker} isMaker={isMaker && canMove} />
+          <ApprovalDecision reference={r.reference} canDecide={canApprove && !isMaker} isMaker={isMaker} />
         </div>
       )}
     </li>
@@ -203,7 +203,7 @@ export default async function ApprovalsPage({ searchParams }: Props) {
       ) : (
         <ul className="space-y-3">
           {items.map((r) => (
-            <RequestCard key={r.reference} r={r} userId={session.userId} canApprove={canApprove} canMove={canMove} />
+            <RequestCard key={r.reference} r={r} userId={session.userId} canApprove={canApprove} />
           ))}
         </ul>
       )}

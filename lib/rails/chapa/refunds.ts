@@ -27,4 +27,7 @@ export function requestRefund(config: ChapaConfig, r: RefundRequest): Promise<Ch
 }
 
 /** A refusal that says the reference was already taken: the earlier send arrived. */
-export const saysReferenceUsed = (message: string) => /reference.*(used|exist|taken|duplicate)|duplicate|already been (used|processed)/i.test(message);
+export const saysReferenceUsed = (message: string) =>
+  // Only positive wording: "does not exist" or "not found" must never read as the earlier send having arrived.
+  !/\b(not|no|never|unknown|invalid)\b/i.test(message) &&
+  /reference.*\b(has been used|already (been )?(used|taken|exists|processed))|duplicate|already been (used|processed)/i.test(message);

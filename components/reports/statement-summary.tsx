@@ -1,7 +1,7 @@
 import { formatMoney } from '@/components/ui/money';
 import { Stat } from '@/components/ui/stat';
 import type { StatementSummary } from '@/lib/reports/business-statement';
-import { STATEMENT_KIND_LABELS } from '@/lib/reports/business-statement';
+import { STATEMENT_KIND_LABELS } from '@/lib/reports/statement-kinds';
 
 /** Opening balance, money in, money out and closing balance of the range, with the sum that ties them. */
 export function StatementSummaryPanel({ summary, fromLabel, toLabel }: { summary: StatementSummary; fromLabel: string; toLabel: string }) {

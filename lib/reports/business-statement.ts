@@ -5,61 +5,7 @@ import { ServiceError, type FieldErrors } from '../errors';
 import { CURRENCIES, type Currency, type Mode } from '../validation';
 import { entryBoundary } from '../ledger/entry-boundary';
 import { dayRangeOf, one, parseCurrencyParam, parseRangeParams, reportRead, type DayRange, type ReportParams } from './report-range';
-
-/** What a business account movement is, in the report's words; each maps to the ledger transaction kinds it covers. */
-export const STATEMENT_KINDS = [
-  'deposit',
-  'topup',
-  'topup_returned',
-  'card_swept',
-  'b2b_received',
-  'payout_refund',
-  'payment',
-  'payment_refund',
-  'payment_refund_returned',
-  'adjustment_to_card',
-  'adjustment_from_card',
-  'held',
-  'released',
-  'other',
-] as const;
-export type StatementKind = (typeof STATEMENT_KINDS)[number];
-
-const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
-  deposit: 'business_deposit',
-  topup: 'transfer',
-  topup_returned: 'transfer_reversal',
-  card_swept: 'card_cancellation',
-  b2b_received: 'payout_b2b',
-  payout_refund: 'payout_bank_reversal',
-  payment: 'payment',
-  payment_refund: 'payment_refund',
-  payment_refund_returned: 'payment_refund_reversal',
-  adjustment_to_card: 'adjustment_increase',
-  adjustment_from_card: 'adjustment_decrease',
-  held: 'hold',
-  released: 'hold_release',
-};
-
-export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
-  deposit: 'Deposits',
-  topup: 'Top-ups paid to cards',
-  topup_returned: 'Top-ups returned',
-  card_swept: 'Cancelled cards swept in',
-  b2b_received: 'Business payouts received',
-  payout_refund: 'Failed payouts refunded',
-  payment: 'Payments for closed cards',
-  payment_refund: 'Refunds for closed cards',
-  payment_refund_returned: 'Refused refunds returned',
-  adjustment_to_card: 'Adjustments added to cards',
-  adjustment_from_card: 'Adjustments taken from cards',
-  held: 'Held for approval',
-  released: 'Released from hold',
-  other: 'Other movements',
-};
-
-const kindOf = (ledgerKind: string): StatementKind =>
-  (Object.entries(LEDGER_KIND).find(([, k]) => k === ledgerKind)?.[0] as StatementKind | undefined) ?? 'other';
+import { describeLine, kindOf, kindWhere, STATEMENT_KIND_LABELS, STATEMENT_KINDS, type StatementKind } from './statement-kinds';
 
 interface StatementScope {
   businessId: number;
@@ -111,50 +57,6 @@ export interface StatementSummary {
   balanceNow: number;
   /** The range's edges as entry ids of the account (the lines are lo <= id < hi), so an export lists exactly what its totals add up. */
   entries: { lo: number; hi: number } | null;
-}
-
-/** Describes a line in words: the kind, and the counterpart by card number, payout reference or paying business's name. */
-function describeLine(l: Pick<StatementLine, 'kind' | 'ledgerKind' | 'reference' | 'cardNumber' | 'payerName' | 'amount'>): string {
-  const card = l.cardNumber ? `card ${l.cardNumber}` : 'a card';
-  switch (l.kind) {
-    case 'deposit':
-      return 'Deposit to the business account';
-    case 'topup':
-      return `Top-up paid to ${card}`;
-    case 'topup_returned':
-      return `Top-up to ${card} returned: it could not be delivered`;
-    case 'card_swept':
-      return `Balance of cancelled ${card} swept in`;
-    case 'b2b_received':
-      return `Business payout received from ${l.payerName ?? 'another business'}`;
-    case 'payout_refund':
-      return `Refund of failed payout from ${card}, which was cancelled or disabled`;
-    case 'payment':
-      return `Payment for ${card}, which was cancelled or disabled`;
-    case 'payment_refund':
-      return `Refund of a payment for ${card}, which was cancelled or closed`;
-    case 'payment_refund_returned':
-      return `Refused refund of a payment for ${card} returned, the card being cancelled or disabled`;
-    case 'adjustment_to_card':
-      return `Adjustment added to ${card}`;
-    case 'adjustment_from_card':
-      return `Adjustment taken back from ${card}`;
-    case 'held':
-      return `Held until a teammate approves an adjustment of ${card}`;
-    case 'released':
-      return `Hold for ${card} released`;
-    default:
-      return `${l.ledgerKind.replaceAll('_', ' ')} ${l.amount < 0 ? 'paid out' : 'received'}`;
-  }
-}
-
-function kindWhere(kind: StatementKind | undefined): SQL {
-  if (!kind) return sql`true`;
-  if (kind !== 'other') return sql`t.kind = ${LEDGER_KIND[kind]}`;
-  return sql`t.kind NOT IN (${sql.join(
-    Object.values(LEDGER_KIND).map((k) => sql`${k}`),
-    sql`, `,
-  )})`;
 }
 
 /** The business account's name (lib/ledger/accounts.ts): with mode and currency, the key of ledger_accounts_name_idx. */

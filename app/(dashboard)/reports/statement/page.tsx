@@ -7,14 +7,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { formatDateTime } from '@/lib/dashboard/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
 import { getDb } from '@/lib/db/client';
-import {
-  parseStatementParams,
-  STATEMENT_KIND_LABELS,
-  STATEMENT_KINDS,
-  statementCurrencies,
-  statementPage,
-  statementSummary,
-} from '@/lib/reports/business-statement';
+import { parseStatementParams, statementCurrencies, statementPage, statementSummary } from '@/lib/reports/business-statement';
+import { STATEMENT_KIND_LABELS, STATEMENT_KINDS } from '@/lib/reports/statement-kinds';
 import { CURRENCIES } from '@/lib/validation';
 import { requirePage } from '@/server/session';
 

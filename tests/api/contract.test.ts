@@ -123,6 +123,12 @@ describe('back office', () => {
     const range = { mode: 'test', from: new Date(now - 3_600_000).toISOString(), to: new Date(now + 3_600_000).toISOString() };
     conforms('replayWebhooks', await admin.post(`${bizA}/webhook/replay`, range), 200);
     conforms('replayWebhooks', await admin.post(`${bizA}/webhook/replay`, { mode: 'test', event_id: 'msg_unknown' }), 404);
+    const limits = { mode: 'test', currency: 'USD', max_payout: 500_000, daily_payout: null, max_card_balance: null };
+    conforms('setLimits', await admin.put(`${bizA}/limits`, limits), 200);
+    conforms('setLimits', await admin.put(`${bizA}/limits`, { ...limits, max_payout: -1 }), 400);
+    conforms('setLimits', await admin.put(`${bizA}/limits`, { ...limits, max_payout: null }), 200);
+    conforms('getLimits', await admin.get(`${bizA}/limits?mode=test`), 200);
+    conforms('getLimits', await admin.get('/api/admin/businesses/999999999/limits?mode=test'), 404);
   });
 });
 

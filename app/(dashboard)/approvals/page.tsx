@@ -52,7 +52,7 @@ function RequestCard({ r, userId, canApprove }: { r: ApprovalListItem; userId: n
         <div className="min-w-0">
           <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{r.what}</p>
           <p className="text-sm text-slate-600">
-            From card{' '}
+            {r.kind === 'payout' ? 'From card' : 'Card'}{' '}
             <Link href={`/cards/${r.cardNumber}`} className="font-medium underline underline-offset-2">
               ending {r.cardNumber.slice(-4)}
             </Link>{' '}

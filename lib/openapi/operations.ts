@@ -11,6 +11,7 @@ import { limitsSchema } from '../limits/business-limits';
 import { authorizePaymentSchema } from '../payments/authorize-live-payment';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
+import { redemptionRequestSchema } from '../redemptions/redemption-request';
 import { refundRequestSchema } from '../refunds/refund-request';
 import { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import { transferSchema } from '../payouts/create-transfer';
@@ -387,6 +388,23 @@ export const OPERATIONS: Operation[] = [
     },
     success: { status: 200, message: 'Refund initiated successfully', data: r.refundSchema, examples: { refund: ex.refundExample } },
     errors: ['validation_error', 'payment_not_found', 'payment_not_refundable', 'insufficient_balance', 'refund_request_failed'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/{card_number}/redemptions',
+    operationId: 'redeemCard',
+    tag: 'Cards',
+    summary: 'Redeem a card: spend its money at your business',
+    description:
+      'Beyond SPEC.md. For a till or a checkout that takes gift cards: moves amount from the card to your business account at once, in one transaction. The card must be active and hold the amount (held money is not available); concurrent redemptions queue and never take it below zero. The redemption fee of your fee schedule (applies_to redemption; none by default) is paid by the business out of what it receives. Not a payout: the payout limits do not apply. A card.redeemed event goes out with the movement. Needs the payments scope. Idempotency-Key is honoured.',
+    pathParams: { card_number: 'The 16-digit card number' },
+    body: {
+      schemas: { RedeemCardRequest: redemptionRequestSchema },
+      examples: { RedeemCardRequest: { amount: 2550, merchant_reference: 'till-7 receipt 0042' } },
+    },
+    success: { status: 200, message: 'Gift card redeemed successfully', data: r.redemptionSchema, examples: { redemption: ex.redemptionExample } },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'amount_below_fee'],
   },
   {
     api: 'v1',

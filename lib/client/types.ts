@@ -75,7 +75,15 @@ export interface ListCardsQuery extends PageQuery {
 }
 
 export interface ListEventsQuery extends PageQuery {
-  type?: 'payment.success' | 'payment.failed' | 'payment.cancelled' | 'payment.refunded' | 'payment.refund_failed' | 'payout.success' | 'payout.failed' | 'card.redeemed';
+  type?:
+    | 'payment.success'
+    | 'payment.failed'
+    | 'payment.cancelled'
+    | 'payment.refunded'
+    | 'payment.refund_failed'
+    | 'payout.success'
+    | 'payout.failed'
+    | 'card.redeemed';
   undelivered?: boolean;
 }
 

@@ -493,7 +493,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Back office',
     summary: 'Issue another API key',
     description:
-      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments and refunds) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
+      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments, refunds and redemptions) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
     pathParams: { id: 'The business id' },
     body: {
       schemas: { IssueApiKeyRequest: issueKeySchema },

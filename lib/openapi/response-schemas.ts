@@ -316,7 +316,16 @@ const eventItemSchema = reg(
   'EventItem',
   z.strictObject({
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
-    type: z.enum(['payment.success', 'payment.failed', 'payment.cancelled', 'payment.refunded', 'payment.refund_failed', 'payout.success', 'payout.failed', 'card.redeemed']),
+    type: z.enum([
+      'payment.success',
+      'payment.failed',
+      'payment.cancelled',
+      'payment.refunded',
+      'payment.refund_failed',
+      'payout.success',
+      'payout.failed',
+      'card.redeemed',
+    ]),
     created_at: timestamp,
     payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema]),
     delivery: z

@@ -72,7 +72,16 @@ describe('POST /card/{card_number}/redemptions', () => {
 
     // The business statement shows the line as a redemption of that card.
     const today = new Date().toISOString().slice(0, 10);
-    const statement = await statementPage(testDb(), { businessId: biz.id, mode: 'test', currency: 'ETB', timeZone: 'UTC', from: today, to: today, kind: 'redemption', limit: 50 });
+    const statement = await statementPage(testDb(), {
+      businessId: biz.id,
+      mode: 'test',
+      currency: 'ETB',
+      timeZone: 'UTC',
+      from: today,
+      to: today,
+      kind: 'redemption',
+      limit: 50,
+    });
     expect(statement.lines.map((l) => l.description)).toContain(`Redemption of card ${card}`);
   });
 

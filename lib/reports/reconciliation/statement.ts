@@ -11,7 +11,16 @@ const WALLETS = BANKS.filter((b) => b.type === 'wallet').map((b) => b.slug);
 const SENT_PAYOUTS = ['payout_card_to_card', 'payout_bank', 'payout_b2b'];
 const PAYOUT_KINDS = [...SENT_PAYOUTS, 'payout_bank_reversal', 'transfer', 'transfer_settlement', 'transfer_reversal'];
 const ADJUSTMENT_KINDS = ['adjustment_increase', 'adjustment_decrease'];
-const KNOWN_KINDS = [...PAYOUT_KINDS, ...ADJUSTMENT_KINDS, 'card_redemption', 'payment', 'payment_refund', 'payment_refund_reversal', 'business_deposit', 'card_cancellation'];
+const KNOWN_KINDS = [
+  ...PAYOUT_KINDS,
+  ...ADJUSTMENT_KINDS,
+  'card_redemption',
+  'payment',
+  'payment_refund',
+  'payment_refund_reversal',
+  'business_deposit',
+  'card_cancellation',
+];
 const list = (values: readonly string[]) =>
   sql.join(
     values.map((v) => sql`${v}`),

@@ -7,7 +7,13 @@ type Params = { card_number: string };
 
 export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
   message: 'Gift card redeemed successfully',
-  data: await redeemCard(db, { businessId: auth.businessId, mode: auth.mode, actor, cardNumber: params.card_number, ...parseInput(redemptionRequestSchema, body) }),
+  data: await redeemCard(db, {
+    businessId: auth.businessId,
+    mode: auth.mode,
+    actor,
+    cardNumber: params.card_number,
+    ...parseInput(redemptionRequestSchema, body),
+  }),
 }));
 
 export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

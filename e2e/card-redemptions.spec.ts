@@ -23,6 +23,7 @@ test('an operator redeems a card at the counter from its page, sees the balance 
   const line = page.getByTestId('timeline-entry').filter({ hasText: 'Redeemed at the business' });
   await expect(line).toHaveCount(1);
   await expect(line).toContainText(biz.emails.operator);
+  await screenshots(page, testInfo, 'card-redeemed');
 
   // More than the card holds is refused on the amount, and nothing moves.
   await form.getByLabel('Amount (ETB)').fill('80');

@@ -327,7 +327,7 @@ const eventItemSchema = reg(
       'card.redeemed',
     ]),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),

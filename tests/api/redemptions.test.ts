@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
+import { dayIn } from '../../lib/dashboard/time-zone';
 import { statementPage } from '../../lib/reports/business-statement';
+import { reconciliationReport } from '../../lib/reports/reconciliation/report';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from '../helpers';
 import { businessBalance, fundCard } from '../ledger-helpers';
 
@@ -158,6 +160,39 @@ describe('POST /card/{card_number}/redemptions', () => {
     expect((await redeem(biz, card, { amount: 2_000 }, headers)).status).toBe(409);
     expect(await balance(biz, card)).toBe(4_000);
     expect(await redeemedEvents(a.body.data.reference)).toHaveLength(1);
+  });
+
+  it('does not count toward the payout limits', async () => {
+    const limited = await createTestBusiness('Redemptions under payout limits');
+    const set = await adminClient().put(`/api/admin/businesses/${limited.id}/limits`, {
+      mode: 'test',
+      currency: 'ETB',
+      max_payout: 1_000,
+      daily_payout: 1_000,
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const card = await fundedCard(limited, 10_000);
+    expect((await redeem(limited, card, { amount: 4_000 })).status).toBe(200);
+    expect((await redeem(limited, card, { amount: 4_000 })).status).toBe(200);
+    expect(await balance(limited, card)).toBe(2_000);
+  });
+
+  it('keeps the reconciliation green: redemptions received, cards redeemed and their fees', async () => {
+    const day = dayIn('UTC', new Date());
+    const report = await reconciliationReport(testDb(), { businessId: biz.id, mode: 'test', timeZone: 'UTC', from: day, to: day });
+    const etb = report.days.find((d) => d.currency === 'ETB')!;
+    expect(etb.problems).toEqual([]);
+    expect(etb.reconciles).toBe(true);
+    const moved = await testDb().execute<{ out: number; fee: number }>(sql`
+      SELECT coalesce(sum(-e.amount) FILTER (WHERE a.kind = 'card'), 0)::bigint AS out,
+             coalesce(sum(e.amount) FILTER (WHERE a.kind = 'fee_revenue'), 0)::bigint AS fee
+      FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE t.kind = 'card_redemption' AND t.business_id = ${biz.id} AND t.mode = 'test'`);
+    expect(etb.figures.redemptionsOut).toBe(Number(moved.rows[0].out));
+    expect(etb.figures.feesOnRedemptions).toBe(Number(moved.rows[0].fee));
+    expect(etb.figures.feesOnRedemptions).toBeGreaterThan(0);
+    expect(etb.figures.redemptionsIn).toBe(etb.figures.redemptionsOut - etb.figures.feesOnRedemptions);
+    expect(etb.figures.otherOut).toBe(0);
   });
 
   it('answers bad input with 400 in the envelope, and moves nothing', async () => {

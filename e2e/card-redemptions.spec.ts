@@ -13,7 +13,7 @@ test('an operator redeems a card at the counter from its page, sees the balance 
   await page.goto(`${baseUrl()}/cards/${cardNumber}`);
   await expect(page.getByTestId('card-balance')).toHaveText(formatMoney(10_000, 'ETB'));
   const form = page.getByRole('form', { name: 'Redeem' });
-  await form.getByLabel('Amount (ETB)').fill('25.50');
+  await form.getByLabel('Amount to redeem (ETB)').fill('25.50');
   await form.getByLabel('Receipt or order number (optional)').fill('Till 2, receipt 881');
   await form.getByRole('button', { name: 'Redeem from card' }).click();
 
@@ -26,7 +26,7 @@ test('an operator redeems a card at the counter from its page, sees the balance 
   await screenshots(page, testInfo, 'card-redeemed');
 
   // More than the card holds is refused on the amount, and nothing moves.
-  await form.getByLabel('Amount (ETB)').fill('80');
+  await form.getByLabel('Amount to redeem (ETB)').fill('80');
   await form.getByRole('button', { name: 'Redeem from card' }).click();
   await expect(page.locator('#redeem-amount-error')).toContainText('The card does not hold this amount.');
   await expect(page.getByTestId('card-balance')).toHaveText(formatMoney(7_450, 'ETB'));

@@ -64,7 +64,7 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           id="redeem-amount"
-          label={`Amount (${currency})`}
+          label={`Amount to redeem (${currency})`}
           inputMode="decimal"
           autoComplete="off"
           placeholder="25.00"

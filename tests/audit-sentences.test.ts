@@ -97,6 +97,10 @@ describe('audit entries as sentences', () => {
     expect(said(entry('card.cancelled', '4921583047261138', { moved_to_business_account: 1234 }, { kind: 'card', amount: null, currency: 'ETB' }))).toBe(
       'Cancelled card 4921583047261138; its balance of ETB 12.34 moved to the business balance.',
     );
+    const redeemed = { amount: 2_550, fee: 110, currency: 'ETB', balance_after: 7_450, merchant_reference: 'till-7 0042' };
+    expect(said(entry('card.redeemed', '4921583047261138', redeemed))).toBe(
+      'Redeemed ETB 25.50 from card 4921583047261138 for receipt till-7 0042 (fee ETB 1.10); the card then held ETB 74.50.',
+    );
     const charge = {
       kind: 'payment' as const,
       amount: 2_550,

@@ -97,6 +97,7 @@ describe('openapi.json', () => {
       'payment.cancelled',
       'payment.refunded',
       'payment.refund_failed',
+      'card.redeemed',
       'payout.success',
       'payout.failed',
     ]);

@@ -64,6 +64,10 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       if (verb === 'enabled') return `Enabled card ${target} again.`;
       if (verb === 'provider_disabled') return `The provider disabled card ${target}.${reason}`;
       if (verb === 'provider_enabled') return `The provider enabled card ${target} again.`;
+      if (verb === 'redeemed') {
+        const receipt = text(d.merchant_reference) ? ` for receipt ${text(d.merchant_reference)}` : '';
+        return `Redeemed ${amount} from card ${target}${receipt}${withFee(moneyOf(d.fee, currency), d.fee)}; the card then held ${moneyOf(d.balance_after, currency)}.`;
+      }
       if (verb === 'cancelled') {
         const moved = moneyOf(d.moved_to_business_account, currency);
         return moved ? `Cancelled card ${target}; its balance of ${moved} moved to the business balance.` : `Cancelled card ${target}.`;

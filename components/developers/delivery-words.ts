@@ -8,6 +8,7 @@ const EVENT_WORDS: Record<string, string> = {
   'payment.cancelled': 'Payment cancelled',
   'payment.refunded': 'Payment refunded',
   'payment.refund_failed': 'Refund failed',
+  'card.redeemed': 'Card redeemed',
 };
 
 export const eventWords = (type: string) => EVENT_WORDS[type] ?? 'Event';

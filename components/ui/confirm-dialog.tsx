@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './button';
 
 export interface ConfirmDialogProps {
@@ -17,6 +17,8 @@ export interface ConfirmDialogProps {
 /** The native <dialog> in modal mode: focus is trapped, Escape closes it, and the page behind is inert. */
 export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Go back', pending, onConfirm, onClose }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Unique per dialog: a page with two forms that ask (the card page's top-up and redeem) names each dialog by its own title.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -26,12 +28,12 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
   return (
     <dialog
       ref={ref}
-      aria-labelledby="confirm-dialog-title"
+      aria-labelledby={titleId}
       onClose={onClose}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/50"
     >
       <div className="p-5">
-        <h2 id="confirm-dialog-title" className="text-lg font-semibold text-slate-900">
+        <h2 id={titleId} className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
         <div className="mt-2 text-sm text-slate-700 [overflow-wrap:anywhere]">{children}</div>

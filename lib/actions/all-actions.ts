@@ -7,6 +7,7 @@ import './limits-actions';
 import './team-actions';
 import './payout-actions';
 import './payment-actions';
+import './redemption-actions';
 import './refund-actions';
 import './approval-actions';
 

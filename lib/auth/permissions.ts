@@ -5,7 +5,7 @@ export const PERMISSIONS = [
   'cards:create',
   'cards:status', // disable and enable
   'cards:cancel',
-  'money:move', // top-ups, payouts, payments, adjustment requests
+  'money:move', // top-ups, payouts, payments, redemptions, adjustment requests
   'money:approve', // second-person approval of payouts over the threshold and of adjustments
   'payments:refund', // refunds of paid top-ups
   'history:read', // payouts, payments, activity

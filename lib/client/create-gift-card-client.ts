@@ -18,6 +18,8 @@ import type {
   PayoutPage,
   PayoutStatus,
   PostOptions,
+  RedeemCardInput,
+  Redemption,
   Refund,
   RefundPaymentInput,
   TransferCreated,
@@ -75,6 +77,9 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     getCard: (cardNumber: string) => call<GiftCard>('GET', `/card/${segment(cardNumber)}`),
     setCardStatus: (cardNumber: string, status: 'enable' | 'disable') => call<GiftCard>('PATCH', `/card/${segment(cardNumber)}`, { status }),
     cancelCard: (cardNumber: string) => call<null>('DELETE', `/card/${segment(cardNumber)}`),
+    /** Spends amount of the card at your business (a till); the answer holds the card's balance after. */
+    redeemCard: (cardNumber: string, input: RedeemCardInput, opts?: PostOptions) =>
+      call<Redemption>('POST', `/card/${segment(cardNumber)}/redemptions`, input, opts),
 
     createPayout: (input: CreatePayoutInput, opts?: PostOptions) => call<PayoutCreated>('POST', '/card/payouts', input, opts),
     listPayouts: (query?: PageQuery) => call<PayoutPage>('GET', `/card/payouts${queryString({ ...query })}`),

@@ -3,6 +3,7 @@ import type { createCardSchema } from '../cards/create-card';
 import type { createPaymentSchema } from '../payments/create-payment';
 import type { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import type { transferSchema } from '../payouts/create-transfer';
+import type { redemptionRequestSchema } from '../redemptions/redemption-request';
 import type { refundRequestSchema } from '../refunds/refund-request';
 
 export type {
@@ -22,12 +23,15 @@ export type {
   PayoutEvent,
   PayoutPage,
   PayoutStatus,
+  Redemption,
+  RedemptionEvent,
   Refund,
   RefundEvent,
   TransferCreated,
 } from '../openapi/response-schemas';
 
 export type RefundPaymentInput = z.input<typeof refundRequestSchema>;
+export type RedeemCardInput = z.input<typeof redemptionRequestSchema>;
 
 export interface SuccessEnvelope<T> {
   status: 'success';
@@ -71,7 +75,15 @@ export interface ListCardsQuery extends PageQuery {
 }
 
 export interface ListEventsQuery extends PageQuery {
-  type?: 'payment.success' | 'payment.failed' | 'payment.cancelled' | 'payment.refunded' | 'payment.refund_failed' | 'payout.success' | 'payout.failed';
+  type?:
+    | 'payment.success'
+    | 'payment.failed'
+    | 'payment.cancelled'
+    | 'payment.refunded'
+    | 'payment.refund_failed'
+    | 'payout.success'
+    | 'payout.failed'
+    | 'card.redeemed';
   undelivered?: boolean;
 }
 

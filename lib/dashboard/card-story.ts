@@ -87,6 +87,7 @@ const MOVEMENT_LABELS: Record<string, string> = {
   hold_release: 'Hold released',
   adjustment_increase: 'Adjustment: added by the business',
   adjustment_decrease: 'Adjustment: taken back by the business',
+  card_redemption: 'Redeemed at the business',
 };
 
 // Events of one instant are ordered by source: the cancellation is told after the movement it made.

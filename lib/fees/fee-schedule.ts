@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../db/client';
 import { businesses, feeRules } from '../db/schema';
 import { MAX_AMOUNT, modeSchema, parseInput, type Mode } from '../validation';
 
-const FEE_KINDS = ['card_to_card', 'b2b', 'bank', 'payment'] as const;
+const FEE_KINDS = ['card_to_card', 'b2b', 'bank', 'payment', 'redemption'] as const;
 export type FeeKind = (typeof FEE_KINDS)[number];
 
 export interface FeeRule {

@@ -9,7 +9,7 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
   read: 'Read cards, payments, payouts, events and banks (every GET)',
   cards: 'Create, disable, enable and cancel cards',
-  payments: 'Start payments (top-ups) and refunds',
+  payments: 'Start payments (top-ups), refunds and redemptions at the till',
   payouts: 'Pay out of cards and top cards up from the business account',
 };
 
@@ -25,6 +25,8 @@ export const OPERATION_SCOPES: Record<string, ApiKeyScope> = {
   'GET /card/[card_number]': 'read',
   'PATCH /card/[card_number]': 'cards',
   'DELETE /card/[card_number]': 'cards',
+  // A till takes money from a card for the business, as a payment collects it: not a payout of the business's money.
+  'POST /card/[card_number]/redemptions': 'payments',
   'GET /card/payments': 'read',
   'POST /card/payments': 'payments',
   'POST /card/payments/[reference]/refund': 'payments',

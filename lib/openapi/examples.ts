@@ -13,6 +13,8 @@ import type {
   PayoutEvent,
   RefundEvent,
   PayoutPage,
+  Redemption,
+  RedemptionEvent,
   PayoutStatus,
   Refund,
   TransferCreated,
@@ -222,4 +224,34 @@ export const eventItemExample: EventItem = {
   created_at: updated,
   payload: paymentEventExample,
   delivery: { state: 'delivered', attempts: 1, last_attempt_at: updated, delivered_at: updated },
+};
+
+export const redemptionExample: Redemption = {
+  reference: 'rdm_8Hw2kQ5tR9vL3xN7bM1cZ4pD',
+  card_number: '4000123412341234',
+  currency: 'ETB',
+  amount: 2550,
+  fee: 0,
+  net_amount: 2550,
+  merchant_reference: 'till-7 receipt 0042',
+  available_amount: 7450,
+  held_amount: 0,
+  created_at: updated,
+};
+
+export const redemptionEventExample: RedemptionEvent = {
+  event: 'card.redeemed',
+  status: 'success',
+  mode: 'test',
+  currency: 'ETB',
+  amount: 2550,
+  fee: 0,
+  net_amount: 2550,
+  reference: 'rdm_8Hw2kQ5tR9vL3xN7bM1cZ4pD',
+  merchant_reference: 'till-7 receipt 0042',
+  card_number: '4000123412341234',
+  available_amount: 7450,
+  customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
+  created_at: updated,
+  updated_at: updated,
 };

@@ -11,6 +11,7 @@ import { limitsSchema } from '../limits/business-limits';
 import { authorizePaymentSchema } from '../payments/authorize-live-payment';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
+import { redemptionRequestSchema } from '../redemptions/redemption-request';
 import { refundRequestSchema } from '../refunds/refund-request';
 import { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import { transferSchema } from '../payouts/create-transfer';
@@ -390,6 +391,23 @@ export const OPERATIONS: Operation[] = [
   },
   {
     api: 'v1',
+    method: 'post',
+    path: '/card/{card_number}/redemptions',
+    operationId: 'redeemCard',
+    tag: 'Cards',
+    summary: 'Redeem a card: spend its money at your business',
+    description:
+      'Beyond SPEC.md. For a till or a checkout that takes gift cards: moves amount from the card to your business account at once, in one transaction. The card must be active and hold the amount (held money is not available); concurrent redemptions queue and never take it below zero. The redemption fee of your fee schedule (applies_to redemption; none by default) is paid by the business out of what it receives. Not a payout: the payout limits do not apply. A card.redeemed event goes out with the movement. Needs the payments scope. Idempotency-Key is honoured.',
+    pathParams: { card_number: 'The 16-digit card number' },
+    body: {
+      schemas: { RedeemCardRequest: redemptionRequestSchema },
+      examples: { RedeemCardRequest: { amount: 2550, merchant_reference: 'till-7 receipt 0042' } },
+    },
+    success: { status: 200, message: 'Gift card redeemed successfully', data: r.redemptionSchema, examples: { redemption: ex.redemptionExample } },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'amount_below_fee'],
+  },
+  {
+    api: 'v1',
     method: 'get',
     path: '/events',
     operationId: 'listEvents',
@@ -475,7 +493,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Back office',
     summary: 'Issue another API key',
     description:
-      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments and refunds) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
+      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments, refunds and redemptions) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
     pathParams: { id: 'The business id' },
     body: {
       schemas: { IssueApiKeyRequest: issueKeySchema },

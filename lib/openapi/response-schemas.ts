@@ -240,6 +240,44 @@ export const refundEventSchema = reg(
   'Beyond SPEC.md. payment.refunded: the card was debited and the payer is being repaid; payment.refund_failed: the rail refused a live refund and the debit went back.',
 );
 
+export const redemptionSchema = reg(
+  'Redemption',
+  z.strictObject({
+    reference: z.string().meta({ description: 'The movement’s reference (rdm_…), in the card’s story and the business statement' }),
+    card_number: z.string().regex(/^\d{16}$/),
+    currency,
+    amount: minorUnits.meta({ description: 'What left the card' }),
+    fee: minorUnits.meta({ description: 'The redemption fee of your fee schedule, paid by the business out of the amount (0 without a rule)' }),
+    net_amount: minorUnits.meta({ description: 'What reached the business account: amount less fee' }),
+    merchant_reference: z.string().optional(),
+    available_amount: minorUnits.meta({ description: 'What the card holds after this redemption' }),
+    held_amount: minorUnits,
+    created_at: timestamp,
+  }),
+  'Beyond SPEC.md. Empty optional fields are left out.',
+);
+
+export const redemptionEventSchema = reg(
+  'RedemptionEvent',
+  z.strictObject({
+    event: z.literal('card.redeemed'),
+    status: z.literal('success'),
+    mode,
+    currency,
+    amount: minorUnits,
+    fee: minorUnits,
+    net_amount: minorUnits,
+    reference: z.string(),
+    merchant_reference: z.string().optional(),
+    card_number: z.string(),
+    available_amount: minorUnits.meta({ description: 'What the card holds after this redemption' }),
+    customer: customer.optional(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  'Beyond SPEC.md. card.redeemed: a card was spent at your business; the amount left the card and reached your business account less the fee.',
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -278,9 +316,18 @@ const eventItemSchema = reg(
   'EventItem',
   z.strictObject({
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
-    type: z.enum(['payment.success', 'payment.failed', 'payment.cancelled', 'payment.refunded', 'payment.refund_failed', 'payout.success', 'payout.failed']),
+    type: z.enum([
+      'payment.success',
+      'payment.failed',
+      'payment.cancelled',
+      'payment.refunded',
+      'payment.refund_failed',
+      'payout.success',
+      'payout.failed',
+      'card.redeemed',
+    ]),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -422,3 +469,5 @@ export type EventPage = z.output<typeof eventPageSchema>;
 export type PaymentEvent = z.output<typeof paymentEventSchema>;
 export type PayoutEvent = z.output<typeof payoutEventSchema>;
 export type RefundEvent = z.output<typeof refundEventSchema>;
+export type Redemption = z.output<typeof redemptionSchema>;
+export type RedemptionEvent = z.output<typeof redemptionEventSchema>;

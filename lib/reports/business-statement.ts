@@ -141,6 +141,8 @@ function lineRows(db: DbOrTx, opts: StatementOptions, accountId: number, where: 
         WHEN t.kind IN ('payment_refund', 'payment_refund_reversal') THEN (SELECT p.card_number FROM refunds r JOIN payments p ON p.id = r.payment_id
           WHERE r.reference = t.reference AND ${own})
         WHEN t.kind = 'card_cancellation' THEN t.reference
+        WHEN t.kind = 'card_redemption' THEN (SELECT c.card_number FROM ledger_entries x JOIN cards c ON c.account_id = x.account_id
+          WHERE x.transaction_id = t.id AND c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} LIMIT 1)
         WHEN t.kind IN ('adjustment_increase', 'adjustment_decrease', 'hold', 'hold_release')
           THEN (SELECT a.card_number FROM approval_requests a WHERE a.reference = t.reference AND a.business_id = ${opts.businessId} AND a.mode = ${opts.mode})
       END AS card_number,

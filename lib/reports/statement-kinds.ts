@@ -15,6 +15,7 @@ export const STATEMENT_KINDS = [
   'adjustment_from_card',
   'held',
   'released',
+  'redemption',
   'other',
 ] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
@@ -33,6 +34,7 @@ const LEDGER_KIND: Record<Exclude<StatementKind, 'other'>, string> = {
   adjustment_from_card: 'adjustment_decrease',
   held: 'hold',
   released: 'hold_release',
+  redemption: 'card_redemption',
 };
 
 export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
@@ -49,6 +51,7 @@ export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
   adjustment_from_card: 'Adjustments taken from cards',
   held: 'Held for approval',
   released: 'Released from hold',
+  redemption: 'Cards redeemed at the business',
   other: 'Other movements',
 };
 
@@ -85,6 +88,8 @@ export function describeLine(l: { kind: StatementKind; ledgerKind: string; cardN
       return `Held until a teammate approves a change to ${card}`;
     case 'released':
       return `Hold for ${card} released`;
+    case 'redemption':
+      return `Redemption of ${card}`;
     default:
       return `${l.ledgerKind.replaceAll('_', ' ')} ${l.amount < 0 ? 'paid out' : 'received'}`;
   }

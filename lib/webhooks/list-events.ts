@@ -13,6 +13,7 @@ const EVENT_TYPES = [
   'payment.refund_failed',
   'payout.success',
   'payout.failed',
+  'card.redeemed',
 ] as const;
 
 export const filtersSchema = z.object({

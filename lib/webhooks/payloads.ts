@@ -7,7 +7,7 @@
 type PayoutEventType = 'payout.success' | 'payout.failed';
 type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
-export type EventType = PayoutEventType | PaymentEventType;
+export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed';
 
 export interface EventCustomer {
   first_name?: string | null;
@@ -152,5 +152,39 @@ export function refundEventPayload(p: RefundEventInput): Json {
     customer: customerObject(p.customer),
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),
+  });
+}
+
+export interface RedemptionEventInput {
+  mode: string;
+  currency: string;
+  amount: number;
+  fee: number;
+  reference: string;
+  merchantReference?: string | null;
+  cardNumber: string;
+  /** What the card holds after the redemption. */
+  availableAmount: number;
+  customer?: EventCustomer;
+  createdAt: Date | string;
+}
+
+/** Beyond SPEC.md (CONTRACT 4a): a card spent at its business, shaped like the other events, keys in the same order. */
+export function redemptionEventPayload(p: RedemptionEventInput): Json {
+  return compact({
+    event: 'card.redeemed',
+    status: 'success',
+    mode: p.mode,
+    currency: p.currency,
+    amount: p.amount,
+    fee: p.fee,
+    net_amount: p.amount - p.fee,
+    reference: p.reference,
+    merchant_reference: p.merchantReference,
+    card_number: p.cardNumber,
+    available_amount: p.availableAmount,
+    customer: customerObject(p.customer),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.createdAt),
   });
 }

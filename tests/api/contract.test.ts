@@ -309,6 +309,19 @@ describe('REST API', () => {
     expect(refunded.data.items.map((e: any) => e.payload.refund_reference)).toHaveLength(1);
   });
 
+  it('redeemCard, and the redemption’s event in listEvents', async () => {
+    const card = await createTestCard(a);
+    const paid = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 5_000, card_number: card }), 201);
+    await a.test.post(`/api/v1/test-helpers/payments/${paid.data.link_reference}/complete`, { status: 'success' });
+    const path = `/api/v1/card/${card}/redemptions`;
+    const redeemed = conforms('redeemCard', await a.test.post(path, { amount: 1_000, merchant_reference: 'till-1' }), 200);
+    conforms('redeemCard', await a.test.post(path, { amount: 10_000 }), 400);
+    conforms('redeemCard', await a.test.post(path, { amount: 'ten' }), 400);
+    conforms('redeemCard', await b.test.post(path, { amount: 100 }), 404);
+    const events = conforms('listEvents', await a.test.get('/api/v1/events?type=card.redeemed'), 200);
+    expect(events.data.items.map((e: any) => e.payload.reference)).toContain(redeemed.data.reference);
+  });
+
   it('Idempotency-Key: a reuse with another body is 409; a body over 1 MB is 413', async () => {
     const key = `contract-${Date.now()}`;
     conforms(

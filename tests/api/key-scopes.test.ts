@@ -58,6 +58,7 @@ const CALLS: Record<string, [Call, number]> = {
   'GET /card/[card_number]': [(c, f) => c.get(`/api/v1/card/${f.source}`), 200],
   'PATCH /card/[card_number]': [(c, f, raw) => c.patch(`/api/v1/card/${f.toDisable}`, { status: 'disable' }, raw), 200],
   'DELETE /card/[card_number]': [(c, f) => c.delete(`/api/v1/card/${f.toCancel}`), 200],
+  'POST /card/[card_number]/redemptions': [(c, f, raw) => c.post(`/api/v1/card/${f.source}/redemptions`, { amount: 100 }, raw), 200],
   'GET /card/payments': [(c) => c.get('/api/v1/card/payments'), 200],
   'POST /card/payments': [(c, f, raw) => c.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: f.source }, raw), 201],
   'GET /card/payment/[link_reference]/status': [(c, f) => c.get(`/api/v1/card/payment/${f.linkReference}/status`), 200],

@@ -18,6 +18,11 @@ const EVENTS: [string, string, string][] = [
     'The provider refused a live refund: the debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)',
     'failed',
   ],
+  [
+    'card.redeemed',
+    'A card was spent at your business (a till or the dashboard): the amount left the card and reached your business account less the fee',
+    'success',
+  ],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
   [
     'payout.failed',

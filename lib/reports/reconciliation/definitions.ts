@@ -87,6 +87,14 @@ export const FIGURES = [
     text: 'Approved manual adjustments: what they added to cards (from the business account) or gave back to the business account (from a card). The same amounts appear under adjustments out: they move money within the business.',
   },
   {
+    key: 'redemptionsIn',
+    group: 'in',
+    label: 'Redemptions received',
+    csv: 'redemptions_received',
+    onPage: true,
+    text: 'Cards spent at this business (its till or its dashboard): what reached the business account, the amount less the redemption fee. The same redemptions appear under cards redeemed.',
+  },
+  {
     key: 'cardToCardSent',
     group: 'out',
     label: 'Card-to-card',
@@ -152,6 +160,14 @@ export const FIGURES = [
     text: 'The other side of approved manual adjustments: what left the business account for a card, or a card for the business account.',
   },
   {
+    key: 'redemptionsOut',
+    group: 'out',
+    label: 'Cards redeemed',
+    csv: 'cards_redeemed',
+    onPage: true,
+    text: 'What left cards when they were spent at this business; it reached the business account less the fee (redemptions received).',
+  },
+  {
     key: 'payoutsRefunded',
     group: 'reversals',
     label: 'Payouts refunded',
@@ -190,6 +206,14 @@ export const FIGURES = [
     csv: 'fees_on_payments',
     onPage: true,
     text: 'The provider’s fees on paid top-ups, paid by the payer on top of the amount.',
+  },
+  {
+    key: 'feesOnRedemptions',
+    group: 'fees',
+    label: 'Fees on redemptions',
+    csv: 'fees_on_redemptions',
+    onPage: true,
+    text: 'The provider’s fees on redemptions, paid by the business out of what it received.',
   },
   { key: 'feesRefunded', group: 'fees', label: 'Fees refunded', csv: 'fees_refunded', onPage: true, text: 'Fees given back with failed payouts.' },
   {

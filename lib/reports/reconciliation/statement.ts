@@ -11,7 +11,16 @@ const WALLETS = BANKS.filter((b) => b.type === 'wallet').map((b) => b.slug);
 const SENT_PAYOUTS = ['payout_card_to_card', 'payout_bank', 'payout_b2b'];
 const PAYOUT_KINDS = [...SENT_PAYOUTS, 'payout_bank_reversal', 'transfer', 'transfer_settlement', 'transfer_reversal'];
 const ADJUSTMENT_KINDS = ['adjustment_increase', 'adjustment_decrease'];
-const KNOWN_KINDS = [...PAYOUT_KINDS, ...ADJUSTMENT_KINDS, 'payment', 'payment_refund', 'payment_refund_reversal', 'business_deposit', 'card_cancellation'];
+const KNOWN_KINDS = [
+  ...PAYOUT_KINDS,
+  ...ADJUSTMENT_KINDS,
+  'card_redemption',
+  'payment',
+  'payment_refund',
+  'payment_refund_reversal',
+  'business_deposit',
+  'card_cancellation',
+];
 const list = (values: readonly string[]) =>
   sql.join(
     values.map((v) => sql`${v}`),
@@ -90,6 +99,8 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'payout_card_to_card' AND crossing")} AS "cardToCardFromOthers",
         ${f("kind = 'card_cancellation'")} AS "cardsSweptIn",
         ${f("kind IN ('adjustment_increase', 'adjustment_decrease')")} AS "adjustmentsIn",
+        ${f("kind = 'card_redemption'")} AS "redemptionsIn",
+        ${f("kind = 'card_redemption'", 'own_out')} AS "redemptionsOut",
         ${f("kind = 'payout_card_to_card' AND NOT crossing", 'own_out')} AS "cardToCardSent",
         ${f("kind = 'payout_card_to_card' AND crossing", 'own_out')} AS "cardToCardToOthers",
         ${f("kind = 'payout_bank' AND NOT wallet", 'own_out')} AS "bankPayouts",
@@ -104,6 +115,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'transfer_reversal'")} AS "topupsReturned",
         ${f("kind IN ('payout_card_to_card', 'payout_bank', 'payout_b2b') AND ours", 'fee')} AS "feesOnPayouts",
         ${f("kind = 'payment'", 'fee')} AS "feesOnPayments",
+        ${f("kind = 'card_redemption'", 'fee')} AS "feesOnRedemptions",
         ${f("kind = 'payout_bank_reversal'", '-fee')} AS "feesRefunded",
         coalesce(sum(own_in) FILTER (WHERE kind NOT IN (${list(KNOWN_KINDS)})), 0) AS "otherIn",
         coalesce(sum(own_out) FILTER (WHERE kind NOT IN (${list(KNOWN_KINDS)})), 0) AS "otherOut",

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/components/cards/card-status-label';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
+import { RedeemFormView } from '@/components/cards/redeem-form';
 import { TopUpFormView } from '@/components/cards/top-up-form';
 import { AdjustmentFormView } from '@/components/approvals/adjustment-form';
 import { LocalTime } from '@/components/ui/local-time';
@@ -180,6 +181,17 @@ export default async function CardPage({ params, searchParams }: Props) {
           </Panel>
         )}
       </div>
+
+      {movesMoney && state === 'active' && (
+        <div className="mt-4">
+          <Panel title="Redeem at the counter">
+            <p className="-mt-2 mb-3 text-sm text-slate-600">
+              The customer spends the card here: the amount moves from the card to your business account at once.
+            </p>
+            <RedeemFormView cardNumber={card.card_number} currency={card.currency} />
+          </Panel>
+        </div>
+      )}
 
       {movesMoney && state === 'active' && (
         <div className="mt-4">

@@ -1,0 +1,19 @@
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { redeemCard } from '@/lib/redemptions/redeem-card';
+import { redemptionRequestSchema } from '@/lib/redemptions/redemption-request';
+import { parseInput } from '@/lib/validation';
+
+type Params = { card_number: string };
+
+export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
+  message: 'Gift card redeemed successfully',
+  data: await redeemCard(db, {
+    businessId: auth.businessId,
+    mode: auth.mode,
+    actor,
+    cardNumber: params.card_number,
+    ...parseInput(redemptionRequestSchema, body),
+  }),
+}));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

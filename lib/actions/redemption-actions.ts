@@ -1,0 +1,32 @@
+import { redeemCard, type Redemption } from '../redemptions/redeem-card';
+import { toMinorUnits } from './amount.validation';
+import { isLargeAmount, requireConfirmation } from './confirmation';
+import { defineAction } from './define-action';
+import { redeemFormSchema } from './redemption.validation';
+import { runOnce } from './run-once';
+
+/** Redeems a card at the counter from its page, as the signed-in user, once per form submission. */
+export const redeemCardAction = defineAction({
+  name: 'cards.redeem',
+  permission: 'money:move',
+  schema: redeemFormSchema,
+  handler: async ({ db, session, input }) => {
+    const amount = toMinorUnits(input.amount);
+    requireConfirmation(isLargeAmount(amount), input.confirmed);
+    const merchantReference = input.merchant_reference || undefined;
+    return runOnce<Redemption>(
+      db,
+      session,
+      { action: 'cards.redeem', submissionId: input.submission_id, input: [input.card_number, amount, merchantReference ?? null] },
+      () =>
+        redeemCard(db, {
+          businessId: session.businessId,
+          mode: session.mode,
+          actor: session.actor,
+          cardNumber: input.card_number,
+          amount,
+          merchant_reference: merchantReference,
+        }),
+    );
+  },
+});

@@ -1,0 +1,127 @@
+import type { Actor } from '../actor';
+import { recordAudit } from '../audit';
+import { ACTIVE } from '../cards/card-status';
+import { findOwnCard } from '../cards/card-view';
+import { requireOwnCard } from '../cards/get-card';
+import type { Db } from '../db/client';
+import { inTransaction } from '../db/transaction';
+import { cardNotFound, ServiceError } from '../errors';
+import { serviceFee } from '../fees/fee-schedule';
+import { randomBase62 } from '../ids';
+import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
+import { postTransaction } from '../ledger/post-transaction';
+import type { Mode } from '../validation';
+import { enqueueEvent } from '../webhooks/outbox';
+import { redemptionEventPayload } from '../webhooks/payloads';
+import type { RedemptionRequest } from './redemption-request';
+
+export interface RedeemCardOptions extends RedemptionRequest {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  cardNumber: string;
+}
+
+/** The answer to a redemption: the movement's reference and what the card holds after it. */
+export interface Redemption {
+  reference: string;
+  card_number: string;
+  currency: string;
+  amount: number;
+  fee: number;
+  net_amount: number;
+  merchant_reference?: string;
+  available_amount: number;
+  held_amount: number;
+  created_at: string;
+}
+
+/**
+ * Spends `amount` of an active card at its own business: one transaction locks
+ * the card (so a concurrent disable or cancel waits or wins), debits the card
+ * (the posting refuses to take it below zero, and held money is already off
+ * its balance), credits the business account with the amount less the
+ * `redemption` fee, credits the fee to the provider, and writes the audit line
+ * and `card.redeemed`. A redemption is not a payout: no payout limit applies.
+ */
+export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redemption> {
+  const probe = await requireOwnCard(db, opts.businessId, opts.mode, opts.cardNumber);
+  // Shared accounts are found or created before the money transaction opens (lib/ledger/accounts.ts).
+  const business = await businessAccountId(db, probe.business_id, probe.mode, probe.currency);
+  const feeRevenue = await feeRevenueAccountId(db, probe.mode, probe.currency);
+  const merchantReference = opts.merchant_reference || undefined;
+
+  return inTransaction(db, async (tx) => {
+    const card = await findOwnCard(tx, opts.businessId, opts.mode, probe.card_number, true);
+    if (!card) throw cardNotFound();
+    if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The card is disabled and cannot be redeemed.', { field: 'card_number' });
+    const fee = await serviceFee(tx, card.business_id, card.mode, 'redemption', opts.amount);
+    if (fee > opts.amount) {
+      throw new ServiceError('amount_below_fee', `The redemption fee (${fee} minor units) is more than the amount.`, { field: 'amount' });
+    }
+    const reference = `rdm_${randomBase62(24)}`;
+    const posted = await postTransaction(tx, {
+      mode: card.mode,
+      kind: 'card_redemption',
+      businessId: card.business_id,
+      reference,
+      actor: opts.actor,
+      postings: [
+        { accountId: card.account_id, amount: -opts.amount },
+        { accountId: business, amount: opts.amount - fee },
+        { accountId: feeRevenue, amount: fee },
+      ],
+      onInsufficient: () => new ServiceError('insufficient_balance', 'The card does not hold this amount.', { field: 'amount' }),
+      onClosed: () => cardNotFound(),
+    });
+    const balance = posted.balances.get(card.account_id) ?? 0;
+    const createdAt = new Date();
+    const redemption: Redemption = {
+      reference,
+      card_number: card.card_number,
+      currency: card.currency,
+      amount: opts.amount,
+      fee,
+      net_amount: opts.amount - fee,
+      ...(merchantReference ? { merchant_reference: merchantReference } : {}),
+      available_amount: balance,
+      held_amount: Number(card.held),
+      created_at: createdAt.toISOString(),
+    };
+    await enqueueEvent(tx, {
+      businessId: card.business_id,
+      mode: card.mode,
+      type: 'card.redeemed',
+      subjectReference: reference,
+      payload: redemptionEventPayload({
+        mode: card.mode,
+        currency: card.currency,
+        amount: opts.amount,
+        fee,
+        reference,
+        merchantReference,
+        cardNumber: card.card_number,
+        availableAmount: balance,
+        customer: { first_name: card.first_name, last_name: card.last_name, email: card.email, phone_number: card.phone_number },
+        createdAt,
+      }),
+    });
+    await recordAudit(tx, {
+      businessId: card.business_id,
+      mode: card.mode,
+      actor: opts.actor,
+      action: 'card.redeemed',
+      target: card.card_number,
+      details: {
+        reference,
+        amount: opts.amount,
+        fee,
+        currency: card.currency,
+        balance_after: balance,
+        transaction_id: posted.transactionId,
+        ...(merchantReference ? { merchant_reference: merchantReference } : {}),
+      },
+    });
+    return redemption;
+  });
+}

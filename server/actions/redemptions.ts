@@ -1,0 +1,8 @@
+'use server';
+
+import * as defs from '@/lib/actions/redemption-actions';
+import { runAction } from '@/server/run-action';
+
+export async function redeemCard(input: unknown) {
+  return runAction(defs.redeemCardAction, input);
+}

@@ -209,14 +209,14 @@ test('17: the webhook replay period is on the business’s clock, whatever the b
       })
         .format(at)
         .replace(' ', 'T');
-    const from = await page.getByLabel('From').inputValue();
+    const from = await page.getByLabel('From', { exact: true }).inputValue();
     // A day back on the Addis Ababa clock (seven or eight hours ahead of New York), give or take the minutes the page took.
     const drift = Math.abs(Date.parse(`${from}:00Z`) - Date.parse(`${wall(Date.now() - 24 * 3600_000)}:00Z`));
     expect(drift).toBeLessThan(3 * 60_000);
     await expect(page.getByText(/in Africa\/Addis Ababa \(UTC\+3\)/)).toBeVisible();
     await page.getByRole('button', { name: 'Replay failed events of this period' }).click();
     await expect(page.getByText('Nothing to send: no delivery failed for good in this period.')).toBeVisible();
-    await page.getByLabel('From').scrollIntoViewIfNeeded();
+    await page.getByLabel('From', { exact: true }).scrollIntoViewIfNeeded();
     await screenshots(page, testInfo, 'developers-replay-zone');
   } finally {
     await context.close();

@@ -114,4 +114,35 @@ describe('live refunds through Chapa', () => {
     expect((await fakeRefunds(ref)).filter((r) => r.reference === reference)).toHaveLength(1);
     expect((await paymentRecord(ref)).refunded_amount).toBe(1_000);
   });
+
+  it('a resend refused for another reason is held for a person; the back office then fails it and the debit comes back once', async () => {
+    const { ref, card } = await paidLive(3_000);
+    await stack.fake.switches({ failures: { refund: { mode: '503', times: 1 } } });
+    const res = await live.post(`/api/v1/card/payments/${ref}/refund`, { amount: 2_000 });
+    const reference = res.body.data.refund_reference as string;
+    expect(await balance(card)).toBe(1_000);
+    // Something else takes the whole payment at Chapa first, so our resend is refused, but not as a used reference.
+    await fetch(`${stack.fake.url}/v1/refund/${ref}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CHAPA_TEST_SECRETS.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '30.00', reference: `other-${reference}` }),
+    });
+    await poll(async () => (await refundRow(reference)).attempts).toBeGreaterThanOrEqual(2);
+    await poll(async () => (await refundRow(reference)).request_state).toBe('sent');
+    expect((await refundRow(reference)).status).toBe('pending');
+    const settle = (body: unknown) =>
+      fetch(`${stack.baseUrl}/api/admin/refunds/${reference}/settle`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const first = await settle({ status: 'failed', reason: 'Chapa has no refund with this reference.' });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as any).data).toMatchObject({ status: 'failed', refunded_amount: 0 });
+    const again = await settle({ status: 'succeeded' });
+    expect(((await again.json()) as any).data).toMatchObject({ status: 'failed' });
+    expect(await balance(card)).toBe(3_000);
+    expect((await paymentRecord(ref)).refunded_amount).toBe(0);
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
 });

@@ -13,6 +13,7 @@ import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
 import { redemptionRequestSchema } from '../redemptions/redemption-request';
 import { refundRequestSchema } from '../refunds/refund-request';
+import { settleRefundByHandSchema } from '../refunds/settle-refund-by-hand';
 import { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import { transferSchema } from '../payouts/create-transfer';
 import { settleSchema } from '../payouts/settle-payout-as-provider';
@@ -720,5 +721,22 @@ export const OPERATIONS: Operation[] = [
     pathParams: cardNumber,
     success: { status: 200, message: 'Gift card enabled by the provider', data: r.giftCardSchema, examples: { card: ex.giftCardExample } },
     errors: ['card_not_found'],
+  },
+  {
+    api: 'admin',
+    method: 'post',
+    path: '/refunds/{reference}/settle',
+    operationId: 'settleRefundByHand',
+    tag: 'Back office',
+    summary: 'End a live refund held for a person',
+    description:
+      'For a live refund the worker holds (a resend Chapa refused for a reason other than a used reference), once checked with Chapa: succeeded, or failed with the whole debit put back and payment.refund_failed sent. A refund that has ended is answered unchanged.',
+    pathParams: { reference: 'The refund reference (rfd_…)' },
+    body: {
+      schemas: { SettleRefundRequest: settleRefundByHandSchema },
+      examples: { SettleRefundRequest: { status: 'failed', reason: 'Chapa has no refund with this reference.' } },
+    },
+    success: { status: 200, message: 'Refund settled by the provider', data: r.refundSchema, examples: { refund: ex.refundExample } },
+    errors: ['not_found', 'validation_error'],
   },
 ];

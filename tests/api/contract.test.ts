@@ -307,6 +307,11 @@ describe('REST API', () => {
     conforms('getPaymentStatus', await a.test.get(`/api/v1/card/payment/${paid.data.link_reference}/status`), 200);
     const refunded = conforms('listEvents', await a.test.get('/api/v1/events?type=payment.refunded'), 200);
     expect(refunded.data.items.map((e: any) => e.payload.refund_reference)).toHaveLength(1);
+    // A test-mode refund has ended at once: the back office answers it unchanged.
+    const refundReference = refunded.data.items[0].payload.refund_reference;
+    conforms('settleRefundByHand', await admin.post(`/api/admin/refunds/${refundReference}/settle`, { status: 'failed' }), 200);
+    conforms('settleRefundByHand', await admin.post(`/api/admin/refunds/${refundReference}/settle`, { status: 'maybe' }), 400);
+    conforms('settleRefundByHand', await admin.post('/api/admin/refunds/rfd_unknown/settle', { status: 'failed' }), 404);
   });
 
   it('redeemCard, and the redemption’s event in listEvents', async () => {

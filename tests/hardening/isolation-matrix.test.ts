@@ -37,6 +37,7 @@ const CASES: Record<string, Case> = {
   'GET /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
   'PATCH /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ status: 'disable' }) },
   'DELETE /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
+  'POST /api/v1/card/[card_number]/redemptions': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
   'POST /api/v1/card/payment/[link_reference]/authorize': {
     expect: 'object',
     params: (o) => [{ link_reference: o.linkRef }],
@@ -70,7 +71,7 @@ const CASES: Record<string, Case> = {
     body: (o) => ({ amount: 100, bank_slug: 'link', account_number: o.card, account_name: 'Outsider' }),
   },
 };
-const adminCase = (body?: unknown): Case => ({ expect: 'admin', params: (o) => [{ id: o.id, card_number: o.card }], body: () => body });
+const adminCase = (body?: unknown): Case => ({ expect: 'admin', params: (o) => [{ id: o.id, card_number: o.card, reference: o.linkRef }], body: () => body });
 
 function caseFor(r: RouteMethod): Case | undefined {
   const key = `${r.method} ${r.route}`;

@@ -423,6 +423,16 @@ describe('a dashboard refund at or above the threshold', () => {
 });
 
 describe('limits on approval', () => {
+  /** The test business's ETB limits in test mode; a limit left out is none (the back office replaces the currency's whole set). */
+  const setLimits = (l: { max_payout?: number; max_card_balance?: number }) =>
+    adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
+      mode: 'test',
+      currency: 'ETB',
+      max_payout: l.max_payout ?? null,
+      daily_payout: null,
+      max_card_balance: l.max_card_balance ?? null,
+    });
+
   it('an approved adjustment that would take a card over its max_card_balance fails with the limit, and the held money goes back', async () => {
     const number = await card(10_000);
     const business = await businessBalance(biz.id, 'test', 'ETB');
@@ -434,22 +444,14 @@ describe('limits on approval', () => {
       amount: 5_001,
       reasonCode: 'goodwill',
     });
-    const limits = (max: number | null) =>
-      adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
-        mode: 'test',
-        currency: 'ETB',
-        max_payout: null,
-        daily_payout: null,
-        max_card_balance: max,
-      });
-    expect((await limits(15_000)).status).toBe(200);
+    expect((await setLimits({ max_card_balance: 15_000 })).status).toBe(200);
     try {
       expect(await approveRequest(testDb(), { ...scope(), reference: up.reference, userId: users.finance })).toMatchObject({ status: 'failed' });
       expect((await status(up.reference)).failure_reason).toMatch(/maximum card balance limit of 150\.00 ETB/);
       expect(await apiCard(number)).toMatchObject({ available_amount: 10_000, held_amount: 0 });
       expect(await businessBalance(biz.id, 'test', 'ETB')).toBe(business);
     } finally {
-      expect((await limits(null)).status).toBe(200);
+      expect((await setLimits({})).status).toBe(200);
     }
     await expectLedgerClean();
   });
@@ -458,15 +460,7 @@ describe('limits on approval', () => {
     const [x, other, to] = [await card(100_000), await card(100_000), await card(0)];
     const reference = await waitingPayout(x, to, 80_000);
     expect(await apiCard(x)).toMatchObject({ available_amount: 20_000, held_amount: 80_000 });
-    const limits = (max: number | null) =>
-      adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
-        mode: 'test',
-        currency: 'ETB',
-        max_payout: null,
-        daily_payout: null,
-        max_card_balance: max,
-      });
-    expect((await limits(100_000)).status).toBe(200);
+    expect((await setLimits({ max_card_balance: 100_000 })).status).toBe(200);
     try {
       const topUp = await biz.test.post('/api/v1/card/payouts', { card_number: other, destination_card_number: x, amount: 1_000 });
       expect(topUp.status).toBe(400);
@@ -474,29 +468,21 @@ describe('limits on approval', () => {
       await rejectRequest(testDb(), { ...scope(), reference, userId: users.owner, asMaker: false });
       expect(await apiCard(x)).toMatchObject({ available_amount: 100_000, held_amount: 0 });
     } finally {
-      expect((await limits(null)).status).toBe(200);
+      expect((await setLimits({})).status).toBe(200);
     }
     await expectLedgerClean();
   });
 
   it('a dashboard payout over the largest allowed is refused at once, holding nothing, rather than failing on approval', async () => {
     const [from, to] = [await card(100_000), await card(0)];
-    const limits = (max: number | null) =>
-      adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
-        mode: 'test',
-        currency: 'ETB',
-        max_payout: max,
-        daily_payout: null,
-        max_card_balance: null,
-      });
-    expect((await limits(60_000)).status).toBe(200);
+    expect((await setLimits({ max_payout: 60_000 })).status).toBe(200);
     try {
       await expect(
         sendDashboardPayout(testDb(), { ...scope(), userId: users.operator, input: { card_number: from, destination_card_number: to, amount: 70_000 } }),
       ).rejects.toMatchObject({ code: 'limit_exceeded' });
       expect(await apiCard(from)).toMatchObject({ available_amount: 100_000, held_amount: 0 });
     } finally {
-      expect((await limits(null)).status).toBe(200);
+      expect((await setLimits({})).status).toBe(200);
     }
   });
 });

@@ -3,7 +3,8 @@ import { selectCards } from '../cards/card-view';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import { ServiceError } from '../errors';
-import { refundPayment } from '../refunds/refund-payment';
+import { businessAccountId } from '../ledger/accounts';
+import { refundPayment, refundSource } from '../refunds/refund-payment';
 import type { RefundRecord } from '../refunds/refund-view';
 import type { Mode } from '../validation';
 import { payoutNeedsApproval } from './approval-thresholds';
@@ -47,12 +48,9 @@ export async function refundFromDashboard(db: Db, opts: DashboardRefundOptions):
   }
   const [card] = await selectCards(db, sql`c.id = ${payment.cardId} AND c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}`);
   if (!card) throw new ServiceError('payment_not_refundable', 'The card this payment credited is gone.');
-  // Held where refundPayment will take it from: the card only when the payment credited the card and it is not cancelled since;
-  // a payment the business account received (the card disabled or full then), or a cancelled card's, is refunded from the business account.
-  const fromCard =
-    !card.cancelled_at &&
-    (await db.execute(sql`SELECT 1 FROM ledger_entries WHERE transaction_id = ${payment.transactionId} AND account_id = ${card.account_id} AND amount > 0`))
-      .rows.length > 0;
+  // Held where refundPayment will take it from, by its own rule (a cancelled card's account is closed).
+  const businessAccount = await businessAccountId(db, opts.businessId, opts.mode, payment.currency);
+  const source = await refundSource(db, payment, { account_id: card.account_id, account_closed: card.cancelled_at !== null }, businessAccount);
   const approval = await requestApproval(db, {
     businessId: opts.businessId,
     mode: opts.mode,
@@ -61,7 +59,7 @@ export async function refundFromDashboard(db: Db, opts: DashboardRefundOptions):
     card,
     amount,
     held: amount,
-    holdFrom: fromCard ? 'card' : 'business',
+    holdFrom: source === Number(card.account_id) ? 'card' : 'business',
     options: { reference: payment.linkReference, amount, ...(opts.reason?.trim() ? { reason: opts.reason.trim() } : {}) },
     note: opts.reason?.trim() || null,
   });

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
-import type { Db, Tx } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { payments, refunds } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError, validationError } from '../errors';
@@ -38,9 +38,14 @@ export interface RefundPaymentOptions {
  * business account got it) or has been cancelled since (its balance was swept
  * to the business account, so the refund follows the money there).
  */
-async function refundSource(tx: Tx, payment: Payment, card: CardRow | undefined, businessAccount: number): Promise<number> {
+export async function refundSource(
+  db: DbOrTx,
+  payment: Pick<Payment, 'transactionId'>,
+  card: Pick<CardRow, 'account_id' | 'account_closed'> | undefined,
+  businessAccount: number,
+): Promise<number> {
   if (!card || card.account_closed) return businessAccount;
-  const credited = await tx.execute<{ account_id: number }>(sql`
+  const credited = await db.execute<{ account_id: number }>(sql`
     SELECT e.account_id FROM ledger_entries e
     WHERE e.transaction_id = ${payment.transactionId} AND e.account_id IN (${card.account_id}, ${businessAccount}) AND e.amount > 0
     LIMIT 1`);

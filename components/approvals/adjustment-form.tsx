@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { requestAdjustment } from '@/server/actions/approvals';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { RadioCard } from '@/components/forms/form-controls';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
@@ -53,20 +54,8 @@ export function AdjustmentFormView({ cardNumber, currency }: { cardNumber: strin
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Adjustment</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
-            <input type="radio" value="increase" className="mt-1 accent-emerald-700" {...register('direction')} />
-            <span>
-              <span className="block font-medium">Add to the card</span>
-              <span className="block text-xs text-slate-600">Paid from the business account.</span>
-            </span>
-          </label>
-          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
-            <input type="radio" value="decrease" className="mt-1 accent-emerald-700" {...register('direction')} />
-            <span>
-              <span className="block font-medium">Take from the card</span>
-              <span className="block text-xs text-slate-600">Back to the business account.</span>
-            </span>
-          </label>
+          <RadioCard value="increase" title="Add to the card" hint="Paid from the business account." {...register('direction')} />
+          <RadioCard value="decrease" title="Take from the card" hint="Back to the business account." {...register('direction')} />
         </div>
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { topUpCard } from '@/server/actions/cards';
+import { RadioCard } from '@/components/forms/form-controls';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
@@ -68,20 +69,8 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Money comes from</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
-            <input type="radio" value="link" className="mt-1 accent-emerald-700" {...register('source')} />
-            <span>
-              <span className="block font-medium">Payment link</span>
-              <span className="block text-xs text-slate-600">The customer pays on a checkout page.</span>
-            </span>
-          </label>
-          <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
-            <input type="radio" value="business" className="mt-1 accent-emerald-700" {...register('source')} />
-            <span>
-              <span className="block font-medium">Business balance</span>
-              <span className="block text-xs text-slate-600">Available: {formatMoney(businessBalance, currency)}</span>
-            </span>
-          </label>
+          <RadioCard value="link" title="Payment link" hint="The customer pays on a checkout page." {...register('source')} />
+          <RadioCard value="business" title="Business balance" hint={<>Available: {formatMoney(businessBalance, currency)}</>} {...register('source')} />
         </div>
       </fieldset>
       <TextField

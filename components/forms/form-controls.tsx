@@ -35,6 +35,19 @@ export function RadioChoice({ children, ...props }: ComponentProps<'input'> & { 
   );
 }
 
+/** One option of a radio group drawn as a larger card with a title and a line under it (where money comes from or goes). */
+export function RadioCard({ title, hint, ...props }: ComponentProps<'input'> & { title: ReactNode; hint: ReactNode }) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-slate-300 p-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50">
+      <input type="radio" className="mt-1 accent-emerald-700" {...props} />
+      <span>
+        <span className="block font-medium">{title}</span>
+        <span className="block text-xs text-slate-600">{hint}</span>
+      </span>
+    </label>
+  );
+}
+
 /** A form's refusal that belongs to no field. */
 export function FormAlert({ children }: { children: ReactNode }) {
   return (

@@ -30,8 +30,11 @@ class LiveStreamLimits {
   ) {}
 
   /** Takes a slot for this session and address, or throws 429; answers its release, which may be called more than once. */
-  async take(db: Db, session: string, address: string): Promise<() => void> {
+  async take(db: Db, sessionKey: string, clientAddress: string): Promise<() => void> {
     const id = randomUUID();
+    // Keyed by the caps too: instances configured differently do not count against each other.
+    const session = `${this.perSession}:${sessionKey}`;
+    const address = `${this.perAddress}:${clientAddress}`;
     await db.transaction(async (tx) => {
       // Takes for one session, and for one address, wait for each other on every instance: no race passes a cap.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(7301, hashtext(${session})), pg_advisory_xact_lock(7302, hashtext(${address}))`);

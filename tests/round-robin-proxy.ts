@@ -19,7 +19,7 @@ export interface RoundRobinProxy {
 
 /**
  * haproxy with a generated config on free ports: round robin over `backends`,
- * each checked with GET /api/ready every 100 ms (one failure takes it out, one
+ * each checked with GET /api/ready every 200 ms (two failures take it out, one
  * success puts it back), and a request that fails to reach a server or gets no
  * answer is tried again on another (our POSTs carry an Idempotency-Key).
  */
@@ -38,6 +38,7 @@ defaults
   timeout client 60s
   timeout server 60s
   timeout http-request 10s
+  timeout check 2s
   retries 3
   option redispatch 1
   retry-on all-retryable-errors
@@ -50,7 +51,7 @@ backend app
   balance roundrobin
   option httpchk GET /api/ready
   http-check expect status 200
-  default-server inter 100ms fastinter 100ms downinter 100ms fall 1 rise 1
+  default-server inter 200ms fastinter 100ms downinter 100ms fall 2 rise 1
 ${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')}
 
 frontend stats

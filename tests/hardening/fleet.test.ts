@@ -20,7 +20,7 @@ const FLEET_ENV = {
   RATE_LIMIT_BURST: String(BURST),
   RATE_LIMIT_HOLD_MS: '1',
   ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: String(ADMIN_ATTEMPTS_PER_MINUTE),
-  SHUTDOWN_SETTLE_MS: '400',
+  SHUTDOWN_SETTLE_MS: '1000',
   SHUTDOWN_GRACE_MS: '8000',
   WEBHOOK_RETRY_SCHEDULE: '200,500,1000,2000,5000',
   DB_POOL_SIZE: '5',
@@ -62,7 +62,8 @@ afterAll(async () => {
 /** SIGTERM, and wait until the process has drained and exited. */
 async function stopGracefully(server: TestServer): Promise<number> {
   const started = Date.now();
-  const exited = new Promise<void>((resolve) => server.process.once('exit', () => resolve()));
+  // 'close', not 'exit': the process's last lines are read by then.
+  const exited = new Promise<void>((resolve) => server.process.once('close', () => resolve()));
   await server.stop('SIGTERM');
   await exited;
   return Date.now() - started;
@@ -80,7 +81,8 @@ async function makeClient(admin: ApiClient, i: number): Promise<Client> {
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   const { id, api_keys } = made.body.data;
   expect((await admin.put(`/api/admin/businesses/${id}/webhook`, { mode: 'test', url: `${receiver.url}/fleet/${i}` })).status).toBe(200);
-  expect((await admin.post(`/api/admin/businesses/${id}/balance`, { mode: 'test', currency: 'ETB', amount: FUNDS })).status).toBe(200);
+  const funded = await admin.post(`/api/admin/businesses/${id}/balance`, { mode: 'test', currency: 'ETB', amount: FUNDS });
+  expect(funded.status, JSON.stringify(funded.body)).toBe(200);
   const api = apiClient(api_keys.test, proxy.url);
   const card = async () => {
     const res = await api.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Fleet', last_name: `Client ${i}` });
@@ -144,7 +146,7 @@ describe.skipIf(!haproxyFound)('three instances behind a round-robin haproxy', (
       // Some load on the whole fleet first, so each instance stops with requests in flight.
       await new Promise((r) => setTimeout(r, 1_000));
       drains.push(await stopGracefully(servers[i]));
-      expect(servers[i].output()).toContain('draining:');
+      expect(servers[i].output(), `exit ${servers[i].process.exitCode} ${servers[i].process.signalCode}`).toContain('draining:');
       servers[i] = await start(ports[i]);
       await proxy.waitFor(`app${i}`, 'UP');
     }
@@ -201,8 +203,8 @@ describe.skipIf(!haproxyFound)('three instances behind a round-robin haproxy', (
   it('wrong back office tokens are counted fleet-wide', async () => {
     const wrong = apiClient('adm_wrong_token', proxy.url);
     const answers = [];
-    for (let i = 0; i < 3 * ADMIN_ATTEMPTS_PER_MINUTE; i++) answers.push((await wrong.get('/api/admin/businesses')).status);
-    expect(answers.filter((s) => s === 401).length).toBe(ADMIN_ATTEMPTS_PER_MINUTE);
+    for (let i = 0; i < 3 * ADMIN_ATTEMPTS_PER_MINUTE; i++) answers.push((await wrong.post('/api/admin/businesses', { name: 'Nope' })).status);
+    expect(answers.filter((s) => s === 401).length, answers.join(' ')).toBe(ADMIN_ATTEMPTS_PER_MINUTE);
     expect(answers.filter((s) => s === 429).length).toBe(2 * ADMIN_ATTEMPTS_PER_MINUTE);
   });
 });

@@ -105,6 +105,7 @@ export class SharedBuckets {
     return tokens >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.opts.perSecond)) };
   }
 
+  /** name:perSecond:burst:key; pruneSharedBuckets reads the limits back from it. */
   private sharedKey(key: string): string {
     return `${this.name}:${this.opts.perSecond}:${this.opts.burst}:${key}`;
   }
@@ -115,14 +116,18 @@ export class SharedBuckets {
 }
 
 /**
- * A bucket untouched for an hour is full again (every limit here refills within
- * minutes) and holds no information: removed, a bounded batch per pass.
+ * A bucket that has refilled completely holds no information: removed, a
+ * bounded batch per pass (its rate and burst are read back from its key), so
+ * tokens made up by a client leave no rows behind.
  */
 async function pruneSharedBuckets(db: Db): Promise<boolean> {
   const { rowCount } = await db.execute(sql`
     DELETE FROM rate_limit_buckets WHERE key IN (
-      SELECT key FROM rate_limit_buckets WHERE refilled_at < now() - interval '1 hour' LIMIT 5000)`);
+      SELECT key FROM rate_limit_buckets
+      WHERE refilled_at < now() - interval '1 second'
+        AND tokens + extract(epoch FROM now() - refilled_at)::float8 * split_part(key, ':', 2)::float8 >= split_part(key, ':', 3)::float8
+      LIMIT 5000)`);
   return (rowCount ?? 0) === 5000;
 }
 
-export const startSharedBucketPruning = (db: Db): Stop => backgroundLoop('rate limit pruning', 60_000, () => pruneSharedBuckets(db));
+export const startSharedBucketPruning = (db: Db): Stop => backgroundLoop('rate limit pruning', 10_000, () => pruneSharedBuckets(db));

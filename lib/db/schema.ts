@@ -817,17 +817,13 @@ export const approvalThresholds = pgTable(
 );
 
 /** Token buckets every instance takes from (lib/api/shared-limits.ts); unlogged in the migration. */
-export const rateLimitBuckets = pgTable(
-  'rate_limit_buckets',
-  {
-    key: text('key').primaryKey(),
-    tokens: doublePrecision('tokens').notNull(),
-    /** How many the last take got: the statement's answer. */
-    taken: integer('taken').notNull(),
-    refilledAt: ts('refilled_at').notNull().defaultNow(),
-  },
-  (t) => [index('rate_limit_buckets_refilled_idx').on(t.refilledAt)],
-);
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  /** How many the last take got: the statement's answer. */
+  taken: integer('taken').notNull(),
+  refilledAt: ts('refilled_at').notNull().defaultNow(),
+});
 
 /** Wrong sign-ins per email and client address, shared by every instance (lib/auth/sign-in-limits.ts); unlogged. */
 export const signInFailures = pgTable(

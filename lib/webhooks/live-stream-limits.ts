@@ -29,33 +29,33 @@ class LiveStreamLimits {
     private readonly perAddress = MAX_STREAMS_PER_ADDRESS,
   ) {}
 
-  /** Takes a slot for this session and address, or throws 429; answers its release, which may be called more than once. */
-  async take(db: Db, sessionKey: string, clientAddress: string): Promise<() => void> {
+  /** Takes a slot for this session and address: its release (which may be called more than once), or why not. */
+  async take(db: Db, sessionKey: string, clientAddress: string): Promise<{ release: () => void } | { refused: string }> {
     const id = randomUUID();
     // Keyed by the caps too: instances configured differently do not count against each other.
     const session = `${this.perSession}:${sessionKey}`;
     const address = `${this.perAddress}:${clientAddress}`;
-    await db.transaction(async (tx) => {
+    const refused = await db.transaction(async (tx) => {
       // Takes for one session, and for one address, wait for each other on every instance: no race passes a cap.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(7301, hashtext(${session})), pg_advisory_xact_lock(7302, hashtext(${address}))`);
       const { rows } = await tx.execute<{ by_session: number; by_address: number }>(sql`
         SELECT count(*) FILTER (WHERE session_key = ${session}) AS by_session, count(*) FILTER (WHERE address = ${address}) AS by_address
         FROM live_streams WHERE (session_key = ${session} OR address = ${address}) AND expires_at > now()`);
-      if (Number(rows[0].by_session) >= this.perSession) {
-        throw new RateLimitedError(5, `This session already has ${this.perSession} live views open; close some tabs.`);
-      }
-      if (Number(rows[0].by_address) >= this.perAddress) {
-        throw new RateLimitedError(5, `Your address already has ${this.perAddress} live views open; close some tabs.`);
-      }
+      if (Number(rows[0].by_session) >= this.perSession) return `This session already has ${this.perSession} live views open; close some tabs.`;
+      if (Number(rows[0].by_address) >= this.perAddress) return `Your address already has ${this.perAddress} live views open; close some tabs.`;
       await tx.execute(sql`
         INSERT INTO live_streams (id, session_key, address, expires_at) VALUES (${id}, ${session}, ${address}, now() + ${STREAM_TTL_SECONDS} * interval '1 second')`);
+      return undefined;
     });
+    if (refused) return { refused };
     this.mine.add(id);
-    return () => {
-      if (!this.mine.delete(id)) return;
-      db.execute(sql`DELETE FROM live_streams WHERE id = ${id}`).catch((err) =>
-        console.error('live stream release:', err instanceof Error ? err.message : err),
-      );
+    return {
+      release: () => {
+        if (!this.mine.delete(id)) return;
+        db.execute(sql`DELETE FROM live_streams WHERE id = ${id}`).catch((err) =>
+          console.error('live stream release:', err instanceof Error ? err.message : err),
+        );
+      },
     };
   }
 
@@ -72,8 +72,18 @@ class LiveStreamLimits {
 
 const globalForLimits = globalThis as unknown as { __liveStreamLimits?: LiveStreamLimits };
 globalForLimits.__liveStreamLimits ??= new LiveStreamLimits();
-/** The process's one set of counts (on globalThis: each route is bundled apart). */
-export const liveStreamLimits = globalForLimits.__liveStreamLimits;
+/** The process's one set of counts (on globalThis: each route is bundled apart, and scripts/start.ts's heartbeat reads it too). */
+const liveStreamLimits = globalForLimits.__liveStreamLimits;
+
+/**
+ * Takes a live stream's slot for this session and address, or throws 429; answers its release.
+ * The error is made here, in the caller's copy of the module: the shared counts may come from another bundle.
+ */
+export async function takeLiveStream(db: Db, session: string, address: string): Promise<() => void> {
+  const taken = await liveStreamLimits.take(db, session, address);
+  if ('refused' in taken) throw new RateLimitedError(5, taken.refused);
+  return taken.release;
+}
 
 export const startLiveStreamHeartbeat = (db: Db): Stop => backgroundLoop('live stream heartbeat', HEARTBEAT_MS, () => liveStreamLimits.beat(db));
 

@@ -1,11 +1,11 @@
 -- Limits shared by every app instance. Unlogged: they are worth no WAL, and after a crash of PostgreSQL they start full again.
+-- rate_limit_buckets has no index beside its key, so each take is a HOT update; pruning scans it.
 CREATE UNLOGGED TABLE "rate_limit_buckets" (
 	"key" text PRIMARY KEY NOT NULL,
 	"tokens" double precision NOT NULL,
 	"taken" integer NOT NULL,
 	"refilled_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint
-CREATE INDEX "rate_limit_buckets_refilled_idx" ON "rate_limit_buckets" USING btree ("refilled_at");--> statement-breakpoint
 CREATE UNLOGGED TABLE "sign_in_failures" (
 	"pair_key" text PRIMARY KEY NOT NULL,
 	"failures" integer NOT NULL,

@@ -4,7 +4,7 @@ import { requestAddress } from '@/lib/api/client-address';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
 import { whenDraining } from '@/lib/lifecycle/instance-state';
-import { liveSessionKey, liveStreamLimits } from '@/lib/webhooks/live-stream-limits';
+import { liveSessionKey, takeLiveStream } from '@/lib/webhooks/live-stream-limits';
 import { subscribeLiveUpdates } from '@/lib/webhooks/live-updates';
 
 export const dynamic = 'force-dynamic';
@@ -15,7 +15,7 @@ export async function GET(req: Request) {
   let release: () => void;
   try {
     session = await requireAction('cards:read');
-    release = await liveStreamLimits.take(getDb(), liveSessionKey(req.headers.get('cookie'), session.userId), requestAddress(req.headers));
+    release = await takeLiveStream(getDb(), liveSessionKey(req.headers.get('cookie'), session.userId), requestAddress(req.headers));
   } catch (err) {
     return errorResponse(err, 'live');
   }

@@ -5,6 +5,7 @@ import { createDb, type Db } from '../../lib/db/client';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { startReceiver } from '../api/webhooks-receiver';
 import { apiClient, randomPhone, type ApiClient } from '../helpers';
+import { PASSWORD, signInOverHttp } from '../owners-auth-helpers';
 import { HAPROXY, startRoundRobinProxy, type RoundRobinProxy } from '../round-robin-proxy';
 import { createScratchDatabase, freePort, startTestServer, type TestServer } from '../test-server';
 
@@ -15,6 +16,7 @@ if (!haproxyFound) console.log(`fleet test skipped: no haproxy at ${HAPROXY} (ap
 const PER_SECOND = 5;
 const BURST = 60;
 const ADMIN_ATTEMPTS_PER_MINUTE = 10;
+const STREAMS_PER_SESSION = 4;
 const FLEET_ENV = {
   RATE_LIMIT_PER_SECOND: String(PER_SECOND),
   RATE_LIMIT_BURST: String(BURST),
@@ -24,6 +26,7 @@ const FLEET_ENV = {
   SHUTDOWN_GRACE_MS: '8000',
   WEBHOOK_RETRY_SCHEDULE: '200,500,1000,2000,5000',
   DB_POOL_SIZE: '5',
+  LIVE_STREAMS_PER_SESSION: String(STREAMS_PER_SESSION),
 };
 const CLIENTS = 6;
 /** Each load client's pace, under its key's limit: the load is refused by nothing but a lost request. */
@@ -198,6 +201,26 @@ describe.skipIf(!haproxyFound)('three instances behind a round-robin haproxy', (
     // The one bucket's burst and what refilled meanwhile; each instance apart would have let BURST through.
     expect(ok).toBeLessThanOrEqual(BURST + Math.ceil(PER_SECOND * seconds));
     expect(ok).toBeGreaterThanOrEqual(BURST - servers.length);
+  });
+
+  it("one session's live streams are capped across the fleet, wherever the balancer sends each", async () => {
+    const admin = apiClient(adminToken, proxy.url);
+    const made = await admin.post('/api/admin/businesses', { name: 'Fleet streams' });
+    const email = `fleet-streams-${Date.now()}@example.com`;
+    expect((await admin.post(`/api/admin/businesses/${made.body.data.id}/users`, { email, password: PASSWORD, role: 'owner' })).status).toBe(201);
+    const { cookie } = await signInOverHttp(email, PASSWORD, undefined, proxy.url);
+    const open: AbortController[] = [];
+    const statuses: number[] = [];
+    for (let i = 0; i < STREAMS_PER_SESSION + 2; i++) {
+      const abort = new AbortController();
+      const res = await fetch(`${proxy.url}/api/dashboard/live`, { headers: { cookie: cookie! }, signal: abort.signal });
+      statuses.push(res.status);
+      if (res.status === 200) open.push(abort);
+      else await res.text();
+    }
+    for (const a of open) a.abort();
+    // Round robin spread them over the three instances; each counting alone would have opened all six.
+    expect(statuses).toEqual([...Array(STREAMS_PER_SESSION).fill(200), 429, 429]);
   });
 
   it('wrong back office tokens are counted fleet-wide', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestBusiness, randomPhone, waitFor, type TestBusiness } from '../helpers';
-import { PASSWORD, userOf } from '../owners-auth-helpers';
+import { PASSWORD, signInOverHttp, userOf } from '../owners-auth-helpers';
 import { startTestServer, type TestServer } from '../test-server';
 
 let biz: TestBusiness;
@@ -12,22 +12,6 @@ beforeAll(async () => {
   server = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { SHUTDOWN_SETTLE_MS: '1500' } });
 });
 afterAll(() => server?.stop());
-
-async function signIn(base: string, email: string): Promise<string> {
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const jar = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.join('; ') },
-    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: 'true' }).toString(),
-  });
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .find((c) => c.startsWith('next-auth.session-token=') && c.length > 'next-auth.session-token='.length)!;
-}
 
 /** A live stream read as text until it ends. */
 async function readStream(base: string, cookie: string, onReady: () => void): Promise<string> {
@@ -73,10 +57,10 @@ describe('readiness and SIGTERM', () => {
 
   it('on SIGTERM: ready turns 503 while health stays 200, live streams are told to reconnect, a request in flight is answered, then it exits', async () => {
     const owner = await userOf(biz.id, 'owner');
-    const cookie = await signIn(server.baseUrl, owner.email);
+    const { cookie } = await signInOverHttp(owner.email, PASSWORD, undefined, server.baseUrl);
     let streamReady!: () => void;
     const ready = new Promise<void>((r) => (streamReady = r));
-    const stream = readStream(server.baseUrl, cookie, streamReady);
+    const stream = readStream(server.baseUrl, cookie!, streamReady);
     await ready;
     const inFlight = slowPost(server.port, '/api/v1/card', biz.keys.test, JSON.stringify({ phone_number: randomPhone(), currency: 'ETB', first_name: 'Late' }));
     const exited = new Promise<number | null>((r) => server.process.once('exit', (code) => r(code)));

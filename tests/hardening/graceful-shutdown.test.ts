@@ -1,8 +1,11 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestBusiness, randomPhone, waitFor, type TestBusiness } from '../helpers';
+import { sql } from 'drizzle-orm';
+import { createDb } from '../../lib/db/client';
+import { startReceiver } from '../api/webhooks-receiver';
+import { apiClient, createTestBusiness, randomPhone, waitFor, type TestBusiness } from '../helpers';
 import { PASSWORD, signInOverHttp, userOf } from '../owners-auth-helpers';
-import { startTestServer, type TestServer } from '../test-server';
+import { createScratchDatabase, startTestServer, type TestServer } from '../test-server';
 
 let biz: TestBusiness;
 let server: TestServer;
@@ -82,5 +85,45 @@ describe('readiness and SIGTERM', () => {
     expect(answer.connection).toBe('close');
     expect(await exited).toBe(0);
     await expect(fetch(`${server.baseUrl}/api/health`)).rejects.toThrow();
+  });
+});
+
+describe('a webhook delivery in flight at SIGTERM', () => {
+  it('is handed back due at once, not left leased for its timeout', async () => {
+    const databaseUrl = await createScratchDatabase(inject('databaseUrl'), 'handback');
+    const { db, pool } = createDb(databaseUrl, 1);
+    // The receiver holds every request open: the attempt is still in flight when the server stops.
+    const receiver = await startReceiver(() => new Promise(() => {}));
+    const own = await startTestServer({ databaseUrl, adminToken: inject('adminToken'), env: { WEBHOOK_TIMEOUT_MS: '60000' } });
+    try {
+      const admin = apiClient(inject('adminToken'), own.baseUrl);
+      const made = await admin.post('/api/admin/businesses', { name: 'Hand back' });
+      const { id, api_keys } = made.body.data;
+      expect((await admin.put(`/api/admin/businesses/${id}/webhook`, { mode: 'test', url: `${receiver.url}/held` })).status).toBe(200);
+      expect((await admin.post(`/api/admin/businesses/${id}/balance`, { mode: 'test', currency: 'ETB', amount: 1000 })).status).toBe(200);
+      const api = apiClient(api_keys.test, own.baseUrl);
+      const card = await api.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Held' });
+      const topUp = await api.post('/api/v1/transfers', {
+        amount: 1000,
+        bank_slug: 'link',
+        account_number: card.body.data.card_number,
+        account_name: 'Top-up',
+      });
+      await api.post(`/api/v1/test-helpers/payouts/${topUp.body.data.provider_reference}/settle`, { status: 'success' });
+      await receiver.waitFor((requests) => requests.some((r) => r.path === '/held'));
+
+      const exited = new Promise<void>((r) => own.process.once('close', () => r()));
+      own.process.kill('SIGTERM');
+      await exited;
+      const { rows } = await db.execute<{ state: string; attempts: number; due: boolean }>(sql`
+        SELECT d.state, d.attempts, d.next_attempt_at <= now() AS due FROM webhook_deliveries d
+        JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.kind = 'business' AND w.business_id = ${id}`);
+      // Leased, it would wait out the 60 s timeout and 5 s more before another instance could send it.
+      expect(rows).toEqual([{ state: 'pending', attempts: 1, due: true }]);
+    } finally {
+      await own.stop();
+      await receiver.close();
+      await pool.end();
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { startApprovalExpiry } from './approvals/expire-approvals';
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
+import { startSharedBucketPruning } from './api/shared-limits';
+import { startSignInFailurePruning } from './auth/sign-in-limits';
 import type { Db } from './db/client';
+import { instanceState } from './lifecycle/instance-state';
 import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
 import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
@@ -9,6 +12,7 @@ import { startLiveVerification } from './payments/verify-live-payment';
 import { startRailRequests } from './rails/chapa/rail-requests';
 import { startRefundRequests } from './refunds/send-refunds';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
+import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
 
 type BackgroundTask = (db: Db) => Stop;
 
@@ -28,11 +32,16 @@ const TASKS: BackgroundTask[] = [
   startRailRequests,
   startRefundRequests,
   startApprovalExpiry,
+  startSharedBucketPruning,
+  startSignInFailurePruning,
+  startLiveStreamHeartbeat,
 ];
 
 export function startBackgroundWork(db: Db): Stop {
   const stops = TASKS.map((start) => start(db));
+  instanceState.workersRunning = true;
   return async () => {
+    instanceState.workersRunning = false;
     await Promise.all(stops.map((s) => s()));
   };
 }

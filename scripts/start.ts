@@ -12,12 +12,14 @@ import { holdRequestBody } from '../lib/api/hold-request-body';
 import { LINGER_MS, lingerWhenBodyUnread } from '../lib/api/lingering-close';
 import { MALFORMED_PATH_BODY, pathDecodes } from '../lib/api/request-path';
 import { securityHeaders } from '../lib/api/security-headers';
+import { positiveEnv } from '../lib/api/rate-limit';
 import { ensureSecrets, readSettings } from '../lib/config';
 import { ServiceError } from '../lib/errors';
 import { createDb } from '../lib/db/client';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { startBackgroundWork } from '../lib/background';
+import { drainable } from '../lib/lifecycle/graceful-shutdown';
 import { seedIfEmpty } from '../lib/seed';
 
 /** npm start: database (embedded unless DATABASE_URL), migrations, seed, build if needed, then serve. */
@@ -42,12 +44,18 @@ async function main() {
   const { db, pool } = createDb(databaseUrl, 5);
   let stopWork = async () => {};
   let server: http.Server | undefined;
+  let drain: ReturnType<typeof drainable> | undefined;
   let stopping = false;
   const shutdown = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    server?.close();
-    await stopWork().catch(() => {});
+    const graceMs = positiveEnv('SHUTDOWN_GRACE_MS', 10_000);
+    const settleMs = Number(process.env.SHUTDOWN_SETTLE_MS) || 0;
+    await Promise.all([
+      drain ? drain({ graceMs, settleMs, log: (l) => console.log(l) }) : server?.close(),
+      // Requests still running may write outbox events: the workers stop beside them, and any delivery of theirs is handed back.
+      stopWork().catch(() => {}),
+    ]);
     await pool.end().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(code);
@@ -113,6 +121,7 @@ async function main() {
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
     });
     lingerWhenBodyUnread(server);
+    drain = drainable(server);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(settings.port, () => resolve());

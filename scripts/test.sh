@@ -7,6 +7,7 @@ if compgen -G "e2e/*.spec.ts" > /dev/null; then
   CHROMIUM_PATH=$(bash scripts/find-browser.sh)
   export CHROMIUM_PATH
 fi
+bash scripts/ensure-haproxy.sh
 npm run --silent lint
 # Exports and files nothing uses, and packages used but not listed (knip.json says what the entry points are).
 npx knip --no-progress

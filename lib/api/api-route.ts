@@ -124,7 +124,7 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
       req,
       params,
       async (_, db) => {
-        await limitApiKey(authorization);
+        await limitApiKey(db, authorization);
         const auth = remembered ?? (await authenticateApiKey(db, authorization));
         requireScope(auth.scopes, req.method, req.url);
         return auth;
@@ -173,13 +173,13 @@ export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteConte
     run(
       req,
       params,
-      async (r) => {
+      async (r, db) => {
         const address = requestAddress(r.headers);
-        refuseAdminAddressOverLimit(address);
+        await refuseAdminAddressOverLimit(db, address);
         const expected = process.env.ADMIN_TOKEN;
         const match = /^Bearer\s+(\S+)\s*$/i.exec(r.headers.get('authorization') ?? '');
         if (!expected || !match || !tokenMatches(match[1], expected)) {
-          countAdminTokenFailure(address);
+          await countAdminTokenFailure(db, address);
           throw new ServiceError('unauthorized', 'Send the back office token as Authorization: Bearer <ADMIN_TOKEN>.');
         }
         return { type: 'admin', id: 'admin' } satisfies Actor;

@@ -44,7 +44,7 @@ export const authOptions: NextAuthOptions = {
       // next-auth answers a thrown authorize with 401 and ?error=<message>: the form tells the limit and the code step apart by it.
       async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
-        const user = await authorizeSignIn(getDb(), signInLimits(), {
+        const user = await authorizeSignIn(getDb(), signInLimits(getDb), {
           email: credentials.email,
           password: credentials.password,
           code: credentials.code,

@@ -1,4 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { positiveEnv, TokenBuckets } from '../api/rate-limit';
+import { SharedBuckets } from '../api/shared-limits';
+import { backgroundLoop, type Stop } from '../background-loop';
+import type { Db } from '../db/client';
+import { sha256Hex } from '../ids';
 
 /** Wrong passwords an email may have from one address before each further try waits. */
 const FREE_FAILURES = 5;
@@ -10,8 +15,16 @@ interface Failures {
   lastAt: number;
 }
 
+/** What authorizeSignIn asks of the sign-in limits. */
+export interface SignInGate {
+  /** Counts an attempt; false when it must be refused without looking at the password. */
+  admit(email: string, address: string): boolean | Promise<boolean>;
+  failed(email: string, address: string): void | Promise<void>;
+  succeeded(email: string, address: string): void | Promise<void>;
+}
+
 /**
- * Dashboard sign-in limits, in this process's memory:
+ * Dashboard sign-in limits, in this process's memory (SharedSignInLimits is the fleet's):
  * - per client address, across all emails (SIGN_IN_ATTEMPTS_PER_MINUTE, default 20),
  *   so one address cannot spray passwords over many accounts;
  * - per email and address, a delay that doubles with each wrong password after the
@@ -19,7 +32,7 @@ interface Failures {
  *   alone: an attacker failing from elsewhere slows only themselves, and the real
  *   user at their own address signs in as usual.
  */
-export class SignInLimits {
+export class SignInLimits implements SignInGate {
   readonly perAddress: TokenBuckets;
   private readonly failures = new Map<string, Failures>();
 
@@ -49,16 +62,62 @@ export class SignInLimits {
 }
 
 const pairKey = (email: string, address: string) => `${email.trim().toLowerCase()}|${address}`;
+// Stored hashed: the table need not hold who tried to sign in from where.
+const sharedPairKey = (email: string, address: string) => sha256Hex(pairKey(email, address));
 
 export function delayAfter(failures: number): number {
   return failures < FREE_FAILURES ? 0 : Math.min(1000 * 2 ** (failures - FREE_FAILURES), MAX_DELAY_MS);
 }
 
-// On globalThis: each route is bundled apart, and the limits must be one per process.
-const shared = globalThis as unknown as { __signInLimits?: SignInLimits };
+/**
+ * The same two limits for the whole fleet: the per-address bucket is a shared
+ * bucket taken one token per attempt, and the wrong sign-ins per email and
+ * address are rows every instance reads, so an attacker gains nothing by
+ * spreading tries over instances.
+ */
+export class SharedSignInLimits implements SignInGate {
+  readonly perAddress: SharedBuckets;
 
-export function signInLimits(): SignInLimits {
-  shared.__signInLimits ??= new SignInLimits(positiveEnv('SIGN_IN_ATTEMPTS_PER_MINUTE', 20));
+  constructor(
+    private readonly db: () => Db,
+    attemptsPerMinute: number,
+  ) {
+    this.perAddress = new SharedBuckets('sign-in', { perSecond: attemptsPerMinute / 60, burst: attemptsPerMinute, lease: 1 });
+  }
+
+  async admit(email: string, address: string): Promise<boolean> {
+    const { rows } = await this.db().execute<{ failures: number; waited_ms: number }>(sql`
+      SELECT failures, extract(epoch FROM now() - last_at) * 1000 AS waited_ms FROM sign_in_failures WHERE pair_key = ${sharedPairKey(email, address)}`);
+    if (rows[0] && Number(rows[0].waited_ms) < delayAfter(Number(rows[0].failures))) return false;
+    return (await this.perAddress.take(this.db(), address)).ok;
+  }
+
+  async failed(email: string, address: string): Promise<void> {
+    await this.db().execute(sql`
+      INSERT INTO sign_in_failures (pair_key, failures, last_at) VALUES (${sharedPairKey(email, address)}, 1, now())
+      ON CONFLICT (pair_key) DO UPDATE SET failures = sign_in_failures.failures + 1, last_at = now()`);
+  }
+
+  async succeeded(email: string, address: string): Promise<void> {
+    await this.db().execute(sql`DELETE FROM sign_in_failures WHERE pair_key = ${sharedPairKey(email, address)}`);
+  }
+}
+
+/** Failures quiet for longer than the longest delay are forgotten, a bounded batch per pass. */
+async function pruneSignInFailures(db: Db): Promise<boolean> {
+  const { rowCount } = await db.execute(sql`
+    DELETE FROM sign_in_failures WHERE pair_key IN (
+      SELECT pair_key FROM sign_in_failures WHERE last_at < now() - ${MAX_DELAY_MS} * interval '1 millisecond' LIMIT 5000)`);
+  return (rowCount ?? 0) === 5000;
+}
+
+export const startSignInFailurePruning = (db: Db): Stop => backgroundLoop('sign-in failure pruning', 60_000, () => pruneSignInFailures(db));
+
+// On globalThis: each route is bundled apart, and the limits must be one per process.
+const shared = globalThis as unknown as { __signInLimits?: SharedSignInLimits };
+
+export function signInLimits(getDb: () => Db): SharedSignInLimits {
+  shared.__signInLimits ??= new SharedSignInLimits(getDb, positiveEnv('SIGN_IN_ATTEMPTS_PER_MINUTE', 20));
   return shared.__signInLimits;
 }
 

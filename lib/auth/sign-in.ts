@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { SIGN_IN_LIMITED, type SignInLimits } from './sign-in-limits';
+import { SIGN_IN_LIMITED, type SignInGate } from './sign-in-limits';
 import { ServiceError } from '../errors';
 import { checkSecondFactor, isSpentCode } from './two-factor';
 import { checkPassword, recordSignIn, type Role } from './users';
@@ -34,12 +34,12 @@ export interface SignedInUser {
  * counts neither as a failure nor as a success, so it cannot clear the failures
  * of wrong codes.
  */
-export async function authorizeSignIn(db: Db, limits: SignInLimits, attempt: SignInAttempt): Promise<SignedInUser | null> {
+export async function authorizeSignIn(db: Db, limits: SignInGate, attempt: SignInAttempt): Promise<SignedInUser | null> {
   const email = attempt.email.trim().toLowerCase();
-  if (!limits.admit(email, attempt.address)) throw new Error(SIGN_IN_LIMITED);
+  if (!(await limits.admit(email, attempt.address))) throw new Error(SIGN_IN_LIMITED);
   const user = await checkPassword(db, email, attempt.password);
   if (!user) {
-    limits.failed(email, attempt.address);
+    await limits.failed(email, attempt.address);
     return null;
   }
   if (user.twoFactor) {
@@ -50,12 +50,12 @@ export async function authorizeSignIn(db: Db, limits: SignInLimits, attempt: Sig
       throw err;
     });
     if (!factor) {
-      limits.failed(email, attempt.address);
+      await limits.failed(email, attempt.address);
       if (await isSpentCode(db, user.id, code)) throw new Error(CODE_ALREADY_USED);
       return null;
     }
   }
-  limits.succeeded(email, attempt.address);
+  await limits.succeeded(email, attempt.address);
   await recordSignIn(db, user.id);
   return { id: user.id, email: user.email, role: user.role, businessId: user.businessId, sessionVersion: user.sessionVersion };
 }

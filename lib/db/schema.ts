@@ -7,6 +7,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -17,6 +18,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const money = (name: string) => bigint(name, { mode: 'number' });
@@ -812,4 +814,40 @@ export const approvalThresholds = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.businessId, t.mode, t.currency] }), check('approval_thresholds_amount_positive', sql`${t.amount} > 0`)],
+);
+
+/** Token buckets every instance takes from (lib/api/shared-limits.ts); unlogged in the migration. */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  /** How many the last take got: the statement's answer. */
+  taken: integer('taken').notNull(),
+  refilledAt: ts('refilled_at').notNull().defaultNow(),
+});
+
+/** Wrong sign-ins per email and client address, shared by every instance (lib/auth/sign-in-limits.ts); unlogged. */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    pairKey: text('pair_key').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastAt: ts('last_at').notNull(),
+  },
+  (t) => [index('sign_in_failures_last_idx').on(t.lastAt)],
+);
+
+/** One row per open live stream of any instance, kept alive by its instance's heartbeat (lib/webhooks/live-stream-limits.ts); unlogged. */
+export const liveStreams = pgTable(
+  'live_streams',
+  {
+    id: uuid('id').primaryKey(),
+    sessionKey: text('session_key').notNull(),
+    address: text('address').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    index('live_streams_session_idx').on(t.sessionKey),
+    index('live_streams_address_idx').on(t.address),
+    index('live_streams_expires_idx').on(t.expiresAt),
+  ],
 );

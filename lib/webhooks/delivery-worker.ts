@@ -343,6 +343,32 @@ function attemptRecorder(db: Db, o: RecordAttemptOptions): Record1 {
     });
 }
 
+/** How long a stopping worker lets its attempts in flight finish before handing the rest back. */
+const STOP_WAIT_MS = 5_000;
+
+interface HeldClaim {
+  attempts: number;
+  /** Its attempt was sent (it may have reached the receiver); else the claim's count is taken back. */
+  started: boolean;
+}
+
+/**
+ * Makes deliveries this worker claimed but did not finish due now, so another
+ * instance takes them at once instead of after the lease. Only those still
+ * held by this claim (same attempts count, still pending) move; an attempt that
+ * finishes later records nothing over another instance's newer claim.
+ */
+async function handBack(db: Db, claimed: Map<number, HeldClaim>): Promise<void> {
+  if (claimed.size === 0) return;
+  const held = [...claimed.values()];
+  await db.execute(sql`
+    UPDATE webhook_deliveries d
+    SET next_attempt_at = now(), attempts = CASE WHEN c.started THEN d.attempts ELSE d.attempts - 1 END
+    FROM unnest(${sql.param([...claimed.keys()])}::bigint[], ${sql.param(held.map((h) => h.attempts))}::int[], ${sql.param(held.map((h) => h.started))}::boolean[])
+      AS c(id, attempts, started)
+    WHERE d.id = c.id AND d.attempts = c.attempts AND d.state = 'pending'`);
+}
+
 export interface DeliveryWorkerOptions {
   schedule?: number[];
   timeoutMs?: number;
@@ -372,12 +398,17 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   let timer: NodeJS.Timeout | undefined;
   let ticking = false;
   const inFlight = new Set<Promise<unknown>>();
+  /** Claimed deliveries not yet recorded, by id, to hand them back on stop. */
+  const claimedNow = new Map<number, HeldClaim>();
+  let running: Promise<void> = Promise.resolve();
 
   let foundWork = false;
   const wakeIn = (ms: number) => {
     if (stopped) return;
     clearTimeout(timer);
-    timer = setTimeout(() => void tick(), ms);
+    timer = setTimeout(() => {
+      running = tick();
+    }, ms);
   };
   // A wake-up asked for while a claim runs is kept for right after it, never lost.
   let wokenWhileTicking = false;
@@ -404,6 +435,9 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
       const free = maxInFlight - inFlight.size;
       if (free > 0) {
         const claimed = await claimDueDeliveries(db, free, leaseMs, { perEndpoint, inFlight: byEndpoint });
+        // Stopped while claiming: these are handed back by stop(), never started.
+        for (const d of claimed) claimedNow.set(d.id, { attempts: d.attempts, started: !stopped });
+        if (stopped) return;
         const attempt = { schedule, timeoutMs, record };
         for (const group of sendingGroups(claimed)) {
           const sent: Promise<unknown> =
@@ -416,6 +450,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
               .catch((err) => console.error('webhook delivery failed to record:', err instanceof Error ? err.message : err))
               .finally(() => {
                 inFlight.delete(p);
+                claimedNow.delete(d.id);
                 const was = byEndpoint.get(d.endpointId)!;
                 if (was === 1) byEndpoint.delete(d.endpointId);
                 else byEndpoint.set(d.endpointId, was - 1);
@@ -442,6 +477,8 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
     stopped = true;
     clearTimeout(timer);
     clearTimeout(soon);
-    await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 5_000))]);
+    await running;
+    await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, STOP_WAIT_MS))]);
+    await handBack(db, claimedNow).catch((err) => console.error('webhook worker: hand back failed:', err instanceof Error ? err.message : err));
   };
 }

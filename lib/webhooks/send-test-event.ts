@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit';
 import type { Actor } from '../actor';
 import type { Db } from '../db/client';
+import { SharedBuckets } from '../api/shared-limits';
 import { ServiceError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { Mode } from '../validation';
@@ -16,19 +17,17 @@ const TEST_EVENT_HEADER = 'webhook-test';
 const TEST_REFERENCE_PREFIX = 'test_';
 
 /** One test event per business and mode in this many milliseconds, and never two at once. */
-export const TEST_EVENT_INTERVAL_MS = 5_000;
+const TEST_EVENT_INTERVAL_MS = 5_000;
 
-// In this process's memory, like the sign-in limits: with several server processes each allows its own one per 5 seconds.
-const testEventSlots = new Map<string, { startedAt: number; inFlight: boolean }>();
+// The interval is a shared bucket of one token, so it holds across the fleet; "never two at once" is this process's.
+const testEventBuckets = new SharedBuckets('test-event', { perSecond: 1000 / TEST_EVENT_INTERVAL_MS, burst: 1, lease: 1 });
+const sending = new Set<string>();
 
-function takeTestEventSlot(key: string): void {
-  const now = Date.now();
-  const slot = testEventSlots.get(key);
-  if (slot && (slot.inFlight || now - slot.startedAt < TEST_EVENT_INTERVAL_MS)) {
+async function takeTestEventSlot(db: Db, key: string): Promise<void> {
+  if (sending.has(key) || !(await testEventBuckets.take(db, key)).ok) {
     throw new ServiceError('rate_limited', 'A test event was sent moments ago: wait a few seconds before sending another.');
   }
-  for (const [k, v] of testEventSlots) if (!v.inFlight && now - v.startedAt >= TEST_EVENT_INTERVAL_MS) testEventSlots.delete(k);
-  testEventSlots.set(key, { startedAt: now, inFlight: true });
+  sending.add(key);
 }
 
 export interface SendTestEventOptions {
@@ -60,12 +59,11 @@ export async function sendTestEvent(db: Db, opts: SendTestEventOptions): Promise
   const endpoint = await findEndpoint(db, opts.businessId, opts.mode, 'business');
   if (!endpoint) throw new ServiceError('validation_error', { url: `Set a ${opts.mode} webhook URL first.` });
   const slotKey = `${opts.businessId}:${opts.mode}`;
-  takeTestEventSlot(slotKey);
+  await takeTestEventSlot(db, slotKey);
   try {
     return await deliverTestEvent(db, opts, endpoint);
   } finally {
-    const slot = testEventSlots.get(slotKey);
-    if (slot) slot.inFlight = false;
+    sending.delete(slotKey);
   }
 }
 

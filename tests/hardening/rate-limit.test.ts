@@ -163,9 +163,14 @@ describe('dashboard sign-in attempts (5 a minute per address on this server)', (
   it('lets the owner sign in from their own address after 100 failures from another', async () => {
     const email = await owner('lockout');
     const answers = [];
+    const started = Date.now();
     for (let i = 0; i < 100; i++) answers.push(await signInAttempt(email, `guess-${i}`, '127.0.0.3'));
-    expect(answers.filter((a) => a === 'CredentialsSignin')).toHaveLength(5);
-    expect(answers.filter((a) => a === 'TooManyAttempts')).toHaveLength(95);
+    // The bucket's 5, and what refilled at 5 a minute while a loaded machine ran the 100.
+    const refilled = Math.floor(((Date.now() - started) / 60_000) * 5);
+    const checked = answers.filter((a) => a === 'CredentialsSignin').length;
+    expect(checked).toBeGreaterThanOrEqual(5);
+    expect(checked).toBeLessThanOrEqual(5 + refilled);
+    expect(answers.filter((a) => a === 'TooManyAttempts')).toHaveLength(100 - checked);
     expect(await signInAttempt(email, 'correct horse battery', '127.0.0.4')).toBeNull();
   }, 120_000);
 });

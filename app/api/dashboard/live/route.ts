@@ -2,7 +2,9 @@ import { requireAction } from '@/server/session';
 import { errorResponse } from '@/lib/api/api-route';
 import { requestAddress } from '@/lib/api/client-address';
 import { can } from '@/lib/auth/permissions';
-import { liveSessionKey, liveStreamLimits } from '@/lib/webhooks/live-stream-limits';
+import { getDb } from '@/lib/db/client';
+import { whenDraining } from '@/lib/lifecycle/instance-state';
+import { liveSessionKey, takeLiveStream } from '@/lib/webhooks/live-stream-limits';
 import { subscribeLiveUpdates } from '@/lib/webhooks/live-updates';
 
 export const dynamic = 'force-dynamic';
@@ -13,16 +15,18 @@ export async function GET(req: Request) {
   let release: () => void;
   try {
     session = await requireAction('cards:read');
-    release = liveStreamLimits.take(liveSessionKey(req.headers.get('cookie'), session.userId), requestAddress(req.headers));
+    release = await takeLiveStream(getDb(), liveSessionKey(req.headers.get('cookie'), session.userId), requestAddress(req.headers));
   } catch (err) {
     return errorResponse(err, 'live');
   }
   const encoder = new TextEncoder();
   let unsubscribe: (() => void | Promise<void>) | undefined;
   let ping: ReturnType<typeof setInterval> | undefined;
+  let forgetDrain: (() => void) | undefined;
   // Every way a stream ends comes here: its slot, listener and ping go with it, once.
   const stop = () => {
     release();
+    forgetDrain?.();
     clearInterval(ping);
     const u = unsubscribe;
     unsubscribe = undefined;
@@ -60,6 +64,16 @@ export async function GET(req: Request) {
       // Only now is LISTEN in place: the client catches up on what changed before this point.
       send('event: ready\ndata: {}\n\n');
       ping = setInterval(() => send(': ping\n\n'), 25_000);
+      // This instance is shutting down: the browser's EventSource reconnects (through the balancer, to another) in a second.
+      forgetDrain = whenDraining(() => {
+        send('retry: 1000\nevent: reconnect\ndata: {}\n\n');
+        stop();
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      });
     },
     cancel: stop,
   });

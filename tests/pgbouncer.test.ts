@@ -12,7 +12,8 @@ import { startReceiver } from './api/webhooks-receiver';
 import { getWithSession, PASSWORD, signInOverHttp } from './owners-auth-helpers';
 import { createScratchDatabase, freePort, startTestServer, type TestServer } from './test-server';
 
-const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => fs.existsSync(p));
+// scripts/test.sh installs Debian's when it can (scripts/find-pgbouncer.sh).
+const PGBOUNCER = [process.env.PGBOUNCER_PATH, '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => p && fs.existsSync(p));
 if (!PGBOUNCER) console.log('PgBouncer tests skipped: no pgbouncer binary (apt-get install pgbouncer)');
 
 /** Debian's pgbouncer in transaction mode in front of databaseUrl's database, with fewer server connections than the app's pool. */

@@ -141,6 +141,25 @@ describe.skipIf(!PGBOUNCER)('the app through PgBouncer in transaction mode', () 
     expect(list.status, list.text.slice(0, 300)).toBe(200);
     // Twelve payouts and the top-up that funded them.
     expect(JSON.parse(list.text).totals).toEqual({ count: 13, currencies: [{ currency: 'ETB', count: 13, amount: 62_000, fee: 0, net: 62_000 }] });
+
+    // Live dashboard updates: LISTEN holds a session, so it runs on DATABASE_DIRECT_URL; the NOTIFY goes through the pooler.
+    const abort = new AbortController();
+    const stream = await fetch(`${server.baseUrl}/api/dashboard/live`, { headers: { cookie: cookie! }, signal: abort.signal });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    let heard = '';
+    const hear = async (text: string) => {
+      while (!heard.includes(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${text}: ${heard}`);
+        heard += new TextDecoder().decode(value);
+      }
+    };
+    await hear('event: ready');
+    const live = await api.post('/api/v1/card/payouts', { card_number: source, destination_card_number: destination, amount: 100 });
+    expect(live.status).toBe(200);
+    await hear(live.body.data.initiator_reference);
+    abort.abort();
     expect(bouncer.log()).not.toMatch(/prepared statement .* does not exist/);
     expect(server.output()).not.toMatch(/prepared statement|does not exist/);
   });

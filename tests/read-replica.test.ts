@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../lib/db/client';
@@ -7,6 +9,14 @@ import { apiClient, type ApiClient, randomPhone, waitFor } from './helpers';
 import { getWithSession, PASSWORD, signInOverHttp } from './owners-auth-helpers';
 import { replicaPairUnavailable, type ReplicaPair, startReplicaPair } from './replica-pair';
 import { startTestServer, type TestServer } from './test-server';
+
+/** A server action's id, from the production build's manifest. */
+function actionId(exportedName: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(process.env.NEXT_DIST_DIR || '.next', 'server/server-reference-manifest.json'), 'utf8'));
+  const entry = Object.entries(manifest.node as Record<string, { exportedName: string }>).find(([, v]) => v.exportedName === exportedName);
+  if (!entry) throw new Error(`no server action ${exportedName} in the build`);
+  return entry[0];
+}
 
 const unavailable = replicaPairUnavailable();
 if (unavailable) console.log(`read replica tests skipped: ${unavailable}`);
@@ -93,8 +103,23 @@ describe.skipIf(!!unavailable)('reads off the primary (a real streaming replica)
     expect(stale).toMatch(/Data as of \d+ s ago/);
     const csv = await page('/payouts/export');
     expect(csv).not.toContain(unseen);
-    // The same user's own write: their next pages read the primary.
-    const fresh = await page('/payouts', `; gc_wrote=${Date.now() + 5_000}`);
+    // A dashboard action (a real server action over HTTP) marks its user as having just written...
+    const created = await fetch(`${server.baseUrl}/cards/new`, {
+      method: 'POST',
+      headers: { cookie, 'next-action': actionId('createCard'), 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component' },
+      body: JSON.stringify([{ phone_number: randomPhone(), currency: 'ETB', first_name: 'Just', last_name: 'Written' }]),
+    });
+    expect(created.status).toBe(200);
+    const cardNumber = /"cardNumber":"(\d{16})"/.exec(await created.text())![1];
+    const wrote = created.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith('gc_wrote='));
+    expect(wrote).toBeDefined();
+    // ...so their next page reads the primary and shows the card, where others still see the replica without it.
+    expect(await page('/cards', `; ${wrote}`)).toContain(cardNumber);
+    expect(await page('/cards')).not.toContain(cardNumber);
+    const fresh = await page('/payouts', `; ${wrote}`);
     expect(fresh).toContain(unseen);
     expect(fresh).not.toContain('Data as of');
     // Past the limit the primary answers: the payout shows though replay is still paused.

@@ -173,6 +173,12 @@ describe.skipIf(!!unavailable)('ReadReplica measures lag by WAL position', () =>
     });
     expect(lagging.replica).toBe(true);
     expect((await replica.pool.query('SELECT count(*)::int AS n FROM marks')).rows[0].n).toBe(0);
+    // A router that never saw the primary before the replica fell behind (an idle spell) still measures a finite age.
+    const newcomer = new ReadReplica(primary.db, replica.db, { maxLagMs: 60_000, checkEveryMs: 0, checkTimeoutMs: 2_000 });
+    const first = await newcomer.source();
+    expect(first.replica).toBe(true);
+    expect(first.lagMs).toBeGreaterThan(0);
+    expect(first.lagMs).toBeLessThan(60_000);
     expect(await router.source({ fresh: true })).toMatchObject({ replica: false, lagMs: 0 });
     await replica.pool.query('SELECT pg_wal_replay_resume()');
     await waitFor(async () => ((await router.source()).lagMs === 0 ? true : undefined));

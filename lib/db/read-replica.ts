@@ -40,7 +40,9 @@ function lsnValue(lsn: string): bigint {
  * measured against the primary's WAL position, never by its last replay
  * time alone (that grows on an idle primary while nothing is missing): the
  * primary's position is sampled on every check, and the data's age is the
- * time since the primary was where the replica has now replayed to.
+ * time since the primary was where the replica has now replayed to (or, when
+ * no check saw that position, since the last commit it replayed: an upper
+ * bound, so a replica seen first while behind errs towards the primary).
  */
 export class ReadReplica {
   private health: Health | undefined;
@@ -91,20 +93,32 @@ export class ReadReplica {
     const at = Date.now();
     let health: Health;
     try {
-      const primaryLsn = await this.withTimeout(this.primary.execute<{ lsn: string }>(sql`SELECT pg_current_wal_lsn()::text AS lsn`));
-      const replayed = await this.withTimeout(this.replica.execute<{ lsn: string | null }>(sql`SELECT pg_last_wal_replay_lsn()::text AS lsn`));
-      const current = lsnValue(primaryLsn.rows[0].lsn);
+      const primary = await this.withTimeout(
+        this.primary.execute<{ lsn: string; now_ms: number }>(
+          sql`SELECT pg_current_wal_lsn()::text AS lsn, (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms`,
+        ),
+      );
+      const replayed = await this.withTimeout(
+        this.replica.execute<{ lsn: string | null; replayed_ms: number | null }>(
+          sql`SELECT pg_last_wal_replay_lsn()::text AS lsn, (extract(epoch FROM pg_last_xact_replay_timestamp()) * 1000)::float8 AS replayed_ms`,
+        ),
+      );
+      const current = lsnValue(primary.rows[0].lsn);
       this.samples.push({ at, lsn: current });
       // A minute of samples: older data is far past any sensible limit.
       while (this.samples.length > 2 && at - this.samples[0].at > 60_000) this.samples.shift();
-      const replayLsn = replayed.rows[0].lsn;
+      const { lsn: replayLsn, replayed_ms: replayedMs } = replayed.rows[0];
       if (replayLsn === null) {
         health = { at, usable: false, lagMs: 0, caughtUp: false }; // not a standby (promoted, or misconfigured)
       } else {
         const position = lsnValue(replayLsn);
         const caughtUp = position >= current;
-        const asOf = caughtUp ? at : [...this.samples].reverse().find((s) => s.lsn <= position)?.at;
-        health = { at, usable: true, caughtUp, lagMs: asOf === undefined ? Number.POSITIVE_INFINITY : at - asOf };
+        // Behind, two bounds on the data's age, the tighter one wins: since the last check the primary was no further than
+        // the replica is now, and since the last commit replayed (on the primary's clock; this one also holds after an idle spell, with no samples).
+        const sampled = [...this.samples].reverse().find((s) => s.lsn <= position);
+        const bySample = sampled ? at - sampled.at : Number.POSITIVE_INFINITY;
+        const byCommit = replayedMs === null ? Number.POSITIVE_INFINITY : Math.max(0, primary.rows[0].now_ms - replayedMs);
+        health = { at, usable: true, caughtUp, lagMs: caughtUp ? 0 : Math.min(bySample, byCommit) };
       }
     } catch {
       health = { at, usable: false, lagMs: 0, caughtUp: false };

@@ -1,8 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../lib/db/client';
@@ -10,71 +5,10 @@ import { compile, runCompiled } from '../lib/db/prepared';
 import { apiClient, type ApiClient, randomPhone, waitFor } from './helpers';
 import { startReceiver } from './api/webhooks-receiver';
 import { getWithSession, PASSWORD, signInOverHttp } from './owners-auth-helpers';
-import { createScratchDatabase, freePort, startTestServer, type TestServer } from './test-server';
+import { PGBOUNCER, startPgBouncer } from './pgbouncer-process';
+import { createScratchDatabase, startTestServer, type TestServer } from './test-server';
 
-// scripts/test.sh installs Debian's when it can (scripts/find-pgbouncer.sh).
-const PGBOUNCER = [process.env.PGBOUNCER_PATH, '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => p && fs.existsSync(p));
 if (!PGBOUNCER) console.log('PgBouncer tests skipped: no pgbouncer binary (apt-get install pgbouncer)');
-
-/** Debian's pgbouncer in transaction mode in front of databaseUrl's database, with fewer server connections than the app's pool. */
-async function startPgBouncer(databaseUrl: string): Promise<{ url: string; stop(): Promise<void>; log(): string }> {
-  const target = new URL(databaseUrl);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-pgbouncer-'));
-  fs.chmodSync(dir, 0o755);
-  const port = await freePort();
-  const database = target.pathname.slice(1);
-  fs.writeFileSync(path.join(dir, 'userlist.txt'), `"${decodeURIComponent(target.username)}" ""\n`);
-  fs.writeFileSync(
-    path.join(dir, 'pgbouncer.ini'),
-    [
-      '[databases]',
-      `${database} = host=${target.hostname} port=${target.port || 5432} dbname=${database} user=${decodeURIComponent(target.username)}${target.password ? ` password=${decodeURIComponent(target.password)}` : ''}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      'unix_socket_dir =',
-      'auth_type = trust',
-      `auth_file = ${path.join(dir, 'userlist.txt')}`,
-      'pool_mode = transaction',
-      // Three server connections for an app pool of eight: consecutive statements of one client land on different ones.
-      'default_pool_size = 3',
-      'max_client_conn = 200',
-      'ignore_startup_parameters = extra_float_digits,options',
-      '',
-    ].join('\n'),
-  );
-  // PgBouncer refuses to run as root: -u drops to the postgres user.
-  const asRoot = os.userInfo().uid === 0 ? ['-u', 'postgres'] : [];
-  const child: ChildProcess = spawn(PGBOUNCER!, [...asRoot, path.join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout!.on('data', (d) => (log += d));
-  child.stderr!.on('data', (d) => (log += d));
-  await waitFor(
-    () =>
-      new Promise<true | undefined>((resolve) => {
-        if (child.exitCode !== null) throw new Error(`pgbouncer exited:\n${log}`);
-        const socket = net.connect(port, '127.0.0.1', () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.on('error', () => resolve(undefined));
-      }),
-  );
-  target.port = String(port);
-  target.hostname = '127.0.0.1';
-  return {
-    url: target.toString(),
-    log: () => log,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT');
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe.skipIf(!PGBOUNCER)('the app through PgBouncer in transaction mode', () => {
   let bouncer: Awaited<ReturnType<typeof startPgBouncer>>;
@@ -86,7 +20,8 @@ describe.skipIf(!PGBOUNCER)('the app through PgBouncer in transaction mode', () 
 
   beforeAll(async () => {
     const direct = await createScratchDatabase(inject('databaseUrl'), 'pgbouncer');
-    bouncer = await startPgBouncer(direct);
+    // Three server connections for an app pool of eight: consecutive statements of one client land on different ones.
+    bouncer = await startPgBouncer(direct, 3);
     receiver = await startReceiver();
     const adminToken = inject('adminToken');
     server = await startTestServer({

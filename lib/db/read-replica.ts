@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ServiceError } from '../errors';
 import { createDb, type Db, getDb } from './client';
 
 /** A page read from the replica says how old its data is once it lags more than this. */
@@ -73,6 +74,8 @@ export class ReadReplica {
     try {
       return { value: await read(source.db), lagMs: source.lagMs };
     } catch (err) {
+      // A refusal of the read itself (bad search input) would be the same on the primary.
+      if (err instanceof ServiceError) throw err;
       console.error('read replica failed, reading the primary:', err instanceof Error ? err.message : err);
       this.health = { at: Date.now(), usable: false, lagMs: 0, caughtUp: false };
       return { value: await read(this.primary), lagMs: 0 };

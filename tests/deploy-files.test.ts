@@ -1,7 +1,13 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { freePort } from '../lib/db/embedded';
+import { waitFor } from './helpers';
+import { PGBOUNCER } from './pgbouncer-process';
 
 /**
  * Docker cannot build or run here (no image registry), so the deployment
@@ -150,5 +156,52 @@ describe('deploy/compose.yaml', () => {
     const checked = spawnSync('/usr/sbin/haproxy', ['-c', '-f', path.join(ROOT, 'deploy/haproxy.cfg')], { encoding: 'utf8' });
     expect(checked.status, checked.stderr).toBe(0);
     expect(`${checked.stdout}${checked.stderr}`).toContain('Configuration file is valid');
+  });
+
+  it.skipIf(!PGBOUNCER)("has a PgBouncer configuration and entrypoint Debian's pgbouncer runs, refusing a wrong password", async () => {
+    // The compose file's pgbouncer.ini and entrypoint, with the container's paths and port moved to a temporary folder.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-deploy-pgbouncer-'));
+    fs.chmodSync(dir, 0o755);
+    const port = await freePort();
+    const target = new URL(inject('databaseUrl'));
+    const ini = read('deploy/pgbouncer/pgbouncer.ini')
+      .replaceAll('/tmp/pgbouncer-', `${dir}/pgbouncer-`)
+      .replace('listen_addr = 0.0.0.0', 'listen_addr = 127.0.0.1')
+      .replace('listen_port = 6432', `listen_port = ${port}`);
+    fs.writeFileSync(path.join(dir, 'pgbouncer.ini'), ini);
+    const entrypoint = read('deploy/pgbouncer/entrypoint.sh')
+      .replaceAll('/tmp/pgbouncer-', `${dir}/pgbouncer-`)
+      .replace(/^exec pgbouncer .*$/m, '');
+    const env = { ...process.env, DB_HOST: 'postgres-primary', DB_USER: 'app', DB_PASSWORD: 'pw-from-env' };
+    expect(spawnSync('bash', ['-c', entrypoint], { env, encoding: 'utf8' }).status).toBe(0);
+    const databases = path.join(dir, 'pgbouncer-databases.ini');
+    expect(fs.readFileSync(databases, 'utf8').trim()).toBe('giftcard = host=postgres-primary port=5432 dbname=giftcard');
+    // The compose network's primary is this run's database here.
+    const user = decodeURIComponent(target.username);
+    const password = target.password ? ` password=${decodeURIComponent(target.password)}` : '';
+    fs.writeFileSync(databases, `giftcard = host=${target.hostname} port=${target.port || 5432} dbname=${target.pathname.slice(1)} user=${user}${password}\n`);
+    if (os.userInfo().uid === 0) spawnSync('chown', ['-R', 'postgres', dir]);
+    const child = spawn(PGBOUNCER!, [...(os.userInfo().uid === 0 ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
+    try {
+      await waitFor(
+        () =>
+          new Promise<true | undefined>((resolve) => {
+            const socket = net.connect(port, '127.0.0.1', () => resolve(socket.end() && true));
+            socket.on('error', () => resolve(undefined));
+          }),
+      );
+      const wrong = new pg.Client({ connectionString: `postgres://app:wrong@127.0.0.1:${port}/giftcard` });
+      await expect(wrong.connect()).rejects.toThrow();
+      const client = new pg.Client({ connectionString: `postgres://app:pw-from-env@127.0.0.1:${port}/giftcard` });
+      await client.connect();
+      try {
+        expect((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0].one).toBe(1);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      child.kill('SIGINT');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { ServiceError } from '../errors';
-import { createDb, type Db, getDb } from './client';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { type Db, getDb } from './client';
+import * as schema from './schema';
 
 /** A page read from the replica says how old its data is once it lags more than this. */
 export const AGE_NOTE_AFTER_MS = 2_000;
@@ -145,14 +148,19 @@ function readReplicaOptions(env: NodeJS.ProcessEnv = process.env): ReadReplicaOp
   return { maxLagMs: Number.isFinite(maxLag) && maxLag >= 0 ? maxLag : 30_000, checkEveryMs: 1_000, checkTimeoutMs: 1_000 };
 }
 
+/** A replica whose host stops answering must not hold a page: connecting gives up after 2 s and read() falls back. */
+function replicaPool(url: string): Db {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DB_POOL_SIZE ?? 20), idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
+  pool.on('error', (err) => console.error('read replica pool error:', err.message));
+  return drizzle(pool, { schema });
+}
+
 const globalForReplica = globalThis as unknown as { __giftcardReadReplica?: ReadReplica | null };
 
 function appReplica(): ReadReplica | null {
   if (globalForReplica.__giftcardReadReplica === undefined) {
     const url = process.env.DATABASE_READ_URL;
-    globalForReplica.__giftcardReadReplica = url
-      ? new ReadReplica(getDb(), createDb(url, Number(process.env.DB_POOL_SIZE ?? 20)).db, readReplicaOptions())
-      : null;
+    globalForReplica.__giftcardReadReplica = url ? new ReadReplica(getDb(), replicaPool(url), readReplicaOptions()) : null;
   }
   return globalForReplica.__giftcardReadReplica;
 }

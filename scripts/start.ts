@@ -64,7 +64,8 @@ async function main() {
   process.on('SIGTERM', () => void shutdown());
 
   try {
-    await applyMigrations(databaseUrl);
+    // Migrations hold a session-level advisory lock: past a transaction-mode pooler they need a direct connection.
+    await applyMigrations(process.env.DATABASE_DIRECT_URL || databaseUrl);
     await seedIfEmpty(db);
     if (!fs.existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'))) {
       console.log('No production build found: building (next build)...');

@@ -8,6 +8,9 @@ if compgen -G "e2e/*.spec.ts" > /dev/null; then
   export CHROMIUM_PATH
 fi
 bash scripts/ensure-haproxy.sh
+# Debian's pgbouncer for tests/pgbouncer.test.ts, installed when missing and possible; without it that test is skipped.
+PGBOUNCER_PATH=$(bash scripts/find-pgbouncer.sh) || true
+export PGBOUNCER_PATH
 npm run --silent lint
 # Exports and files nothing uses, and packages used but not listed (knip.json says what the entry points are).
 npx knip --no-progress

@@ -55,7 +55,7 @@ export async function signInOverHttp(
 }
 
 /** A dashboard page or route fetched with a session cookie, redirects not followed. */
-export async function getWithSession(path: string, cookie: string) {
-  const res = await fetch(`${inject('baseUrl')}${path}`, { redirect: 'manual', headers: { cookie } });
+export async function getWithSession(path: string, cookie: string, base = inject('baseUrl')) {
+  const res = await fetch(`${base}${path}`, { redirect: 'manual', headers: { cookie } });
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };
 }

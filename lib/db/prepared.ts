@@ -54,6 +54,14 @@ export function compiledOnce(build: () => SQL): () => Compiled {
 }
 
 /**
+ * Behind a pooler in transaction mode (DATABASE_POOLER=transaction: PgBouncer
+ * before 1.21, which does not track prepared statements) the next call may
+ * reach another server connection, where a named statement was never
+ * prepared: there every call parses and plans afresh, unnamed.
+ */
+const namedStatements = () => process.env.DATABASE_POOLER !== 'transaction';
+
+/**
  * Runs a compiled statement as a named prepared statement, on the pool or on
  * the open transaction's connection: PostgreSQL parses and plans it once per
  * connection rather than on every call.
@@ -68,6 +76,6 @@ export async function runCompiled<T>(db: DbOrTx, statement: Compiled, values: Re
   // drizzle's node-postgres session holds the pool, or in a transaction the connection it runs on.
   const client = (db as unknown as { session?: { client?: pg.Pool | pg.PoolClient } }).session?.client;
   if (!client) throw new Error('runCompiled needs a node-postgres drizzle handle');
-  const result = await client.query({ name: statement.name, text: statement.text, values: args });
+  const result = await client.query({ name: namedStatements() ? statement.name : undefined, text: statement.text, values: args });
   return result as unknown as { rows: T[]; rowCount: number | null };
 }

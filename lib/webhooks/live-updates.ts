@@ -122,7 +122,8 @@ export async function subscribeLiveUpdates(
   businessId: number,
   mode: Mode,
   onUpdate: Listener,
-  databaseUrl = process.env.DATABASE_URL,
+  // LISTEN holds a session: behind a pooler in transaction mode it needs a direct connection.
+  databaseUrl = process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL,
 ): Promise<() => Promise<void>> {
   if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   globalForHub.__liveUpdatesHub ??= { url: databaseUrl, listeners: new Map() };

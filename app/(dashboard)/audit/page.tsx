@@ -1,12 +1,13 @@
 import { AUDIT_FAMILY_WORDS } from '@/components/audit/audit-sentence';
 import { AuditTable } from '@/components/audit/audit-table';
 import { Button } from '@/components/ui/button';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { LinkButton } from '@/components/ui/link-button';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 import { AUDIT_ACTION_FAMILIES, AUDIT_ACTOR_TYPES, listAuditLog, parseAuditCursor, type AuditActorType } from '@/lib/dashboard/list-audit-log';
-import { getDb } from '@/lib/db/client';
 
 export const metadata = { title: 'Audit log · Gift cards' };
 
@@ -33,15 +34,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const actor = AUDIT_ACTOR_TYPES.find((t) => t === sp.actor);
   const action = AUDIT_ACTION_FAMILIES.find((f) => f === sp.action);
-  const log = await listAuditLog(getDb(), {
-    businessId: session.businessId,
-    mode: session.mode,
-    limit: PAGE_SIZE,
-    actorType: actor,
-    action,
-    before: parseAuditCursor(sp.before) ? sp.before : undefined,
-    after: parseAuditCursor(sp.after) ? sp.after : undefined,
-  });
+  const { value: log, lagMs } = await pageRead((db) =>
+    listAuditLog(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      limit: PAGE_SIZE,
+      actorType: actor,
+      action,
+      before: parseAuditCursor(sp.before) ? sp.before : undefined,
+      after: parseAuditCursor(sp.after) ? sp.after : undefined,
+    }),
+  );
   const filters = { actor, action };
   return (
     <>
@@ -49,6 +52,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         title="Audit log"
         description={`Who did what in ${session.mode} mode, from the dashboard, the API and the back office; team changes in both modes.`}
       />
+      <DataAgeNote lagMs={lagMs} />
       <form
         method="get"
         action="/audit"

@@ -1,11 +1,12 @@
 import { SearchResultsView, searchHelp } from '@/components/search/search-results';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
-import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 import { MAX_SEARCH_LENGTH, searchEverything, type SearchResults } from '@/lib/search/search-everything';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Search · Gift cards' };
@@ -18,9 +19,12 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const q = (one((await searchParams).q) ?? '').trim();
   let results: SearchResults | null = null;
   let problem: string | null = null;
+  let lagMs = 0;
   if (q) {
     try {
-      results = await searchEverything(getDb(), { businessId: session.businessId, mode: session.mode, role: session.role, country: session.country, query: q });
+      ({ value: results, lagMs } = await pageRead((db) =>
+        searchEverything(db, { businessId: session.businessId, mode: session.mode, role: session.role, country: session.country, query: q }),
+      ));
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
       problem = typeof err.detail === 'string' ? err.detail : Object.values(err.detail).flat().join(' ');
@@ -56,6 +60,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           Search
         </Button>
       </form>
+      <DataAgeNote lagMs={lagMs} />
       {problem && <Notice tone="error">{problem}</Notice>}
       {results && (
         <div className="rounded-xl bg-white p-2 shadow-sm ring-1 ring-slate-200" data-testid="search-page-results">

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { CardsTable } from '@/components/cards/cards-table';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Button } from '@/components/ui/button';
 import { LinkButton } from '@/components/ui/link-button';
 import { formatMoney } from '@/components/ui/money';
@@ -7,9 +8,9 @@ import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { can } from '@/lib/auth/permissions';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 import { searchCards, type CardStatusFilter } from '@/lib/dashboard/search-cards';
-import { getDb } from '@/lib/db/client';
 
 export const metadata = { title: 'Cards · Gift cards' };
 
@@ -28,16 +29,18 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
   const q = (one(params.q) ?? '').trim().slice(0, 100);
   const statusParam = one(params.status);
   const status: CardStatusFilter | undefined = statusParam === 'active' || statusParam === 'disabled' || statusParam === 'cancelled' ? statusParam : undefined;
-  const result = await searchCards(getDb(), {
-    businessId: session.businessId,
-    mode: session.mode,
-    country: session.country,
-    query: q || undefined,
-    status,
-    after: cursor(params.after),
-    before: cursor(params.before),
-    limit: PAGE_SIZE,
-  });
+  const { value: result, lagMs } = await pageRead((db) =>
+    searchCards(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      country: session.country,
+      query: q || undefined,
+      status,
+      after: cursor(params.after),
+      before: cursor(params.before),
+      limit: PAGE_SIZE,
+    }),
+  );
 
   const link = (extra: Record<string, string>) => `/cards?${new URLSearchParams({ ...(q && { q }), ...(status && { status }), ...extra })}`;
   const cancelled = one(params.cancelled);
@@ -52,6 +55,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
         actions={can(session.role, 'cards:create') && <LinkButton href="/cards/new">New card</LinkButton>}
       />
+      <DataAgeNote lagMs={lagMs} />
       {cancelled && /^\d{4}$/.test(cancelled) && (
         <div className="mb-4">
           <Notice tone="success" testId="cancel-notice">

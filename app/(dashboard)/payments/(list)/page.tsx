@@ -1,10 +1,11 @@
 import { type HistoryListDescriptor, HistoryListPage } from '@/components/payouts-list/history-list-page';
 import { liveKeys, searchString, toPaymentItems } from '@/components/payouts-list/list-items';
 import { PaymentsList } from '@/components/payouts-list/payments-list';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Prefetched } from '@/components/providers/prefetched';
 import { paymentsListPage } from '@/lib/dashboard/history-lists';
 import { PAYMENT_STATUSES, PAYMENT_TYPES } from '@/lib/dashboard/search-payments';
-import { getDb } from '@/lib/db/client';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Payments · Gift cards' };
@@ -24,14 +25,20 @@ const PAYMENTS: HistoryListDescriptor = {
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('history:read');
   const params = await searchParams;
-  const { filters, view, page, totals } = await paymentsListPage(getDb(), {
-    businessId: session.businessId,
-    mode: session.mode,
-    timeZone: session.timeZone,
-    params,
-  });
+  const {
+    value: { filters, view, page, totals },
+    lagMs,
+  } = await pageRead((db) =>
+    paymentsListPage(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      timeZone: session.timeZone,
+      params,
+    }),
+  );
   return (
     <HistoryListPage list={PAYMENTS} role={session.role} mode={session.mode} filters={filters} view={view}>
+      <DataAgeNote lagMs={lagMs} />
       <Prefetched entries={[[liveKeys.paymentList(searchString(params)), toPaymentItems(page, totals)]]}>
         <PaymentsList search={searchString(params)} filters={{ ...filters }} view={view} />
       </Prefetched>

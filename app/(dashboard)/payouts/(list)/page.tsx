@@ -2,10 +2,11 @@ import { PAYOUT_TYPE_LABELS } from '@/components/history/payout-labels';
 import { type HistoryListDescriptor, HistoryListPage } from '@/components/payouts-list/history-list-page';
 import { liveKeys, searchString, toPayoutItems } from '@/components/payouts-list/list-items';
 import { PayoutsList } from '@/components/payouts-list/payouts-list';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Prefetched } from '@/components/providers/prefetched';
 import { payoutsListPage } from '@/lib/dashboard/history-lists';
 import { PAYOUT_FILTER_TYPES, PAYOUT_STATUSES } from '@/lib/dashboard/search-payouts';
-import { getDb } from '@/lib/db/client';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Payouts · Gift cards' };
@@ -23,14 +24,20 @@ const PAYOUTS: HistoryListDescriptor = {
 export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('history:read');
   const params = await searchParams;
-  const { filters, view, page, totals, merchantNames } = await payoutsListPage(getDb(), {
-    businessId: session.businessId,
-    mode: session.mode,
-    timeZone: session.timeZone,
-    params,
-  });
+  const {
+    value: { filters, view, page, totals, merchantNames },
+    lagMs,
+  } = await pageRead((db) =>
+    payoutsListPage(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      timeZone: session.timeZone,
+      params,
+    }),
+  );
   return (
     <HistoryListPage list={PAYOUTS} role={session.role} mode={session.mode} filters={filters} view={view}>
+      <DataAgeNote lagMs={lagMs} />
       <Prefetched entries={[[liveKeys.payoutList(searchString(params)), toPayoutItems(page, merchantNames, totals)]]}>
         <PayoutsList search={searchString(params)} filters={{ ...filters }} view={view} />
       </Prefetched>

@@ -3,15 +3,16 @@ import { LiabilityBreakage } from '@/components/reports/liability-breakage';
 import { LiabilityDormant } from '@/components/reports/liability-dormant';
 import { LiabilityFilters } from '@/components/reports/liability-filters';
 import { LiabilitySummary } from '@/components/reports/liability-summary';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { dayIn, zoneLabel } from '@/lib/dashboard/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
-import { getDb } from '@/lib/db/client';
 import { breakageEstimates, windowStartDay } from '@/lib/reports/breakage';
 import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';
 import { dormantCards, liabilityReport } from '@/lib/reports/liability/query';
 import { CURRENCIES } from '@/lib/validation';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Liability and breakage · Gift cards' };
@@ -39,7 +40,7 @@ async function Breakage({
   dayLabel: string;
   formatDay: (at: Date) => string;
 }) {
-  const estimates = await breakageEstimates(getDb(), opts, report);
+  const { value: estimates } = await pageRead((db) => breakageEstimates(db, opts, report));
   return (
     <LiabilityBreakage
       estimates={estimates}
@@ -61,11 +62,15 @@ export default async function LiabilityPage({ searchParams }: { searchParams: Pr
     day: value.day,
     dormantDays: value.dormantDays,
   };
-  const db = getDb();
-  const [report, dormant] = await Promise.all([
-    liabilityReport(db, opts),
-    dormantCards(db, { ...opts, currency: value.currency, after: value.after, before: value.before, limit: PAGE_SIZE }),
-  ]);
+  const {
+    value: [report, dormant],
+    lagMs,
+  } = await pageRead((db) =>
+    Promise.all([
+      liabilityReport(db, opts),
+      dormantCards(db, { ...opts, currency: value.currency, after: value.after, before: value.before, limit: PAGE_SIZE }),
+    ]),
+  );
   const dayLabel = dayLabelOf(value.day);
   const zoneDay = new Intl.DateTimeFormat('en-GB', { timeZone: session.timeZone, day: 'numeric', month: 'short', year: 'numeric' });
   const formatDay = (at: Date) => zoneDay.format(at);
@@ -86,6 +91,7 @@ export default async function LiabilityPage({ searchParams }: { searchParams: Pr
           </>
         }
       />
+      <DataAgeNote lagMs={lagMs} />
       <LiabilityFilters
         values={value}
         raw={{ day: first(params.day), dormant: first(params.dormant), currency: first(params.currency) }}

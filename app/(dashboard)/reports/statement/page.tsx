@@ -2,14 +2,15 @@ import Link from 'next/link';
 import { reportQuery, ReportFilters } from '@/components/reports/report-filters';
 import { StatementSummaryPanel } from '@/components/reports/statement-summary';
 import { StatementTable } from '@/components/reports/statement-table';
+import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { formatDateTime } from '@/lib/dashboard/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
-import { getDb } from '@/lib/db/client';
 import { parseStatementParams, statementCurrencies, statementPage, statementSummary } from '@/lib/reports/business-statement';
 import { STATEMENT_KIND_LABELS, STATEMENT_KINDS } from '@/lib/reports/statement-kinds';
 import { CURRENCIES } from '@/lib/validation';
+import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Business account statement · Gift cards' };
@@ -25,8 +26,7 @@ const dayLabel = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`))
 export default async function StatementPage({ searchParams }: { searchParams: Promise<Params> }) {
   const session = await requirePage('reports:read');
   const params = await searchParams;
-  const db = getDb();
-  const held = await statementCurrencies(db, session);
+  const { value: held } = await pageRead((db) => statementCurrencies(db, session));
   const { value, errors, today } = parseStatementParams(params, session.timeZone, held);
   const opts = {
     businessId: session.businessId,
@@ -37,10 +37,12 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
     to: value.to,
     kind: value.kind,
   };
-  const [summary, page] = await Promise.all([
-    statementSummary(db, opts),
-    statementPage(db, { ...opts, after: value.after, before: value.before, limit: PAGE_SIZE }),
-  ]);
+  const {
+    value: [summary, page],
+    lagMs,
+  } = await pageRead((db) =>
+    Promise.all([statementSummary(db, opts), statementPage(db, { ...opts, after: value.after, before: value.before, limit: PAGE_SIZE })]),
+  );
   const shared = { from: value.from, to: value.to, currency: value.currency, kind: value.kind };
   return (
     <>
@@ -86,6 +88,7 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
           </Notice>
         </div>
       )}
+      <DataAgeNote lagMs={lagMs} />
       <StatementSummaryPanel summary={summary} fromLabel={dayLabel(value.from)} toLabel={dayLabel(value.to)} />
       <p className="mb-4 text-sm text-slate-700" data-testid="b2b-sent-note">
         Business payouts you send (B2B) are paid from your cards, not from this account:{' '}

@@ -1,7 +1,7 @@
 import { toPayoutItems } from '@/components/payouts-list/list-items';
 import { errorResponse } from '@/lib/api/api-route';
 import { payoutsListPage } from '@/lib/dashboard/history-lists';
-import { getDb } from '@/lib/db/client';
+import { pageRead } from '@/server/read-your-writes';
 import { requireAction } from '@/server/session';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,9 @@ export async function GET(req: Request) {
   try {
     const session = await requireAction('history:read');
     const params = Object.fromEntries(new URL(req.url).searchParams);
-    const { page, totals, merchantNames } = await payoutsListPage(getDb(), { ...session, params });
+    const {
+      value: { page, totals, merchantNames },
+    } = await pageRead((db) => payoutsListPage(db, { ...session, params }));
     return Response.json(toPayoutItems(page, merchantNames, totals), { headers: { 'cache-control': 'no-store' } });
   } catch (err) {
     return errorResponse(err, 'dashboard payouts');

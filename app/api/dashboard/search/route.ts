@@ -1,7 +1,7 @@
 import { errorResponse } from '@/lib/api/api-route';
-import { getDb } from '@/lib/db/client';
 import { newRequestId } from '@/lib/ids';
 import { searchEverything } from '@/lib/search/search-everything';
+import { pageRead } from '@/server/read-your-writes';
 import { requireAction } from '@/server/session';
 
 export const dynamic = 'force-dynamic';
@@ -11,13 +11,15 @@ export async function GET(req: Request) {
   try {
     const session = await requireAction('cards:read');
     const q = new URL(req.url).searchParams.get('q');
-    const data = await searchEverything(getDb(), {
-      businessId: session.businessId,
-      mode: session.mode,
-      role: session.role,
-      country: session.country,
-      query: q ?? '',
-    });
+    const { value: data } = await pageRead((db) =>
+      searchEverything(db, {
+        businessId: session.businessId,
+        mode: session.mode,
+        role: session.role,
+        country: session.country,
+        query: q ?? '',
+      }),
+    );
     return Response.json({ status: 'success', data }, { headers: { 'cache-control': 'private, no-store' } });
   } catch (err) {
     return errorResponse(err, newRequestId());

@@ -1,7 +1,7 @@
-import { getDb } from '@/lib/db/client';
 import { requireLiabilityParams } from '@/lib/reports/liability/definitions';
 import { agedCsvFile } from '@/lib/reports/liability/export';
 import { csvExport } from '@/server/csv-response';
+import { exportSource } from '@/server/read-your-writes';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export function GET(req: Request) {
   return csvExport('reports:read', async (session) => {
     const p = requireLiabilityParams(Object.fromEntries(new URL(req.url).searchParams), session.timeZone);
-    const file = await agedCsvFile(getDb(), {
+    const file = await agedCsvFile((await exportSource()).db, {
       businessId: session.businessId,
       mode: session.mode,
       timeZone: session.timeZone,

@@ -8,6 +8,7 @@ import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
 import { startRailRequests } from './rails/chapa/rail-requests';
 import { startRefundRequests } from './refunds/send-refunds';
+import { startUploadRunner } from './uploads/run-uploads';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 
 type BackgroundTask = (db: Db) => Stop;
@@ -28,6 +29,7 @@ const TASKS: BackgroundTask[] = [
   startRailRequests,
   startRefundRequests,
   startApprovalExpiry,
+  startUploadRunner,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

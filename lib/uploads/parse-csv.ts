@@ -38,7 +38,8 @@ export function parseCsv(text: string): { headers: string[]; records: CsvRecord[
       }
       continue;
     }
-    if (records.length === MAX_UPLOAD_ROWS) throw fileError(`The file has more than ${MAX_UPLOAD_ROWS.toLocaleString('en')} rows; split it into smaller files.`);
+    if (records.length === MAX_UPLOAD_ROWS)
+      throw fileError(`The file has more than ${MAX_UPLOAD_ROWS.toLocaleString('en')} rows; split it into smaller files.`);
     const row: Record<string, string> = {};
     headers.forEach((h, i) => {
       if (h) row[h] = (cells[i] ?? '').trim();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
+import type { Permission } from '../auth/permissions';
 import { parseAmountText, toMinorUnits } from '../actions/amount.validation';
 import { normalizeCardNumber } from '../actions/payout.validation';
 import { createCard, createCardSchema } from '../cards/create-card';
@@ -15,7 +16,7 @@ import { looksLikeFormula } from './parse-csv';
 
 export type UploadKind = 'cards' | 'payouts';
 
-export interface RowCheckContext {
+interface RowCheckContext {
   db: Db;
   businessId: number;
   mode: Mode;
@@ -24,7 +25,7 @@ export interface RowCheckContext {
 }
 
 /** A row that passed its checks: the body the core takes, and what it moves. */
-export interface CheckedRow {
+interface CheckedRow {
   input: Record<string, unknown>;
   currency: Currency | null;
   amount: number | null;
@@ -32,6 +33,8 @@ export interface CheckedRow {
 }
 
 export interface UploadKindDef {
+  /** Who may upload, start and follow this kind (the approver of a payout upload needs money:approve). */
+  permission: Permission;
   columns: readonly string[];
   required: readonly string[];
   /** The row as the core will be given it, or why it cannot be. */
@@ -55,6 +58,7 @@ function refuseFormulas(cells: Record<string, string>) {
 const present = (cells: Record<string, string>) => Object.fromEntries(Object.entries(cells).filter(([, v]) => v !== ''));
 
 const cards: UploadKindDef = {
+  permission: 'cards:create',
   columns: ['phone_number', 'currency', 'first_name', 'last_name'],
   required: ['phone_number', 'currency'],
   async check(ctx, cells, line) {
@@ -73,6 +77,7 @@ const cards: UploadKindDef = {
 };
 
 const payouts: UploadKindDef = {
+  permission: 'payouts:upload',
   columns: ['card_number', 'amount', 'destination_card_number', 'merchant_id', 'bank_slug', 'account_number', 'account_name', 'charge_payer'],
   required: ['card_number', 'amount'],
   async check(ctx, cells) {
@@ -112,6 +117,8 @@ const payouts: UploadKindDef = {
 };
 
 export const UPLOAD_KINDS: Record<UploadKind, UploadKindDef> = { cards, payouts };
+
+export const isUploadKind = (value: string): value is UploadKind => value === 'cards' || value === 'payouts';
 
 /** A core refusal as one line for a person: the spec's title, then the detail (or each field's message). */
 export function errorText(err: ServiceError): string {

@@ -1,0 +1,34 @@
+import { errorResponse } from '@/lib/api/api-route';
+import { readBodyBytes } from '@/lib/api/read-body';
+import { getDb } from '@/lib/db/client';
+import { ServiceError } from '@/lib/errors';
+import { newRequestId } from '@/lib/ids';
+import { MAX_UPLOAD_BYTES } from '@/lib/uploads/parse-csv';
+import { previewUpload } from '@/lib/uploads/preview-upload';
+import { isUploadKind, UPLOAD_KINDS } from '@/lib/uploads/upload-kinds';
+import { requireAction } from '@/server/session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST the CSV file itself (content-type text/csv, which a cross-site form cannot
+ * send without the browser asking first), name in x-file-name: answers the
+ * previewed job's reference. Past MAX_UPLOAD_BYTES nothing more is read.
+ */
+export async function POST(req: Request, { params }: { params: Promise<{ kind: string }> }) {
+  try {
+    const { kind } = await params;
+    if (!isUploadKind(kind)) throw new ServiceError('not_found', 'Uploads are of cards or payouts.');
+    const session = await requireAction(UPLOAD_KINDS[kind].permission);
+    if (!req.headers.get('content-type')?.startsWith('text/csv')) throw new ServiceError('validation_error', { file: 'Send the file as text/csv.' });
+    const bytes = await readBodyBytes(req, MAX_UPLOAD_BYTES);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const fileName = decodeURIComponent(req.headers.get('x-file-name') ?? 'upload.csv');
+    const data = await previewUpload(getDb(), { businessId: session.businessId, mode: session.mode, userId: session.userId, kind, fileName, text });
+    return Response.json({ status: 'success', data }, { status: 201 });
+  } catch (err) {
+    if (err instanceof TypeError)
+      return errorResponse(new ServiceError('validation_error', { file: 'The file is not UTF-8 text: save it as CSV UTF-8.' }), newRequestId());
+    return errorResponse(err, newRequestId());
+  }
+}

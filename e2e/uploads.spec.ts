@@ -4,7 +4,9 @@ import { baseUrl, call, download, expectAccessible, fundedCard, randomPhone, scr
 
 const csv = (text: string) => ({ name: 'upload.csv', mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
 
-test('an operator uploads cards: preview with errors per row, start, progress to done, and a results file with formulas defused', async ({ page }, testInfo) => {
+test('an operator uploads cards: preview with errors per row, start, progress to done, and a results file with formulas defused', async ({
+  page,
+}, testInfo) => {
   const biz = await seedBusiness();
   const [a, b] = [randomPhone(), randomPhone()];
   await signIn(page, biz.emails.operator);
@@ -14,7 +16,11 @@ test('an operator uploads cards: preview with errors per row, start, progress to
   await expect(page).toHaveURL(/\/cards\/upload$/);
   await page
     .getByLabel('CSV file')
-    .setInputFiles(csv(`\uFEFFphone_number;currency;first_name;last_name\r\n${a};ETB;Abebe;"Kebede; Jr"\r\n\r\n${b};USD;Sara;\r\n${randomPhone()};ETB;=1+1;\r\n0911;ETB;Local;\r\n`));
+    .setInputFiles(
+      csv(
+        `\uFEFFphone_number;currency;first_name;last_name\r\n${a};ETB;Abebe;"Kebede; Jr"\r\n\r\n${b};USD;Sara;\r\n${randomPhone()};ETB;=1+1;\r\n0911;ETB;Local;\r\n`,
+      ),
+    );
   await screenshots(page, testInfo, 'cards-upload-form');
   await page.getByRole('button', { name: 'Check file' }).click();
   await expect(page).toHaveURL(/\/cards\/upload\/upl_\w+$/);

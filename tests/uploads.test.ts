@@ -126,6 +126,23 @@ describe('card uploads', () => {
   });
 });
 
+describe('a file of 10,000 rows', () => {
+  it('is previewed in one go (rows written in chunks) and one row more is refused whole', async () => {
+    const biz = await createTestBusiness();
+    const phones = new Set<string>();
+    while (phones.size < 10_001) phones.add(randomPhone());
+    const lines = [...phones].map((p, i) => `${p},ETB,Holder ${i}`);
+    const text = (n: number) => `phone_number,currency,first_name\n${lines.slice(0, n).join('\n')}`;
+    const preview = (n: number) =>
+      previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'cards', fileName: 'big.csv', text: text(n) });
+    const started = performance.now();
+    const { reference } = await preview(10_000);
+    console.log(`uploads: previewed 10,000 card rows (${(text(10_000).length / 1e6).toFixed(2)} MB) in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    expect(await jobOf(reference)).toMatchObject({ row_count: 10_000, invalid_count: 0, totals: { ETB: { rows: 10_000, amount: 0, fee: 0 } } });
+    expect(await preview(10_001).catch((e: ServiceError) => e.detail)).toEqual({ file: expect.stringMatching(/more than 10,000 rows/) });
+  });
+});
+
 describe('payout uploads', () => {
   it('preview fees per currency with the payout quote, pay each valid row once, and fail what the core refuses', async () => {
     const { biz, card } = await businessWithCard(100_000);

@@ -153,9 +153,9 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
                 <tr key={r.line} className="border-t border-slate-100 align-top" data-testid="upload-row">
                   <td className="px-3 py-2 tabular-nums">{r.line}</td>
                   <td className="px-3 py-2">
-                    <StatusBadge status={r.status === 'succeeded' ? 'success' : r.status === 'invalid' ? 'failed' : r.status} />
+                    <StatusBadge status={r.status === 'succeeded' ? 'success' : r.status} />
                   </td>
-                  <td className="max-w-xs px-3 py-2 break-words text-slate-700">{rowSummary(r.input)}</td>
+                  <td className="max-w-xs px-3 py-2 break-words text-slate-700">{rowSummary(job.columns, r.input)}</td>
                   <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
                     {r.amount !== null && r.currency ? formatMoney(r.amount, r.currency) : ''}
                     {r.fee ? <span className="block text-xs text-slate-600">fee {formatMoney(r.fee, r.currency!)}</span> : null}
@@ -171,9 +171,10 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
   );
 }
 
-function rowSummary(input: Record<string, unknown>): string {
-  return Object.entries(input)
-    .filter(([k, v]) => k !== 'amount' && k !== '' && v !== undefined && v !== '')
-    .map(([, v]) => String(v))
+/** The row's cells in the file's column order; the amount has its own column. */
+function rowSummary(columns: readonly string[], input: Record<string, unknown>): string {
+  return columns
+    .filter((c) => c !== 'amount' && input[c] !== undefined && input[c] !== '')
+    .map((c) => String(input[c]))
     .join(' · ');
 }

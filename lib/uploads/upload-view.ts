@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
 import type { UploadTotals } from './preview-upload';
-import type { UploadKind } from './upload-kinds';
+import { UPLOAD_KINDS, type UploadKind } from './upload-kinds';
 
 interface UploadRowView {
   line: number;
@@ -19,6 +19,8 @@ interface UploadRowView {
 export interface UploadJobView {
   reference: string;
   kind: UploadKind;
+  /** The kind's CSV columns, in the file's order: how a row is shown. */
+  columns: readonly string[];
   fileName: string;
   status: string;
   createdBy: number;
@@ -58,6 +60,7 @@ export async function getUploadJob(db: DbOrTx, opts: UploadScope): Promise<Uploa
   return {
     reference: String(job.reference),
     kind: job.kind as UploadKind,
+    columns: UPLOAD_KINDS[job.kind as UploadKind].columns,
     fileName: String(job.file_name),
     status: String(job.status),
     createdBy: Number(job.created_by),

@@ -88,3 +88,41 @@ test('finance uploads payouts: totals and fees per currency, then results; opera
   const refused = await page.goto(`${baseUrl()}/payouts/upload`);
   expect(refused?.status()).toBe(403);
 });
+
+test('a payout upload over the approval threshold waits for a second person: the owner approves what finance uploaded', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const biz = await seedBusiness();
+  const source = await fundedCard(biz, 100_000);
+  const destination = (await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'To' })).body.data
+    .card_number as string;
+  await signIn(page, biz.emails.owner);
+  await page.goto(`${baseUrl()}/approvals`);
+  await page.getByLabel('ETB', { exact: true }).fill('500');
+  await page.getByRole('button', { name: 'Save ETB' }).click();
+  await expect(page.getByText('Saved: payouts of ETB 500.00 or more wait for approval.')).toBeVisible();
+
+  // Each row is under the threshold; together they reach it.
+  await page.context().clearCookies();
+  await signIn(page, biz.emails.finance);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${baseUrl()}/payouts/upload`);
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles(csv(`card_number;amount;destination_card_number\n${source};300;${destination}\n${source};200;${destination}\n`));
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await expect(page).toHaveURL(/\/payouts\/upload\/upl_\w+$/);
+  const jobUrl = page.url();
+  await page.getByRole('button', { name: 'Start 2 payouts' }).click();
+  await expect(page.getByTestId('upload-status-text')).toContainText('waiting for a second person');
+  await expect(page.getByRole('button', { name: 'Approve and run' })).toHaveCount(0);
+  await screenshots(page, testInfo, 'payouts-upload-awaiting');
+  expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(0);
+
+  await page.context().clearCookies();
+  await signIn(page, biz.emails.owner);
+  await page.goto(jobUrl);
+  await page.getByRole('button', { name: 'Approve and run' }).click();
+  await expect(page.getByTestId('upload-status-text')).toContainText('Done');
+  await expect(page.getByTestId('upload-succeeded')).toHaveText('2');
+  expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(50_000);
+});

@@ -22,13 +22,28 @@ export async function POST(req: Request, { params }: { params: Promise<{ kind: s
     const session = await requireAction(UPLOAD_KINDS[kind].permission);
     if (!req.headers.get('content-type')?.startsWith('text/csv')) throw new ServiceError('validation_error', { file: 'Send the file as text/csv.' });
     const bytes = await readBodyBytes(req, MAX_UPLOAD_BYTES);
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    const fileName = decodeURIComponent(req.headers.get('x-file-name') ?? 'upload.csv');
+    const text = utf8(bytes);
+    const fileName = fileNameOf(req.headers.get('x-file-name'));
     const data = await previewUpload(getDb(), { businessId: session.businessId, mode: session.mode, userId: session.userId, kind, fileName, text });
     return Response.json({ status: 'success', data }, { status: 201 });
   } catch (err) {
-    if (err instanceof TypeError)
-      return errorResponse(new ServiceError('validation_error', { file: 'The file is not UTF-8 text: save it as CSV UTF-8.' }), newRequestId());
     return errorResponse(err, newRequestId());
+  }
+}
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ServiceError('validation_error', { file: 'The file is not UTF-8 text: save it as "CSV UTF-8".' });
+  }
+}
+
+/** The browser sends the name URI-encoded (headers are Latin-1); a malformed one is only a name. */
+function fileNameOf(header: string | null): string {
+  try {
+    return decodeURIComponent(header ?? 'upload.csv');
+  } catch {
+    return 'upload.csv';
   }
 }

@@ -70,9 +70,8 @@ const ours = (row: ClaimedRow) => sql`job_id = ${row.job_id} AND row_number = ${
 async function runRow(db: Db, row: ClaimedRow): Promise<void> {
   const def = UPLOAD_KINDS[row.kind];
   const markSucceeded = async (tx: Tx, committed: unknown) => {
-    const reference = await def.referenceOf(tx, committed);
     const { rows } = await tx.execute(sql`
-      UPDATE upload_rows SET status = 'succeeded', result_reference = coalesce(result_reference, ${reference}), finished_at = now()
+      UPDATE upload_rows SET status = 'succeeded', result_reference = coalesce(result_reference, ${def.referenceOf(committed)}), finished_at = now()
       WHERE ${ours(row)} AND status IN ('pending', 'succeeded') RETURNING 1`);
     if (rows.length === 0) throw new ClaimLost();
   };

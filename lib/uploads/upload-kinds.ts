@@ -1,11 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import type { Permission } from '../auth/permissions';
 import { parseAmountText, toMinorUnits } from '../actions/amount.validation';
 import { normalizeCardNumber } from '../actions/payout.validation';
 import { createCard, createCardSchema } from '../cards/create-card';
 import { normalisePhone } from '../cards/phone';
-import type { Db, Tx } from '../db/client';
+import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
 import { createPayout } from '../payouts/create-payout';
 import { payoutParties } from '../payouts/payout-parties';
@@ -41,8 +41,8 @@ export interface UploadKindDef {
   check: (ctx: RowCheckContext, cells: Record<string, string>, line: number) => Promise<CheckedRow>;
   /** Runs one row through the single-item core (the same call as the API's). */
   run: (db: Db, opts: { businessId: number; mode: Mode; actor: Actor }, input: Record<string, unknown>) => Promise<unknown>;
-  /** The reference of what a row's committed transaction made, read inside that transaction. */
-  referenceOf: (tx: Tx, committed: unknown) => Promise<string | null>;
+  /** The reference of what a row's committed transaction made, as SQL the row's own update reads it with (no round trip of its own). */
+  referenceOf: (committed: unknown) => SQL;
 }
 
 const rowError = (field: string, message: string) => new ServiceError('validation_error', { [field]: message });
@@ -73,7 +73,7 @@ const cards: UploadKindDef = {
     return { input: { ...input, phone_number: phone.e164 }, currency: input.currency, amount: null, fee: null };
   },
   run: (db, opts, input) => createCard(db, { ...opts, input }),
-  referenceOf: async (_tx, committed) => (typeof committed === 'string' ? committed : null),
+  referenceOf: (committed) => sql`${typeof committed === 'string' ? committed : null}::text`,
 };
 
 const payouts: UploadKindDef = {
@@ -108,11 +108,9 @@ const payouts: UploadKindDef = {
     return { input: given, currency: source!.currency, amount: input.amount, fee: quote.fee };
   },
   run: (db, opts, input) => createPayout(db, { ...opts, input }),
-  async referenceOf(tx, committed) {
+  referenceOf(committed) {
     const id = (committed as { payout_id?: unknown } | null)?.payout_id;
-    if (id === undefined || id === null) return null;
-    const { rows } = await tx.execute<{ reference: string }>(sql`SELECT reference FROM payouts WHERE id = ${Number(id)}`);
-    return rows[0]?.reference ?? null;
+    return sql`(SELECT reference FROM payouts WHERE id = ${id === undefined || id === null ? null : Number(id)})`;
   },
 };
 

@@ -73,7 +73,7 @@ export async function approveUpload(db: Db, opts: UploadDecisionOptions): Promis
     if (job.created_by === opts.userId) throw new ServiceError('forbidden', 'You uploaded this file yourself: another teammate must approve it.');
     await tx.execute(sql`UPDATE upload_jobs SET status = 'running', decided_by = ${opts.userId}, started_at = now() WHERE id = ${job.id}`);
     await markDoneIfNothingLeft(tx, job.id);
-    await audit(tx, opts, 'upload.approved');
+    await audit(tx, opts, 'upload.approved', { kind: job.kind });
     return { status: 'running' };
   });
 }
@@ -98,7 +98,7 @@ export async function cancelUpload(db: Db, opts: UploadDecisionOptions & { asApp
     await tx.execute(
       sql`UPDATE upload_jobs SET status = 'cancelled', finished_at = now(), decided_by = coalesce(decided_by, ${opts.userId}) WHERE id = ${job.id}`,
     );
-    await audit(tx, opts, opts.asApprover ? 'upload.rejected' : 'upload.cancelled');
+    await audit(tx, opts, opts.asApprover ? 'upload.rejected' : 'upload.cancelled', { kind: job.kind });
     return { status: 'cancelled' };
   });
 }

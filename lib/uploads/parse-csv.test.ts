@@ -64,7 +64,7 @@ describe('parseCsv', () => {
 
 describe('looksLikeFormula', () => {
   it('flags what a spreadsheet would run, not numbers or phone numbers', () => {
-    for (const v of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '=HYPERLINK("x")']) expect(looksLikeFormula(v)).toBe(true);
-    for (const v of ['+251911234567', '-5', '12.50', 'Abebe', 'a=b']) expect(looksLikeFormula(v)).toBe(false);
+    for (const v of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '=HYPERLINK("x")', '+1+cmd|x', '\t=1']) expect(looksLikeFormula(v)).toBe(true);
+    for (const v of ['+251911234567', '+251 91 123-4567', '+1 (555) 010-0199', '-5', '12.50', 'Abebe', 'a=b']) expect(looksLikeFormula(v)).toBe(false);
   });
 });

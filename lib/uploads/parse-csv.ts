@@ -117,8 +117,8 @@ function* rawRecords(text: string, separator: string): Generator<{ line: number;
 
 /**
  * Text a spreadsheet would run as a formula (`=1+1`, `+cmd`, `-2+3`, `@SUM`):
- * refused in a row's text fields. A plain number or an E.164 phone number is not one.
+ * refused in a row's text fields. A plain number, or a phone number written `+251 91 123 4567`, is not one.
  */
 export function looksLikeFormula(value: string): boolean {
-  return /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?$/.test(value);
+  return /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?$/.test(value) && !/^\+\d[\d ().-]*$/.test(value);
 }

@@ -11,6 +11,7 @@ import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
 import { startRailRequests } from './rails/chapa/rail-requests';
 import { startRefundRequests } from './refunds/send-refunds';
+import { startUploadRunner } from './uploads/run-uploads';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
 
@@ -35,6 +36,7 @@ const TASKS: BackgroundTask[] = [
   startSharedBucketPruning,
   startSignInFailurePruning,
   startLiveStreamHeartbeat,
+  startUploadRunner,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

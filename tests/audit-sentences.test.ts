@@ -19,6 +19,15 @@ const entry = (action: string, target: string | null, details: Record<string, un
 });
 
 describe('audit entries as sentences', () => {
+  it('tells CSV uploads started, held for approval, decided and cancelled', () => {
+    expect(said(entry('upload.started', 'upl_1', { kind: 'cards' }))).toBe('Started the CSV upload of cards upl_1.');
+    expect(said(entry('upload.awaiting_approval', 'upl_2', { kind: 'payouts' }))).toBe(
+      'Started the CSV upload of payouts upl_2; its total reaches the approval threshold, so it waits for a second person.',
+    );
+    expect(said(entry('upload.approved', 'upl_2', { kind: 'payouts' }))).toBe('Approved the CSV upload of payouts upl_2; its rows run now.');
+    expect(said(entry('upload.cancelled', 'upl_1', { kind: 'cards' }))).toBe('Cancelled the CSV upload of cards upl_1; the rows not yet run will not run.');
+  });
+
   it('tells team changes with the old and new role', () => {
     expect(said(entry('user.role_changed', 'a@b.test', { from: 'operator', to: 'finance' }))).toBe('Changed the role of a@b.test from operator to finance.');
     expect(said(entry('user.added', 'a@b.test', { role: 'support' }))).toBe('Added a@b.test to the team as support.');

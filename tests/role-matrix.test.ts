@@ -17,6 +17,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'cards:cancel',
     'money:move',
     'money:approve',
+    'payouts:upload',
     'payments:refund',
     'history:read',
     'history:export',
@@ -28,7 +29,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'account',
   ],
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'money:approve', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
+  finance: ['cards:read', 'money:approve', 'payouts:upload', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
   support: ['cards:read', 'cards:status', 'account'],
 };
 
@@ -43,6 +44,7 @@ const MATRIX: [path: string, owner: Answer, operator: Answer, finance: Answer, s
   ['/', 200, 200, 200, '→/cards'],
   ['/cards', 200, 200, 200, 200],
   ['/cards/new', 200, 200, 403, 403],
+  ['/cards/upload', 200, 200, 403, 403],
   ['/cards/OWN_CARD', 200, 200, 200, 200],
   ['/cards/OTHER_CARD', 404, 404, 404, 404],
   ['/payouts', 200, 200, 200, 403],
@@ -50,6 +52,7 @@ const MATRIX: [path: string, owner: Answer, operator: Answer, finance: Answer, s
   ['/payouts/OWN_PAYOUT', 200, 200, 200, 403],
   ['/payouts/OTHER_PAYOUT', 404, 404, 404, 403],
   ['/payouts/export', 200, 403, 200, 403],
+  ['/payouts/upload', 200, 403, 200, 403],
   ['/payments', 200, 200, 200, 403],
   ['/payments/new', 200, 200, 403, 403],
   ['/payments/OWN_PAYMENT', 200, 200, 200, 403],

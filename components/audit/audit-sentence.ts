@@ -221,6 +221,17 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       };
       return (said[verb] ?? `Changed the approval of the ${what}.`) + note;
     }
+    case 'upload': {
+      const file = `the CSV upload of ${d.kind === 'payouts' ? 'payouts' : 'cards'} ${target}`;
+      const said: Record<string, string> = {
+        started: `Started ${file}.`,
+        awaiting_approval: `Started ${file}; its total reaches the approval threshold, so it waits for a second person.`,
+        approved: `Approved ${file}; its rows run now.`,
+        rejected: `Rejected ${file}; none of its rows will run.`,
+        cancelled: `Cancelled ${file}; the rows not yet run will not run.`,
+      };
+      return said[verb] ?? `Changed ${file}.`;
+    }
     case 'demo':
       return 'Created the demo business.';
     default:
@@ -238,6 +249,7 @@ export const AUDIT_FAMILY_WORDS: Record<string, string> = {
   payment: 'Payments',
   business: 'Business balance and settings',
   approval: 'Approvals and adjustments',
+  upload: 'CSV uploads',
   api_key: 'API keys',
   webhook: 'Webhooks',
   user: 'Team and sign-in',

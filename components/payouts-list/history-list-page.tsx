@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { PageHeader } from '@/components/ui/page-header';
 import { LinkButton } from '@/components/ui/link-button';
-import { can } from '@/lib/auth/permissions';
+import { can, type Permission } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/auth/users';
 import type { ListView } from '@/lib/dashboard/keyset-cursor';
 import { type FilterOption, ListFilters } from './list-filters';
@@ -14,6 +14,8 @@ export interface HistoryListDescriptor {
   holds: string;
   path: '/payouts' | '/payments';
   newLink: { href: string; label: string };
+  /** A CSV upload of many at once, for the roles its permission names. */
+  uploadLink?: { href: string; label: string; permission: Permission };
   types: FilterOption[];
   statuses: FilterOption[];
   searchHint: string;
@@ -45,6 +47,11 @@ export function HistoryListPage({
             {can(role, 'history:export') && (
               <LinkButton href={`${list.path}/export${filterQuery({ ...filters })}`} variant="secondary" download>
                 Export CSV
+              </LinkButton>
+            )}
+            {list.uploadLink && can(role, list.uploadLink.permission) && (
+              <LinkButton href={list.uploadLink.href} variant="secondary">
+                {list.uploadLink.label}
               </LinkButton>
             )}
             {can(role, 'money:move') && <LinkButton href={list.newLink.href}>{list.newLink.label}</LinkButton>}

@@ -3,6 +3,7 @@ const TONES: Record<string, string> = {
   active: 'bg-emerald-100 text-emerald-900',
   pending: 'bg-amber-100 text-amber-900',
   failed: 'bg-red-100 text-red-900',
+  invalid: 'bg-red-100 text-red-900',
   disabled: 'bg-slate-200 text-slate-800',
   cancelled: 'bg-slate-200 text-slate-800',
 };

@@ -10,5 +10,6 @@ import './payment-actions';
 import './redemption-actions';
 import './refund-actions';
 import './approval-actions';
+import './upload-actions';
 
 export { ALL_ACTIONS } from './define-action';

@@ -7,6 +7,7 @@ export const PERMISSIONS = [
   'cards:cancel',
   'money:move', // top-ups, payouts, payments, redemptions, adjustment requests
   'money:approve', // second-person approval of payouts over the threshold and of adjustments
+  'payouts:upload', // a CSV file of payouts (dashboard uploads, lib/uploads/): finance's batch, paid from cards
   'payments:refund', // refunds of paid top-ups
   'history:read', // payouts, payments, activity
   'history:export',
@@ -22,7 +23,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'money:approve', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
+  finance: ['cards:read', 'money:approve', 'payouts:upload', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
   support: ['cards:read', 'cards:status', 'account'],
 };
 

@@ -5,7 +5,7 @@ import type { Mode } from '../validation';
 export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'admin', 'system'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 /** Action families for the filter: an action is `<family>.<verb>`. */
-export const AUDIT_ACTION_FAMILIES = ['card', 'payout', 'transfer', 'payment', 'business', 'approval', 'api_key', 'webhook', 'user'] as const;
+export const AUDIT_ACTION_FAMILIES = ['card', 'payout', 'transfer', 'payment', 'business', 'approval', 'upload', 'api_key', 'webhook', 'user'] as const;
 
 export interface ListAuditLogOptions {
   businessId: number;

@@ -851,3 +851,67 @@ export const liveStreams = pgTable(
     index('live_streams_expires_idx').on(t.expiresAt),
   ],
 );
+
+export const UPLOAD_KINDS = ['cards', 'payouts'] as const;
+export const UPLOAD_JOB_STATUSES = ['previewed', 'awaiting_approval', 'running', 'done', 'cancelled'] as const;
+export const UPLOAD_ROW_STATUSES = ['invalid', 'pending', 'succeeded', 'failed', 'cancelled'] as const;
+
+/** A dashboard CSV upload (lib/uploads/): checked at preview, then run row by row by the upload runner. */
+export const uploadJobs = pgTable(
+  'upload_jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull().unique(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    kind: text('kind', { enum: UPLOAD_KINDS }).notNull(),
+    fileName: text('file_name').notNull(),
+    createdBy: integer('created_by').notNull(),
+    status: text('status', { enum: UPLOAD_JOB_STATUSES }).notNull().default('previewed'),
+    rowCount: integer('row_count').notNull(),
+    invalidCount: integer('invalid_count').notNull(),
+    /** Per currency: rows, amount and fee of the valid rows, in minor units. */
+    totals: jsonb('totals').notNull(),
+    decidedBy: integer('decided_by'),
+    createdAt: createdAt(),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    index('upload_jobs_business_idx').on(t.businessId, t.mode, t.kind, t.id),
+    index('upload_jobs_running_idx').on(t.id).where(sql`${t.status} = 'running'`),
+    check('upload_jobs_kind_check', sql`${t.kind} IN ('cards', 'payouts')`),
+    check('upload_jobs_status_check', sql`${t.status} IN ('previewed', 'awaiting_approval', 'running', 'done', 'cancelled')`),
+  ],
+);
+
+/** One line of an upload: its input as checked at preview, and its outcome once run. */
+export const uploadRows = pgTable(
+  'upload_rows',
+  {
+    jobId: id64('job_id')
+      .notNull()
+      .references(() => uploadJobs.id, { onDelete: 'cascade' }),
+    rowNumber: integer('row_number').notNull(),
+    input: jsonb('input').notNull(),
+    currency: text('currency', { enum: CURRENCIES }),
+    amount: money('amount'),
+    fee: money('fee'),
+    status: text('status', { enum: UPLOAD_ROW_STATUSES }).notNull(),
+    /** The runner's claim: only the holder of the current claim can commit the row's effect. */
+    claim: uuid('claim'),
+    claimedAt: ts('claimed_at'),
+    attempts: integer('attempts').notNull().default(0),
+    resultReference: text('result_reference'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'upload_rows_pk', columns: [t.jobId, t.rowNumber] }),
+    index('upload_rows_pending_idx').on(t.jobId, t.rowNumber).where(sql`${t.status} = 'pending'`),
+    check('upload_rows_status_check', sql`${t.status} IN ('invalid', 'pending', 'succeeded', 'failed', 'cancelled')`),
+  ],
+);

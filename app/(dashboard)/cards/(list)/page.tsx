@@ -53,7 +53,16 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       <PageHeader
         title="Cards"
         description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
-        actions={can(session.role, 'cards:create') && <LinkButton href="/cards/new">New card</LinkButton>}
+        actions={
+          can(session.role, 'cards:create') && (
+            <>
+              <LinkButton href="/cards/upload" variant="secondary">
+                Upload CSV
+              </LinkButton>
+              <LinkButton href="/cards/new">New card</LinkButton>
+            </>
+          )
+        }
       />
       <DataAgeNote lagMs={lagMs} />
       {cancelled && /^\d{4}$/.test(cancelled) && (

@@ -16,6 +16,7 @@ const PAYOUTS: HistoryListDescriptor = {
   holds: 'Money sent from your cards',
   path: '/payouts',
   newLink: { href: '/payouts/new', label: 'Send payout' },
+  uploadLink: { href: '/payouts/upload', label: 'Upload CSV', permission: 'payouts:upload' },
   types: PAYOUT_FILTER_TYPES.map((t) => ({ value: t, label: PAYOUT_TYPE_LABELS[t] })),
   statuses: PAYOUT_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) })),
   searchHint: 'Any part of a reference or account name, or a whole card or account number',

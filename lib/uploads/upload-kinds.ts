@@ -1,0 +1,127 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import type { Permission } from '../auth/permissions';
+import { parseAmountText, toMinorUnits } from '../actions/amount.validation';
+import { normalizeCardNumber } from '../actions/payout.validation';
+import { createCard, createCardSchema } from '../cards/create-card';
+import { normalisePhone } from '../cards/phone';
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors';
+import { createPayout } from '../payouts/create-payout';
+import { payoutParties } from '../payouts/payout-parties';
+import { quotePayout } from '../payouts/payout-quote';
+import { parsePayoutRequest } from '../payouts/payout-request';
+import { type Currency, type Mode, parseInput } from '../validation';
+import { looksLikeFormula } from './parse-csv';
+
+export type UploadKind = 'cards' | 'payouts';
+
+interface RowCheckContext {
+  db: Db;
+  businessId: number;
+  mode: Mode;
+  /** Keys already seen in this file (a second card for the same phone and currency), with the line that had them. */
+  seen: Map<string, number>;
+}
+
+/** A row that passed its checks: the body the core takes, and what it moves. */
+interface CheckedRow {
+  input: Record<string, unknown>;
+  currency: Currency | null;
+  amount: number | null;
+  fee: number | null;
+}
+
+export interface UploadKindDef {
+  /** Who may upload, start and follow this kind (the approver of a payout upload needs money:approve). */
+  permission: Permission;
+  columns: readonly string[];
+  required: readonly string[];
+  /** The row as the core will be given it, or why it cannot be. */
+  check: (ctx: RowCheckContext, cells: Record<string, string>, line: number) => Promise<CheckedRow>;
+  /** Runs one row through the single-item core (the same call as the API's). */
+  run: (db: Db, opts: { businessId: number; mode: Mode; actor: Actor }, input: Record<string, unknown>) => Promise<unknown>;
+  /** The reference of what a row's committed transaction made, as SQL the row's own update reads it with (no round trip of its own). */
+  referenceOf: (committed: unknown) => SQL;
+}
+
+const rowError = (field: string, message: string) => new ServiceError('validation_error', { [field]: message });
+
+/** Every cell is held to the same rule: text a spreadsheet would run is refused, so no formula travels into a card or a results file. */
+function refuseFormulas(cells: Record<string, string>) {
+  if (cells[''] !== undefined) throw rowError('row', 'The row has more cells than the header line.');
+  for (const [column, value] of Object.entries(cells)) {
+    if (looksLikeFormula(value)) throw rowError(column, `${column} starts with "${value[0]}" like a spreadsheet formula; remove it.`);
+  }
+}
+
+const present = (cells: Record<string, string>) => Object.fromEntries(Object.entries(cells).filter(([, v]) => v !== ''));
+
+const cards: UploadKindDef = {
+  permission: 'cards:create',
+  columns: ['phone_number', 'currency', 'first_name', 'last_name'],
+  required: ['phone_number', 'currency'],
+  async check(ctx, cells, line) {
+    refuseFormulas(cells);
+    const given = present(cells);
+    const input = parseInput(createCardSchema, { ...given, currency: given.currency?.toUpperCase() });
+    const phone = normalisePhone(input.phone_number);
+    const key = `${phone.e164}|${input.currency}`;
+    const earlier = ctx.seen.get(key);
+    if (earlier !== undefined) throw new ServiceError('card_exists', `Line ${earlier} already asks for a ${input.currency} card for this phone number.`);
+    ctx.seen.set(key, line);
+    return { input: { ...input, phone_number: phone.e164 }, currency: input.currency, amount: null, fee: null };
+  },
+  run: (db, opts, input) => createCard(db, { ...opts, input }),
+  referenceOf: (committed) => sql`${typeof committed === 'string' ? committed : null}::text`,
+};
+
+const payouts: UploadKindDef = {
+  permission: 'payouts:upload',
+  columns: ['card_number', 'amount', 'destination_card_number', 'merchant_id', 'bank_slug', 'account_number', 'account_name', 'charge_payer'],
+  required: ['card_number', 'amount'],
+  async check(ctx, cells) {
+    refuseFormulas(cells);
+    const given: Record<string, unknown> = present(cells);
+    const amount = parseAmountText(cells.amount ?? '');
+    if (!amount.ok) throw rowError('amount', `${amount.message} Amounts are in currency units (25.50).`);
+    given.amount = toMinorUnits(amount.text);
+    for (const field of ['card_number', 'destination_card_number'] as const) {
+      if (typeof given[field] === 'string') given[field] = normalizeCardNumber(given[field] as string) ?? given[field];
+    }
+    const request = parsePayoutRequest(given);
+    const { type, input } = request;
+    const numbers = type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
+    const { rule, cards } = await payoutParties(ctx.db, ctx.businessId, ctx.mode, type, numbers, false);
+    const source = cards.find((c) => c.card_number === input.card_number);
+    const quote = quotePayout({
+      businessId: ctx.businessId,
+      type,
+      amount: input.amount,
+      payer: request,
+      rule,
+      source,
+      destinationCard: type === 'card_to_card' ? { card: cards.find((c) => c.card_number === input.destination_card_number) } : undefined,
+      bankSlug: type === 'bank' ? input.bank_slug : undefined,
+    });
+    if (quote.refusals.length > 0) throw quote.refusals[0];
+    return { input: given, currency: source!.currency, amount: input.amount, fee: quote.fee };
+  },
+  run: (db, opts, input) => createPayout(db, { ...opts, input }),
+  referenceOf(committed) {
+    const id = (committed as { payout_id?: unknown } | null)?.payout_id;
+    return sql`(SELECT reference FROM payouts WHERE id = ${id === undefined || id === null ? null : Number(id)})`;
+  },
+};
+
+export const UPLOAD_KINDS: Record<UploadKind, UploadKindDef> = { cards, payouts };
+
+export const isUploadKind = (value: string): value is UploadKind => value === 'cards' || value === 'payouts';
+
+/** A core refusal as one line for a person: the spec's title, then the detail (or each field's message). */
+export function errorText(err: ServiceError): string {
+  if (typeof err.detail === 'string') return err.detail === err.title ? err.title : `${err.title}: ${err.detail}`;
+  return `${err.title}: ${Object.entries(err.detail)
+    .map(([field, message]) => `${field}: ${message}`)
+    .join('; ')}`;
+}

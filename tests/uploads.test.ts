@@ -1,0 +1,209 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
+import { ServiceError } from '../lib/errors';
+import { approveUpload, cancelUpload, startUpload } from '../lib/uploads/decide-upload';
+import { previewUpload } from '../lib/uploads/preview-upload';
+import { runUploadPass } from '../lib/uploads/run-uploads';
+import { businessWithCard, cardBalance, setFees } from './api/payouts-fixtures';
+import { createCard, createTestBusiness, randomPhone, testDb } from './helpers';
+
+const UPLOADER = 9_000_001;
+const APPROVER = 9_000_002;
+
+async function rowsOf(reference: string) {
+  const { rows } = await testDb().execute<{
+    row_number: number;
+    status: string;
+    result_reference: string | null;
+    error_code: string | null;
+    error_message: string | null;
+  }>(sql`
+    SELECT r.row_number, r.status, r.result_reference, r.error_code, r.error_message FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id
+    WHERE j.reference = ${reference} ORDER BY r.row_number`);
+  return rows;
+}
+
+async function jobOf(reference: string) {
+  const { rows } = await testDb().execute<{ status: string; row_count: number; invalid_count: number; totals: Record<string, unknown> }>(
+    sql`SELECT status, row_count, invalid_count, totals FROM upload_jobs WHERE reference = ${reference}`,
+  );
+  return rows[0];
+}
+
+/** Runs passes here (the test server's runner may take some rows too: both claim with SKIP LOCKED) until the job is done. */
+async function runToEnd(reference: string) {
+  await expect
+    .poll(
+      async () => {
+        await runUploadPass(testDb());
+        return (await jobOf(reference)).status;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('done');
+}
+
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (err) => (err instanceof ServiceError ? err.code : String(err)),
+  );
+
+describe('card uploads', () => {
+  it('check each row at preview, run only the valid ones once each, and keep every outcome', async () => {
+    const biz = await createTestBusiness();
+    const [a, b, c] = [randomPhone(), randomPhone(), randomPhone()];
+    const existing = randomPhone();
+    await createCard(biz.test, 'ETB', existing);
+    const text = [
+      '\uFEFFphone_number;currency;first_name;last_name',
+      `${a};ETB;Abebe;"Kebede; Jr"`,
+      '',
+      `${b};usd;"Sara ""S""";`,
+      `${a};ETB;Again;`,
+      `${c};ETB;=1+1;`,
+      `0911;ETB;Local;`,
+      `${randomPhone()};EUR;Euro;`,
+      `${existing};ETB;Has one;`,
+    ].join('\r\n');
+    const { reference } = await previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'cards', fileName: 'cards.csv', text });
+    expect(await jobOf(reference)).toMatchObject({ status: 'previewed', row_count: 7, invalid_count: 4, totals: { ETB: { rows: 2 }, USD: { rows: 1 } } });
+    const previewed = await rowsOf(reference);
+    expect(previewed.map((r) => [r.row_number, r.status, r.error_code])).toEqual([
+      [2, 'pending', null],
+      [4, 'pending', null],
+      [5, 'invalid', 'card_exists'],
+      [6, 'invalid', 'validation_error'],
+      [7, 'invalid', 'invalid_phone_number'],
+      [8, 'invalid', 'validation_error'],
+      [9, 'pending', null],
+    ]);
+    expect(previewed[3].error_message).toMatch(/first_name starts with "="/);
+    expect(previewed[2].error_message).toMatch(/Line 2 already asks/);
+
+    expect(await startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'cards' })).toEqual({ status: 'running' });
+    expect(await refusal(startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'cards' }))).toBe('already_decided');
+    await runToEnd(reference);
+    const done = await rowsOf(reference);
+    expect(done.map((r) => [r.row_number, r.status, r.error_code])).toEqual([
+      [2, 'succeeded', null],
+      [4, 'succeeded', null],
+      [5, 'invalid', 'card_exists'],
+      [6, 'invalid', 'validation_error'],
+      [7, 'invalid', 'invalid_phone_number'],
+      [8, 'invalid', 'validation_error'],
+      // Found only when run: the customer already had a card before the upload.
+      [9, 'failed', 'card_exists'],
+    ]);
+    const list = await biz.test.get('/api/v1/card?limit=100');
+    const numbers = list.body.data.items.map((card: { card_number: string }) => card.card_number);
+    expect(numbers).toContain(done[0].result_reference);
+    expect(numbers).toContain(done[1].result_reference);
+    expect(list.body.data.total).toBe(3);
+  });
+
+  it('refuse a file with unknown or missing columns, and another business cannot start the job', async () => {
+    const biz = await createTestBusiness();
+    const other = await createTestBusiness();
+    const preview = (text: string) =>
+      previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'cards', fileName: 'x.csv', text }).catch(
+        (e: ServiceError) => e.detail,
+      );
+    expect(await preview('phone,currency\n1,ETB')).toEqual({ file: expect.stringMatching(/Unknown column phone/) });
+    expect(await preview('first_name\nA')).toEqual({ file: expect.stringMatching(/lacks phone_number, currency/) });
+    const { reference } = await previewUpload(testDb(), {
+      businessId: biz.id,
+      mode: 'test',
+      userId: UPLOADER,
+      kind: 'cards',
+      fileName: 'x.csv',
+      text: `phone_number,currency,first_name\n${randomPhone()},ETB,A`,
+    });
+    expect(await refusal(startUpload(testDb(), { businessId: other.id, mode: 'test', userId: UPLOADER, reference, kind: 'cards' }))).toBe('not_found');
+    expect(await refusal(startUpload(testDb(), { businessId: biz.id, mode: 'live', userId: UPLOADER, reference, kind: 'cards' }))).toBe('not_found');
+    expect(await refusal(startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'payouts' }))).toBe('not_found');
+  });
+});
+
+describe('a file of 10,000 rows', () => {
+  it('is previewed in one go (rows written in chunks) and one row more is refused whole', async () => {
+    const biz = await createTestBusiness();
+    const phones = new Set<string>();
+    while (phones.size < 10_001) phones.add(randomPhone());
+    const lines = [...phones].map((p, i) => `${p},ETB,Holder ${i}`);
+    const text = (n: number) => `phone_number,currency,first_name\n${lines.slice(0, n).join('\n')}`;
+    const preview = (n: number) =>
+      previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'cards', fileName: 'big.csv', text: text(n) });
+    const started = performance.now();
+    const { reference } = await preview(10_000);
+    console.log(`uploads: previewed 10,000 card rows (${(text(10_000).length / 1e6).toFixed(2)} MB) in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    expect(await jobOf(reference)).toMatchObject({ row_count: 10_000, invalid_count: 0, totals: { ETB: { rows: 10_000, amount: 0, fee: 0 } } });
+    expect(await preview(10_001).catch((e: ServiceError) => e.detail)).toEqual({ file: expect.stringMatching(/more than 10,000 rows/) });
+  });
+});
+
+describe('payout uploads', () => {
+  it('preview fees per currency with the payout quote, pay each valid row once, and fail what the core refuses', async () => {
+    const { biz, card } = await businessWithCard(100_000);
+    await setFees(biz, 'test', [{ applies_to: 'card_to_card', percent: 1, fixed: 10 }]);
+    const to = (await createCard(biz.test)).card_number;
+    const spaced = to.replace(/(\d{4})(?=\d)/g, '$1 ');
+    const text = [
+      'card_number,amount,destination_card_number,charge_payer',
+      `${card.card_number},100.00,${to},`,
+      `${card.card_number},"1,000.50",${spaced},`,
+      `${card.card_number},25.505,${to},`,
+      `${card.card_number},@SUM(1),${to},`,
+      `${card.card_number},10,${card.card_number},`,
+      `0000000000000000,10,${to},`,
+      `${card.card_number},800,${to},`,
+    ].join('\n');
+    const { reference } = await previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'payouts', fileName: 'p.csv', text });
+    const job = await jobOf(reference);
+    // Fees: 1% + 0.10 of 100.00, 1,000.50 and 800.00.
+    expect(job.totals).toEqual({ ETB: { rows: 3, amount: 10_000 + 100_050 + 80_000, fee: 110 + 1_011 + 810 } });
+    expect((await rowsOf(reference)).map((r) => [r.row_number, r.status, r.error_code])).toEqual([
+      [2, 'pending', null],
+      [3, 'pending', null],
+      [4, 'invalid', 'validation_error'],
+      [5, 'invalid', 'validation_error'],
+      [6, 'invalid', 'same_card'],
+      [7, 'invalid', 'card_not_found'],
+      [8, 'pending', null],
+    ]);
+    await startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'payouts' });
+    await runToEnd(reference);
+    const rows = await rowsOf(reference);
+    expect(rows[0]).toMatchObject({ status: 'succeeded' });
+    // 1,000.50 plus its fee is more than the card holds after the first.
+    expect(rows[1]).toMatchObject({ status: 'failed', error_code: 'insufficient_balance' });
+    expect(rows[6]).toMatchObject({ status: 'succeeded' });
+    expect(await cardBalance(biz.test, card.card_number)).toBe(100_000 - 10_110 - 80_810);
+    expect(await cardBalance(biz.test, to)).toBe(90_000);
+    const status = await biz.test.get(`/api/v1/card/payout/${rows[0].result_reference}/status`);
+    expect(status.status).toBe(200);
+  });
+
+  it('wait for a second person when a currency total reaches the approval threshold; the uploader cannot approve', async () => {
+    const { biz, card } = await businessWithCard(100_000);
+    const to = (await createCard(biz.test)).card_number;
+    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
+    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
+    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
+    const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+    expect(await startUpload(testDb(), { ...scope, userId: UPLOADER, reference })).toEqual({ status: 'awaiting_approval' });
+    await runUploadPass(testDb());
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect(await refusal(approveUpload(testDb(), { ...scope, userId: UPLOADER, reference }))).toBe('forbidden');
+    expect(await approveUpload(testDb(), { ...scope, userId: APPROVER, reference })).toEqual({ status: 'running' });
+    await runToEnd(reference);
+    expect(await cardBalance(biz.test, to)).toBe(50_000);
+
+    const second = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference: second.reference });
+    expect(await cancelUpload(testDb(), { ...scope, userId: APPROVER, reference: second.reference, asApprover: true })).toEqual({ status: 'cancelled' });
+    expect((await rowsOf(second.reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await cardBalance(biz.test, to)).toBe(50_000);
+  });
+});

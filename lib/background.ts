@@ -3,6 +3,7 @@ import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
 import type { Db } from './db/client';
 import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
+import { startHoldExpiry } from './holds/expire-holds';
 import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
@@ -28,6 +29,7 @@ const TASKS: BackgroundTask[] = [
   startRailRequests,
   startRefundRequests,
   startApprovalExpiry,
+  startHoldExpiry,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

@@ -8,6 +8,10 @@ export interface ReleaseHoldOptions {
   actor: Actor;
   /** The business account of the hold's mode and currency: where the money goes when its source was closed meanwhile (a cancelled card). */
   businessAccountId: number;
+  /** How a till hold ends with this release (lib/holds/end-till-hold.ts): recorded by the same claim. */
+  outcome?: 'captured' | 'voided' | 'expired';
+  /** A capture's amount; the claim fails when the hold is worth less, or has expired. */
+  capturedAmount?: number;
 }
 
 export interface ReleasedHold {
@@ -36,9 +40,10 @@ export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions): Promise
     mode: string;
     held_account_id: number;
   }>(sql`
-    UPDATE holds h SET status = 'released', released_at = now()
+    UPDATE holds h SET status = 'released', released_at = now(), outcome = ${opts.outcome ?? null}, captured_amount = ${opts.capturedAmount ?? null}
     FROM ledger_accounts held
     WHERE h.id = ${opts.holdId} AND h.status = 'open'
+      ${opts.capturedAmount === undefined ? sql`` : sql`AND h.amount >= ${opts.capturedAmount} AND h.expires_at > now()`}
       AND held.mode = h.mode AND held.currency = h.currency AND held.name = 'held:' || h.business_id
     RETURNING h.amount, h.source_account_id, h.purpose, h.business_id, h.mode, held.id AS held_account_id`);
   const hold = claimed.rows[0];

@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import { selectCards } from '../cards/card-view';
+import type { Db } from '../db/client';
+import { inTransaction } from '../db/transaction';
+import { cardNotFound } from '../errors';
+import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
+import { postRedemption } from '../redemptions/post-redemption';
+import type { Mode } from '../validation';
+import { announceHold } from './announce-hold';
+import { endedHoldRefusal } from './end-till-hold';
+import { releaseHold } from './release-hold';
+import type { CaptureRequest } from './till-hold-request';
+import { requireTillHold, type TillHold, toTillHold } from './till-hold-view';
+
+export interface CaptureHoldOptions extends CaptureRequest {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  reference: string;
+}
+
+/**
+ * Redeems a till's hold: `amount` (the whole hold when not given) is spent at
+ * the business as a redemption, and the rest goes back to the card, in one
+ * transaction. The hold is claimed by one conditional update that also
+ * refuses an expired hold and an amount above it, so a capture, a void and
+ * the expiry sweep racing on it have exactly one winner. The same capture
+ * repeated answers the captured hold again.
+ */
+export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<TillHold> {
+  const probe = await requireTillHold(db, opts.businessId, opts.mode, opts.reference);
+  const amount = opts.amount ?? Number(probe.amount);
+  const refused = endedHoldRefusal(probe, 'capture', amount);
+  if (refused) throw refused;
+  const business = await businessAccountId(db, probe.business_id, probe.mode, probe.currency);
+  const feeRevenue = await feeRevenueAccountId(db, probe.mode, probe.currency);
+  return inTransaction(db, async (tx) => {
+    // The card first, as a redemption locks it: a cancellation in flight waits or wins.
+    const [card] = await selectCards(tx, sql`c.id = ${probe.card_id}`, sql`FOR UPDATE OF c`);
+    const released = await releaseHold(tx, { holdId: probe.id, actor: opts.actor, businessAccountId: business, outcome: 'captured', capturedAmount: amount });
+    if (!released) {
+      const now = await requireTillHold(tx, opts.businessId, opts.mode, probe.reference);
+      const refusal = endedHoldRefusal(now, 'capture', amount);
+      if (refusal) throw refusal;
+      return toTillHold(now);
+    }
+    // A cancelled card is gone from the API: its hold can only be voided (or expire), its money then reaching the business account.
+    if (card.cancelled_at) throw cardNotFound();
+    const posted = await postRedemption(tx, {
+      card,
+      amount,
+      reference: probe.reference,
+      actor: opts.actor,
+      businessAccountId: business,
+      feeRevenueAccountId: feeRevenue,
+    });
+    await tx.execute(sql`UPDATE holds SET capture_fee = ${posted.fee}, capture_transaction_id = ${posted.transactionId} WHERE id = ${probe.id}`);
+    const hold = toTillHold(await requireTillHold(tx, opts.businessId, opts.mode, probe.reference));
+    await announceHold(tx, {
+      type: 'hold.captured',
+      hold,
+      businessId: probe.business_id,
+      mode: probe.mode,
+      cardId: probe.card_id,
+      actor: opts.actor,
+      details: { release_transaction_id: released.transactionId, transaction_id: posted.transactionId },
+    });
+    return hold;
+  });
+}

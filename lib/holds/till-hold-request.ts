@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MERCHANT_REFERENCE_MAX } from '../redemptions/redemption-request';
 import { MAX_AMOUNT } from '../validation';
 
-export const HOLD_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
-export const HOLD_MAX_SECONDS = 30 * 24 * 60 * 60;
+const HOLD_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
+const HOLD_MAX_SECONDS = 30 * 24 * 60 * 60;
 
 const minorUnits = (name: string) =>
   z

@@ -62,7 +62,7 @@ const tillHoldSelect = sql`
          h.captured_amount, h.capture_fee, h.merchant_reference, h.expires_at, h.created_at, h.released_at
   FROM holds h JOIN cards c ON c.id = h.card_id`;
 
-export const holdNotFound = () => new ServiceError('hold_not_found', 'No hold with this reference belongs to your business.');
+const holdNotFound = () => new ServiceError('hold_not_found', 'No hold with this reference belongs to your business.');
 
 /** A till hold of this business and mode by its reference; another business's, the other mode's or an approval's is not found. */
 export async function requireTillHold(db: DbOrTx, businessId: number, mode: Mode, reference: string): Promise<TillHoldRow> {

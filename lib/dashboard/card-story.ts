@@ -72,6 +72,8 @@ export interface CardStory {
   older: string | null;
   /** The business account of the card's currency and mode: where a cancelled card's money goes, and where a top-up may come from. */
   businessBalance: number;
+  /** The part of the card's held money that tills hold (the rest waits for an approval). */
+  tillHeld: number;
 }
 
 /** Ledger transaction kinds in words a support agent can read out on the phone. */
@@ -211,7 +213,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
   const cursor = parseStoryCursor(opts.before);
   const take = opts.limit + 1;
 
-  const [ledger, started, finished, audit, created, business] = await Promise.all([
+  const [ledger, started, finished, audit, created, business, tillHeld] = await Promise.all([
     // Each source is cut to its page first and only then joined, so a page costs about its length.
     db.execute<Record<string, unknown>>(sql`
       SELECT e.id, e.created_at, t.kind, t.reference, t.business_id, e.amount, e.balance_after, t.actor_type, t.actor_id, u.email, k.prefix, p.type AS payment_type,
@@ -266,6 +268,9 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
     db.execute<{ balance: number }>(sql`
       SELECT balance FROM ledger_accounts
       WHERE kind = 'business' AND business_id = ${opts.businessId} AND mode = ${opts.mode} AND currency = ${card.currency} AND name = ${`business:${opts.businessId}`}`),
+    db.execute<{ held: number }>(
+      sql`SELECT coalesce(sum(amount), 0)::bigint AS held FROM holds WHERE card_id = ${card.id} AND kind = 'till' AND status = 'open'`,
+    ),
   ]);
 
   const events: (StoryEvent & { rank: Rank; id: number })[] = [];
@@ -409,6 +414,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
     events: page.map(({ rank: _rank, id: _id, ...e }) => e),
     older: events.length > opts.limit ? page[page.length - 1].key : null,
     businessBalance: Number(business.rows[0]?.balance ?? 0),
+    tillHeld: Number(tillHeld.rows[0].held),
   };
 }
 

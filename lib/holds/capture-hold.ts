@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { cardNotFound } from '../errors';
 import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
-import { postRedemption } from '../redemptions/post-redemption';
+import { type PostedRedemption, postRedemption } from '../redemptions/post-redemption';
 import type { Mode } from '../validation';
 import { announceHold } from './announce-hold';
 import { endedHoldRefusal } from './end-till-hold';
@@ -36,26 +36,35 @@ export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<Til
   const business = await businessAccountId(db, probe.business_id, probe.mode, probe.currency);
   const feeRevenue = await feeRevenueAccountId(db, probe.mode, probe.currency);
   return inTransaction(db, async (tx) => {
-    // The card first, as a redemption locks it: a cancellation in flight waits or wins.
-    const [card] = await selectCards(tx, sql`c.id = ${probe.card_id}`, sql`FOR UPDATE OF c`);
-    const released = await releaseHold(tx, { holdId: probe.id, actor: opts.actor, businessAccountId: business, outcome: 'captured', capturedAmount: amount });
-    if (!released) {
+    // Read, not locked: a cancellation committed meanwhile closes the card's account, and the redemption's posting refuses it.
+    const [card] = await selectCards(tx, sql`c.id = ${probe.card_id}`);
+    let spent: PostedRedemption | undefined;
+    const released = await releaseHold(tx, {
+      holdId: probe.id,
+      actor: opts.actor,
+      businessAccountId: business,
+      outcome: 'captured',
+      capturedAmount: amount,
+      afterRelease: async () => {
+        // A cancelled card is gone from the API: its hold can only be voided (or expire), its money then reaching the business account.
+        if (card.cancelled_at) throw cardNotFound();
+        spent = await postRedemption(tx, {
+          card,
+          amount,
+          reference: probe.reference,
+          actor: opts.actor,
+          businessAccountId: business,
+          feeRevenueAccountId: feeRevenue,
+        });
+        return spent;
+      },
+    });
+    if (!released || !spent) {
       const now = await requireTillHold(tx, opts.businessId, opts.mode, probe.reference);
       const refusal = endedHoldRefusal(now, 'capture', amount);
       if (refusal) throw refusal;
       return toTillHold(now);
     }
-    // A cancelled card is gone from the API: its hold can only be voided (or expire), its money then reaching the business account.
-    if (card.cancelled_at) throw cardNotFound();
-    const posted = await postRedemption(tx, {
-      card,
-      amount,
-      reference: probe.reference,
-      actor: opts.actor,
-      businessAccountId: business,
-      feeRevenueAccountId: feeRevenue,
-    });
-    await tx.execute(sql`UPDATE holds SET capture_fee = ${posted.fee}, capture_transaction_id = ${posted.transactionId} WHERE id = ${probe.id}`);
     const hold = toTillHold(await requireTillHold(tx, opts.businessId, opts.mode, probe.reference));
     await announceHold(tx, {
       type: 'hold.captured',
@@ -64,7 +73,7 @@ export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<Til
       mode: probe.mode,
       cardId: probe.card_id,
       actor: opts.actor,
-      details: { release_transaction_id: released.transactionId, transaction_id: posted.transactionId },
+      details: { release_transaction_id: released.transactionId, transaction_id: spent.transactionId },
     });
     return hold;
   });

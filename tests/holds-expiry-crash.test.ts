@@ -76,13 +76,17 @@ it('a sweep killed midway releases nothing twice and, run again, releases the re
   const expired = sql`SELECT count(*)::int AS n FROM holds WHERE business_id = ${biz.id} AND outcome = 'expired'`;
 
   const child = spawn(path.join(process.cwd(), 'node_modules/.bin/tsx'), ['tools/expire-holds.ts'], {
-    env: { ...process.env, DATABASE_URL: url },
+    env: { ...process.env, DATABASE_URL: url, PGAPPNAME: 'expire-holds-killed' },
     stdio: 'ignore',
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_, signal) => resolve(signal)));
   await waitFor(async () => ((await count(expired)) >= 20 ? true : undefined), 60_000);
   child.kill('SIGKILL');
   expect(await exited).toBe('SIGKILL');
+  // A COMMIT sent just before the kill may still be applied: wait until PostgreSQL has closed the dead process's sessions.
+  await waitFor(async () =>
+    (await count(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'expire-holds-killed'`)) === 0 ? true : undefined,
+  );
   const atKill = await count(expired);
   console.log(`expiry sweep killed after ${atKill} of ${total} holds`);
   expect(atKill).toBeLessThan(total);

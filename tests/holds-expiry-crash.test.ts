@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createBusiness } from '../lib/admin/businesses';
@@ -75,7 +74,8 @@ it('a sweep killed midway releases nothing twice and, run again, releases the re
   await db.execute(sql`UPDATE holds SET expires_at = now() - interval '1 second' WHERE business_id = ${biz.id}`);
   const expired = sql`SELECT count(*)::int AS n FROM holds WHERE business_id = ${biz.id} AND outcome = 'expired'`;
 
-  const child = spawn(path.join(process.cwd(), 'node_modules/.bin/tsx'), ['tools/expire-holds.ts'], {
+  // node itself with tsx's loader, one process: the tsx command would run the sweep in a child that SIGKILL does not reach.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/expire-holds.ts'], {
     env: { ...process.env, DATABASE_URL: url, PGAPPNAME: 'expire-holds-killed' },
     stdio: 'ignore',
   });

@@ -33,7 +33,9 @@ export const giftCardSchema = reg(
     is_scoped: z.int(),
     business_id: z.int(),
     available_amount: minorUnits,
-    held_amount: minorUnits.meta({ description: 'Money set aside (a payout or adjustment awaiting approval); not in available_amount until released' }),
+    held_amount: minorUnits.meta({
+      description: 'Money set aside (a till’s hold, or a payout or adjustment awaiting approval); not in available_amount until released',
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   }),

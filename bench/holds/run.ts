@@ -11,7 +11,7 @@ import { voidHold } from '../../lib/holds/void-hold';
 import { clearingAccountId } from '../../lib/ledger/accounts';
 import { postTransaction } from '../../lib/ledger/post-transaction';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
-import { openBenchEnv } from '../bench-env';
+import { openBenchEnv, writeResult } from '../bench-env';
 import { ensureWrk } from '../payouts/http-load';
 
 /**
@@ -106,6 +106,16 @@ try {
     `holds: ${ends.rows.map((r) => `${r.outcome} ${r.n} (released other than once: ${r.twice})`).join(', ')}; ${open.rows.length} left held at the end, voided`,
   );
   const ledger = await verifyLedger(db);
+  writeResult('holds', {
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    health_per_second: health.perSecond,
+    redemptions_per_second: redeem.perSecond,
+    hold_or_capture_requests_per_second: holds.perSecond,
+    sales_ratio_hold_capture_to_redemption: holds.perSecond / 2 / redeem.perSecond,
+    p99_ms: { redeem: redeem.p99, hold_capture: holds.p99 },
+    ledger_clean: ledger.ok,
+  });
   console.log(`verifyLedger: ${ledger.ok ? 'clean' : ledger.problems.join('; ')}`);
   if (!ledger.ok || ends.rows.some((r) => r.twice > 0) || redeem.non2xx + holds.non2xx > 0) process.exitCode = 1;
   fs.rmSync(cardsFile, { force: true });

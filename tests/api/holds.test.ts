@@ -167,7 +167,9 @@ describe('till holds', () => {
       ...Array.from({ length: 12 }, () => biz.test.post(`/api/v1/card/${number}/redemptions`, { amount: 700 })),
       ...Array.from({ length: 12 }, () => biz.test.post('/api/v1/card/payouts', { card_number: number, destination_card_number: destination, amount: 700 })),
     ];
+    let started = performance.now();
     const answers = await Promise.all(calls);
+    console.log(`36 concurrent holds, redemptions and payouts on one card over HTTP: ${Math.round(performance.now() - started)} ms`);
     const ok = answers.filter((a) => a.status === 200 || a.status === 201);
     expect(answers.filter((a) => !ok.includes(a)).every((a) => a.status === 400 && a.body.message === 'Insufficient balance')).toBe(true);
     expect(ok).toHaveLength(14);
@@ -175,7 +177,9 @@ describe('till holds', () => {
     expect(await card(biz, number)).toMatchObject({ available_amount: 10_000 - 14 * 700, held_amount: holds * 700 });
     // Every hold then captured concurrently with voids of the same holds: each ends once.
     const references = answers.slice(0, 12).flatMap((a) => (a.status === 201 ? [a.body.data.hold_reference as string] : []));
+    started = performance.now();
     const racing = await Promise.all(references.flatMap((r) => [capture(biz, r), voidHold(biz, r)]));
+    console.log(`${references.length} captures racing ${references.length} voids over HTTP: ${Math.round(performance.now() - started)} ms`);
     for (let i = 0; i < references.length; i++) {
       const [c, v] = [racing[2 * i], racing[2 * i + 1]];
       expect([c.status, v.status].sort()).toEqual([200, 409]);

@@ -23,8 +23,8 @@ export interface CaptureHoldOptions extends CaptureRequest {
 /**
  * Redeems a till's hold: `amount` (the whole hold when not given) is spent at
  * the business as a redemption, and the rest goes back to the card, in one
- * transaction. The hold is claimed by one conditional update that also
- * refuses an expired hold and an amount above it, so a capture, a void and
+ * transaction. The hold is claimed (releaseHold) by a lock taken only while
+ * it is open, not expired and worth the amount, so a capture, a void and
  * the expiry sweep racing on it have exactly one winner. The same capture
  * repeated answers the captured hold again.
  */

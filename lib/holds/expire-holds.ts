@@ -15,8 +15,8 @@ const BATCH = 50;
 
 /**
  * Releases till holds past expires_at to their cards, one transaction each:
- * the row is taken with SKIP LOCKED and claimed by the conditional update a
- * capture or void uses, so two instances (or a sweep and a late capture)
+ * the row is taken with SKIP LOCKED and claimed as a capture or void claims
+ * it, so two instances (or a sweep and a late capture)
  * never both end it, and a crash mid-sweep leaves each hold either released
  * with its event or untouched. True when more may be due.
  */

@@ -18,7 +18,7 @@ export interface VoidHoldOptions {
 /**
  * Releases a till's hold whole: its money goes back to the card (to the
  * business account when the card was cancelled meanwhile), claimed by the
- * same conditional update as a capture, so exactly one of them wins. A void
+ * same claim as a capture, so exactly one of them wins. A void
  * repeated answers the voided hold again. A hold past expires_at that the
  * sweep has not reached yet may still be voided: the money goes to the same
  * place either way.

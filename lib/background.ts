@@ -6,6 +6,7 @@ import { startSignInFailurePruning } from './auth/sign-in-limits';
 import type { Db } from './db/client';
 import { instanceState } from './lifecycle/instance-state';
 import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
+import { startHoldExpiry } from './holds/expire-holds';
 import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
@@ -37,6 +38,7 @@ const TASKS: BackgroundTask[] = [
   startSignInFailurePruning,
   startLiveStreamHeartbeat,
   startUploadRunner,
+  startHoldExpiry,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

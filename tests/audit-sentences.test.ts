@@ -110,6 +110,16 @@ describe('audit entries as sentences', () => {
     expect(said(entry('card.redeemed', '4921583047261138', redeemed))).toBe(
       'Redeemed ETB 25.50 from card 4921583047261138 for receipt till-7 0042 (fee ETB 1.10); the card then held ETB 74.50.',
     );
+    const hold = { hold_reference: 'hld_1', amount: 5_000, currency: 'ETB', balance_after: 2_000 };
+    expect(said(entry('hold.created', '4921583047261138', hold))).toBe(
+      'A till held ETB 50.00 on card 4921583047261138 hld_1; the card then held ETB 20.00 available.',
+    );
+    expect(said(entry('hold.captured', '4921583047261138', { ...hold, captured_amount: 3_750, fee: 0, balance_after: 3_250 }))).toBe(
+      'Captured ETB 37.50 of the ETB 50.00 hold hld_1 on card 4921583047261138, the rest released; the card then held ETB 32.50 available.',
+    );
+    expect(said(entry('hold.expired', '4921583047261138', { ...hold, balance_after: 7_000 }))).toBe(
+      'The ETB 50.00 hold hld_1 on card 4921583047261138 expired uncaptured: released; the card then held ETB 70.00 available.',
+    );
     const charge = {
       kind: 'payment' as const,
       amount: 2_550,

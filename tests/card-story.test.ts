@@ -220,4 +220,35 @@ describe("a card's whole story", () => {
     const incoming = story.events.find((e) => e.kind === 'movement');
     expect(incoming).toMatchObject({ amount: 1_000, actor: 'another business' });
   });
+
+  it("a till's holds, each with its state now: held, captured (with what was captured), voided", async () => {
+    const created = await biz.test.post('/api/v1/card', { phone_number: '+251911000323', currency: 'ETB', first_name: 'Hana' });
+    const number = created.body.data.card_number as string;
+    expect((await adminClient().post(`/api/admin/businesses/${biz.id}/balance`, { mode: 'test', currency: 'ETB', amount: 10_000 })).status).toBe(200);
+    const topup = await biz.test.post('/api/v1/transfers', { amount: 10_000, bank_slug: 'link', account_number: number, account_name: 'Float' });
+    expect((await biz.test.post(`/api/v1/test-helpers/payouts/${topup.body.data.provider_reference}/settle`, { status: 'success' })).status).toBe(200);
+    const place = async (amount: number) => (await biz.test.post(`/api/v1/card/${number}/holds`, { amount })).body.data.hold_reference as string;
+    const open = await place(1_000);
+    const captured = await place(3_000);
+    const voided = await place(2_000);
+    expect((await biz.test.post(`/api/v1/card/holds/${captured}/capture`, { amount: 2_500 })).status).toBe(200);
+    expect((await biz.test.post(`/api/v1/card/holds/${voided}/void`)).status).toBe(200);
+
+    const story = await cardStory(testDb(), { businessId: biz.id, mode: 'test', cardNumber: number, limit: 50 });
+    const placed = story.events.filter((e) => e.title === 'Held by a till');
+    expect(Object.fromEntries(placed.map((e) => [e.reference, [e.holdState, e.amount]]))).toEqual({
+      [open]: ['held', -1_000],
+      [captured]: ['captured', -3_000],
+      [voided]: ['voided', -2_000],
+    });
+    expect(placed.find((e) => e.reference === captured)?.detail).toBe('Captured ETB 25.00; the rest went back to the card.');
+    const lines = story.events.filter((e) => e.reference === captured).map((e) => [e.title, e.amount]);
+    expect(lines).toEqual([
+      ['Hold captured: redeemed at the business', -2_500],
+      ['Hold captured: held money back on the card', 3_000],
+      ['Held by a till', -3_000],
+    ]);
+    expect(story.events.find((e) => e.reference === voided && e.amount === 2_000)?.title).toBe('Hold voided: money back on the card');
+    expect(story.events[0].balanceAfter).toBe(10_000 - 1_000 - 2_500);
+  });
 });

@@ -98,6 +98,10 @@ describe('openapi.json', () => {
       'payment.refunded',
       'payment.refund_failed',
       'card.redeemed',
+      'hold.created',
+      'hold.captured',
+      'hold.voided',
+      'hold.expired',
       'payout.success',
       'payout.failed',
     ]);

@@ -74,6 +74,17 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
       }
       return `Changed card ${target}.`;
     }
+    case 'hold': {
+      const ref = text(d.hold_reference) ? ` ${text(d.hold_reference)}` : '';
+      const after = `; the card then held ${moneyOf(d.balance_after, currency)} available`;
+      if (verb === 'created') return `A till held ${amount} on card ${target}${ref}${after}.`;
+      if (verb === 'captured') {
+        return `Captured ${moneyOf(d.captured_amount, currency)} of the ${amount} hold${ref} on card ${target}${withFee(moneyOf(d.fee, currency), d.fee)}, the rest released${after}.`;
+      }
+      if (verb === 'voided') return `Voided the ${amount} hold${ref} on card ${target}: released${after}.`;
+      if (verb === 'expired') return `The ${amount} hold${ref} on card ${target} expired uncaptured: released${after}.`;
+      return `Changed the hold${ref} on card ${target}.`;
+    }
     case 'payout': {
       const ref = target ? ` ${target}` : '';
       if (verb.endsWith('.created')) {

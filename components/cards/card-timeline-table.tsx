@@ -48,6 +48,7 @@ export function CardStoryTable({ events, currency }: { events: StoryEvent[]; cur
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
                     <span data-testid="story-title">{e.title}</span>
                     {e.paymentState && e.kind === 'payment_started' && <StatusBadge status={e.paymentState} />}
+                    {e.holdState && <StatusBadge status={e.holdState} />}
                   </p>
                   {detail && (
                     <p className="mt-0.5 text-slate-700" data-testid="story-detail">

@@ -9,6 +9,10 @@ const EVENT_WORDS: Record<string, string> = {
   'payment.refunded': 'Payment refunded',
   'payment.refund_failed': 'Refund failed',
   'card.redeemed': 'Card redeemed',
+  'hold.created': 'Hold placed',
+  'hold.captured': 'Hold captured',
+  'hold.voided': 'Hold voided',
+  'hold.expired': 'Hold expired',
 };
 
 export const eventWords = (type: string) => EVENT_WORDS[type] ?? 'Event';

@@ -6,6 +6,10 @@ const TONES: Record<string, string> = {
   invalid: 'bg-red-100 text-red-900',
   disabled: 'bg-slate-200 text-slate-800',
   cancelled: 'bg-slate-200 text-slate-800',
+  held: 'bg-amber-100 text-amber-900',
+  captured: 'bg-emerald-100 text-emerald-900',
+  voided: 'bg-slate-200 text-slate-800',
+  expired: 'bg-slate-200 text-slate-800',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -1,6 +1,7 @@
 import type {
   ApiResponse,
   Bank,
+  CaptureHoldInput,
   CardPage,
   CreateCardInput,
   CreatePaymentInput,
@@ -8,6 +9,8 @@ import type {
   CreateTransferInput,
   EventPage,
   GiftCard,
+  Hold,
+  HoldPage,
   ListCardsQuery,
   ListEventsQuery,
   PageQuery,
@@ -17,6 +20,7 @@ import type {
   PayoutCreated,
   PayoutPage,
   PayoutStatus,
+  PlaceHoldInput,
   PostOptions,
   RedeemCardInput,
   Redemption,
@@ -80,6 +84,14 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     /** Spends amount of the card at your business (a till); the answer holds the card's balance after. */
     redeemCard: (cardNumber: string, input: RedeemCardInput, opts?: PostOptions) =>
       call<Redemption>('POST', `/card/${segment(cardNumber)}/redemptions`, input, opts),
+    /** Sets amount of the card aside for a till until captured, voided or expired. */
+    placeHold: (cardNumber: string, input: PlaceHoldInput, opts?: PostOptions) => call<Hold>('POST', `/card/${segment(cardNumber)}/holds`, input, opts),
+    listCardHolds: (cardNumber: string, query?: PageQuery) => call<HoldPage>('GET', `/card/${segment(cardNumber)}/holds${queryString({ ...query })}`),
+    getHold: (holdReference: string) => call<Hold>('GET', `/card/holds/${segment(holdReference)}`),
+    /** Redeems the hold; without an amount, the whole of it. The rest goes back to the card. */
+    captureHold: (holdReference: string, input: CaptureHoldInput = {}, opts?: PostOptions) =>
+      call<Hold>('POST', `/card/holds/${segment(holdReference)}/capture`, input, opts),
+    voidHold: (holdReference: string, opts?: PostOptions) => call<Hold>('POST', `/card/holds/${segment(holdReference)}/void`, {}, opts),
 
     createPayout: (input: CreatePayoutInput, opts?: PostOptions) => call<PayoutCreated>('POST', '/card/payouts', input, opts),
     listPayouts: (query?: PageQuery) => call<PayoutPage>('GET', `/card/payouts${queryString({ ...query })}`),

@@ -3,6 +3,7 @@ import type { createCardSchema } from '../cards/create-card';
 import type { createPaymentSchema } from '../payments/create-payment';
 import type { schemas as payoutRequestSchemas } from '../payouts/payout-request';
 import type { transferSchema } from '../payouts/create-transfer';
+import type { captureRequestSchema, holdRequestSchema } from '../holds/till-hold-request';
 import type { redemptionRequestSchema } from '../redemptions/redemption-request';
 import type { refundRequestSchema } from '../refunds/refund-request';
 
@@ -15,6 +16,9 @@ export type {
   EventItem,
   EventPage,
   GiftCard,
+  Hold,
+  HoldEvent,
+  HoldPage,
   PaymentCreated,
   PaymentEvent,
   PaymentPage,
@@ -32,6 +36,8 @@ export type {
 
 export type RefundPaymentInput = z.input<typeof refundRequestSchema>;
 export type RedeemCardInput = z.input<typeof redemptionRequestSchema>;
+export type PlaceHoldInput = z.input<typeof holdRequestSchema>;
+export type CaptureHoldInput = z.input<typeof captureRequestSchema>;
 
 export interface SuccessEnvelope<T> {
   status: 'success';
@@ -83,7 +89,11 @@ export interface ListEventsQuery extends PageQuery {
     | 'payment.refund_failed'
     | 'payout.success'
     | 'payout.failed'
-    | 'card.redeemed';
+    | 'card.redeemed'
+    | 'hold.created'
+    | 'hold.captured'
+    | 'hold.voided'
+    | 'hold.expired';
   undelivered?: boolean;
 }
 

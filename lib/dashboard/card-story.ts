@@ -5,6 +5,7 @@ import { checkCardNumberParam } from '../cards/get-card';
 import type { DbOrTx } from '../db/client';
 import { cardNotFound } from '../errors';
 import { unitsText } from '../actions/amount.validation';
+import { holdStatus, type TillHoldRow, type TillHoldStatus } from '../holds/till-hold-view';
 import type { Mode } from '../validation';
 
 /**
@@ -38,6 +39,8 @@ export interface StoryEvent {
   reference: string | null;
   /** For the cancellation: what moved to the business account of the card's currency (null when not recorded). */
   movedToBusiness: number | null;
+  /** For a till's hold (its placing line): the hold's state now. */
+  holdState: TillHoldStatus | null;
 }
 
 export interface CardStoryOptions {
@@ -69,6 +72,8 @@ export interface CardStory {
   older: string | null;
   /** The business account of the card's currency and mode: where a cancelled card's money goes, and where a top-up may come from. */
   businessBalance: number;
+  /** The part of the card's held money that tills hold (the rest waits for an approval). */
+  tillHeld: number;
 }
 
 /** Ledger transaction kinds in words a support agent can read out on the phone. */
@@ -89,6 +94,26 @@ const MOVEMENT_LABELS: Record<string, string> = {
   adjustment_decrease: 'Adjustment: taken back by the business',
   card_redemption: 'Redeemed at the business',
 };
+
+/** A till hold's ledger lines on the card: placing it, giving it back, and (captured) spending it. */
+function tillHoldTitle(kind: string, state: TillHoldStatus): string {
+  if (kind === 'hold') return 'Held by a till';
+  if (kind === 'card_redemption') return 'Hold captured: redeemed at the business';
+  return state === 'captured' ? 'Hold captured: held money back on the card' : `Hold ${state}: money back on the card`;
+}
+
+function tillHoldDetail(state: TillHoldStatus, captured: string): string {
+  switch (state) {
+    case 'held':
+      return 'Not available until the till captures or voids it, or it expires.';
+    case 'captured':
+      return `Captured ${captured}; the rest went back to the card.`;
+    case 'voided':
+      return 'Voided by the till: all of it went back to the card.';
+    case 'expired':
+      return 'Expired uncaptured: all of it went back to the card.';
+  }
+}
 
 // Events of one instant are ordered by source: the cancellation is told after the movement it made.
 const RANK = { created: 0, ledger: 1, paymentStarted: 2, paymentFinished: 3, audit: 4 } as const;
@@ -188,15 +213,18 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
   const cursor = parseStoryCursor(opts.before);
   const take = opts.limit + 1;
 
-  const [ledger, started, finished, audit, created, business] = await Promise.all([
+  const [ledger, started, finished, audit, created, business, tillHeld] = await Promise.all([
     // Each source is cut to its page first and only then joined, so a page costs about its length.
     db.execute<Record<string, unknown>>(sql`
-      SELECT e.id, e.created_at, t.kind, t.reference, t.business_id, e.amount, e.balance_after, t.actor_type, t.actor_id, u.email, k.prefix, p.type AS payment_type
+      SELECT e.id, e.created_at, t.kind, t.reference, t.business_id, e.amount, e.balance_after, t.actor_type, t.actor_id, u.email, k.prefix, p.type AS payment_type,
+             h.status AS hold_status, h.outcome AS hold_outcome, h.captured_amount AS hold_captured
       FROM (SELECT e.* FROM ledger_entries e
             WHERE e.account_id = ${card.account_id} AND ${olderThan(cursor, RANK.ledger, sql`e.created_at`, sql`e.id`)}
             ORDER BY e.created_at DESC, e.id DESC LIMIT ${take}) e
       JOIN ledger_transactions t ON t.id = e.transaction_id
       LEFT JOIN payments p ON t.kind = 'payment' AND p.link_reference = t.reference AND p.business_id = ${opts.businessId}
+      LEFT JOIN holds h ON t.kind IN ('hold', 'hold_release', 'card_redemption') AND h.reference = t.reference AND h.kind = 'till'
+        AND h.business_id = ${opts.businessId}
       ${actorJoins('t', opts.businessId)}
       ORDER BY e.created_at DESC, e.id DESC`),
     db.execute<Record<string, unknown>>(sql`
@@ -240,6 +268,9 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
     db.execute<{ balance: number }>(sql`
       SELECT balance FROM ledger_accounts
       WHERE kind = 'business' AND business_id = ${opts.businessId} AND mode = ${opts.mode} AND currency = ${card.currency} AND name = ${`business:${opts.businessId}`}`),
+    db.execute<{ held: number }>(
+      sql`SELECT coalesce(sum(amount), 0)::bigint AS held FROM holds WHERE card_id = ${card.id} AND kind = 'till' AND status = 'open'`,
+    ),
   ]);
 
   const events: (StoryEvent & { rank: Rank; id: number })[] = [];
@@ -251,6 +282,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       paymentState: null,
       reference: null,
       movedToBusiness: null,
+      holdState: null,
       ...e,
       key: keyOf(e.at, rank, id),
       rank,
@@ -271,12 +303,18 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
 
   for (const r of ledger.rows) {
     const kind = String(r.kind);
-    const title = kind === 'payment' ? `${paymentNoun(r.payment_type)} paid` : (MOVEMENT_LABELS[kind] ?? kind.replaceAll('_', ' '));
+    const till = r.hold_status ? holdStatus({ status: r.hold_status as TillHoldRow['status'], outcome: r.hold_outcome as TillHoldRow['outcome'] }) : null;
+    const title = till
+      ? tillHoldTitle(kind, till)
+      : kind === 'payment'
+        ? `${paymentNoun(r.payment_type)} paid`
+        : (MOVEMENT_LABELS[kind] ?? kind.replaceAll('_', ' '));
     push(RANK.ledger, Number(r.id), {
       kind: 'movement',
       at: iso(r.created_at),
       title,
-      detail: null,
+      detail: till && kind === 'hold' ? tillHoldDetail(till, `${card.currency} ${unitsText(Number(r.hold_captured ?? 0))}`) : null,
+      holdState: till && kind === 'hold' ? till : null,
       // A card-to-card payout from another business's card: its people and keys are not ours to name.
       actor: r.business_id !== null && Number(r.business_id) !== opts.businessId ? 'another business' : actorLabel(r),
       amount: Number(r.amount),
@@ -376,6 +414,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
     events: page.map(({ rank: _rank, id: _id, ...e }) => e),
     older: events.length > opts.limit ? page[page.length - 1].key : null,
     businessBalance: Number(business.rows[0]?.balance ?? 0),
+    tillHeld: Number(tillHeld.rows[0].held),
   };
 }
 

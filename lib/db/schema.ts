@@ -748,11 +748,30 @@ export const holds = pgTable(
     releaseTransactionId: id64('release_transaction_id'),
     createdAt: createdAt(),
     releasedAt: ts('released_at'),
+    /** Who placed it (migration 0030): an approval request, or a till through the API (lib/holds/till/). */
+    kind: text('kind', { enum: ['approval', 'till'] })
+      .notNull()
+      .default('approval'),
+    /** A till hold's public hold_reference. */
+    reference: text('reference'),
+    merchantReference: text('merchant_reference'),
+    expiresAt: ts('expires_at'),
+    /** How a released till hold ended; status stays the ledger's view (open while the money is held). */
+    outcome: text('outcome', { enum: ['captured', 'voided', 'expired'] }),
+    capturedAmount: money('captured_amount'),
+    captureFee: money('capture_fee'),
+    captureTransactionId: id64('capture_transaction_id'),
   },
   (t) => [
     index('holds_open_by_card_idx').on(t.cardId).where(sql`${t.status} = 'open'`),
+    uniqueIndex('holds_reference_idx').on(t.reference),
+    index('holds_till_by_card_idx').on(t.cardId, t.createdAt.desc(), t.id.desc()).where(sql`${t.kind} = 'till'`),
+    index('holds_till_due_idx').on(t.expiresAt).where(sql`${t.kind} = 'till' AND ${t.status} = 'open'`),
     check('holds_status_check', sql`${t.status} IN ('open', 'released')`),
     check('holds_amount_positive', sql`${t.amount} > 0`),
+    check('holds_kind_check', sql`${t.kind} IN ('approval', 'till')`),
+    check('holds_outcome_check', sql`${t.outcome} IN ('captured', 'voided', 'expired')`),
+    check('holds_till_shape', sql`${t.kind} <> 'till' OR (${t.reference} IS NOT NULL AND ${t.expiresAt} IS NOT NULL AND ${t.cardId} IS NOT NULL)`),
   ],
 );
 

@@ -21,6 +21,8 @@ export interface PlaceHoldOptions {
   actor: Actor;
   onInsufficient: () => ServiceError;
   onClosed?: () => Error;
+  /** A till's hold (lib/holds/place-till-hold.ts): named by `purpose` as its hold_reference, and due to expire. */
+  till?: { merchantReference: string | null; createdAt: Date; expiresAt: Date };
 }
 
 /**
@@ -54,6 +56,15 @@ export async function placeHold(tx: DbOrTx, opts: PlaceHoldOptions): Promise<{ h
       amount: opts.amount,
       purpose: opts.purpose,
       holdTransactionId: posted.transactionId,
+      ...(opts.till
+        ? {
+            kind: 'till' as const,
+            reference: opts.purpose,
+            merchantReference: opts.till.merchantReference,
+            createdAt: opts.till.createdAt,
+            expiresAt: opts.till.expiresAt,
+          }
+        : {}),
     })
     .returning({ id: holds.id });
   return { holdId: row.id, transactionId: posted.transactionId };

@@ -8,6 +8,10 @@ export interface ReleaseHoldOptions {
   actor: Actor;
   /** The business account of the hold's mode and currency: where the money goes when its source was closed meanwhile (a cancelled card). */
   businessAccountId: number;
+  /** How a till hold ends with this release (lib/holds/end-till-hold.ts): recorded by the same claim. */
+  outcome?: 'captured' | 'voided' | 'expired';
+  /** A capture's amount; the claim fails when the hold is worth less, or has expired. */
+  capturedAmount?: number;
 }
 
 export interface ReleasedHold {
@@ -19,15 +23,25 @@ export interface ReleasedHold {
 
 class SourceClosed extends Error {}
 
+/** What a capture spent of a released hold (lib/holds/capture-hold.ts), written with the release. */
+export interface HoldCapture {
+  fee: number;
+  transactionId: number;
+}
+
 /**
  * Gives held money back: one ledger transaction from the held account to the
  * hold's source, in the caller's transaction. The hold row is claimed first
- * with a conditional update, so a hold is released once however many callers
- * race (the loser gets null). A source closed meanwhile (a card cancelled
- * while its money was held) gets nothing: the money goes to the business
- * account, as a cancelled card's balance does.
+ * (locked only if it is still open, so a hold is released once however many
+ * callers race: the loser gets null) and written once, at the end: a second
+ * update of a row this transaction wrote would re-check its card foreign key,
+ * and that share lock on the card deadlocks with a till holding the card. A
+ * source closed meanwhile (a card cancelled while its money was held) gets
+ * nothing: the money goes to the business account, as a cancelled card's
+ * balance does. `afterRelease` runs between the release and that write (a
+ * capture spends there).
  */
-export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions): Promise<ReleasedHold | null> {
+export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions & { afterRelease?: () => Promise<HoldCapture> }): Promise<ReleasedHold | null> {
   const claimed = await tx.execute<{
     amount: number;
     source_account_id: number;
@@ -36,11 +50,12 @@ export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions): Promise
     mode: string;
     held_account_id: number;
   }>(sql`
-    UPDATE holds h SET status = 'released', released_at = now()
-    FROM ledger_accounts held
+    SELECT h.amount, h.source_account_id, h.purpose, h.business_id, h.mode, held.id AS held_account_id
+    FROM holds h JOIN ledger_accounts held
+      ON held.mode = h.mode AND held.currency = h.currency AND held.name = 'held:' || h.business_id
     WHERE h.id = ${opts.holdId} AND h.status = 'open'
-      AND held.mode = h.mode AND held.currency = h.currency AND held.name = 'held:' || h.business_id
-    RETURNING h.amount, h.source_account_id, h.purpose, h.business_id, h.mode, held.id AS held_account_id`);
+      ${opts.capturedAmount === undefined ? sql`` : sql`AND h.amount >= ${opts.capturedAmount} AND h.expires_at > now()`}
+    FOR UPDATE OF h`);
   const hold = claimed.rows[0];
   if (!hold) return null;
   const amount = Number(hold.amount);
@@ -66,6 +81,11 @@ export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions): Promise
     accountId = opts.businessAccountId;
     posted = await post(accountId);
   }
-  await tx.execute(sql`UPDATE holds SET release_transaction_id = ${posted.transactionId} WHERE id = ${opts.holdId}`);
+  const capture = await opts.afterRelease?.();
+  await tx.execute(sql`
+    UPDATE holds SET status = 'released', released_at = now(), release_transaction_id = ${posted.transactionId},
+      outcome = ${opts.outcome ?? null}, captured_amount = ${opts.capturedAmount ?? null},
+      capture_fee = ${capture?.fee ?? null}, capture_transaction_id = ${capture?.transactionId ?? null}
+    WHERE id = ${opts.holdId}`);
   return { amount, accountId, transactionId: posted.transactionId };
 }

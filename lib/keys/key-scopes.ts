@@ -9,7 +9,7 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
   read: 'Read cards, payments, payouts, events and banks (every GET)',
   cards: 'Create, disable, enable and cancel cards',
-  payments: 'Start payments (top-ups), refunds and redemptions at the till',
+  payments: 'Start payments (top-ups), refunds, and redemptions and holds at the till',
   payouts: 'Pay out of cards and top cards up from the business account',
 };
 
@@ -27,6 +27,12 @@ export const OPERATION_SCOPES: Record<string, ApiKeyScope> = {
   'DELETE /card/[card_number]': 'cards',
   // A till takes money from a card for the business, as a payment collects it: not a payout of the business's money.
   'POST /card/[card_number]/redemptions': 'payments',
+  // A hold is a redemption in two steps: the till's scope.
+  'POST /card/[card_number]/holds': 'payments',
+  'GET /card/[card_number]/holds': 'read',
+  'GET /card/holds/[hold_reference]': 'read',
+  'POST /card/holds/[hold_reference]/capture': 'payments',
+  'POST /card/holds/[hold_reference]/void': 'payments',
   'GET /card/payments': 'read',
   'POST /card/payments': 'payments',
   'POST /card/payments/[reference]/refund': 'payments',

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../api/read-body';
 import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
-import { paymentEventSchema, payoutEventSchema, redemptionEventSchema, refundEventSchema, responseRegistry } from './response-schemas';
+import { holdEventSchema, paymentEventSchema, payoutEventSchema, redemptionEventSchema, refundEventSchema, responseRegistry } from './response-schemas';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is loose JSON built by hand; tests/openapi.test.ts validates its shape against the OpenAPI schema
 type Json = Record<string, any>;
@@ -328,6 +328,7 @@ export function buildDocument(): Json {
     security: [{ apiKey: [] }],
     tags: [
       { name: 'Cards', description: 'Gift cards: create, read, enable or disable, cancel' },
+      { name: 'Holds', description: 'A till sets card money aside, then captures or voids it' },
       { name: 'Payments', description: 'Top-ups by hosted checkout or direct wallet charge' },
       { name: 'Payouts', description: 'Money out of a card: B2B, card-to-card or bank' },
       { name: 'Transfers', description: 'Ledger top-up of a card from the business account' },
@@ -376,6 +377,30 @@ export function buildDocument(): Json {
         redemptionEventSchema,
         ex.redemptionEventExample,
         'Beyond SPEC.md: a card was spent at your business (a till or the dashboard); the money reached your business account less the fee',
+      ),
+      'hold.created': webhookItem(
+        'hold.created',
+        holdEventSchema,
+        { ...ex.holdEventExample, event: 'hold.created', status: 'held', captured_amount: undefined, fee: undefined, available_amount: 2500 },
+        'Beyond SPEC.md: a till set money of a card aside (POST /card/{card_number}/holds)',
+      ),
+      'hold.captured': webhookItem(
+        'hold.captured',
+        holdEventSchema,
+        ex.holdEventExample,
+        'Beyond SPEC.md: a hold was captured: captured_amount reached your business account less the fee, the rest went back to the card',
+      ),
+      'hold.voided': webhookItem(
+        'hold.voided',
+        holdEventSchema,
+        { ...ex.holdEventExample, event: 'hold.voided', status: 'voided', captured_amount: undefined, fee: undefined, available_amount: 7500 },
+        'Beyond SPEC.md: a hold was voided; its money is back on the card',
+      ),
+      'hold.expired': webhookItem(
+        'hold.expired',
+        holdEventSchema,
+        { ...ex.holdEventExample, event: 'hold.expired', status: 'expired', captured_amount: undefined, fee: undefined, available_amount: 7500 },
+        'Beyond SPEC.md: a hold reached expires_at uncaptured; the service released its money to the card',
       ),
       'payout.success': webhookItem('payout.success', payoutEventSchema, ex.payoutEventExamples.card_to_card, 'A payout or top-up completed'),
       'payout.failed': webhookItem('payout.failed', payoutEventSchema, ex.payoutEventExamples.bank, 'A bank payout or top-up failed'),

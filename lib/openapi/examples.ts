@@ -6,6 +6,9 @@ import type {
   CardToCardPayoutCreated,
   EventItem,
   GiftCard,
+  Hold,
+  HoldEvent,
+  HoldPage,
   PaymentCreated,
   PaymentEvent,
   PaymentPage,
@@ -254,4 +257,46 @@ export const redemptionEventExample: RedemptionEvent = {
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: updated,
   updated_at: updated,
+};
+
+export const holdExample: Hold = {
+  hold_reference: 'hld_3Tq9wE6rY1uI8oP2aS5dF7gH',
+  status: 'held',
+  card_number: '4000123412341234',
+  currency: 'ETB',
+  amount: 5000,
+  captured_amount: 0,
+  fee: 0,
+  merchant_reference: 'pump 4',
+  expires_at: '2025-06-08T09:30:02.512Z',
+  created_at: updated,
+};
+
+export const capturedHoldExample: Hold = {
+  ...holdExample,
+  status: 'captured',
+  captured_amount: 3750,
+  ended_at: '2025-06-01T09:41:17.030Z',
+};
+
+export const voidedHoldExample: Hold = { ...holdExample, status: 'voided', ended_at: '2025-06-01T09:41:17.030Z' };
+
+export const holdPageExample: HoldPage = { items: [capturedHoldExample], total: 1, page: 1, limit: 15, pages: 1 };
+
+export const holdEventExample: HoldEvent = {
+  event: 'hold.captured',
+  status: 'captured',
+  mode: 'test',
+  currency: 'ETB',
+  amount: 5000,
+  captured_amount: 3750,
+  fee: 0,
+  hold_reference: 'hld_3Tq9wE6rY1uI8oP2aS5dF7gH',
+  merchant_reference: 'pump 4',
+  card_number: '4000123412341234',
+  available_amount: 6250,
+  expires_at: '2025-06-08T09:30:02.512Z',
+  customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
+  created_at: updated,
+  updated_at: '2025-06-01T09:41:17.030Z',
 };

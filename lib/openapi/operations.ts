@@ -6,6 +6,7 @@ import { createCardSchema } from '../cards/create-card';
 import { cardStatusSchema } from '../cards/set-card-status';
 import type { ErrorCode } from '../errors';
 import { feeScheduleSchema } from '../fees/fee-schedule';
+import { captureRequestSchema, holdRequestSchema } from '../holds/till-hold-request';
 import { depositSchema } from '../ledger/deposit';
 import { limitsSchema } from '../limits/business-limits';
 import { authorizePaymentSchema } from '../payments/authorize-live-payment';
@@ -98,6 +99,10 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   unauthorized: 'Missing or invalid key',
   forbidden: 'The key is inactive, not set up for gift cards, or lacks the scope this operation needs',
   cannot_enable: 'The card was disabled by the provider; only the provider can enable it',
+  hold_not_found: 'No hold with this reference belongs to your business and mode',
+  hold_captured: 'The hold was already captured (with another amount, for a capture)',
+  hold_voided: 'The hold was already voided',
+  hold_expired: 'The hold passed expires_at; its money is (or is being) released to the card',
   card_not_found: 'No such card, or not your business’s (or not this mode’s)',
   destination_card_not_found: 'No active card of this mode has the destination number',
   user_not_found: 'A new phone number without first_name',
@@ -409,6 +414,74 @@ export const OPERATIONS: Operation[] = [
   },
   {
     api: 'v1',
+    method: 'post',
+    path: '/card/{card_number}/holds',
+    operationId: 'placeHold',
+    tag: 'Holds',
+    summary: 'Hold money on a card for a till',
+    description:
+      'Beyond SPEC.md. Sets amount of an active card aside at once: available_amount drops and held_amount rises, so no payout, redemption or other hold can spend it (the sum of holds never passes the balance). The hold ends by capture, void, or expiry: expires_in_seconds defaults to 7 days, at most 30 days; the service releases an expired hold to the card within a minute of expires_at, and a capture after it is refused. A disabled or cancelled card takes no new hold. hold.created goes out with it. Needs the payments scope. Idempotency-Key is honoured.',
+    pathParams: cardNumber,
+    body: {
+      schemas: { PlaceHoldRequest: holdRequestSchema },
+      examples: { PlaceHoldRequest: { amount: 5000, expires_in_seconds: 3600, merchant_reference: 'pump 4' } },
+    },
+    success: { status: 201, message: 'Hold placed successfully', data: r.holdSchema, examples: { hold: ex.holdExample } },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/{card_number}/holds',
+    operationId: 'listCardHolds',
+    tag: 'Holds',
+    summary: 'List a card’s holds',
+    description: 'Beyond SPEC.md. Every till hold of the card in every state, newest first.',
+    pathParams: cardNumber,
+    query: page,
+    success: { status: 200, message: 'Holds retrieved successfully', data: r.holdPageSchema, examples: { page: ex.holdPageExample } },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'get',
+    path: '/card/holds/{hold_reference}',
+    operationId: 'getHold',
+    tag: 'Holds',
+    summary: 'Get a hold',
+    pathParams: { hold_reference: 'The hold_reference of POST /card/{card_number}/holds' },
+    success: { status: 200, message: 'Hold retrieved successfully', data: r.holdSchema, examples: { hold: ex.holdExample } },
+    errors: ['invalid_request', 'hold_not_found'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/holds/{hold_reference}/capture',
+    operationId: 'captureHold',
+    tag: 'Holds',
+    summary: 'Capture a hold: redeem it',
+    description:
+      'Beyond SPEC.md. Spends amount of the hold at your business as a redemption (the whole hold when amount is left out; at most what is held) and gives the rest back to the card, in one transaction; the redemption fee of your fee schedule is paid out of it. Capture, void and expiry race to exactly one winner: the same capture repeated answers the captured hold again; after a void, an expiry or another capture it is 409. A hold of a disabled card can still be captured; a cancelled card’s cannot (void it: the money goes to your business account). hold.captured goes out with it. Needs the payments scope.',
+    pathParams: { hold_reference: 'The hold_reference of POST /card/{card_number}/holds' },
+    body: { schemas: { CaptureHoldRequest: captureRequestSchema }, examples: { CaptureHoldRequest: { amount: 3750 } } },
+    success: { status: 200, message: 'Hold captured successfully', data: r.holdSchema, examples: { captured: ex.capturedHoldExample } },
+    errors: ['validation_error', 'invalid_request', 'hold_not_found', 'card_not_found', 'amount_below_fee', 'hold_captured', 'hold_voided', 'hold_expired'],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/holds/{hold_reference}/void',
+    operationId: 'voidHold',
+    tag: 'Holds',
+    summary: 'Void a hold: release it to the card',
+    description:
+      'Beyond SPEC.md. Gives the whole hold back to the card (to your business account when the card was cancelled meanwhile). The same void repeated answers the voided hold again; after a capture or an expiry it is 409. hold.voided goes out with it. Needs the payments scope.',
+    pathParams: { hold_reference: 'The hold_reference of POST /card/{card_number}/holds' },
+    success: { status: 200, message: 'Hold voided successfully', data: r.holdSchema, examples: { voided: ex.voidedHoldExample } },
+    errors: ['invalid_request', 'hold_not_found', 'hold_captured', 'hold_expired'],
+  },
+  {
+    api: 'v1',
     method: 'get',
     path: '/events',
     operationId: 'listEvents',
@@ -494,7 +567,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Back office',
     summary: 'Issue another API key',
     description:
-      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments, refunds and redemptions) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
+      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments, refunds, redemptions and holds) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
     pathParams: { id: 'The business id' },
     body: {
       schemas: { IssueApiKeyRequest: issueKeySchema },

@@ -33,7 +33,9 @@ export const giftCardSchema = reg(
     is_scoped: z.int(),
     business_id: z.int(),
     available_amount: minorUnits,
-    held_amount: minorUnits.meta({ description: 'Money set aside (a payout or adjustment awaiting approval); not in available_amount until released' }),
+    held_amount: minorUnits.meta({
+      description: 'Money set aside (a till’s hold, or a payout or adjustment awaiting approval); not in available_amount until released',
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   }),
@@ -278,6 +280,50 @@ export const redemptionEventSchema = reg(
   'Beyond SPEC.md. card.redeemed: a card was spent at your business; the amount left the card and reached your business account less the fee.',
 );
 
+const holdStatus = z.enum(['held', 'captured', 'voided', 'expired']);
+
+export const holdSchema = reg(
+  'Hold',
+  z.strictObject({
+    hold_reference: z.string().meta({ description: 'hld_…: the path of capture, void and GET' }),
+    status: holdStatus.meta({ description: 'held until captured, voided or expired; the three are final' }),
+    card_number: z.string().regex(/^\d{16}$/),
+    currency,
+    amount: minorUnits.meta({ description: 'What was set aside' }),
+    captured_amount: minorUnits.meta({ description: 'What a capture spent (0 otherwise); the rest went back to the card' }),
+    fee: minorUnits.meta({ description: 'The redemption fee of the capture, paid by the business out of the captured amount (0 otherwise)' }),
+    merchant_reference: z.string().optional(),
+    expires_at: timestamp.meta({ description: 'A capture after this is refused; the service releases the hold within a minute' }),
+    created_at: timestamp,
+    ended_at: timestamp.optional().meta({ description: 'When it was captured, voided or expired' }),
+  }),
+  'Beyond SPEC.md. A till’s hold on a card. Empty optional fields are left out.',
+);
+
+export const holdPageSchema = reg('HoldPage', pageOf(holdSchema));
+
+export const holdEventSchema = reg(
+  'HoldEvent',
+  z.strictObject({
+    event: z.enum(['hold.created', 'hold.captured', 'hold.voided', 'hold.expired']),
+    status: holdStatus,
+    mode,
+    currency,
+    amount: minorUnits,
+    captured_amount: minorUnits.optional().meta({ description: 'hold.captured only' }),
+    fee: minorUnits.optional().meta({ description: 'hold.captured only' }),
+    hold_reference: z.string(),
+    merchant_reference: z.string().optional(),
+    card_number: z.string(),
+    available_amount: minorUnits.meta({ description: 'What the card holds available after this step' }),
+    expires_at: timestamp,
+    customer: customer.optional(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  'Beyond SPEC.md. hold.created, hold.captured, hold.voided, hold.expired: a till’s hold placed or ended; status is the hold’s.',
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -325,9 +371,13 @@ const eventItemSchema = reg(
       'payout.success',
       'payout.failed',
       'card.redeemed',
+      'hold.created',
+      'hold.captured',
+      'hold.voided',
+      'hold.expired',
     ]),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -471,3 +521,6 @@ export type PayoutEvent = z.output<typeof payoutEventSchema>;
 export type RefundEvent = z.output<typeof refundEventSchema>;
 export type Redemption = z.output<typeof redemptionSchema>;
 export type RedemptionEvent = z.output<typeof redemptionEventSchema>;
+export type Hold = z.output<typeof holdSchema>;
+export type HoldPage = z.output<typeof holdPageSchema>;
+export type HoldEvent = z.output<typeof holdEventSchema>;

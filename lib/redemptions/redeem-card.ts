@@ -6,13 +6,12 @@ import { requireOwnCard } from '../cards/get-card';
 import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { cardNotFound, ServiceError } from '../errors';
-import { serviceFee } from '../fees/fee-schedule';
 import { randomBase62 } from '../ids';
 import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
-import { postTransaction } from '../ledger/post-transaction';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { redemptionEventPayload } from '../webhooks/payloads';
+import { postRedemption } from './post-redemption';
 import type { RedemptionRequest } from './redemption-request';
 
 export interface RedeemCardOptions extends RedemptionRequest {
@@ -55,26 +54,16 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
     const card = await findOwnCard(tx, opts.businessId, opts.mode, probe.card_number, true);
     if (!card) throw cardNotFound();
     if (card.status !== ACTIVE) throw new ServiceError('card_disabled', 'The card is disabled and cannot be redeemed.', { field: 'card_number' });
-    const fee = await serviceFee(tx, card.business_id, card.mode, 'redemption', opts.amount);
-    if (fee > opts.amount) {
-      throw new ServiceError('amount_below_fee', `The redemption fee (${fee} minor units) is more than the amount.`, { field: 'amount' });
-    }
     const reference = `rdm_${randomBase62(24)}`;
-    const posted = await postTransaction(tx, {
-      mode: card.mode,
-      kind: 'card_redemption',
-      businessId: card.business_id,
+    const posted = await postRedemption(tx, {
+      card,
+      amount: opts.amount,
       reference,
       actor: opts.actor,
-      postings: [
-        { accountId: card.account_id, amount: -opts.amount },
-        { accountId: business, amount: opts.amount - fee },
-        { accountId: feeRevenue, amount: fee },
-      ],
-      onInsufficient: () => new ServiceError('insufficient_balance', 'The card does not hold this amount.', { field: 'amount' }),
-      onClosed: () => cardNotFound(),
+      businessAccountId: business,
+      feeRevenueAccountId: feeRevenue,
     });
-    const balance = posted.balances.get(card.account_id) ?? 0;
+    const { fee, balance } = posted;
     const createdAt = new Date();
     const redemption: Redemption = {
       reference,

@@ -144,7 +144,10 @@ function lineRows(db: DbOrTx, opts: StatementOptions, accountId: number, where: 
         WHEN t.kind = 'card_redemption' THEN (SELECT c.card_number FROM ledger_entries x JOIN cards c ON c.account_id = x.account_id
           WHERE x.transaction_id = t.id AND c.business_id = ${opts.businessId} AND c.mode = ${opts.mode} LIMIT 1)
         WHEN t.kind IN ('adjustment_increase', 'adjustment_decrease', 'hold', 'hold_release')
-          THEN (SELECT a.card_number FROM approval_requests a WHERE a.reference = t.reference AND a.business_id = ${opts.businessId} AND a.mode = ${opts.mode})
+          THEN coalesce(
+            (SELECT a.card_number FROM approval_requests a WHERE a.reference = t.reference AND a.business_id = ${opts.businessId} AND a.mode = ${opts.mode}),
+            (SELECT c.card_number FROM holds h JOIN cards c ON c.id = h.card_id
+             WHERE h.reference = t.reference AND h.kind = 'till' AND h.business_id = ${opts.businessId} AND h.mode = ${opts.mode}))
       END AS card_number,
       (SELECT sum(f.amount) FROM ledger_entries f JOIN ledger_accounts fa ON fa.id = f.account_id
         WHERE f.transaction_id = t.id AND fa.kind = 'fee_revenue')::bigint AS fee

@@ -14,6 +14,10 @@ const EVENT_TYPES = [
   'payout.success',
   'payout.failed',
   'card.redeemed',
+  'hold.created',
+  'hold.captured',
+  'hold.voided',
+  'hold.expired',
 ] as const;
 
 export const filtersSchema = z.object({

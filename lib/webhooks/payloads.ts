@@ -7,7 +7,8 @@
 type PayoutEventType = 'payout.success' | 'payout.failed';
 type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
-export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed';
+export type HoldEventType = 'hold.created' | 'hold.captured' | 'hold.voided' | 'hold.expired';
+export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType;
 
 export interface EventCustomer {
   first_name?: string | null;
@@ -186,5 +187,50 @@ export function redemptionEventPayload(p: RedemptionEventInput): Json {
     customer: customerObject(p.customer),
     created_at: iso(p.createdAt),
     updated_at: iso(p.createdAt),
+  });
+}
+
+export interface HoldEventInput {
+  type: HoldEventType;
+  mode: string;
+  /** The hold as the API answers it (lib/holds/till-hold-view.ts). */
+  hold: {
+    hold_reference: string;
+    status: string;
+    card_number: string;
+    currency: string;
+    amount: number;
+    captured_amount: number;
+    fee: number;
+    merchant_reference?: string;
+    expires_at: string;
+    created_at: string;
+    ended_at?: string;
+  };
+  /** What the card holds after the event. */
+  availableAmount: number;
+  customer?: EventCustomer;
+}
+
+/** Beyond SPEC.md (CONTRACT 4a): a till's hold placed or ended, keys in the order of the other events; status is the hold's. */
+export function holdEventPayload(p: HoldEventInput): Json {
+  const { hold } = p;
+  const captured = p.type === 'hold.captured';
+  return compact({
+    event: p.type,
+    status: hold.status,
+    mode: p.mode,
+    currency: hold.currency,
+    amount: hold.amount,
+    captured_amount: captured ? hold.captured_amount : undefined,
+    fee: captured ? hold.fee : undefined,
+    hold_reference: hold.hold_reference,
+    merchant_reference: hold.merchant_reference,
+    card_number: hold.card_number,
+    available_amount: p.availableAmount,
+    expires_at: hold.expires_at,
+    customer: customerObject(p.customer),
+    created_at: hold.created_at,
+    updated_at: hold.ended_at ?? hold.created_at,
   });
 }

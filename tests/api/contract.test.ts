@@ -327,6 +327,36 @@ describe('REST API', () => {
     expect(events.data.items.map((e: any) => e.payload.reference)).toContain(redeemed.data.reference);
   });
 
+  it('placeHold, listCardHolds, getHold, captureHold, voidHold, and the holds’ events in listEvents', async () => {
+    const card = await createTestCard(a);
+    const paid = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 5_000, card_number: card }), 201);
+    await a.test.post(`/api/v1/test-helpers/payments/${paid.data.link_reference}/complete`, { status: 'success' });
+    const path = `/api/v1/card/${card}/holds`;
+    const first = conforms('placeHold', await a.test.post(path, { amount: 2_000, merchant_reference: 'pump 4' }), 201);
+    const second = conforms('placeHold', await a.test.post(path, { amount: 1_000, expires_in_seconds: 60 }), 201);
+    conforms('placeHold', await a.test.post(path, { amount: 10_000 }), 400);
+    conforms('placeHold', await a.test.post(path, { amount: 100, expires_in_seconds: 0 }), 400);
+    conforms('placeHold', await b.test.post(path, { amount: 100 }), 404);
+    conforms('listCardHolds', await a.test.get(path), 200);
+    conforms('listCardHolds', await a.test.get(`${path}?limit=0`), 400);
+    conforms('listCardHolds', await b.test.get(path), 404);
+    const hold = (r: string) => `/api/v1/card/holds/${r}`;
+    conforms('getHold', await a.test.get(hold(first.data.hold_reference)), 200);
+    conforms('getHold', await b.test.get(hold(first.data.hold_reference)), 404);
+    conforms('captureHold', await a.test.post(`${hold(first.data.hold_reference)}/capture`, { amount: 2_001 }), 400);
+    conforms('captureHold', await a.test.post(`${hold(first.data.hold_reference)}/capture`, { amount: 1_500 }), 200);
+    conforms('captureHold', await a.test.post(`${hold(first.data.hold_reference)}/capture`, { amount: 1_000 }), 409);
+    conforms('captureHold', await b.test.post(`${hold(first.data.hold_reference)}/capture`, {}), 404);
+    conforms('voidHold', await a.test.post(`${hold(first.data.hold_reference)}/void`), 409);
+    conforms('voidHold', await a.test.post(`${hold(second.data.hold_reference)}/void`), 200);
+    conforms('voidHold', await b.test.post(`${hold(second.data.hold_reference)}/void`), 404);
+    conforms('captureHold', await a.test.post(`${hold(second.data.hold_reference)}/capture`), 409);
+    const events = conforms('listEvents', await a.test.get('/api/v1/events?type=hold.captured'), 200);
+    expect(events.data.items.map((e: any) => e.payload.hold_reference)).toContain(first.data.hold_reference);
+    conforms('listEvents', await a.test.get('/api/v1/events?type=hold.created'), 200);
+    conforms('listEvents', await a.test.get('/api/v1/events?type=hold.voided'), 200);
+  });
+
   it('Idempotency-Key: a reuse with another body is 409; a body over 1 MB is 413', async () => {
     const key = `contract-${Date.now()}`;
     conforms(

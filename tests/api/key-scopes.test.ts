@@ -16,6 +16,8 @@ interface Fixture {
   toCancel: string;
   linkReference: string;
   payoutReference: string;
+  holdToCapture: string;
+  holdToVoid: string;
 }
 
 const issueKey = async (scopes: readonly ApiKeyScope[], mode = 'test') => {
@@ -45,7 +47,23 @@ async function fixture(): Promise<Fixture> {
     account_name: 'Abebe Kebede',
   });
   expect(payout.status, JSON.stringify(payout.body)).toBe(200);
-  return { source, destination, toDisable, toCancel, linkReference: payment.body.data.link_reference, payoutReference: payout.body.data.provider_reference };
+  const [holdToCapture, holdToVoid] = await Promise.all(
+    [1, 2].map(async () => {
+      const hold = await full.post(`/api/v1/card/${source}/holds`, { amount: 100 });
+      expect(hold.status, JSON.stringify(hold.body)).toBe(201);
+      return hold.body.data.hold_reference as string;
+    }),
+  );
+  return {
+    source,
+    destination,
+    toDisable,
+    toCancel,
+    linkReference: payment.body.data.link_reference,
+    payoutReference: payout.body.data.provider_reference,
+    holdToCapture,
+    holdToVoid,
+  };
 }
 
 type Call = (client: ApiClient, f: Fixture, body?: { raw: string }) => Promise<ApiResponse>;
@@ -59,6 +77,11 @@ const CALLS: Record<string, [Call, number]> = {
   'PATCH /card/[card_number]': [(c, f, raw) => c.patch(`/api/v1/card/${f.toDisable}`, { status: 'disable' }, raw), 200],
   'DELETE /card/[card_number]': [(c, f) => c.delete(`/api/v1/card/${f.toCancel}`), 200],
   'POST /card/[card_number]/redemptions': [(c, f, raw) => c.post(`/api/v1/card/${f.source}/redemptions`, { amount: 100 }, raw), 200],
+  'POST /card/[card_number]/holds': [(c, f, raw) => c.post(`/api/v1/card/${f.source}/holds`, { amount: 100 }, raw), 201],
+  'GET /card/[card_number]/holds': [(c, f) => c.get(`/api/v1/card/${f.source}/holds`), 200],
+  'GET /card/holds/[hold_reference]': [(c, f) => c.get(`/api/v1/card/holds/${f.holdToCapture}`), 200],
+  'POST /card/holds/[hold_reference]/capture': [(c, f, raw) => c.post(`/api/v1/card/holds/${f.holdToCapture}/capture`, {}, raw), 200],
+  'POST /card/holds/[hold_reference]/void': [(c, f, raw) => c.post(`/api/v1/card/holds/${f.holdToVoid}/void`, {}, raw), 200],
   'GET /card/payments': [(c) => c.get('/api/v1/card/payments'), 200],
   'POST /card/payments': [(c, f, raw) => c.post('/api/v1/card/payments', { type: 'hosted', amount: 10_000, card_number: f.source }, raw), 201],
   'GET /card/payment/[link_reference]/status': [(c, f) => c.get(`/api/v1/card/payment/${f.linkReference}/status`), 200],

@@ -18,6 +18,7 @@ interface AObjects {
   c2cRef: string;
   transferRef: string;
   linkRef: string;
+  holdRef: string;
   id: string;
 }
 
@@ -38,6 +39,11 @@ const CASES: Record<string, Case> = {
   'PATCH /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ status: 'disable' }) },
   'DELETE /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
   'POST /api/v1/card/[card_number]/redemptions': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
+  'POST /api/v1/card/[card_number]/holds': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
+  'GET /api/v1/card/[card_number]/holds': { expect: 'object', params: (o) => [{ card_number: o.card }] },
+  'GET /api/v1/card/holds/[hold_reference]': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }] },
+  'POST /api/v1/card/holds/[hold_reference]/capture': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }], body: () => ({}) },
+  'POST /api/v1/card/holds/[hold_reference]/void': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }] },
   'POST /api/v1/card/payment/[link_reference]/authorize': {
     expect: 'object',
     params: (o) => [{ link_reference: o.linkRef }],
@@ -96,7 +102,7 @@ let a: TestBusiness;
 let b: TestBusiness;
 let inactive: ApiClient;
 let objects: AObjects;
-const leakMarkers = (o: AObjects) => [o.card, o.card2, o.c2cRef, o.transferRef, o.linkRef];
+const leakMarkers = (o: AObjects) => [o.card, o.card2, o.c2cRef, o.transferRef, o.linkRef, o.holdRef];
 
 beforeAll(async () => {
   a = await createTestBusiness('Isolation A');
@@ -112,6 +118,8 @@ beforeAll(async () => {
   expect(transfer.status).toBe(200);
   const payment = await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 2_000, card_number: card.card_number });
   expect(payment.status).toBe(201);
+  const hold = await a.test.post(`/api/v1/card/${card.card_number}/holds`, { amount: 1_000 });
+  expect(hold.status).toBe(201);
   const key = await adminClient().post(`/api/admin/businesses/${a.id}/api-keys`, { mode: 'test', active: false });
   inactive = apiClient(key.body.data.key);
   objects = {
@@ -121,6 +129,7 @@ beforeAll(async () => {
     c2cRef: c2c.body.data.initiator_reference,
     transferRef: transfer.body.data.provider_reference,
     linkRef: payment.body.data.link_reference,
+    holdRef: hold.body.data.hold_reference,
     id: String(a.id),
   };
 });
@@ -132,6 +141,7 @@ async function snapshotOfA() {
            (SELECT json_agg(json_build_object('r', reference, 's', status) ORDER BY id) FROM payouts WHERE business_id = ${a.id} AND mode = 'test') AS payouts,
            (SELECT json_agg(json_build_object('r', link_reference, 's', status) ORDER BY id) FROM payments WHERE business_id = ${a.id} AND mode = 'test') AS payments,
            (SELECT json_agg(json_build_object('a', id, 'b', balance) ORDER BY id) FROM ledger_accounts WHERE business_id = ${a.id} AND mode = 'test') AS balances,
+           (SELECT json_agg(json_build_object('r', reference, 's', status, 'o', outcome) ORDER BY id) FROM holds WHERE business_id = ${a.id} AND mode = 'test') AS holds,
            (SELECT count(*)::int FROM api_keys WHERE business_id = ${a.id}) AS keys,
            (SELECT count(*)::int FROM fee_rules WHERE business_id = ${a.id}) AS fees,
            (SELECT count(*)::int FROM users WHERE business_id = ${a.id}) AS users`);

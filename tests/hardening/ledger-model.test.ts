@@ -8,11 +8,16 @@ import { setCardStatus } from '../../lib/cards/set-card-status';
 import type { Db } from '../../lib/db/client';
 import { ServiceError } from '../../lib/errors';
 import { setFeeSchedule } from '../../lib/fees/fee-schedule';
+import { captureHold } from '../../lib/holds/capture-hold';
+import { expireHolds } from '../../lib/holds/expire-holds';
+import { placeTillHold } from '../../lib/holds/place-till-hold';
+import { voidHold } from '../../lib/holds/void-hold';
 import { creditBusinessAccount } from '../../lib/ledger/deposit';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createPayout } from '../../lib/payouts/create-payout';
 import { createTransfer } from '../../lib/payouts/create-transfer';
 import { settlePayoutAsProvider } from '../../lib/payouts/settle-payout-as-provider';
+import { redeemCard } from '../../lib/redemptions/redeem-card';
 import { randomPhone, testDb } from '../helpers';
 
 /**
@@ -27,7 +32,7 @@ process.env.TEST_SETTLE_AFTER_MS = '0';
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 200);
 const SEED = Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31);
-const FEES = { card_to_card: 7, b2b: 11, bank: 13 } as const;
+const FEES = { card_to_card: 7, b2b: 11, bank: 13, redemption: 5 } as const;
 const ACTOR = { type: 'system', id: 'model' } as const;
 
 type CardState = 'active' | 'disabled' | 'cancelled';
@@ -38,11 +43,19 @@ interface Pending {
   /** What leaves the card (bank) or the business account (transfer). */
   debit: number;
 }
+interface TillHold {
+  reference: string;
+  card: string;
+  amount: number;
+  state: 'held' | 'captured' | 'voided' | 'expired';
+  captured: number;
+}
 interface Model {
   cards: { number: string; balance: number; state: CardState }[];
   business: number;
   merchant: number;
   pending: Pending[];
+  holds: TillHold[];
 }
 interface Real {
   db: Db;
@@ -67,14 +80,24 @@ let compared = 0;
 
 async function compare(m: Model, r: Real) {
   compared++;
-  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; status: number }>(sql`
-    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.status
+  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; status: number; held: number }>(sql`
+    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.status,
+           (SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')::bigint AS held
     FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${r.businessId} AND c.mode = 'test'`);
   const real = Object.fromEntries(
-    rows.map((x) => [x.card_number, { balance: Number(x.balance), state: x.cancelled ? 'cancelled' : x.status === 1 ? 'active' : 'disabled' }]),
+    rows.map((x) => [
+      x.card_number,
+      { balance: Number(x.balance), held: Number(x.held), state: x.cancelled ? 'cancelled' : x.status === 1 ? 'active' : 'disabled' },
+    ]),
   );
-  const model = Object.fromEntries(m.cards.map((c) => [c.number, { balance: c.state === 'cancelled' ? 0 : c.balance, state: c.state }]));
+  const held = (card: string) => m.holds.filter((h) => h.card === card && h.state === 'held').reduce((sum, h) => sum + h.amount, 0);
+  const model = Object.fromEntries(m.cards.map((c) => [c.number, { balance: c.state === 'cancelled' ? 0 : c.balance, held: held(c.number), state: c.state }]));
   expect(real).toEqual(model);
+  const states = await r.db.execute<{ reference: string; status: string; outcome: string | null; captured_amount: number | null }>(sql`
+    SELECT reference, status, outcome, captured_amount FROM holds WHERE business_id = ${r.businessId} AND kind = 'till'`);
+  expect(Object.fromEntries(states.rows.map((h) => [h.reference, [h.status === 'open' ? 'held' : h.outcome, Number(h.captured_amount ?? 0)]]))).toEqual(
+    Object.fromEntries(m.holds.map((h) => [h.reference, [h.state, h.captured]])),
+  );
   const acct = async (id: number) =>
     Number(
       (
@@ -250,6 +273,104 @@ class Payout implements Cmd {
   toString = () => `Payout(${this.type}, ${this.i}, ${this.j}, ${this.amount}, ${this.feeFromAmount ? 'fee from amount' : 'fee on top'})`;
 }
 
+class Redeem implements Cmd {
+  constructor(
+    readonly i: number,
+    readonly amount: number,
+  ) {}
+  check = (m: Model) => m.cards.length > 0;
+  async run(m: Model, r: Real) {
+    const c = pick(m.cards, this.i);
+    const ok = c.state === 'active' && c.balance >= this.amount;
+    await expectOutcome(ok, () => redeemCard(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, cardNumber: c.number, amount: this.amount }));
+    if (ok) {
+      c.balance -= this.amount;
+      m.business += this.amount - FEES.redemption;
+    }
+    await compare(m, r);
+  }
+  toString = () => `Redeem(${this.i}, ${this.amount})`;
+}
+
+class PlaceHold implements Cmd {
+  constructor(
+    readonly i: number,
+    readonly amount: number,
+  ) {}
+  check = (m: Model) => m.cards.length > 0;
+  async run(m: Model, r: Real) {
+    const c = pick(m.cards, this.i);
+    const ok = c.state === 'active' && c.balance >= this.amount;
+    const out = (await expectOutcome(ok, () =>
+      placeTillHold(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, cardNumber: c.number, amount: this.amount, expires_in_seconds: 3600 }),
+    )) as { hold_reference: string } | undefined;
+    if (ok) {
+      c.balance -= this.amount;
+      m.holds.push({ reference: out!.hold_reference, card: c.number, amount: this.amount, state: 'held', captured: 0 });
+    }
+    await compare(m, r);
+  }
+  toString = () => `PlaceHold(${this.i}, ${this.amount})`;
+}
+
+/** Gives a hold's money back as a void or an expiry does: to the card, or to the business account when the card is cancelled. */
+function release(m: Model, h: TillHold, state: 'voided' | 'expired') {
+  const card = m.cards.find((c) => c.number === h.card)!;
+  if (card.state === 'cancelled') m.business += h.amount;
+  else card.balance += h.amount;
+  h.state = state;
+}
+
+class Capture implements Cmd {
+  constructor(
+    readonly i: number,
+    readonly whole: boolean,
+  ) {}
+  check = (m: Model) => m.holds.length > 0;
+  async run(m: Model, r: Real) {
+    const h = pick(m.holds, this.i);
+    const card = m.cards.find((c) => c.number === h.card)!;
+    const amount = this.whole ? h.amount : Math.ceil(h.amount / 2);
+    const repeated = h.state === 'captured' && h.captured === amount;
+    const ok = repeated || (h.state === 'held' && card.state !== 'cancelled');
+    await expectOutcome(ok, () => captureHold(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, reference: h.reference, amount }));
+    if (ok && !repeated) {
+      card.balance += h.amount - amount;
+      m.business += amount - FEES.redemption;
+      h.state = 'captured';
+      h.captured = amount;
+    }
+    await compare(m, r);
+  }
+  toString = () => `Capture(${this.i}, ${this.whole ? 'whole' : 'half'})`;
+}
+
+class Void implements Cmd {
+  constructor(readonly i: number) {}
+  check = (m: Model) => m.holds.length > 0;
+  async run(m: Model, r: Real) {
+    const h = pick(m.holds, this.i);
+    const ok = h.state === 'held' || h.state === 'voided';
+    await expectOutcome(ok, () => voidHold(r.db, { businessId: r.businessId, mode: 'test', actor: ACTOR, reference: h.reference }));
+    if (h.state === 'held') release(m, h, 'voided');
+    await compare(m, r);
+  }
+  toString = () => `Void(${this.i})`;
+}
+
+class Expire implements Cmd {
+  constructor(readonly i: number) {}
+  check = (m: Model) => m.holds.length > 0;
+  async run(m: Model, r: Real) {
+    const h = pick(m.holds, this.i);
+    await r.db.execute(sql`UPDATE holds SET expires_at = now() - interval '1 second' WHERE reference = ${h.reference} AND status = 'open'`);
+    while (await expireHolds(r.db)) {}
+    if (h.state === 'held') release(m, h, 'expired');
+    await compare(m, r);
+  }
+  toString = () => `Expire(${this.i})`;
+}
+
 const amount = fc.integer({ min: 100, max: 6_000 });
 const commands = [
   fc.constant(new NewCard()),
@@ -267,10 +388,15 @@ const commands = [
       payerArb,
     )
     .map(([t, i, j, a, p]) => new Payout(t, i, j, a, p)),
+  fc.tuple(fc.nat(), amount).map(([i, a]) => new Redeem(i, a)),
+  fc.tuple(fc.nat(), amount).map(([i, a]) => new PlaceHold(i, a)),
+  fc.tuple(fc.nat(), fc.boolean()).map(([i, w]) => new Capture(i, w)),
+  fc.nat().map((i) => new Void(i)),
+  fc.nat().map((i) => new Expire(i)),
 ];
 
 describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
-  it('balances follow the model through random card, payout, top-up and settlement sequences', async () => {
+  it('balances follow the model through random card, payout, top-up, settlement, redemption and hold sequences', async () => {
     const db = testDb();
     const merchant = await createBusiness(db, { name: 'Model merchant' });
     let runs = 0;
@@ -287,7 +413,7 @@ describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
               )
             ).rows[0].b,
           );
-          const model: Model = { cards: [], business: 0, merchant: before, pending: [] };
+          const model: Model = { cards: [], business: 0, merchant: before, pending: [], holds: [] };
           const real = { db, businessId: biz.id, merchantBusinessId: merchant.id, merchantId: merchant.merchant_id };
           // Every run starts from two cards and a funded business account, so the commands have something to move.
           await new NewCard().run(model, real);

@@ -23,6 +23,10 @@ const EVENTS: [string, string, string][] = [
     'A card was spent at your business (a till or the dashboard): the amount left the card and reached your business account less the fee',
     'success',
   ],
+  ['hold.created', 'A till set money of a card aside: it left available_amount for held_amount', 'held'],
+  ['hold.captured', 'A hold was captured: captured_amount reached your business account less the fee, the rest went back to the card', 'captured'],
+  ['hold.voided', 'A hold was voided: its money is back on the card (on your business account if the card was cancelled meanwhile)', 'voided'],
+  ['hold.expired', 'A hold reached expires_at uncaptured: the service released its money to the card', 'expired'],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
   [
     'payout.failed',

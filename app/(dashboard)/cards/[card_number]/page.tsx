@@ -114,9 +114,9 @@ export default async function CardPage({ params, searchParams }: Props) {
           <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="card-balance">
             {formatMoney(balance, card.currency)}
           </p>
-          {Number(card.held) > 0 && (
+          {Number(card.held) > story.tillHeld && (
             <p className="mt-1 text-sm text-slate-700" data-testid="card-held">
-              Available now. Another {formatMoney(Number(card.held), card.currency)} is held until a teammate decides on it
+              Available now. Another {formatMoney(Number(card.held) - story.tillHeld, card.currency)} is held until a teammate decides on it
               {can(session.role, 'money:approve') || can(session.role, 'money:move') ? (
                 <>
                   {' '}
@@ -128,6 +128,12 @@ export default async function CardPage({ params, searchParams }: Props) {
                 </>
               ) : null}
               .
+            </p>
+          )}
+          {story.tillHeld > 0 && (
+            <p className="mt-1 text-sm text-slate-700" data-testid="card-till-held">
+              {Number(card.held) > story.tillHeld ? '' : 'Available now. '}Another {formatMoney(story.tillHeld, card.currency)} is held by a till until it is
+              captured, voided or expires.
             </p>
           )}
           <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">

@@ -1,0 +1,27 @@
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { parsePageQuery } from '@/lib/api/pagination';
+import { listCardHolds } from '@/lib/holds/list-card-holds';
+import { placeTillHold } from '@/lib/holds/place-till-hold';
+import { holdRequestSchema } from '@/lib/holds/till-hold-request';
+import { parseInput } from '@/lib/validation';
+
+type Params = { card_number: string };
+
+export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
+  status: 201,
+  message: 'Hold placed successfully',
+  data: await placeTillHold(db, {
+    businessId: auth.businessId,
+    mode: auth.mode,
+    actor,
+    cardNumber: params.card_number,
+    ...parseInput(holdRequestSchema, body),
+  }),
+}));
+
+export const GET = apiRoute<Params>(async ({ db, auth, params, query }) => ({
+  message: 'Holds retrieved successfully',
+  data: await listCardHolds(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, page: parsePageQuery(query) }),
+}));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');

@@ -1,0 +1,19 @@
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { captureHold } from '@/lib/holds/capture-hold';
+import { captureRequestSchema } from '@/lib/holds/till-hold-request';
+import { parseInput } from '@/lib/validation';
+
+type Params = { hold_reference: string };
+
+export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
+  message: 'Hold captured successfully',
+  data: await captureHold(db, {
+    businessId: auth.businessId,
+    mode: auth.mode,
+    actor,
+    reference: params.hold_reference,
+    ...parseInput(captureRequestSchema, body),
+  }),
+}));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

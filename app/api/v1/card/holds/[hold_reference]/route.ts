@@ -1,0 +1,11 @@
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { requireTillHold, toTillHold } from '@/lib/holds/till-hold-view';
+
+type Params = { hold_reference: string };
+
+export const GET = apiRoute<Params>(async ({ db, auth, params }) => ({
+  message: 'Hold retrieved successfully',
+  data: toTillHold(await requireTillHold(db, auth.businessId, auth.mode, params.hold_reference)),
+}));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

@@ -1,0 +1,11 @@
+import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { voidHold } from '@/lib/holds/void-hold';
+
+type Params = { hold_reference: string };
+
+export const POST = apiRoute<Params>(async ({ db, auth, actor, params }) => ({
+  message: 'Hold voided successfully',
+  data: await voidHold(db, { businessId: auth.businessId, mode: auth.mode, actor, reference: params.hold_reference }),
+}));
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

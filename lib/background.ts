@@ -1,6 +1,7 @@
 import { startApprovalExpiry } from './approvals/expire-approvals';
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
+import { startCardExpiry } from './cards/expire-cards';
 import type { Db } from './db/client';
 import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
 import { startPayoutSettlement } from './payouts/settlement-worker';
@@ -28,6 +29,7 @@ const TASKS: BackgroundTask[] = [
   startRailRequests,
   startRefundRequests,
   startApprovalExpiry,
+  startCardExpiry,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

@@ -9,6 +9,7 @@ const EVENT_WORDS: Record<string, string> = {
   'payment.refunded': 'Payment refunded',
   'payment.refund_failed': 'Refund failed',
   'card.redeemed': 'Card redeemed',
+  'card.expired': 'Card expired',
 };
 
 export const eventWords = (type: string) => EVENT_WORDS[type] ?? 'Event';

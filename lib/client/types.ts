@@ -83,7 +83,8 @@ export interface ListEventsQuery extends PageQuery {
     | 'payment.refund_failed'
     | 'payout.success'
     | 'payout.failed'
-    | 'card.redeemed';
+    | 'card.redeemed'
+    | 'card.expired';
   undelivered?: boolean;
 }
 

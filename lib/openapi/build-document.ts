@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../api/read-body';
 import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
-import { paymentEventSchema, payoutEventSchema, redemptionEventSchema, refundEventSchema, responseRegistry } from './response-schemas';
+import { expiryEventSchema, paymentEventSchema, payoutEventSchema, redemptionEventSchema, refundEventSchema, responseRegistry } from './response-schemas';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is loose JSON built by hand; tests/openapi.test.ts validates its shape against the OpenAPI schema
 type Json = Record<string, any>;
@@ -376,6 +376,12 @@ export function buildDocument(): Json {
         redemptionEventSchema,
         ex.redemptionEventExample,
         'Beyond SPEC.md: a card was spent at your business (a till or the dashboard); the money reached your business account less the fee',
+      ),
+      'card.expired': webhookItem(
+        'card.expired',
+        expiryEventSchema,
+        ex.expiryEventExample,
+        "Beyond SPEC.md: a card reached its expiry date; its whole balance moved to the business's breakage account and the card is read-only",
       ),
       'payout.success': webhookItem('payout.success', payoutEventSchema, ex.payoutEventExamples.card_to_card, 'A payout or top-up completed'),
       'payout.failed': webhookItem('payout.failed', payoutEventSchema, ex.payoutEventExamples.bank, 'A bank payout or top-up failed'),

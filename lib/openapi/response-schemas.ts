@@ -36,6 +36,10 @@ export const giftCardSchema = reg(
     held_amount: minorUnits.meta({ description: 'Money set aside (a payout or adjustment awaiting approval); not in available_amount until released' }),
     created_at: timestamp,
     updated_at: timestamp,
+    expires_at: timestamp.nullable().meta({
+      description:
+        "Beyond SPEC.md. The last millisecond the card can be used (the end of its last day in the business's time zone); null when it never expires. Past it the card is expired: status 3, balance moved to the business's breakage, read-only",
+    }),
   }),
   'A gift card, keys in this order.',
 );
@@ -278,6 +282,24 @@ export const redemptionEventSchema = reg(
   'Beyond SPEC.md. card.redeemed: a card was spent at your business; the amount left the card and reached your business account less the fee.',
 );
 
+export const expiryEventSchema = reg(
+  'ExpiryEvent',
+  z.strictObject({
+    event: z.literal('card.expired'),
+    status: z.literal('success'),
+    mode,
+    currency,
+    amount: minorUnits.meta({ description: "What the card held when it expired, moved to the business's breakage account" }),
+    card_number: z.string(),
+    available_amount: z.literal(0),
+    expires_at: timestamp,
+    customer: customer.optional(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  'Beyond SPEC.md. card.expired: a card reached its expiry date; its whole balance became breakage and the card is read-only (status 3).',
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -325,9 +347,10 @@ const eventItemSchema = reg(
       'payout.success',
       'payout.failed',
       'card.redeemed',
+      'card.expired',
     ]),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, expiryEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -471,3 +494,4 @@ export type PayoutEvent = z.output<typeof payoutEventSchema>;
 export type RefundEvent = z.output<typeof refundEventSchema>;
 export type Redemption = z.output<typeof redemptionSchema>;
 export type RedemptionEvent = z.output<typeof redemptionEventSchema>;
+export type ExpiryEvent = z.output<typeof expiryEventSchema>;

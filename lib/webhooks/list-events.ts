@@ -14,6 +14,7 @@ const EVENT_TYPES = [
   'payout.success',
   'payout.failed',
   'card.redeemed',
+  'card.expired',
 ] as const;
 
 export const filtersSchema = z.object({

@@ -23,6 +23,11 @@ const EVENTS: [string, string, string][] = [
     'A card was spent at your business (a till or the dashboard): the amount left the card and reached your business account less the fee',
     'success',
   ],
+  [
+    'card.expired',
+    "A card reached its expiry date (the business's expiry policy): its whole balance moved to the business's breakage account and the card is read-only",
+    'success',
+  ],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
   [
     'payout.failed',

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createBusiness } from '../../lib/admin/businesses';
 import { cancelCard } from '../../lib/cards/cancel-card';
 import { createCard } from '../../lib/cards/create-card';
+import { expireDueCards } from '../../lib/cards/expire-cards';
 import { setCardStatus } from '../../lib/cards/set-card-status';
 import type { Db } from '../../lib/db/client';
 import { ServiceError } from '../../lib/errors';
@@ -13,7 +14,7 @@ import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createPayout } from '../../lib/payouts/create-payout';
 import { createTransfer } from '../../lib/payouts/create-transfer';
 import { settlePayoutAsProvider } from '../../lib/payouts/settle-payout-as-provider';
-import { randomPhone, testDb } from '../helpers';
+import { randomPhone, testDb, waitFor } from '../helpers';
 
 /**
  * Random sequences of card and money commands run through the core against
@@ -30,7 +31,7 @@ const SEED = Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31);
 const FEES = { card_to_card: 7, b2b: 11, bank: 13 } as const;
 const ACTOR = { type: 'system', id: 'model' } as const;
 
-type CardState = 'active' | 'disabled' | 'cancelled';
+type CardState = 'active' | 'disabled' | 'cancelled' | 'expired';
 interface Pending {
   reference: string;
   kind: 'bank' | 'transfer';
@@ -42,6 +43,8 @@ interface Model {
   cards: { number: string; balance: number; state: CardState }[];
   business: number;
   merchant: number;
+  /** What the business's expired cards held when they expired: breakage recognised. */
+  breakage: number;
   pending: Pending[];
 }
 interface Real {
@@ -67,11 +70,14 @@ let compared = 0;
 
 async function compare(m: Model, r: Real) {
   compared++;
-  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; status: number }>(sql`
-    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.status
+  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; expired: boolean; status: number }>(sql`
+    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.expired_at IS NOT NULL AS expired, c.status
     FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${r.businessId} AND c.mode = 'test'`);
   const real = Object.fromEntries(
-    rows.map((x) => [x.card_number, { balance: Number(x.balance), state: x.cancelled ? 'cancelled' : x.status === 1 ? 'active' : 'disabled' }]),
+    rows.map((x) => [
+      x.card_number,
+      { balance: Number(x.balance), state: x.cancelled ? 'cancelled' : x.expired ? 'expired' : x.status === 1 ? 'active' : 'disabled' },
+    ]),
   );
   const model = Object.fromEntries(m.cards.map((c) => [c.number, { balance: c.state === 'cancelled' ? 0 : c.balance, state: c.state }]));
   expect(real).toEqual(model);
@@ -83,7 +89,18 @@ async function compare(m: Model, r: Real) {
         )
       ).rows[0].b,
     );
-  expect({ business: await acct(r.businessId), merchant: await acct(r.merchantBusinessId) }).toEqual({ business: m.business, merchant: m.merchant });
+  const breakage = Number(
+    (
+      await r.db.execute<{ b: number }>(
+        sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'breakage' AND business_id = ${r.businessId} AND mode = 'test'`,
+      )
+    ).rows[0].b,
+  );
+  expect({ business: await acct(r.businessId), merchant: await acct(r.merchantBusinessId), breakage }).toEqual({
+    business: m.business,
+    merchant: m.merchant,
+    breakage: m.breakage,
+  });
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
@@ -151,6 +168,31 @@ class Cancel implements Cmd {
   toString = () => `Cancel(${this.i})`;
 }
 
+/** Moves the card's clock past its expiry and sweeps: its whole balance becomes breakage, once. */
+class Expire implements Cmd {
+  constructor(readonly i: number) {}
+  check = (m: Model) => m.cards.length > 0;
+  async run(m: Model, r: Real) {
+    const c = pick(m.cards, this.i);
+    await r.db.execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ${c.number} AND expired_at IS NULL`);
+    // The shared server sweeps too: wait until one of the two has expired it (a cancelled card is never swept).
+    await waitFor(async () => {
+      await expireDueCards(r.db);
+      const { rows } = await r.db.execute<{ done: boolean }>(
+        sql`SELECT expired_at IS NOT NULL OR cancelled_at IS NOT NULL AS done FROM cards WHERE card_number = ${c.number}`,
+      );
+      return rows[0].done ? true : undefined;
+    });
+    if (c.state === 'active' || c.state === 'disabled') {
+      m.breakage += c.balance;
+      c.balance = 0;
+      c.state = 'expired';
+    }
+    await compare(m, r);
+  }
+  toString = () => `Expire(${this.i})`;
+}
+
 class Transfer implements Cmd {
   constructor(
     readonly i: number,
@@ -194,7 +236,7 @@ class Settle implements Cmd {
       input: { status: this.success ? 'success' : 'failed' },
     });
     if (p.kind === 'transfer') {
-      if (this.success && card.state !== 'cancelled') card.balance += p.debit;
+      if (this.success && card.state !== 'cancelled' && card.state !== 'expired') card.balance += p.debit;
       else m.business += p.debit;
     } else if (!this.success) {
       if (card.state === 'active') card.balance += p.debit;
@@ -256,6 +298,7 @@ const commands = [
   amount.map((a) => new Deposit(a * 3)),
   fc.tuple(fc.nat(), fc.constantFrom('enable' as const, 'disable' as const)).map(([i, a]) => new SetStatus(i, a)),
   fc.nat().map((i) => new Cancel(i)),
+  fc.nat().map((i) => new Expire(i)),
   fc.tuple(fc.nat(), amount).map(([i, a]) => new Transfer(i, a)),
   fc.tuple(fc.nat(), fc.boolean()).map(([i, s]) => new Settle(i, s)),
   fc
@@ -287,7 +330,7 @@ describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
               )
             ).rows[0].b,
           );
-          const model: Model = { cards: [], business: 0, merchant: before, pending: [] };
+          const model: Model = { cards: [], business: 0, merchant: before, breakage: 0, pending: [] };
           const real = { db, businessId: biz.id, merchantBusinessId: merchant.id, merchantId: merchant.merchant_id };
           // Every run starts from two cards and a funded business account, so the commands have something to move.
           await new NewCard().run(model, real);

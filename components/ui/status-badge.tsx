@@ -5,6 +5,7 @@ const TONES: Record<string, string> = {
   failed: 'bg-red-100 text-red-900',
   disabled: 'bg-slate-200 text-slate-800',
   cancelled: 'bg-slate-200 text-slate-800',
+  expired: 'bg-slate-200 text-slate-800',
 };
 
 export function StatusBadge({ status }: { status: string }) {

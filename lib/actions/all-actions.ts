@@ -10,5 +10,6 @@ import './payment-actions';
 import './redemption-actions';
 import './refund-actions';
 import './approval-actions';
+import './expiry-actions';
 
 export { ALL_ACTIONS } from './define-action';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
-import { type ExpiryPolicy, EXPIRY_POLICIES, expiryPolicyOf, MAX_EXPIRY_MONTHS } from '../cards/card-expiry';
+import { expiryPolicySchema } from '../actions/expiry.validation';
+import { type ExpiryPolicy, expiryPolicyOf } from '../cards/card-expiry';
 import type { Db, DbOrTx } from '../db/client';
 import { businesses } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -23,18 +23,6 @@ export async function getBusinessExpiry(db: DbOrTx, businessId: number): Promise
   if (!row) throw new ServiceError('not_found', 'No such business.');
   return { policy: expiryPolicyOf(row), timeZone: row.timeZone };
 }
-
-export const expiryPolicySchema = z
-  .object({
-    policy: z.enum(EXPIRY_POLICIES, { error: 'Choose never, after issue or after the last load.' }),
-    months: z.coerce
-      .number({ error: 'months must be a whole number.' })
-      .int({ error: 'months must be a whole number.' })
-      .min(1, { error: 'months must be at least 1.' })
-      .max(MAX_EXPIRY_MONTHS, { error: `months must be at most ${MAX_EXPIRY_MONTHS}.` })
-      .optional(),
-  })
-  .refine((v) => v.policy === 'never' || v.months !== undefined, { error: 'Give the number of months.', path: ['months'] });
 
 /**
  * The owner's choice. It applies to cards issued or loaded from now on: a

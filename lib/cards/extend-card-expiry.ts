@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { extendExpirySchema } from '../actions/expiry.validation';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import { getBusinessExpiry } from '../business/expiry-policy';
@@ -11,15 +11,6 @@ import { parseInput, type Mode } from '../validation';
 import { announceCardChange } from './announce-card';
 import { endOfLocalDay } from './card-expiry';
 import { findOwnCard } from './card-view';
-
-export const extendExpirySchema = z.object({
-  expires_on: z.iso.date({ error: 'Give the new expiry date as YYYY-MM-DD.' }),
-  reason: z
-    .string({ error: 'Say why the card is extended.' })
-    .trim()
-    .min(3, { error: 'Say why the card is extended.' })
-    .max(200, { error: 'The reason must be at most 200 characters.' }),
-});
 
 export interface ExtendCardExpiryOptions {
   businessId: number;
@@ -38,7 +29,7 @@ export interface ExtendCardExpiryOptions {
  * nothing to extend.
  */
 export async function extendCardExpiry(db: Db, opts: ExtendCardExpiryOptions): Promise<{ expiresAt: Date }> {
-  const input = parseInput(extendExpirySchema, opts.input);
+  const input = parseInput(extendExpirySchema.omit({ card_number: true }), opts.input);
   const { timeZone } = await getBusinessExpiry(db, opts.businessId);
   const expiresAt = endOfLocalDay(input.expires_on, timeZone);
   const cardNumber = await inTransaction(db, async (tx) => {

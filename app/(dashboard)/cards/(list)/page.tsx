@@ -50,7 +50,16 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       <PageHeader
         title="Cards"
         description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
-        actions={can(session.role, 'cards:create') && <LinkButton href="/cards/new">New card</LinkButton>}
+        actions={
+          <>
+            {can(session.role, 'cards:expiry') && (
+              <LinkButton href="/cards/expiring" variant="secondary">
+                Expiring soon
+              </LinkButton>
+            )}
+            {can(session.role, 'cards:create') && <LinkButton href="/cards/new">New card</LinkButton>}
+          </>
+        }
       />
       {cancelled && /^\d{4}$/.test(cancelled) && (
         <div className="mb-4">

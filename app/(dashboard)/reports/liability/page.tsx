@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { dayIn, zoneLabel } from '@/lib/dashboard/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
 import { getDb } from '@/lib/db/client';
-import { breakageEstimates, windowStartDay } from '@/lib/reports/breakage';
+import { breakageEstimates, recognisedBreakage, windowStartDay } from '@/lib/reports/breakage';
 import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';
 import { dormantCards, liabilityReport } from '@/lib/reports/liability/query';
 import { CURRENCIES } from '@/lib/validation';
@@ -39,10 +39,11 @@ async function Breakage({
   dayLabel: string;
   formatDay: (at: Date) => string;
 }) {
-  const estimates = await breakageEstimates(getDb(), opts, report);
+  const [estimates, recognised] = await Promise.all([breakageEstimates(getDb(), opts, report), recognisedBreakage(getDb(), opts)]);
   return (
     <LiabilityBreakage
       estimates={estimates}
+      recognised={recognised}
       dayLabel={dayLabel}
       formatDay={formatDay}
       windowStartLabel={dayLabelOf(windowStartDay(opts.day, opts.dormantDays))}

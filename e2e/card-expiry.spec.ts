@@ -46,7 +46,9 @@ test('the owner sets an expiry policy; the new-card form and the card show the d
 
   await page.goto(`${baseUrl()}/cards/new`);
   const day = expiryDay(cardExpiresAt({ kind: 'after_issue', months: 12 }, new Date(), ZONE)!, ZONE);
-  await expect(page.getByTestId('expiry-before-create')).toHaveText(`Cards expire 12 months after issue. A card issued now can be used until the end of ${day}.`);
+  await expect(page.getByTestId('expiry-before-create')).toHaveText(
+    `Cards expire 12 months after issue. A card issued now can be used until the end of ${day}.`,
+  );
   await screenshots(page, testInfo, 'new-card-expiry');
 
   const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Liya' });
@@ -109,9 +111,7 @@ test('support and finance extend cards from the expiring list; at expiry the car
 
   // The first card's day passes: the server's sweep expires it.
   await sql(`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = $1`, [first]);
-  await expect
-    .poll(async () => (await call('GET', `/api/v1/card/${first}`, biz.keys.test)).body.data.available_amount, { timeout: 60_000 })
-    .toBe(0);
+  await expect.poll(async () => (await call('GET', `/api/v1/card/${first}`, biz.keys.test)).body.data.available_amount, { timeout: 60_000 }).toBe(0);
   await signInAs(page, biz.emails.support);
   await page.goto(`${baseUrl()}/cards/${first}`);
   await expect(page.getByTestId('expired-banner')).toContainText('This card has expired');

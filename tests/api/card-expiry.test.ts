@@ -6,7 +6,11 @@ import { expireDueCards } from '../../lib/cards/expire-cards';
 import { extendCardExpiry } from '../../lib/cards/extend-card-expiry';
 import { listExpiringCards } from '../../lib/cards/list-expiring-cards';
 import { dayIn } from '../../lib/dashboard/time-zone';
+import { cardStory } from '../../lib/dashboard/card-story';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
+import { recognisedBreakage } from '../../lib/reports/breakage';
+import { liabilityReport } from '../../lib/reports/liability/query';
+import { reconciliationReport } from '../../lib/reports/reconciliation/report';
 import { adminClient, createCard, createTestBusiness, testDb, waitFor, type TestBusiness } from '../helpers';
 import { fundCard } from '../ledger-helpers';
 
@@ -207,5 +211,43 @@ describe('card expiry', () => {
     );
     expect(audit.rows.map((r) => r.details)).toEqual([expect.objectContaining({ to: '2099-01-01T20:59:59.999Z', reason: 'customer was abroad' })]);
     expect((await listExpiringCards(testDb(), biz.id, 'test')).map((c) => c.card_number)).not.toContain(card);
+  });
+
+  it('breakage is recognised in the liability and reconciliation reports, and the card story tells expiry and extension', async () => {
+    const reports = await createTestBusiness('Expiry: reports');
+    await setExpiryPolicy(testDb(), reports.id, OWNER, { policy: 'after_issue', months: 6 });
+    const card = (await createCard(reports.test)).card_number as string;
+    const kept = (await createCard(reports.test)).card_number as string;
+    await fundCard(card, 1_234);
+    await fundCard(kept, 500);
+    await extendCardExpiry(testDb(), {
+      businessId: reports.id,
+      mode: 'test',
+      cardNumber: card,
+      actor: SUPPORT,
+      input: { expires_on: '2099-06-30', reason: 'kept for a regular' },
+    });
+    await makeDue(card);
+    await sweepUntilExpired(card);
+
+    const today = dayIn(ZONE, new Date());
+    const opts = { businessId: reports.id, mode: 'test' as const, timeZone: ZONE, day: today, dormantDays: 365 };
+    expect(await recognisedBreakage(testDb(), opts)).toEqual([{ currency: 'ETB', amount: 1_234, cards: 1 }]);
+    // The expired card owes nothing: the liability is the other card's balance only.
+    const liability = await liabilityReport(testDb(), opts);
+    expect(liability.currencies.find((c) => c.currency === 'ETB')?.balance).toBe(500);
+
+    const recon = await reconciliationReport(testDb(), { businessId: reports.id, mode: 'test', timeZone: ZONE, from: today, to: today, currency: 'ETB' });
+    const day = recon.days[0];
+    expect(day.figures).toMatchObject({ breakageRecognised: 1_234, cardsExpired: 1_234 });
+    expect(day.problems).toEqual([]);
+    expect(day.reconciles).toBe(true);
+
+    const story = await cardStory(testDb(), { businessId: reports.id, mode: 'test', cardNumber: card, limit: 50, timeZone: ZONE });
+    expect(story.state).toBe('expired');
+    expect(story.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['expired', 'extended']));
+    expect(story.events.find((e) => e.kind === 'expired')?.detail).toBe('Its balance of ETB 12.34 became breakage. The card is read-only.');
+    expect(story.events.find((e) => e.kind === 'extended')?.detail).toMatch(/ to 2099-06-30\. Reason: kept for a regular$/);
+    expect(story.events.find((e) => e.kind === 'movement' && e.amount === -1_234)?.title).toBe('Card expired: balance to breakage');
   });
 });

@@ -98,6 +98,7 @@ describe('openapi.json', () => {
       'payment.refunded',
       'payment.refund_failed',
       'card.redeemed',
+      'card.expired',
       'payout.success',
       'payout.failed',
     ]);

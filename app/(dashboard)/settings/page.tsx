@@ -15,7 +15,7 @@ export default async function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description={`Limits for ${session.mode} mode, per currency, in currency units. Leave a field empty for no limit. The API and this dashboard refuse what would pass a limit with “Limit exceeded”.`}
+        description={`When cards expire, and the limits for ${session.mode} mode, per currency, in currency units. Leave a limit empty for no limit. The API and this dashboard refuse what would pass a limit with “Limit exceeded”.`}
       />
       <div className="space-y-4">
         <Panel title="Card expiry">

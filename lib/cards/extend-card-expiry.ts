@@ -12,6 +12,8 @@ import { announceCardChange } from './announce-card';
 import { endOfLocalDay } from './card-expiry';
 import { findOwnCard } from './card-view';
 
+const MAX_EXTENSION_MS = 10 * 366 * 86_400_000;
+
 export interface ExtendCardExpiryOptions {
   businessId: number;
   mode: Mode;
@@ -31,6 +33,10 @@ export interface ExtendCardExpiryOptions {
 export async function extendCardExpiry(db: Db, opts: ExtendCardExpiryOptions): Promise<{ expiresAt: Date }> {
   const input = parseInput(extendExpirySchema.omit({ card_number: true }), opts.input);
   const { timeZone } = await getBusinessExpiry(db, opts.businessId);
+  // A card's life is counted in months: ten years ahead is past any policy, and keeps the date arithmetic in range.
+  if (input.expires_on > dayIn(timeZone, new Date(Date.now() + MAX_EXTENSION_MS))) {
+    throw new ServiceError('validation_error', { expires_on: 'Choose a day at most ten years from today.' });
+  }
   const expiresAt = endOfLocalDay(input.expires_on, timeZone);
   const cardNumber = await inTransaction(db, async (tx) => {
     const card = await findOwnCard(tx, opts.businessId, opts.mode, opts.cardNumber.trim(), true);

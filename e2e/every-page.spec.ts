@@ -32,6 +32,7 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/cards',
     '/cards/new',
     '/cards/upload',
+    '/cards/expiring',
     `/cards/${cardNumber}`,
     '/payouts',
     '/payouts/new',

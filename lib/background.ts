@@ -3,6 +3,7 @@ import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
 import { startSharedBucketPruning } from './api/shared-limits';
 import { startSignInFailurePruning } from './auth/sign-in-limits';
+import { startCardExpiry } from './cards/expire-cards';
 import type { Db } from './db/client';
 import { instanceState } from './lifecycle/instance-state';
 import { startHistoryTotalsFolding } from './dashboard/history-totals-fold';
@@ -39,6 +40,7 @@ const TASKS: BackgroundTask[] = [
   startLiveStreamHeartbeat,
   startUploadRunner,
   startHoldExpiry,
+  startCardExpiry,
 ];
 
 export function startBackgroundWork(db: Db): Stop {

@@ -102,6 +102,7 @@ describe('openapi.json', () => {
       'hold.captured',
       'hold.voided',
       'hold.expired',
+      'card.expired',
       'payout.success',
       'payout.failed',
     ]);

@@ -15,6 +15,7 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'cards:create',
     'cards:status',
     'cards:cancel',
+    'cards:expiry',
     'money:move',
     'money:approve',
     'payouts:upload',
@@ -29,8 +30,19 @@ const GRANTED: Record<Role, readonly Permission[]> = {
     'account',
   ],
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'money:approve', 'payouts:upload', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
-  support: ['cards:read', 'cards:status', 'account'],
+  finance: [
+    'cards:read',
+    'cards:expiry',
+    'money:approve',
+    'payouts:upload',
+    'payments:refund',
+    'history:read',
+    'history:export',
+    'reports:read',
+    'audit:read',
+    'account',
+  ],
+  support: ['cards:read', 'cards:status', 'cards:expiry', 'account'],
 };
 
 const ROLES = ['owner', 'operator', 'finance', 'support'] as const satisfies readonly Role[];
@@ -45,6 +57,7 @@ const MATRIX: [path: string, owner: Answer, operator: Answer, finance: Answer, s
   ['/cards', 200, 200, 200, 200],
   ['/cards/new', 200, 200, 403, 403],
   ['/cards/upload', 200, 200, 403, 403],
+  ['/cards/expiring', 200, 403, 200, 200],
   ['/cards/OWN_CARD', 200, 200, 200, 200],
   ['/cards/OTHER_CARD', 404, 404, 404, 404],
   ['/payouts', 200, 200, 200, 403],

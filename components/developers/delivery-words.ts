@@ -13,6 +13,7 @@ const EVENT_WORDS: Record<string, string> = {
   'hold.captured': 'Hold captured',
   'hold.voided': 'Hold voided',
   'hold.expired': 'Hold expired',
+  'card.expired': 'Card expired',
 };
 
 export const eventWords = (type: string) => EVENT_WORDS[type] ?? 'Event';

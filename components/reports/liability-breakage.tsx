@@ -1,5 +1,5 @@
 import { formatMoney } from '@/components/ui/money';
-import { type BreakageEstimate, percentText } from '@/lib/reports/breakage';
+import { type BreakageEstimate, percentText, type RecognisedBreakage } from '@/lib/reports/breakage';
 
 /**
  * The breakage estimate per currency, with the method and its figures in
@@ -7,11 +7,14 @@ import { type BreakageEstimate, percentText } from '@/lib/reports/breakage';
  */
 export function LiabilityBreakage({
   estimates,
+  recognised,
   dayLabel,
   formatDay,
   windowStartLabel,
 }: {
   estimates: BreakageEstimate[];
+  /** Balances of cards that expired up to the day's end: breakage that has happened. */
+  recognised: RecognisedBreakage[];
   dayLabel: string;
   formatDay: (at: Date) => string;
   /** The day the dormancy window opens, as people read it. */
@@ -21,8 +24,16 @@ export function LiabilityBreakage({
   return (
     <section aria-labelledby="breakage-title" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" data-testid="breakage">
       <h2 id="breakage-title" className="text-base font-semibold text-slate-900">
-        Expected breakage
+        Breakage
       </h2>
+      <p className="mt-2 text-sm text-slate-700" data-testid="breakage-recognised">
+        {recognised.length === 0
+          ? `Recognised: none. No card had expired by the end of ${dayLabel}.`
+          : `Recognised by the end of ${dayLabel}: ${recognised
+              .map((r) => `${formatMoney(r.amount, r.currency)} from ${r.cards === 1 ? '1 expired card' : `${r.cards} expired cards`}`)
+              .join('; ')}. An expired card's balance moved to your breakage account when it expired; it is no longer owed and is not in the balance above.`}
+      </p>
+      <h3 className="mt-4 text-sm font-semibold text-slate-900">Expected</h3>
       {estimates.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700" data-testid="breakage-none">
           No value has been loaded onto your cards yet, so there is nothing to estimate.

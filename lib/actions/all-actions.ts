@@ -11,5 +11,6 @@ import './redemption-actions';
 import './refund-actions';
 import './approval-actions';
 import './upload-actions';
+import './expiry-actions';
 
 export { ALL_ACTIONS } from './define-action';

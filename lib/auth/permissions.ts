@@ -5,6 +5,7 @@ export const PERMISSIONS = [
   'cards:create',
   'cards:status', // disable and enable
   'cards:cancel',
+  'cards:expiry', // see the cards about to expire and extend one
   'money:move', // top-ups, payouts, payments, redemptions, adjustment requests
   'money:approve', // second-person approval of payouts over the threshold and of adjustments
   'payouts:upload', // a CSV file of payouts (dashboard uploads, lib/uploads/): finance's batch, paid from cards
@@ -23,8 +24,19 @@ export type Permission = (typeof PERMISSIONS)[number];
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
   operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
-  finance: ['cards:read', 'money:approve', 'payouts:upload', 'payments:refund', 'history:read', 'history:export', 'reports:read', 'audit:read', 'account'],
-  support: ['cards:read', 'cards:status', 'account'],
+  finance: [
+    'cards:read',
+    'cards:expiry',
+    'money:approve',
+    'payouts:upload',
+    'payments:refund',
+    'history:read',
+    'history:export',
+    'reports:read',
+    'audit:read',
+    'account',
+  ],
+  support: ['cards:read', 'cards:status', 'cards:expiry', 'account'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -16,6 +16,10 @@ export interface CardRow {
   created_at: Date;
   updated_at: Date;
   cancelled_at: Date | null;
+  /** When the card expires (lib/cards/card-expiry.ts); null when it never does. */
+  expires_at: Date | null;
+  /** When the expiry sweep expired it; the card is read-only since. */
+  expired_at: Date | null;
   /** The holder as the card's own business named them: null when it gave no name (the phone was known from elsewhere). */
   first_name: string | null;
   last_name: string | null;
@@ -40,6 +44,8 @@ export interface GiftCard {
   held_amount: number;
   created_at: string;
   updated_at: string;
+  /** Beyond SPEC.md: the last moment the card can be used; null when it never expires. */
+  expires_at: string | null;
 }
 
 export function toGiftCard(row: CardRow): GiftCard {
@@ -56,12 +62,13 @@ export function toGiftCard(row: CardRow): GiftCard {
     held_amount: Number(row.held),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+    expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
   };
 }
 
 const cardSelect = (source: SQL) => sql`
   SELECT c.id, c.ref_id, c.business_id, c.mode, c.customer_id, c.card_number, c.currency, c.status, c.disabled_by,
-         c.account_id, c.created_at, c.updated_at, c.cancelled_at,
+         c.account_id, c.created_at, c.updated_at, c.cancelled_at, c.expires_at, c.expired_at,
          n.first_name, n.last_name, cu.phone_number, n.email, a.balance,
          coalesce((SELECT sum(h.amount) FROM holds h WHERE h.card_id = c.id AND h.status = 'open'), 0)::bigint AS held
   FROM ${source} c

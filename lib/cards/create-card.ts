@@ -11,7 +11,9 @@ import { createCardAccount } from '../ledger/accounts';
 import type { Actor } from '../actor';
 import { currencySchema, parseInput, type Mode } from '../validation';
 import { recordAudit } from '../audit';
+import { getBusinessExpiry } from '../business/expiry-policy';
 import { announceCardChange } from './announce-card';
+import { cardExpiresAt } from './card-expiry';
 import { findOwnCard, toGiftCard, type GiftCard } from './card-view';
 import { normalisePhone } from './phone';
 
@@ -52,6 +54,7 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
         const customerId = await findOrCreateCustomer(tx, opts.mode, phone, input.first_name);
         await nameCustomer(tx, opts.businessId, customerId, input.first_name, input.last_name);
         const cardNumber = newCardNumber();
+        const expiry = await getBusinessExpiry(tx, opts.businessId);
         const accountId = await createCardAccount(tx, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
         await tx.insert(cards).values({
           refId: randomUUID(),
@@ -61,6 +64,8 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
           cardNumber,
           currency: input.currency,
           accountId,
+          // Counted from issue under either policy: a card not yet loaded counts from its issue.
+          expiresAt: cardExpiresAt(expiry.policy, new Date(), expiry.timeZone),
         });
         await bumpCounter(tx, opts.businessId, opts.mode, 'cards', 1);
         await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });

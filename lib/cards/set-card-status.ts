@@ -1,4 +1,4 @@
-import { ACTIVE, DISABLED } from './card-status';
+import { ACTIVE, DISABLED, DISABLED_BY_EXPIRY } from './card-status';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit';
@@ -37,6 +37,7 @@ export async function setCardStatus(db: Db, opts: SetCardStatusOptions): Promise
       if (card.status !== ACTIVE) throw new ServiceError('already_disabled', 'This gift card is already disabled.');
       await tx.update(cards).set({ status: DISABLED, disabledBy: 'business', updatedAt: sql`now()` }).where(eq(cards.id, card.id));
     } else {
+      if (card.disabled_by === DISABLED_BY_EXPIRY) throw new ServiceError('cannot_enable', 'This gift card has expired; an expired card cannot be enabled.');
       if (card.status !== ACTIVE && card.disabled_by !== 'business') {
         throw new ServiceError('cannot_enable', 'This gift card was disabled by the provider; only the provider can enable it.');
       }
@@ -63,7 +64,9 @@ export async function setCardStatusAsProvider(db: Db, cardNumber: string, action
   const changed = await inTransaction(db, async (tx) => {
     const [card] = await selectCards(tx, sql`c.card_number = ${cardNumber} AND c.cancelled_at IS NULL`, sql`FOR UPDATE OF c`);
     if (!card) throw new ServiceError('card_not_found', 'No gift card has this number.');
-    if (action === 'disable') {
+    if (card.disabled_by === DISABLED_BY_EXPIRY) {
+      // An expired card stays as its expiry left it: the provider's disable or enable does not touch it.
+    } else if (action === 'disable') {
       await tx.update(cards).set({ status: DISABLED, disabledBy: 'provider', updatedAt: sql`now()` }).where(eq(cards.id, card.id));
     } else if (card.disabled_by === 'provider') {
       await tx.update(cards).set({ status: ACTIVE, disabledBy: null, updatedAt: sql`now()` }).where(eq(cards.id, card.id));

@@ -93,7 +93,8 @@ export interface ListEventsQuery extends PageQuery {
     | 'hold.created'
     | 'hold.captured'
     | 'hold.voided'
-    | 'hold.expired';
+    | 'hold.expired'
+    | 'card.expired';
   undelivered?: boolean;
 }
 

@@ -7,6 +7,7 @@ import { cardNotFound } from '../errors';
 import { unitsText } from '../actions/amount.validation';
 import { holdStatus, type TillHoldRow, type TillHoldStatus } from '../holds/till-hold-view';
 import type { Mode } from '../validation';
+import { dayIn } from './time-zone';
 
 /**
  * A card's whole story for the dashboard: its creation, every money movement with
@@ -15,7 +16,7 @@ import type { Mode } from '../validation';
  * with where the money went. Newest first, keyset-paged across all the sources.
  */
 
-type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled' | 'approval';
+type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled' | 'approval' | 'expired' | 'extended';
 type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
 
 export interface StoryEvent {
@@ -50,6 +51,8 @@ export interface CardStoryOptions {
   /** Cursor from a previous page's `older`: only events older than it. */
   before?: string;
   limit: number;
+  /** The business's zone: an extension's old and new expiry are told as its calendar days. */
+  timeZone?: string;
 }
 
 interface CardStatusWhy {
@@ -62,7 +65,7 @@ interface CardStatusWhy {
 
 export interface CardStory {
   card: CardRow;
-  state: 'active' | 'disabled' | 'cancelled';
+  state: 'active' | 'disabled' | 'cancelled' | 'expired';
   /** Set when the card is disabled. */
   disabled: CardStatusWhy | null;
   /** Set when the card is cancelled: when, by whom, how much moved to the business account. */
@@ -93,6 +96,7 @@ const MOVEMENT_LABELS: Record<string, string> = {
   adjustment_increase: 'Adjustment: added by the business',
   adjustment_decrease: 'Adjustment: taken back by the business',
   card_redemption: 'Redeemed at the business',
+  card_expiry: 'Card expired: balance to breakage',
 };
 
 /** A till hold's ledger lines on the card: placing it, giving it back, and (captured) spending it. */
@@ -151,7 +155,16 @@ const APPROVAL_ACTIONS: Record<string, string> = {
   'approval.failed': 'approved, but could not be done: its money was released',
 };
 
-const AUDIT_ACTIONS = ['card.disabled', 'card.enabled', 'card.provider_disabled', 'card.provider_enabled', 'card.cancelled', ...Object.keys(APPROVAL_ACTIONS)];
+const AUDIT_ACTIONS = [
+  'card.disabled',
+  'card.enabled',
+  'card.provider_disabled',
+  'card.provider_enabled',
+  'card.cancelled',
+  'card.expired',
+  'card.expiry_extended',
+  ...Object.keys(APPROVAL_ACTIONS),
+];
 
 /** An approval's audit line in words: what waited (a payout, or an adjustment up or down), how much, and what became of it. */
 function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null } {
@@ -208,6 +221,7 @@ function paymentState(status: unknown): PaymentState {
 }
 
 export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<CardStory> {
+  const localDay = (at: string) => dayIn(opts.timeZone ?? 'UTC', new Date(at));
   const card = await findOwnCardAnyState(db, opts.businessId, opts.mode, checkCardNumberParam(opts.cardNumber));
   if (!card) throw cardNotFound();
   const cursor = parseStoryCursor(opts.before);
@@ -388,6 +402,30 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       cancelled = { at, actor, movedToBusiness: moved };
       continue;
     }
+    if (action === 'card.expired') {
+      const moved = money(details.moved_to_breakage);
+      push(RANK.audit, Number(r.id), {
+        kind: 'expired',
+        at,
+        title: 'Card expired',
+        detail:
+          moved === null || moved === 0
+            ? 'It held no money when it expired. The card is read-only.'
+            : `Its balance of ${card.currency} ${unitsText(moved)} became breakage. The card is read-only.`,
+        actor: 'the service',
+      });
+      continue;
+    }
+    if (action === 'card.expiry_extended') {
+      push(RANK.audit, Number(r.id), {
+        kind: 'extended',
+        at,
+        title: 'Expiry extended',
+        detail: `From ${typeof details.from === 'string' ? localDay(details.from) : 'its old date'} to ${typeof details.to === 'string' ? localDay(details.to) : 'a later date'}.${reason ? ` Reason: ${reason}` : ''}`,
+        actor,
+      });
+      continue;
+    }
     const disabling = action.endsWith('disabled');
     const byProvider = action.startsWith('card.provider_');
     push(RANK.audit, Number(r.id), {
@@ -401,7 +439,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
 
   events.sort((a, b) => (a.at === b.at ? (a.rank === b.rank ? b.id - a.id : b.rank - a.rank) : a.at < b.at ? 1 : -1));
   const page = events.slice(0, opts.limit);
-  const state = card.cancelled_at ? 'cancelled' : card.status === 1 ? 'active' : 'disabled';
+  const state = card.cancelled_at ? 'cancelled' : card.expired_at ? 'expired' : card.status === 1 ? 'active' : 'disabled';
   const [disabled, cancelledNow] = await Promise.all([
     state === 'disabled' ? lastDisable(db, opts, card) : null,
     state === 'cancelled' && !cancelled ? lastCancellation(db, opts, card) : cancelled,

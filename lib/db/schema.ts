@@ -38,11 +38,22 @@ export const businesses = pgTable(
     country: text('country').notNull().default('ET'),
     /** The owner's choice: every user must turn on two-factor sign-in before using the dashboard. */
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /** When cards expire (lib/cards/card-expiry.ts): never, or expiry_months after issue or after the last load. */
+    expiryPolicy: text('expiry_policy', { enum: ['never', 'after_issue', 'after_last_load'] })
+      .notNull()
+      .default('never'),
+    expiryMonths: integer('expiry_months'),
     createdAt: createdAt(),
   },
   // The dashboard search finds another business by any part of its name (pg_trgm). Its GIN indexes are
   // written through (fastupdate off): a pending list would be read in full by every search until vacuumed.
-  (t) => [index('businesses_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`).with({ fastupdate: false })],
+  (t) => [
+    index('businesses_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`).with({ fastupdate: false }),
+    check(
+      'businesses_expiry_policy_check',
+      sql`(${t.expiryPolicy} = 'never' AND ${t.expiryMonths} IS NULL) OR (${t.expiryPolicy} IN ('after_issue', 'after_last_load') AND ${t.expiryMonths} BETWEEN 1 AND 120)`,
+    ),
+  ],
 );
 
 export const apiKeys = pgTable(
@@ -234,8 +245,14 @@ export const cards = pgTable(
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     cancelledAt: ts('cancelled_at'),
+    /** The last millisecond of the card's last local day (lib/cards/card-expiry.ts); null when it never expires. */
+    expiresAt: ts('expires_at'),
+    /** Set by the expiry sweep, with the balance moved to breakage: the card is then read-only. */
+    expiredAt: ts('expired_at'),
   },
   (t) => [
+    // The expiry sweep and the dashboard's "expiring soon" list read the cards still to expire by date.
+    index('cards_expiry_due_idx').on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL AND ${t.expiredAt} IS NULL AND ${t.cancelledAt} IS NULL`),
     // The card limits (lib/limits/) find the card behind a credited ledger account.
     uniqueIndex('cards_account_idx').on(t.accountId),
     uniqueIndex('cards_one_per_customer_idx').on(t.businessId, t.mode, t.customerId, t.currency).where(sql`${t.cancelledAt} IS NULL`),

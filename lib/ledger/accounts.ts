@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from '../db/client';
 import { ledgerAccounts } from '../db/schema';
 import type { Currency, Mode } from '../validation';
 
-type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing' | 'held';
+type AccountKind = 'card' | 'business' | 'fee_revenue' | 'clearing' | 'held' | 'breakage';
 export type ClearingRail = 'bank' | 'wallet' | 'checkout' | 'deposits' | 'refunds:checkout' | 'refunds:wallet';
 
 interface AccountSpec {
@@ -62,6 +62,10 @@ export const feeRevenueAccountId = (db: Db, mode: Mode, currency: Currency) =>
 /** The business's money set aside by holds (lib/holds/): never below zero, since every release follows its hold. */
 export const heldAccountId = (db: Db, businessId: number, mode: Mode, currency: Currency) =>
   ensureAccount(db, { kind: 'held', name: `held:${businessId}`, businessId, mode, currency });
+
+/** What the business's expired cards held when they expired (lib/cards/expire-cards.ts): breakage recognised, never spent from a card again. */
+export const breakageAccountId = (db: Db, businessId: number, mode: Mode, currency: Currency) =>
+  ensureAccount(db, { kind: 'breakage', name: `breakage:${businessId}`, businessId, mode, currency });
 
 /**
  * Forgets every remembered shared account id: for a caller whose own database

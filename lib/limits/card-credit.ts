@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { renewCardExpiry } from '../cards/renew-card-expiry';
 import type { DbOrTx } from '../db/client';
 import { payoutNumbers } from '../db/schema';
 import { compiledOnce, runCompiled } from '../db/prepared';
@@ -12,7 +13,8 @@ const limitedPosting = compiledOnce(() => sql`WITH ${postingCtes(cardCreditsWith
  * Posts a transaction that credits a card only while every card it credits
  * stays within its business's max_card_balance, checked in the posting
  * statement on the locked balances. Answers the limit instead when one
- * refused it; nothing was written then.
+ * refused it; nothing was written then. A credit is a load: it renews the
+ * card's expiry when the business counts from the last load.
  */
 export async function postCardCredit(
   db: DbOrTx,
@@ -21,6 +23,10 @@ export async function postCardCredit(
   const v = (await runCompiled<PostingVerdict & { limit_exceeded: LimitExceeded | null }>(db, limitedPosting(), postingValues(opts))).rows[0];
   if (v.limit_exceeded) return { exceeded: v.limit_exceeded };
   checkPosting(v, opts);
+  await renewCardExpiry(
+    db,
+    opts.postings.filter((p) => p.amount > 0).map((p) => p.accountId),
+  );
   return { transactionId: Number(v.transaction_id) };
 }
 

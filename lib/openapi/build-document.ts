@@ -5,7 +5,15 @@ import { MAX_BODY_BYTES } from '../api/read-body';
 import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
-import { holdEventSchema, paymentEventSchema, payoutEventSchema, redemptionEventSchema, refundEventSchema, responseRegistry } from './response-schemas';
+import {
+  expiryEventSchema,
+  holdEventSchema,
+  paymentEventSchema,
+  payoutEventSchema,
+  redemptionEventSchema,
+  refundEventSchema,
+  responseRegistry,
+} from './response-schemas';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is loose JSON built by hand; tests/openapi.test.ts validates its shape against the OpenAPI schema
 type Json = Record<string, any>;
@@ -401,6 +409,12 @@ export function buildDocument(): Json {
         holdEventSchema,
         { ...ex.holdEventExample, event: 'hold.expired', status: 'expired', captured_amount: undefined, fee: undefined, available_amount: 7500 },
         'Beyond SPEC.md: a hold reached expires_at uncaptured; the service released its money to the card',
+      ),
+      'card.expired': webhookItem(
+        'card.expired',
+        expiryEventSchema,
+        ex.expiryEventExample,
+        "Beyond SPEC.md: a card reached its expiry date; its whole balance moved to the business's breakage account and the card is read-only",
       ),
       'payout.success': webhookItem('payout.success', payoutEventSchema, ex.payoutEventExamples.card_to_card, 'A payout or top-up completed'),
       'payout.failed': webhookItem('payout.failed', payoutEventSchema, ex.payoutEventExamples.bank, 'A bank payout or top-up failed'),

@@ -18,6 +18,7 @@ import type {
   PayoutPage,
   Redemption,
   RedemptionEvent,
+  ExpiryEvent,
   PayoutStatus,
   Refund,
   TransferCreated,
@@ -41,6 +42,7 @@ export const giftCardExample: GiftCard = {
   held_amount: 0,
   created_at: created,
   updated_at: created,
+  expires_at: null,
 };
 
 export const cardPageExample: CardPage = { items: [giftCardExample], page: 1, pages: 1, size: 15, total: 1 };
@@ -240,6 +242,20 @@ export const redemptionExample: Redemption = {
   available_amount: 7450,
   held_amount: 0,
   created_at: updated,
+};
+
+export const expiryEventExample: ExpiryEvent = {
+  event: 'card.expired',
+  status: 'success',
+  mode: 'test',
+  currency: 'ETB',
+  amount: 7450,
+  card_number: '4000123412341234',
+  available_amount: 0,
+  expires_at: '2026-06-01T20:59:59.999Z',
+  customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
+  created_at: '2026-06-01T21:00:12.031Z',
+  updated_at: '2026-06-01T21:00:12.031Z',
 };
 
 export const redemptionEventExample: RedemptionEvent = {

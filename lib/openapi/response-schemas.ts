@@ -38,6 +38,10 @@ export const giftCardSchema = reg(
     }),
     created_at: timestamp,
     updated_at: timestamp,
+    expires_at: timestamp.nullable().meta({
+      description:
+        "Beyond SPEC.md. The last millisecond the card can be used (the end of its last day in the business's time zone); null when it never expires. Past it the card is expired: status 3, balance moved to the business's breakage, read-only",
+    }),
   }),
   'A gift card, keys in this order.',
 );
@@ -324,6 +328,24 @@ export const holdEventSchema = reg(
   'Beyond SPEC.md. hold.created, hold.captured, hold.voided, hold.expired: a till’s hold placed or ended; status is the hold’s.',
 );
 
+export const expiryEventSchema = reg(
+  'ExpiryEvent',
+  z.strictObject({
+    event: z.literal('card.expired'),
+    status: z.literal('success'),
+    mode,
+    currency,
+    amount: minorUnits.meta({ description: "What the card held when it expired, moved to the business's breakage account" }),
+    card_number: z.string(),
+    available_amount: z.literal(0),
+    expires_at: timestamp,
+    customer: customer.optional(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  'Beyond SPEC.md. card.expired: a card reached its expiry date; its whole balance became breakage and the card is read-only (status 3).',
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -375,9 +397,10 @@ const eventItemSchema = reg(
       'hold.captured',
       'hold.voided',
       'hold.expired',
+      'card.expired',
     ]),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema, expiryEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -524,3 +547,4 @@ export type RedemptionEvent = z.output<typeof redemptionEventSchema>;
 export type Hold = z.output<typeof holdSchema>;
 export type HoldPage = z.output<typeof holdPageSchema>;
 export type HoldEvent = z.output<typeof holdEventSchema>;
+export type ExpiryEvent = z.output<typeof expiryEventSchema>;

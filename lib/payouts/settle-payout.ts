@@ -71,7 +71,7 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
     const locked = card
       ? (
           await tx.execute<{ cancelled: boolean; active: boolean }>(sql`
-          SELECT cancelled_at IS NOT NULL AS cancelled, status = ${ACTIVE} AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)
+          SELECT cancelled_at IS NOT NULL OR expired_at IS NOT NULL AS cancelled, status = ${ACTIVE} AS active FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`)
         ).rows[0]
       : undefined;
     const cardGone = !locked || locked.cancelled;
@@ -81,7 +81,7 @@ export async function settlePayout(db: Db, opts: SettlePayoutOptions): Promise<P
     let kind: string;
     let refundToCard = false;
     if (p.isLedgerTopup) {
-      // A top-up whose card was cancelled meanwhile cannot be delivered: it fails and the money goes home.
+      // A top-up whose card was cancelled (or expired) meanwhile cannot be delivered: it fails and the money goes home.
       if (cardGone) outcome = 'failed';
       const target = outcome === 'success' ? card!.accountId : businessAccount;
       entries = [

@@ -150,3 +150,30 @@ export function percentText(rate: { unspent: number; loaded: number }): string {
 export async function breakageEstimates(db: DbOrTx, opts: LiabilityOptions, report: LiabilityReport): Promise<BreakageEstimate[]> {
   return estimateBreakage(report, await valueLoaded(db, opts));
 }
+
+export interface RecognisedBreakage {
+  currency: Currency;
+  /** What expired cards held when they expired, moved to the business's breakage account up to the day's end. */
+  amount: number;
+  cards: number;
+}
+
+/**
+ * Breakage recognised, not estimated: the balances of cards that expired
+ * (lib/cards/expire-cards.ts) up to the end of the as-of day. An expired card
+ * owes nothing, so this money has left the liability for good.
+ */
+export async function recognisedBreakage(db: DbOrTx, opts: LiabilityOptions): Promise<RecognisedBreakage[]> {
+  const asOf = asOfDay(opts.day, opts.timeZone, opts.at);
+  const result = await reportRead(db, (tx) =>
+    tx.execute<{ currency: Currency; amount: number; cards: number }>(sql`
+    SELECT a.currency, sum(e.amount)::bigint AS amount, count(*)::int AS cards
+    FROM ledger_accounts a
+    JOIN ledger_entries e ON e.account_id = a.id
+    JOIN ledger_transactions t ON t.id = e.transaction_id AND t.kind = 'card_expiry'
+    WHERE a.kind = 'breakage' AND a.business_id = ${opts.businessId} AND a.mode = ${opts.mode}
+      AND e.created_at < ${asOf.end.toISOString()}::timestamptz
+    GROUP BY a.currency ORDER BY a.currency`),
+  );
+  return result.rows.map((r) => ({ currency: r.currency, amount: Number(r.amount), cards: Number(r.cards) }));
+}

@@ -18,6 +18,7 @@ const EVENT_TYPES = [
   'hold.captured',
   'hold.voided',
   'hold.expired',
+  'card.expired',
 ] as const;
 
 export const filtersSchema = z.object({

@@ -8,7 +8,7 @@ type PayoutEventType = 'payout.success' | 'payout.failed';
 type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
 export type HoldEventType = 'hold.created' | 'hold.captured' | 'hold.voided' | 'hold.expired';
-export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType;
+export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired';
 
 export interface EventCustomer {
   first_name?: string | null;
@@ -232,5 +232,33 @@ export function holdEventPayload(p: HoldEventInput): Json {
     customer: customerObject(p.customer),
     created_at: hold.created_at,
     updated_at: hold.ended_at ?? hold.created_at,
+  });
+}
+
+export interface ExpiryEventInput {
+  mode: string;
+  currency: string;
+  /** What the card held when it expired, moved to the business's breakage account. */
+  amount: number;
+  cardNumber: string;
+  expiresAt: Date | string;
+  customer?: EventCustomer;
+  createdAt: Date | string;
+}
+
+/** Beyond SPEC.md (CONTRACT 4a): a card reached its expiry date; its balance became breakage and the card is read-only. */
+export function expiryEventPayload(p: ExpiryEventInput): Json {
+  return compact({
+    event: 'card.expired',
+    status: 'success',
+    mode: p.mode,
+    currency: p.currency,
+    amount: p.amount,
+    card_number: p.cardNumber,
+    available_amount: 0,
+    expires_at: iso(p.expiresAt),
+    customer: customerObject(p.customer),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.createdAt),
   });
 }

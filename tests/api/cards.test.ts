@@ -21,6 +21,7 @@ const CARD_KEYS = [
   'held_amount',
   'created_at',
   'updated_at',
+  'expires_at',
 ];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -33,7 +34,7 @@ describe('POST /card', () => {
     expect(res.body.message).toMatch(/created/i);
     const card = res.body.data;
     expect(Object.keys(card)).toEqual(CARD_KEYS);
-    expect(card).toMatchObject({ name: 'Sara Tesfaye', currency: 'USD', status: 1, is_scoped: 1, business_id: biz.id, available_amount: 0 });
+    expect(card).toMatchObject({ name: 'Sara Tesfaye', currency: 'USD', status: 1, is_scoped: 1, business_id: biz.id, available_amount: 0, expires_at: null });
     expect(card.card_number).toMatch(/^\d{16}$/);
     expect(card.last_four).toBe(card.card_number.slice(-4));
     expect(card.created_at).toMatch(ISO_MS);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createBusiness } from '../../lib/admin/businesses';
 import { cancelCard } from '../../lib/cards/cancel-card';
 import { createCard } from '../../lib/cards/create-card';
+import { expireDueCards } from '../../lib/cards/expire-cards';
 import { setCardStatus } from '../../lib/cards/set-card-status';
 import type { Db } from '../../lib/db/client';
 import { ServiceError } from '../../lib/errors';
@@ -18,7 +19,7 @@ import { createPayout } from '../../lib/payouts/create-payout';
 import { createTransfer } from '../../lib/payouts/create-transfer';
 import { settlePayoutAsProvider } from '../../lib/payouts/settle-payout-as-provider';
 import { redeemCard } from '../../lib/redemptions/redeem-card';
-import { randomPhone, testDb } from '../helpers';
+import { randomPhone, testDb, waitFor } from '../helpers';
 
 /**
  * Random sequences of card and money commands run through the core against
@@ -35,7 +36,7 @@ const SEED = Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31);
 const FEES = { card_to_card: 7, b2b: 11, bank: 13, redemption: 5 } as const;
 const ACTOR = { type: 'system', id: 'model' } as const;
 
-type CardState = 'active' | 'disabled' | 'cancelled';
+type CardState = 'active' | 'disabled' | 'cancelled' | 'expired';
 interface Pending {
   reference: string;
   kind: 'bank' | 'transfer';
@@ -54,6 +55,8 @@ interface Model {
   cards: { number: string; balance: number; state: CardState }[];
   business: number;
   merchant: number;
+  /** What the business's expired cards held when they expired: breakage recognised. */
+  breakage: number;
   pending: Pending[];
   holds: TillHold[];
 }
@@ -80,14 +83,14 @@ let compared = 0;
 
 async function compare(m: Model, r: Real) {
   compared++;
-  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; status: number; held: number }>(sql`
-    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.status,
+  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; expired: boolean; status: number; held: number }>(sql`
+    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.expired_at IS NOT NULL AS expired, c.status,
            (SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')::bigint AS held
     FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${r.businessId} AND c.mode = 'test'`);
   const real = Object.fromEntries(
     rows.map((x) => [
       x.card_number,
-      { balance: Number(x.balance), held: Number(x.held), state: x.cancelled ? 'cancelled' : x.status === 1 ? 'active' : 'disabled' },
+      { balance: Number(x.balance), held: Number(x.held), state: x.cancelled ? 'cancelled' : x.expired ? 'expired' : x.status === 1 ? 'active' : 'disabled' },
     ]),
   );
   const held = (card: string) => m.holds.filter((h) => h.card === card && h.state === 'held').reduce((sum, h) => sum + h.amount, 0);
@@ -106,7 +109,18 @@ async function compare(m: Model, r: Real) {
         )
       ).rows[0].b,
     );
-  expect({ business: await acct(r.businessId), merchant: await acct(r.merchantBusinessId) }).toEqual({ business: m.business, merchant: m.merchant });
+  const breakage = Number(
+    (
+      await r.db.execute<{ b: number }>(
+        sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'breakage' AND business_id = ${r.businessId} AND mode = 'test'`,
+      )
+    ).rows[0].b,
+  );
+  expect({ business: await acct(r.businessId), merchant: await acct(r.merchantBusinessId), breakage }).toEqual({
+    business: m.business,
+    merchant: m.merchant,
+    breakage: m.breakage,
+  });
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
@@ -174,6 +188,33 @@ class Cancel implements Cmd {
   toString = () => `Cancel(${this.i})`;
 }
 
+/** Moves the card's clock past its expiry and sweeps: its whole balance becomes breakage, once. */
+class ExpireCard implements Cmd {
+  constructor(readonly i: number) {}
+  check = (m: Model) => m.cards.length > 0;
+  async run(m: Model, r: Real) {
+    const c = pick(m.cards, this.i);
+    await r.db.execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ${c.number} AND expired_at IS NULL`);
+    // The shared server sweeps too: wait until one of the two has expired it (a cancelled card is never swept).
+    await waitFor(async () => {
+      await expireDueCards(r.db);
+      const { rows } = await r.db.execute<{ done: boolean }>(
+        sql`SELECT expired_at IS NOT NULL OR cancelled_at IS NOT NULL AS done FROM cards WHERE card_number = ${c.number}`,
+      );
+      return rows[0].done ? true : undefined;
+    });
+    if (c.state === 'active' || c.state === 'disabled') {
+      // Its open till holds end as expired first: their money goes back to the card, then with it to breakage.
+      for (const h of m.holds) if (h.card === c.number && h.state === 'held') release(m, h, 'expired');
+      m.breakage += c.balance;
+      c.balance = 0;
+      c.state = 'expired';
+    }
+    await compare(m, r);
+  }
+  toString = () => `ExpireCard(${this.i})`;
+}
+
 class Transfer implements Cmd {
   constructor(
     readonly i: number,
@@ -217,7 +258,7 @@ class Settle implements Cmd {
       input: { status: this.success ? 'success' : 'failed' },
     });
     if (p.kind === 'transfer') {
-      if (this.success && card.state !== 'cancelled') card.balance += p.debit;
+      if (this.success && card.state !== 'cancelled' && card.state !== 'expired') card.balance += p.debit;
       else m.business += p.debit;
     } else if (!this.success) {
       if (card.state === 'active') card.balance += p.debit;
@@ -358,7 +399,7 @@ class Void implements Cmd {
   toString = () => `Void(${this.i})`;
 }
 
-class Expire implements Cmd {
+class ExpireHold implements Cmd {
   constructor(readonly i: number) {}
   check = (m: Model) => m.holds.length > 0;
   async run(m: Model, r: Real) {
@@ -368,7 +409,7 @@ class Expire implements Cmd {
     if (h.state === 'held') release(m, h, 'expired');
     await compare(m, r);
   }
-  toString = () => `Expire(${this.i})`;
+  toString = () => `ExpireHold(${this.i})`;
 }
 
 const amount = fc.integer({ min: 100, max: 6_000 });
@@ -377,6 +418,7 @@ const commands = [
   amount.map((a) => new Deposit(a * 3)),
   fc.tuple(fc.nat(), fc.constantFrom('enable' as const, 'disable' as const)).map(([i, a]) => new SetStatus(i, a)),
   fc.nat().map((i) => new Cancel(i)),
+  fc.nat().map((i) => new ExpireCard(i)),
   fc.tuple(fc.nat(), amount).map(([i, a]) => new Transfer(i, a)),
   fc.tuple(fc.nat(), fc.boolean()).map(([i, s]) => new Settle(i, s)),
   fc
@@ -392,7 +434,7 @@ const commands = [
   fc.tuple(fc.nat(), amount).map(([i, a]) => new PlaceHold(i, a)),
   fc.tuple(fc.nat(), fc.boolean()).map(([i, w]) => new Capture(i, w)),
   fc.nat().map((i) => new Void(i)),
-  fc.nat().map((i) => new Expire(i)),
+  fc.nat().map((i) => new ExpireHold(i)),
 ];
 
 describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
@@ -413,7 +455,7 @@ describe(`ledger model (${RUNS} runs, seed ${SEED})`, () => {
               )
             ).rows[0].b,
           );
-          const model: Model = { cards: [], business: 0, merchant: before, pending: [], holds: [] };
+          const model: Model = { cards: [], business: 0, merchant: before, breakage: 0, pending: [], holds: [] };
           const real = { db, businessId: biz.id, merchantBusinessId: merchant.id, merchantId: merchant.merchant_id };
           // Every run starts from two cards and a funded business account, so the commands have something to move.
           await new NewCard().run(model, real);

@@ -27,6 +27,11 @@ const EVENTS: [string, string, string][] = [
   ['hold.captured', 'A hold was captured: captured_amount reached your business account less the fee, the rest went back to the card', 'captured'],
   ['hold.voided', 'A hold was voided: its money is back on the card (on your business account if the card was cancelled meanwhile)', 'voided'],
   ['hold.expired', 'A hold reached expires_at uncaptured: the service released its money to the card', 'expired'],
+  [
+    'card.expired',
+    "A card reached its expiry date (the business's expiry policy): its whole balance moved to the business's breakage account and the card is read-only",
+    'success',
+  ],
   ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
   [
     'payout.failed',

@@ -10,7 +10,7 @@ export type FigureGroup = 'in' | 'out' | 'reversals' | 'fees' | 'ledger';
 /**
  * Every figure of a day, with its meaning in words: the page's definitions
  * and the CSV's headers both come from here. Amounts are what moved on this
- * business's own ledger accounts (its cards and its business account), except
+ * business's own ledger accounts (its cards, its business account and its breakage account), except
  * fees, which are the provider's fee revenue in the same transactions.
  */
 export const FIGURES = [
@@ -79,6 +79,14 @@ export const FIGURES = [
     text: 'Balances of cancelled cards moved to the business account; the same amount appears as cancelled cards emptied.',
   },
   {
+    key: 'breakageRecognised',
+    group: 'in',
+    label: 'Breakage recognised',
+    csv: 'breakage_recognised',
+    onPage: true,
+    text: 'What expired cards held when they expired, moved to the business’s breakage account: no longer owed to anyone. The same amount appears as expired cards emptied.',
+  },
+  {
     key: 'adjustmentsIn',
     group: 'in',
     label: 'Adjustments in',
@@ -142,6 +150,14 @@ export const FIGURES = [
     csv: 'cancelled_cards_emptied',
     onPage: false,
     text: 'What cancelled cards held when they were cancelled, moved to the business account.',
+  },
+  {
+    key: 'cardsExpired',
+    group: 'out',
+    label: 'Expired cards emptied',
+    csv: 'expired_cards_emptied',
+    onPage: false,
+    text: 'What cards held when they expired, moved to the breakage account.',
   },
   {
     key: 'paymentsRefunded',

@@ -20,6 +20,7 @@ const KNOWN_KINDS = [
   'payment_refund_reversal',
   'business_deposit',
   'card_cancellation',
+  'card_expiry',
 ];
 const list = (values: readonly string[]) =>
   sql.join(
@@ -73,7 +74,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       WHERE t.business_id IS DISTINCT FROM ${B} AND t.mode = ${M} AND ${within('created_at')}
     ), ent AS MATERIALIZED (
       SELECT tx.*, e.id AS entry_id, e.account_id, e.currency, e.amount, e.balance_after, a.kind AS account_kind, a.name AS account_name,
-        (a.business_id = ${B} AND a.mode = ${M} AND a.kind IN ('card', 'business', 'held')) AS own
+        (a.business_id = ${B} AND a.mode = ${M} AND a.kind IN ('card', 'business', 'held', 'breakage')) AS own
       FROM tx JOIN ledger_entries e ON e.transaction_id = tx.id JOIN ledger_accounts a ON a.id = e.account_id
       WHERE ${currency}
     ), per_tx AS MATERIALIZED (
@@ -98,6 +99,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'payout_card_to_card' AND NOT crossing")} AS "cardToCardReceived",
         ${f("kind = 'payout_card_to_card' AND crossing")} AS "cardToCardFromOthers",
         ${f("kind = 'card_cancellation'")} AS "cardsSweptIn",
+        ${f("kind = 'card_expiry'")} AS "breakageRecognised",
         ${f("kind IN ('adjustment_increase', 'adjustment_decrease')")} AS "adjustmentsIn",
         ${f("kind = 'card_redemption'")} AS "redemptionsIn",
         ${f("kind = 'card_redemption'", 'own_out')} AS "redemptionsOut",
@@ -108,6 +110,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         ${f("kind = 'payout_b2b' AND ours", 'own_out')} AS "b2bSent",
         ${f("kind = 'transfer'", 'own_out')} AS "topupsSent",
         ${f("kind = 'card_cancellation'", 'own_out')} AS "cardsEmptied",
+        ${f("kind = 'card_expiry'", 'own_out')} AS "cardsExpired",
         ${f("kind = 'payment_refund'", 'own_out')} AS "paymentsRefunded",
         ${f("kind IN ('adjustment_increase', 'adjustment_decrease')", 'own_out')} AS "adjustmentsOut",
         ${f("kind = 'payout_bank_reversal'")} AS "payoutsRefunded",

@@ -54,14 +54,21 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
         title="Cards"
         description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
         actions={
-          can(session.role, 'cards:create') && (
-            <>
-              <LinkButton href="/cards/upload" variant="secondary">
-                Upload CSV
+          <>
+            {can(session.role, 'cards:expiry') && (
+              <LinkButton href="/cards/expiring" variant="secondary">
+                Expiring soon
               </LinkButton>
-              <LinkButton href="/cards/new">New card</LinkButton>
-            </>
-          )
+            )}
+            {can(session.role, 'cards:create') && (
+              <>
+                <LinkButton href="/cards/upload" variant="secondary">
+                  Upload CSV
+                </LinkButton>
+                <LinkButton href="/cards/new">New card</LinkButton>
+              </>
+            )}
+          </>
         }
       />
       <DataAgeNote lagMs={lagMs} />

@@ -3,6 +3,8 @@ import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/components/cards/card-status-label';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
+import { expiryDay } from '@/components/cards/expiry-day';
+import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { RedeemFormView } from '@/components/cards/redeem-form';
 import { TopUpFormView } from '@/components/cards/top-up-form';
 import { AdjustmentFormView } from '@/components/approvals/adjustment-form';
@@ -15,6 +17,7 @@ import { can } from '@/lib/auth/permissions';
 import { pathParam } from '@/server/path-param';
 import { requirePage } from '@/server/session';
 import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
+import { dayIn } from '@/lib/dashboard/time-zone';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';
@@ -34,6 +37,7 @@ export default async function CardPage({ params, searchParams }: Props) {
     cardNumber: pathParam(card_number),
     before,
     limit: 50,
+    timeZone: session.timeZone,
   }).catch((err) => {
     if (err instanceof ServiceError && (err.code === 'card_not_found' || err.code === 'invalid_card_number')) notFound();
     throw err;
@@ -41,7 +45,8 @@ export default async function CardPage({ params, searchParams }: Props) {
   const { card, events, state } = story;
   const balance = Number(card.balance);
   const status = cardStatusLabel(card);
-  const live = state !== 'cancelled';
+  const live = state !== 'cancelled' && state !== 'expired';
+  const canExtend = live && card.expires_at !== null && can(session.role, 'cards:expiry');
   const movesMoney = live && can(session.role, 'money:move');
   const canChangeStatus = live && can(session.role, 'cards:status');
   const canCancel = live && can(session.role, 'cards:cancel');
@@ -89,6 +94,18 @@ export default async function CardPage({ params, searchParams }: Props) {
           </Notice>
         </div>
       )}
+      {state === 'expired' && card.expired_at && (
+        <div className="mb-4" data-testid="expired-banner">
+          <Notice tone="info">
+            <p className="font-semibold">This card has expired. It can no longer be used, topped up or enabled; this page is its record.</p>
+            <p className="mt-1">
+              It expired at the end of {card.expires_at ? expiryDay(card.expires_at, session.timeZone) : 'its last day'} (swept{' '}
+              <LocalTime iso={new Date(card.expired_at).toISOString()} />
+              ). Whatever it held became breakage in your business’s {card.currency} breakage account.
+            </p>
+          </Notice>
+        </div>
+      )}
       <div className="grid gap-4 lg:grid-cols-3">
         <Panel title="Holder">
           <dl className="space-y-2 text-sm">
@@ -106,6 +123,12 @@ export default async function CardPage({ params, searchParams }: Props) {
               <dt className="text-slate-600">Created</dt>
               <dd>
                 <LocalTime iso={new Date(card.created_at).toISOString()} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">{state === 'expired' ? 'Expired' : 'Expires'}</dt>
+              <dd className="font-medium text-slate-900" data-testid="card-expiry">
+                {card.expires_at ? `End of ${expiryDay(card.expires_at, session.timeZone)}` : 'Never'}
               </dd>
             </div>
           </dl>
@@ -187,6 +210,17 @@ export default async function CardPage({ params, searchParams }: Props) {
           </Panel>
         )}
       </div>
+
+      {canExtend && card.expires_at && (
+        <div className="mt-4">
+          <Panel title="Extend expiry">
+            <p className="-mt-2 mb-3 text-sm text-slate-600">
+              Give the customer more time: the card then expires at the end of the day you choose. The reason is kept in the audit log and in the history below.
+            </p>
+            <ExtendExpiryForm cardNumber={card.card_number} currentDay={dayIn(session.timeZone, new Date(card.expires_at))} />
+          </Panel>
+        </div>
+      )}
 
       {movesMoney && state === 'active' && (
         <div className="mt-4">

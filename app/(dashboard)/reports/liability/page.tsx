@@ -8,7 +8,7 @@ import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { dayIn, zoneLabel } from '@/lib/dashboard/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
-import { breakageEstimates, windowStartDay } from '@/lib/reports/breakage';
+import { breakageEstimates, recognisedBreakage, windowStartDay } from '@/lib/reports/breakage';
 import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';
 import { dormantCards, liabilityReport } from '@/lib/reports/liability/query';
 import { CURRENCIES } from '@/lib/validation';
@@ -40,10 +40,13 @@ async function Breakage({
   dayLabel: string;
   formatDay: (at: Date) => string;
 }) {
-  const { value: estimates } = await pageRead((db) => breakageEstimates(db, opts, report));
+  const {
+    value: [estimates, recognised],
+  } = await pageRead((db) => Promise.all([breakageEstimates(db, opts, report), recognisedBreakage(db, opts)]));
   return (
     <LiabilityBreakage
       estimates={estimates}
+      recognised={recognised}
       dayLabel={dayLabel}
       formatDay={formatDay}
       windowStartLabel={dayLabelOf(windowStartDay(opts.day, opts.dormantDays))}

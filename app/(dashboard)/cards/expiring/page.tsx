@@ -1,0 +1,57 @@
+import Link from 'next/link';
+import { expiryDay } from '@/components/cards/expiry-day';
+import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
+import { formatMoney } from '@/components/ui/money';
+import { EmptyState, PageHeader } from '@/components/ui/page-header';
+import { EXPIRING_WITHIN_DAYS, listExpiringCards } from '@/lib/cards/list-expiring-cards';
+import { dayIn } from '@/lib/dashboard/time-zone';
+import { getDb } from '@/lib/db/client';
+import { requirePage } from '@/server/session';
+
+export const metadata = { title: 'Expiring cards · Gift cards' };
+
+/** Support and finance see the cards about to expire, soonest first, and give one more time with a reason. */
+export default async function ExpiringCardsPage() {
+  const session = await requirePage('cards:expiry');
+  const cards = await listExpiringCards(getDb(), session.businessId, session.mode);
+  return (
+    <>
+      <PageHeader
+        back={{ href: '/cards', label: 'Cards' }}
+        title="Expiring soon"
+        description={`Cards in ${session.mode} mode that expire within the next ${EXPIRING_WITHIN_DAYS} days, soonest first. At expiry a card’s balance becomes breakage and the card is read-only.`}
+      />
+      {cards.length === 0 ? (
+        <EmptyState title={`No card expires in the next ${EXPIRING_WITHIN_DAYS} days`} />
+      ) : (
+        <ul className="space-y-3" data-testid="expiring-cards">
+          {cards.map((c) => (
+            <li key={c.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid={`expiring-${c.card_number}`}>
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <Link
+                  href={`/cards/${c.card_number}`}
+                  className="font-mono font-medium text-emerald-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-700"
+                >
+                  {c.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}
+                </Link>
+                <span className="text-sm font-medium text-slate-900" data-testid="expiring-day">
+                  Expires at the end of {expiryDay(c.expires_at!, session.timeZone)}
+                </span>
+              </div>
+              <p className="mt-1 text-sm text-slate-700">
+                {[c.first_name, c.last_name].filter(Boolean).join(' ') || 'No name given'} · {c.phone_number} · holds{' '}
+                <span className="tabular-nums">{formatMoney(Number(c.balance), c.currency)}</span>
+              </p>
+              <details className="mt-2">
+                <summary className="cursor-pointer text-sm font-medium text-emerald-800">Extend</summary>
+                <div className="mt-3">
+                  <ExtendExpiryForm cardNumber={c.card_number} currentDay={dayIn(session.timeZone, new Date(c.expires_at!))} />
+                </div>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+import { type ExtendExpiryInput, extendExpirySchema } from '@/lib/actions/expiry.validation';
+import { extendCardExpiry } from '@/server/actions/expiry';
+
+/** A later last day for one card, with the reason kept in the audit log and on the card's history. */
+export function ExtendExpiryForm({ cardNumber, currentDay }: { cardNumber: string; currentDay: string }) {
+  const router = useRouter();
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { register, handleSubmit, setError, reset, formState } = useForm<ExtendExpiryInput>({
+    resolver: zodResolver(extendExpirySchema),
+    defaultValues: { card_number: cardNumber, expires_on: '', reason: '' },
+  });
+  const { errors, isSubmitting } = formState;
+  const id = `extend-${cardNumber}`;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setMessage(null);
+    const result = await extendCardExpiry(values);
+    if (result.ok) {
+      setMessage({ tone: 'success', text: `Extended to ${values.expires_on}.` });
+      reset({ card_number: cardNumber, expires_on: '', reason: '' });
+      router.refresh();
+      return;
+    }
+    const fields = Object.entries(result.fieldErrors ?? {});
+    for (const [field, text] of fields) setError(field as keyof ExtendExpiryInput, { message: text }, { shouldFocus: true });
+    if (fields.length === 0) setMessage({ tone: 'error', text: result.message });
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label={`Extend card ending ${cardNumber.slice(-4)}`}>
+      <input type="hidden" {...register('card_number')} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          id={`${id}-date`}
+          label="New last day"
+          type="date"
+          min={currentDay}
+          hint={`After ${currentDay}, in your time zone.`}
+          error={errors.expires_on?.message}
+          {...register('expires_on')}
+        />
+        <TextField id={`${id}-reason`} label="Reason" maxLength={200} error={errors.reason?.message} {...register('reason')} />
+      </div>
+      {message && (
+        <Notice tone={message.tone} testId="extend-notice">
+          {message.text}
+        </Notice>
+      )}
+      <Button type="submit" disabled={isSubmitting} className="sm:w-auto" variant="secondary">
+        {isSubmitting ? 'Extending…' : 'Extend expiry'}
+      </Button>
+    </form>
+  );
+}

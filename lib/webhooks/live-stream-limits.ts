@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RateLimitedError, positiveEnv } from '../api/rate-limit';
+import { metrics } from '../observability/metrics';
 
 /** A dashboard tab holds one live stream; a person rarely has more tabs open than this. */
 const MAX_STREAMS_PER_SESSION = positiveEnv('LIVE_STREAMS_PER_SESSION', 16);
@@ -29,10 +30,12 @@ class LiveStreamLimits {
       throw new RateLimitedError(5, `Your address already has ${this.perAddress} live views open; close some tabs.`);
     }
     for (const k of keys) this.open.set(k, (this.open.get(k) ?? 0) + 1);
+    metrics()?.liveStreams.inc();
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      metrics()?.liveStreams.dec();
       for (const k of keys) {
         const left = (this.open.get(k) ?? 1) - 1;
         if (left > 0) this.open.set(k, left);

@@ -1,6 +1,6 @@
 import { errorResponse } from '@/lib/api/api-route';
 import { getDb } from '@/lib/db/client';
-import { newRequestId } from '@/lib/ids';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { searchEverything } from '@/lib/search/search-everything';
 import { requireAction } from '@/server/session';
 
@@ -20,6 +20,6 @@ export async function GET(req: Request) {
     });
     return Response.json({ status: 'success', data }, { headers: { 'cache-control': 'private, no-store' } });
   } catch (err) {
-    return errorResponse(err, newRequestId());
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }

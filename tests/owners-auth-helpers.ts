@@ -31,8 +31,12 @@ export const tokenOf = (link: string) => link.split('/').pop()!;
  * A sign-in through next-auth's credentials callback over HTTP, as the login form does it:
  * the session cookie when it signed in, else next-auth's error code.
  */
-export async function signInOverHttp(email: string, password: string, code?: string): Promise<{ cookie: string | null; error: string | null }> {
-  const base = inject('baseUrl');
+export async function signInOverHttp(
+  email: string,
+  password: string,
+  code?: string,
+  base = inject('baseUrl'),
+): Promise<{ cookie: string | null; error: string | null }> {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const jar = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);

@@ -91,9 +91,13 @@ if (global.__giftcardMetrics === undefined) global.__giftcardMetrics = process.e
 
 export const metrics = (): Metrics | null => global.__giftcardMetrics ?? null;
 
-/** A label for how a core call ended: the answer's status, or the error's code. */
+/** A label for how a core call ended: the answer's status (none: it completed at once, as card to card does), or the error's code. */
 const outcomeOf = (result: unknown, err?: unknown): string =>
-  err === undefined ? String((result as { status?: unknown } | undefined)?.status ?? 'ok').toLowerCase() : err instanceof ServiceError ? err.code : 'error';
+  err === undefined
+    ? String((result as { status?: unknown } | undefined)?.status ?? 'success').toLowerCase()
+    : err instanceof ServiceError
+      ? err.code
+      : 'error';
 
 /** Counts a payout or payment call by how it ended, and passes its answer or error on unchanged. */
 export async function countedCall<T>(kind: 'payouts' | 'payments', labels: { type: string; mode: string }, call: () => Promise<T>): Promise<T> {

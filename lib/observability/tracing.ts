@@ -3,12 +3,21 @@ import { scrub } from './logger';
 
 const URL_ATTRIBUTES = ['http.target', 'http.url', 'url.path', 'url.query', 'url.full'];
 
-function maskUrl(span: { setAttribute(key: string, value: string): void; attributes?: Record<string, unknown> }): void {
-  for (const key of URL_ATTRIBUTES) {
-    const value = span.attributes?.[key];
-    if (typeof value === 'string') span.setAttribute(key, scrub(value));
-  }
-}
+/**
+ * A path or query can hold a card number or a key: every span (ours and Next.js's own, which names the raw
+ * target) leaves with them masked, as the request's log line does. Runs before the exporting processor.
+ */
+const maskUrls = {
+  onStart() {},
+  onEnd(span: { attributes: Record<string, unknown> }) {
+    for (const key of URL_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (typeof value === 'string') span.attributes[key] = scrub(value);
+    }
+  },
+  forceFlush: async () => {},
+  shutdown: async () => {},
+};
 
 /**
  * OpenTelemetry traces of HTTP requests and their PostgreSQL queries, sent by
@@ -18,15 +27,14 @@ function maskUrl(span: { setAttribute(key: string, value: string): void; attribu
  */
 function startTracing(): void {
   const require = createRequire(import.meta.url);
-  const { NodeSDK } = require('@opentelemetry/sdk-node');
+  const { NodeSDK, tracing } = require('@opentelemetry/sdk-node');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg');
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME || 'giftcard-service',
-    traceExporter: new OTLPTraceExporter(),
-    // A path or query can hold a card number or a key: a request's span shows them masked, as its log line does.
-    instrumentations: [new HttpInstrumentation({ requestHook: maskUrl }), new PgInstrumentation()],
+    spanProcessors: [maskUrls, new tracing.BatchSpanProcessor(new OTLPTraceExporter())],
+    instrumentations: [new HttpInstrumentation(), new PgInstrumentation()],
   });
   sdk.start();
   // The instrumentations patch a module when it is required; ESM imports of node:http and pg bypass that hook,

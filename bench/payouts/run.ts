@@ -60,6 +60,10 @@ const serverEnv: Record<string, string> | undefined = process.env.BENCH_CPU_PROF
   ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` }
   : undefined;
 const ACTOR = { type: 'system', id: 'bench' } as const;
+// Servers write their log lines to files: this process blocks in spawnSync while wrk runs and would read no pipe meanwhile.
+const SERVER_LOGS = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-logs-'));
+let serverLogs = 0;
+const serverLogFile = () => path.join(SERVER_LOGS, `server-${++serverLogs}.log`);
 
 async function localServerUp(): Promise<boolean> {
   const c = new pg.Client({ connectionString: `${LOCAL_PG}/postgres`, connectionTimeoutMillis: 2_000 });
@@ -409,7 +413,12 @@ async function main() {
     // Start the server, then let it deliver the webhook events the core phases wrote before timing HTTP.
     await stopFolding();
     ensureProductionBuild();
-    server = await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: { ...serverEnv, ...OBSERVED_ENV } });
+    server = await startTestServer({
+      databaseUrl: env.databaseUrl,
+      adminToken: env.adminToken,
+      stdoutFile: serverLogFile(),
+      env: { ...serverEnv, ...OBSERVED_ENV },
+    });
     const drainStarted = performance.now();
     const backlog = await pendingDeliveries(db);
     while ((await pendingDeliveries(db)) > 0 && performance.now() - drainStarted < 300_000) await new Promise((r) => setTimeout(r, 500));
@@ -461,7 +470,12 @@ async function main() {
     const pairs: { http: Awaited<ReturnType<typeof measured>>; health: Awaited<ReturnType<typeof measured>>; ratio: number }[] = [];
     // With BENCH_OBSERVABILITY=compare, each pair is followed by the same pair on a server with logs and metrics off.
     const unobserved = OBSERVABILITY_COMPARE
-      ? await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: { ...serverEnv, ...UNOBSERVED_ENV } })
+      ? await startTestServer({
+          databaseUrl: env.databaseUrl,
+          adminToken: env.adminToken,
+          stdoutFile: serverLogFile(),
+          env: { ...serverEnv, ...UNOBSERVED_ENV },
+        })
       : undefined;
     const unobservedRatios: number[] = [];
     const unobservedCpu: { payout: number; health: number }[] = [];
@@ -564,7 +578,8 @@ async function main() {
     // endpoint registered too: every event must reach each endpoint exactly once, whichever instance claimed it.
     const receiver = await startReceiver();
     await registerWebhookEndpoint(db, biz.id, { mode: 'test', url: receiver.url });
-    for (let i = 1; i < INSTANCES; i++) servers.push(await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: serverEnv }));
+    for (let i = 1; i < INSTANCES; i++)
+      servers.push(await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, stdoutFile: serverLogFile(), env: serverEnv }));
     const firstEvent = await lastEvent();
     const multiHealth = await measured(`GET /api/health on ${INSTANCES} instances`, false, servers);
     const multi = await measured(`HTTP card-to-card on ${INSTANCES} instances, dashboard and business endpoints`, true, servers);
@@ -635,6 +650,7 @@ async function main() {
     await pool.end();
     await Promise.all(servers.map((s) => s.stop()));
     await env.close();
+    fs.rmSync(SERVER_LOGS, { recursive: true, force: true });
   }
 }
 

@@ -4,7 +4,7 @@ import { currentRequest } from './request-context';
 
 const REDACTED = '[redacted]';
 
-/** Keys whose values never reach a log line, wherever they sit in a logged object. */
+/** Keys whose values never reach a log line: at the top of a line, or in its headers, body or input. */
 const SECRET_KEYS = [
   'authorization',
   'cookie',
@@ -19,7 +19,8 @@ const SECRET_KEYS = [
   'password',
   'otp',
 ];
-const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}"]`]);
+// Named paths only: wildcard paths cost pino about 19 µs a line, eight times the line itself (bench/observability).
+const REDACT_PATHS = SECRET_KEYS.flatMap((k) => ['', 'headers', 'body', 'input'].map((under) => (under ? `${under}["${k}"]` : `["${k}"]`)));
 
 // Text written by a library or an error message can quote a request: keys, webhook secrets (percent-encoded too, as in
 // a query), bearer tokens and any run of 9 or more digits (card numbers, phone numbers, spaced or not) are masked.
@@ -72,7 +73,8 @@ function createLogger(): Logger {
     },
   };
   if (pretty()) return pino({ ...options, transport: { target: 'pino-pretty' } });
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  // Lines wait in memory while stdout's reader is slow, up to 16 MB; past that they are dropped, never the process's memory.
+  return pino(options, pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 }));
 }
 
 // One logger for the custom server and Next.js's bundle of this module, so their lines never interleave mid-line.

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backgroundLoop } from './background-loop';
+import { logger } from './observability/logger';
 
 // The loop's clock is faked: the test moves time itself, so a busy machine cannot stretch or squeeze the intervals it checks.
 beforeEach(() => {
@@ -11,7 +12,7 @@ afterEach(() => {
 
 describe('background loops', () => {
   it('run again at once while work is left, then wait the interval; a failed pass is logged and retried', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const errors = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const passes: number[] = [];
     const answers = [true, true, false, 'fail', false];
     const stop = backgroundLoop('test loop', 200, async () => {
@@ -34,9 +35,9 @@ describe('background loops', () => {
     expect(passes[3] - passes[2]).toBe(200);
     expect(passes[4] - passes[3]).toBe(200);
     await stop();
-    const logged = errors.mock.calls.map((c) => c.join(' '));
+    const logged = errors.mock.calls.map((c) => c as unknown[]);
     errors.mockRestore();
-    expect(logged).toEqual(['test loop: boom']);
+    expect(logged).toEqual([[{ err: new Error('boom'), task: 'test loop' }, 'test loop failed; tried again at the next interval']]);
   });
 
   it('stop waits for the pass under way and starts no other', async () => {

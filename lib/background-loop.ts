@@ -1,3 +1,5 @@
+import { logger } from './observability/logger';
+
 /** Stops a background task; resolves once its running pass has finished. */
 export type Stop = () => Promise<void>;
 
@@ -15,7 +17,7 @@ export function backgroundLoop(name: string, intervalMs: number, pass: () => Pro
       try {
         if (await pass()) continue;
       } catch (err) {
-        console.error(`${name}:`, err instanceof Error ? err.message : err);
+        logger.error({ err, task: name }, `${name} failed; tried again at the next interval`);
       }
       if (stopped) break;
       await new Promise<void>((resolve) => {

@@ -1,3 +1,5 @@
+// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, tracing patches http and pg before anything else loads them.
+import { stopTracing } from '../lib/observability/tracing';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +23,9 @@ import { applyMigrations } from '../lib/db/migrate';
 import { startBackgroundWork } from '../lib/background';
 import { drainable } from '../lib/lifecycle/graceful-shutdown';
 import { seedIfEmpty } from '../lib/seed';
+import { logger } from '../lib/observability/logger';
+import { watchPool } from '../lib/observability/metrics';
+import { observeRequests } from '../lib/observability/observe-requests';
 
 /** npm start: database (embedded unless DATABASE_URL), migrations, seed, build if needed, then serve. */
 async function main() {
@@ -31,7 +36,7 @@ async function main() {
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres(path.join(settings.dataDir));
     databaseUrl = embedded.url;
-    console.log(`Embedded PostgreSQL started (data in ${settings.dataDir})`);
+    logger.info(`Embedded PostgreSQL started (data in ${settings.dataDir})`);
   }
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
@@ -42,6 +47,7 @@ async function main() {
   });
 
   const { db, pool } = createDb(databaseUrl, 5);
+  watchPool('background', pool);
   let stopWork = async () => {};
   let server: http.Server | undefined;
   let drain: ReturnType<typeof drainable> | undefined;
@@ -57,6 +63,7 @@ async function main() {
       stopWork().catch(() => {}),
     ]);
     await pool.end().catch(() => {});
+    await stopTracing().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(code);
   };
@@ -68,7 +75,7 @@ async function main() {
     await applyMigrations(process.env.DATABASE_DIRECT_URL || databaseUrl);
     await seedIfEmpty(db);
     if (!fs.existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'))) {
-      console.log('No production build found: building (next build)...');
+      logger.info('No production build found: building (next build)...');
       const built = spawnSync('npx', ['next', 'build'], { stdio: 'inherit', env: process.env });
       if (built.status !== 0) throw new Error('next build failed');
     }
@@ -77,7 +84,7 @@ async function main() {
     const handle = app.getRequestHandler();
     const trustedHops = trustedProxyHops();
     const headers = securityHeaders({ https: settings.appUrl.startsWith('https:') });
-    server = http.createServer((req, res) => {
+    const listener: http.RequestListener = (req, res) => {
       // Whatever the client wrote in X-Forwarded-For is replaced: sign-in and back office limits read this one address.
       req.headers['x-forwarded-for'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedHops);
       const { response, requestPolicy } = headers.for(req.url ?? '/');
@@ -94,7 +101,8 @@ async function main() {
       }
       if (mayBeServerAction(req.method, req.url ?? '/', req.headers)) return void handleAction(req, res);
       void handle(req, res);
-    });
+    };
+    server = http.createServer(observeRequests(listener, { db, distDir: process.env.NEXT_DIST_DIR || '.next' }));
     // An action's body is read and checked here first: Next.js decodes it before any of our code runs.
     const handleAction = async (req: http.IncomingMessage, res: http.ServerResponse) => {
       const held = await holdRequestBody(req, MAX_ACTION_BODY_BYTES);
@@ -128,9 +136,9 @@ async function main() {
       server!.listen(settings.port, () => resolve());
     });
     stopWork = startBackgroundWork(db);
-    console.log(`Gift card service listening on ${settings.appUrl} (API at ${settings.appUrl}/api/v1)`);
+    logger.info(`Gift card service listening on ${settings.appUrl} (API at ${settings.appUrl}/api/v1)`);
   } catch (err) {
-    console.error(err instanceof Error ? err.message : err);
+    logger.error({ err }, 'start failed');
     await shutdown(1);
   }
 }

@@ -55,10 +55,16 @@ export async function startTestServer(opts: {
   port?: number;
   /** Own process group, so stop() signals every process of the server at once. */
   processGroup?: boolean;
+  /**
+   * The server's stdout goes to this file instead of a pipe to this process: a benchmark blocked in
+   * spawnSync(wrk) reads no pipe, and a server whose pipe is full buffers its log lines meanwhile.
+   */
+  stdoutFile?: string;
 }): Promise<TestServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-server-'));
   let log = '';
+  const stdoutFd = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'a') : undefined;
   // node itself, with tsx as a loader: the tsx wrapper SIGKILLs a server that does not acknowledge SIGTERM within 30 ms (a busy one).
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: ROOT,
@@ -79,10 +85,11 @@ export async function startTestServer(opts: {
       ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: '100000',
       ...opts.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
     detached: opts.processGroup ?? false,
   });
-  child.stdout!.on('data', (d) => (log += d));
+  if (stdoutFd !== undefined) fs.closeSync(stdoutFd);
+  child.stdout?.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -101,7 +108,7 @@ export async function startTestServer(opts: {
     baseUrl,
     port,
     process: child,
-    output: () => log,
+    output: () => (opts.stdoutFile ? fs.readFileSync(opts.stdoutFile, 'utf8') : '') + log,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

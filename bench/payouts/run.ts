@@ -39,6 +39,8 @@ const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 10);
 // pgbench and the core take turns this many times: the shared machine's speed drifts by a third within minutes (one run gave rounds of 0.55, 0.94 and 0.60).
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432';
+// BENCH_DATABASE_SUFFIX: several checkouts benching on one PostgreSQL server each drop and make their own databases.
+const DATABASE_SUFFIX = (process.env.BENCH_DATABASE_SUFFIX ?? '').replace(/[^a-z0-9_]/g, '');
 // BENCH_PAYOUTS_ONLY=http-single: only the one-instance payouts and health runs.
 const HTTP_SINGLE = process.env.BENCH_PAYOUTS_ONLY === 'http-single';
 const HTTP_ONLY = process.env.BENCH_PAYOUTS_ONLY === 'http' || HTTP_SINGLE;
@@ -48,11 +50,20 @@ const CORE_ONLY = process.env.BENCH_PAYOUTS_ONLY === 'core';
 const HTTP_CARDS = 1_000;
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 2);
 const HTTP_PAIRS = Number(process.env.BENCH_HTTP_PAIRS ?? 3);
+// BENCH_OBSERVABILITY=compare: the HTTP pairs run on a server with request logs and metrics on and on one with both off,
+// alternated, and the bench prints the ratio of their payouts per health request (the cost of observing, issue 33).
+const OBSERVABILITY_COMPARE = process.env.BENCH_OBSERVABILITY === 'compare';
+const OBSERVED_ENV = { LOG_LEVEL: 'info', METRICS_TOKEN: 'bench-metrics-token' };
+const UNOBSERVED_ENV = { LOG_LEVEL: 'silent' };
 // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops.
 const serverEnv: Record<string, string> | undefined = process.env.BENCH_CPU_PROF
   ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` }
   : undefined;
 const ACTOR = { type: 'system', id: 'bench' } as const;
+// Servers write their log lines to files: this process blocks in spawnSync while wrk runs and would read no pipe meanwhile.
+const SERVER_LOGS = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-logs-'));
+let serverLogs = 0;
+const serverLogFile = () => path.join(SERVER_LOGS, `server-${++serverLogs}.log`);
 
 async function localServerUp(): Promise<boolean> {
   const c = new pg.Client({ connectionString: `${LOCAL_PG}/postgres`, connectionTimeoutMillis: 2_000 });
@@ -249,14 +260,14 @@ async function main() {
   const local = !process.env.DATABASE_URL && (await localServerUp());
   let pgbenchUrl: string;
   if (local) {
-    process.env.DATABASE_URL = await freshDatabase(LOCAL_PG, 'bench_payouts');
-    pgbenchUrl = await freshDatabase(LOCAL_PG, 'bench_payouts_pgbench');
+    process.env.DATABASE_URL = await freshDatabase(LOCAL_PG, `bench_payouts${DATABASE_SUFFIX}`);
+    pgbenchUrl = await freshDatabase(LOCAL_PG, `bench_payouts_pgbench${DATABASE_SUFFIX}`);
   }
   // The server starts after the core phases: its background workers would otherwise compete with the core for the CPU.
   const env = await openBenchEnv({ server: false });
   if (!local) {
     const u = new URL(env.databaseUrl);
-    pgbenchUrl = await freshDatabase(`${u.protocol}//${u.username}:${u.password}@${u.host}`, 'bench_payouts_pgbench');
+    pgbenchUrl = await freshDatabase(`${u.protocol}//${u.username}:${u.password}@${u.host}`, `bench_payouts_pgbench${DATABASE_SUFFIX}`);
   }
   const label = local ? 'the machine PostgreSQL 15 at 127.0.0.1:5432' : env.databaseLabel;
   console.log(`database: ${label} (pgbench and our ledger on the same server); ${SECONDS} s per run`);
@@ -402,7 +413,12 @@ async function main() {
     // Start the server, then let it deliver the webhook events the core phases wrote before timing HTTP.
     await stopFolding();
     ensureProductionBuild();
-    server = await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: serverEnv });
+    server = await startTestServer({
+      databaseUrl: env.databaseUrl,
+      adminToken: env.adminToken,
+      stdoutFile: serverLogFile(),
+      env: { ...serverEnv, ...OBSERVED_ENV },
+    });
     const drainStarted = performance.now();
     const backlog = await pendingDeliveries(db);
     while ((await pendingDeliveries(db)) > 0 && performance.now() - drainStarted < 300_000) await new Promise((r) => setTimeout(r, 500));
@@ -452,16 +468,64 @@ async function main() {
     // Payouts, then Next.js's own ceiling on this machine (a route that only runs SELECT 1) on the same server, in
     // HTTP_PAIRS alternated pairs: the shared machine's speed drifts between runs, so the figure is the median pair's.
     const pairs: { http: Awaited<ReturnType<typeof measured>>; health: Awaited<ReturnType<typeof measured>>; ratio: number }[] = [];
+    // With BENCH_OBSERVABILITY=compare, each pair is followed by the same pair on a server with logs and metrics off.
+    const unobserved = OBSERVABILITY_COMPARE
+      ? await startTestServer({
+          databaseUrl: env.databaseUrl,
+          adminToken: env.adminToken,
+          stdoutFile: serverLogFile(),
+          env: { ...serverEnv, ...UNOBSERVED_ENV },
+        })
+      : undefined;
+    const unobservedRatios: number[] = [];
+    const unobservedCpu: { payout: number; health: number }[] = [];
     for (let pair = 1; pair <= HTTP_PAIRS; pair++) {
-      const http = await measured(`pair ${pair}: HTTP card-to-card (wrk, 8 connections)`, true);
-      const health = await measured(`pair ${pair}: GET /api/health (one SELECT 1), wrk, 8 connections`, false);
-      pairs.push({ http, health, ratio: http.perSecond / health.perSecond });
-      console.log(`pair ${pair}: payouts per health request ${fmt(pairs[pairs.length - 1].ratio)}`);
+      const observedPair = async () => {
+        const http = await measured(`pair ${pair}: HTTP card-to-card (wrk, 8 connections)`, true);
+        const health = await measured(`pair ${pair}: GET /api/health (one SELECT 1), wrk, 8 connections`, false);
+        pairs.push({ http, health, ratio: http.perSecond / health.perSecond });
+        console.log(`pair ${pair}: payouts per health request ${fmt(pairs[pairs.length - 1].ratio)}`);
+      };
+      const unobservedPair = async (off: TestServer) => {
+        const offHttp = await measured(`pair ${pair}, logs and metrics off: HTTP card-to-card`, true, [off]);
+        const offHealth = await measured(`pair ${pair}, logs and metrics off: GET /api/health`, false, [off]);
+        unobservedRatios.push(offHttp.perSecond / offHealth.perSecond);
+        unobservedCpu.push({ payout: offHttp.serverCpuMs, health: offHealth.serverCpuMs });
+        console.log(`pair ${pair}: payouts per health request with logs and metrics off ${fmt(unobservedRatios[pair - 1])}`);
+      };
+      // On then off in odd pairs, off then on in even ones: neither always runs on the warmer or the quieter machine.
+      if (unobserved && pair % 2 === 0) await unobservedPair(unobserved);
+      await observedPair();
+      if (unobserved && pair % 2 === 1) await unobservedPair(unobserved);
     }
     const { http, health, ratio } = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor((pairs.length - 1) / 2)];
     console.log(
       `payouts per health request, median of ${pairs.length} pairs: ${fmt(ratio)} (pairs ${pairs.map((p) => fmt(p.ratio)).join(', ')}; target >= 0.5); HTTP payouts to pgbench ${fmt(http.perSecond / tps)}, health to pgbench ${fmt(health.perSecond / tps)}`,
     );
+    if (unobserved) {
+      const ratios = pairs.map((p, i) => p.ratio / unobservedRatios[i]);
+      const median = [...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)];
+      console.log(
+        `observability: payouts per health request with logs and metrics on over off, median of ${ratios.length} pairs: ${fmt(median)} (pairs ${ratios.map(fmt).join(', ')}; cost ${fmt((1 - median) * 100)}%, target under 10%)`,
+      );
+      // The server's own CPU per request moves less with the other processes on the machine than its throughput does.
+      const cpuRatios = (kind: 'http' | 'health') =>
+        pairs.map((p, i) => p[kind].serverCpuMs / unobservedCpu[i][kind === 'http' ? 'payout' : 'health']).sort((a, b) => a - b);
+      const cpuPayout = cpuRatios('http');
+      const cpuHealth = cpuRatios('health');
+      const mid = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)];
+      console.log(
+        `observability: server CPU per request with logs and metrics on over off, median of ${ratios.length} pairs: payouts ${fmt(mid(cpuPayout))} (${cpuPayout.map(fmt).join(', ')}), health ${fmt(mid(cpuHealth))} (${cpuHealth.map(fmt).join(', ')})`,
+      );
+      results.observability = {
+        on_per_health: pairs.map((p) => p.ratio),
+        off_per_health: unobservedRatios,
+        on_over_off: ratios,
+        median_on_over_off: median,
+        server_cpu_on_over_off: { payouts: mid(cpuPayout), health: mid(cpuHealth) },
+      };
+      await unobserved.stop();
+    }
     // Payout lists: one business with 1,000 payouts and one with 1,000,000, written in bulk.
     const listBusiness = async (name: string, n: number) => {
       const b = await createBusiness(db, { name });
@@ -501,6 +565,7 @@ async function main() {
 
     if (HTTP_SINGLE) {
       writeResult('payouts-http-single', {
+        observability: results.observability,
         http_per_second: http.perSecond,
         health_per_second: health.perSecond,
         payouts_per_health_pairs: pairs.map((p) => p.ratio),
@@ -513,7 +578,8 @@ async function main() {
     // endpoint registered too: every event must reach each endpoint exactly once, whichever instance claimed it.
     const receiver = await startReceiver();
     await registerWebhookEndpoint(db, biz.id, { mode: 'test', url: receiver.url });
-    for (let i = 1; i < INSTANCES; i++) servers.push(await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, env: serverEnv }));
+    for (let i = 1; i < INSTANCES; i++)
+      servers.push(await startTestServer({ databaseUrl: env.databaseUrl, adminToken: env.adminToken, stdoutFile: serverLogFile(), env: serverEnv }));
     const firstEvent = await lastEvent();
     const multiHealth = await measured(`GET /api/health on ${INSTANCES} instances`, false, servers);
     const multi = await measured(`HTTP card-to-card on ${INSTANCES} instances, dashboard and business endpoints`, true, servers);
@@ -584,6 +650,7 @@ async function main() {
     await pool.end();
     await Promise.all(servers.map((s) => s.stop()));
     await env.close();
+    fs.rmSync(SERVER_LOGS, { recursive: true, force: true });
   }
 }
 

@@ -4,6 +4,7 @@ import { type ErrorCode, ServiceError, type FieldErrors } from '../errors';
 import { can, type Permission } from '../auth/permissions';
 import type { DashboardSession } from '../auth/session-types';
 import { parseInput } from '../validation';
+import { logger } from '../observability/logger';
 
 /**
  * A refused action: the core's error code (typed, for code to branch on), the
@@ -80,7 +81,7 @@ export async function runActionAs<S extends z.ZodType, T>(def: ActionDef<S, T>, 
     return { ok: true, data: await def.handler({ db: getDb(), session, input: parseInput(def.schema, input) }) };
   } catch (err) {
     if (err instanceof ServiceError) return actionFailure(err);
-    console.error(`dashboard action ${def.name} failed`, err);
+    logger.error({ err }, `dashboard action ${def.name} failed`);
     return { ok: false, code: 'internal', message: 'Something went wrong on our side; nothing was changed.' };
   }
 }

@@ -5,6 +5,7 @@ import { ServiceError } from '../errors';
 import { parseInput } from '../validation';
 import { choosePasswordSchema } from './account.validation';
 import { type ActionResult, actionFailure } from './define-action';
+import { logger } from '../observability/logger';
 
 /** The signed-out pages behind a link: the token is the only credential, so there is no session or role to check. */
 async function run<T>(name: string, fn: () => Promise<T>): Promise<ActionResult<T>> {
@@ -12,7 +13,7 @@ async function run<T>(name: string, fn: () => Promise<T>): Promise<ActionResult<
     return { ok: true, data: await fn() };
   } catch (err) {
     if (err instanceof ServiceError) return actionFailure(err);
-    console.error(`link action ${name} failed`, err);
+    logger.error({ err }, `link action ${name} failed`);
     return { ok: false, code: 'internal', message: 'Something went wrong on our side; nothing was changed.' };
   }
 }

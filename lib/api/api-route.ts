@@ -1,11 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { getDb, type Db } from '../db/client';
 import { ServiceError } from '../errors';
-import { newRequestId, sha256Hex } from '../ids';
+import { sha256Hex } from '../ids';
 import { authenticateApiKey, rememberedApiKey, type ApiKeyAuth } from '../keys/api-keys';
 import { noteKeyUsed } from '../keys/key-last-used';
 import { requireScope } from '../keys/key-scopes';
 import type { Actor } from '../actor';
+import { logger } from '../observability/logger';
+import { noteRequestOwner, requestIdOf } from '../observability/request-context';
 import { withIdempotency } from './idempotency';
 import { requestAddress } from './client-address';
 import { countAdminTokenFailure, limitApiKey, RateLimitedError, refuseAdminAddressOverLimit } from './rate-limit';
@@ -42,13 +44,14 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 export function errorResponse(err: unknown, requestId: string): Response {
   if (err instanceof ServiceError) {
+    logger.debug({ code: err.code }, 'answered with an error');
     const headers: Record<string, string> = { 'x-request-id': requestId };
     if (err instanceof RateLimitedError) headers['retry-after'] = String(err.retryAfterSeconds);
     // The rest of an oversized body is never read: closing the connection stops the client sending it.
     if (err.code === 'payload_too_large') headers.connection = 'close';
     return json(err.status, { status: 'error', message: err.title, error: err.detail }, headers);
   }
-  console.error(`[${requestId}]`, err);
+  logger.error({ err, request_id: requestId }, 'unexpected error answered 500');
   return json(
     500,
     {
@@ -71,7 +74,7 @@ async function run<P, A>(
   /** Runs before an error is answered; what it throws is answered instead. */
   beforeError?: (db: Db, err: unknown) => Promise<unknown>,
 ) {
-  const requestId = newRequestId();
+  const requestId = requestIdOf(req.headers);
   try {
     const db = getDb();
     const auth = await authenticate(req, db);
@@ -127,6 +130,7 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
         await limitApiKey(db, authorization);
         const auth = remembered ?? (await authenticateApiKey(db, authorization));
         requireScope(auth.scopes, req.method, req.url);
+        noteRequestOwner(auth.businessId, auth.mode);
         return auth;
       },
       async (ctx, auth, raw) => {
@@ -198,8 +202,8 @@ const fallbacks = (answer: (req: Request) => Response): Fallbacks => Object.from
  * Next.js's bare 405: `export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');`
  */
 export function methodsNotAllowed(allow: string): Fallbacks {
-  return fallbacks(() => {
-    const res = errorResponse(new ServiceError('method_not_allowed', `This path answers ${allow}.`), newRequestId());
+  return fallbacks((req) => {
+    const res = errorResponse(new ServiceError('method_not_allowed', `This path answers ${allow}.`), requestIdOf(req.headers));
     res.headers.set('allow', allow);
     return res;
   });
@@ -207,4 +211,6 @@ export function methodsNotAllowed(allow: string): Fallbacks {
 
 /** Every method of a path no route serves: 404 in the envelope. */
 export const unknownPath = (): Fallbacks =>
-  fallbacks((req) => errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), newRequestId()));
+  fallbacks((req) =>
+    errorResponse(new ServiceError('not_found', `Nothing is served at ${req.method} ${new URL(req.url).pathname}.`), requestIdOf(req.headers)),
+  );

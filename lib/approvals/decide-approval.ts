@@ -11,6 +11,7 @@ import { OPERATIONS } from './approval-operations';
 import type { ApprovalKind, ApprovalRow, ApprovalStatus } from './approval-request';
 import { sendRailRequestNow } from '../rails/chapa/rail-requests';
 import { sendRefundNow } from '../refunds/send-refunds';
+import { logger } from '../observability/logger';
 
 export interface DecideApprovalOptions {
   businessId: number;
@@ -168,6 +169,6 @@ async function sendAfterCommit(db: Db, mode: Mode, kind: ApprovalKind, reference
     if (kind === 'payout') await sendRailRequestNow(db, reference);
     if (kind === 'refund') await sendRefundNow(db, reference);
   } catch (err) {
-    console.error(`approval: sending ${reference} after commit; the worker retries it`, err);
+    logger.error({ err }, `approval: sending ${reference} after commit; the worker retries it`);
   }
 }

@@ -1,7 +1,7 @@
 import { errorResponse } from '../api/api-route';
 import { readBodyBytes } from '../api/read-body';
 import { ServiceError } from '../errors';
-import { newRequestId } from '../ids';
+import { requestIdOf } from '../observability/request-context';
 
 /** The sign-in form is a few hundred bytes. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;
@@ -41,7 +41,7 @@ function decodedOrNull(value: string): string | null {
  * a small limit and handed on as text.
  */
 export async function guardAuthRequest(req: Request, handle: (form: string | undefined) => Promise<Response>): Promise<Response> {
-  const requestId = newRequestId();
+  const requestId = requestIdOf(req.headers);
   try {
     const callbackUrl = new URL(req.url).searchParams.get('callbackUrl');
     if (callbackUrl !== null && !isHttpTarget(callbackUrl)) {

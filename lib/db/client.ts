@@ -1,5 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { logger } from '../observability/logger';
+import { watchPool } from '../observability/metrics';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -16,7 +18,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 
 export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  pool.on('error', (err) => console.error('postgres pool error:', err.message));
+  pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
   return { db: drizzle(pool, { schema }), pool };
 }
 
@@ -28,6 +30,7 @@ export function getDb(): Db {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set');
     globalForDb.__giftcardDb = createDb(url, Number(process.env.DB_POOL_SIZE ?? 20));
+    watchPool('requests', globalForDb.__giftcardDb.pool);
   }
   return globalForDb.__giftcardDb.db;
 }

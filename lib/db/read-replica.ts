@@ -3,6 +3,7 @@ import { ServiceError } from '../errors';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { type Db, getDb } from './client';
+import { logger } from '../observability/logger';
 import * as schema from './schema';
 
 /** A page read from the replica says how old its data is once it lags more than this. */
@@ -79,7 +80,7 @@ export class ReadReplica {
     } catch (err) {
       // A refusal of the read itself (bad search input) would be the same on the primary.
       if (err instanceof ServiceError) throw err;
-      console.error('read replica failed, reading the primary:', err instanceof Error ? err.message : err);
+      logger.warn({ err }, 'read replica failed, reading the primary');
       this.health = { at: Date.now(), usable: false, lagMs: 0, caughtUp: false };
       return { value: await read(this.primary), lagMs: 0 };
     }
@@ -151,7 +152,7 @@ function readReplicaOptions(env: NodeJS.ProcessEnv = process.env): ReadReplicaOp
 /** A replica whose host stops answering must not hold a page: connecting gives up after 2 s and read() falls back. */
 function replicaPool(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DB_POOL_SIZE ?? 20), idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
-  pool.on('error', (err) => console.error('read replica pool error:', err.message));
+  pool.on('error', (err) => logger.warn({ err }, 'read replica pool error'));
   return drizzle(pool, { schema });
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
+import { logger } from '../observability/logger';
 
 /** How often one process may write a key's last use. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -40,5 +41,5 @@ const touch = compiledOnce(
 /** Notes that a key was used, at most once a minute per key and process, without making the request wait. */
 export function noteKeyUsed(db: DbOrTx, keyId: number): void {
   if (!throttle.due(keyId)) return;
-  runCompiled(db, touch(), { id: keyId }).catch((err) => console.error('could not record the API key use', err));
+  runCompiled(db, touch(), { id: keyId }).catch((err) => logger.error({ err }, 'could not record the API key use'));
 }

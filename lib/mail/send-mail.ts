@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { MailOutcome } from './mail-outcome';
+import { logger } from '../observability/logger';
 
 export type { MailOutcome };
 
@@ -22,7 +23,7 @@ export async function sendMail(message: MailMessage): Promise<MailOutcome> {
     await transport.sendMail({ from, ...message });
     return 'sent';
   } catch (err) {
-    console.error('sending mail failed', err instanceof Error ? err.message : err);
+    logger.error({ err }, 'sending mail failed');
     return 'failed';
   }
 }

@@ -18,10 +18,12 @@ import { amountSchema, parseInput, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { chapaConfig, LIVE_NOT_CONFIGURED, type ChapaConfig } from '../rails/chapa/config';
 import { assertCardCanTake } from '../limits/card-credit';
+import { countedCall } from '../observability/metrics';
 import { completePayment } from './complete-payment';
 import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, nextActionMessage, requestDirectCharge, type DirectChargeRequest } from './live-payment';
 import { liveTiming } from './verify-live-payment';
 import type { PaymentType } from './payment-view';
+import { logger } from '../observability/logger';
 
 const optionalText = (field: string, max: number) =>
   z
@@ -68,6 +70,10 @@ export interface CreatedPayment {
 /** Starts a top-up of one of the business's active cards: a hosted checkout link, or a charge pushed to a wallet. */
 export async function createPayment(db: Db, opts: CreatePaymentOptions): Promise<CreatedPayment> {
   const input = parseInput(createPaymentSchema, opts.input);
+  return countedCall('payments', { type: input.type, mode: opts.mode }, () => startPayment(db, opts, input));
+}
+
+async function startPayment(db: Db, opts: CreatePaymentOptions, input: z.infer<typeof createPaymentSchema>): Promise<CreatedPayment> {
   const type: PaymentType = input.type;
   if (type === 'direct-charge') {
     const missing: FieldErrors = {};
@@ -241,7 +247,7 @@ async function pushWalletCharge(
   try {
     ({ settleAfter } = await requestWalletCharge({ mode: opts.mode, reference: charge.linkReference, ...charge }));
   } catch (err) {
-    console.error(`wallet rail refused payment ${charge.linkReference}`, err);
+    logger.error({ err }, `wallet rail refused payment ${charge.linkReference}`);
     await completePayment(db, { linkReference: charge.linkReference, outcome: 'failed', actor: opts.actor });
     throw new ServiceError('payment_request_failed', 'The wallet rail refused the charge; the payment failed and nothing was charged.');
   }

@@ -7,6 +7,7 @@ import type { Actor } from '../actor';
 import { FAILURE_REASONS } from '../rails/failure-reasons';
 import { sandboxChargeOutcome } from '../rails/wallet-rail';
 import { completePayment } from './complete-payment';
+import { logger } from '../observability/logger';
 
 const SANDBOX: Actor = { type: 'system', id: 'sandbox-wallet' };
 
@@ -33,7 +34,7 @@ async function settleDuePayments(db: Db, batch = 20): Promise<number> {
       });
       if (result.changed) settled++;
     } catch (err) {
-      console.error(`payment settlement of ${p.linkReference}:`, err instanceof Error ? err.message : err);
+      logger.error({ err }, `payment settlement of ${p.linkReference}`);
     }
   }
   return settled;

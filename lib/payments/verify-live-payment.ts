@@ -9,6 +9,7 @@ import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
 import { formatMinor } from '../rails/chapa/money-text';
 import { completePayment } from './complete-payment';
 import type { Payment } from './payment-view';
+import { logger } from '../observability/logger';
 
 const CHAPA: Actor = { type: 'system', id: 'chapa' };
 
@@ -224,7 +225,7 @@ async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
     try {
       await verifyLivePayment(db, p.link_reference, config);
     } catch (err) {
-      console.error(`live verify of ${p.link_reference}:`, err instanceof Error ? err.message : err);
+      logger.error({ err }, `live verify of ${p.link_reference}`);
     }
   }
   return due.length;
@@ -234,9 +235,7 @@ async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
 export function startLiveVerification(db: Db, intervalMs = 500): Stop {
   const config = chapaConfig();
   if (config && chapaKeyMode(config) === 'test')
-    console.warn(
-      "WARNING: CHAPA_SECRET_KEY is a test key (CHASECK_TEST-...): live mode talks to Chapa's test environment, and its payments move no real money.",
-    );
+    logger.warn("CHAPA_SECRET_KEY is a test key (CHASECK_TEST-...): live mode talks to Chapa's test environment, and its payments move no real money.");
   return backgroundLoop('live payment verification', intervalMs, async () => {
     // Always waits the interval: every payment looked at was rescheduled or finished, so nothing is due again at once.
     await verifyDuePayments(db);
@@ -255,7 +254,7 @@ const inFlight = new Map<string, Flight>();
 function runOnce(db: Db, linkReference: string, config: ChapaConfig | null, flight: Flight): Promise<void> {
   return verifyLivePayment(db, linkReference, config)
     .then(() => undefined)
-    .catch((err) => console.error(`live verify of ${linkReference}:`, err instanceof Error ? err.message : err))
+    .catch((err) => logger.error({ err }, `live verify of ${linkReference}`))
     .finally(() => {
       if (!flight.following) inFlight.delete(linkReference);
     });

@@ -11,6 +11,7 @@ import { payoutParties, type PayoutCard } from './payout-parties';
 import { quotePayout, type PayoutQuote } from './payout-quote';
 import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled } from './payout-refusals';
 import { parsePayoutRequest, type PayoutRequest } from './payout-request';
+import { countedCall } from '../observability/metrics';
 import { writePayout, type PreparedPayout } from './write-payout';
 
 export interface CreatePayoutOptions {
@@ -57,6 +58,10 @@ const MAX_ATTEMPTS = 3;
  */
 export async function createPayout(db: Db, opts: CreatePayoutOptions) {
   const request = parsePayoutRequest(opts.input);
+  return countedCall('payouts', { type: request.type, mode: opts.mode }, () => makePayout(db, opts, request));
+}
+
+async function makePayout(db: Db, opts: CreatePayoutOptions, request: PayoutRequest) {
   const { input } = request;
   const numbers = request.type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
   for (let attempt = 1; ; attempt++) {

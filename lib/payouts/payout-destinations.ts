@@ -16,6 +16,7 @@ import type { PayoutRequest } from './payout-request';
 import type { PayoutRow } from './payout-view';
 import { settlePayout } from './settle-payout';
 import type { PayoutExtras, PreparedPayout } from './write-payout';
+import { logger } from '../observability/logger';
 
 interface DestinationOptions {
   businessId: number;
@@ -90,10 +91,10 @@ export async function answerWritten(db: Db, opts: DestinationOptions, plan: Dest
   } catch (err) {
     // Only the rail's own refusal fails the payout; any other error (ours, or not knowing) leaves it pending for the rail's retries.
     if (!(err instanceof RailRefused)) {
-      console.error(`bank rail ${rail.name}: payout ${payout.reference} left pending`, err);
+      logger.error({ err }, `bank rail ${rail.name}: payout ${payout.reference} left pending`);
       return bankPayoutAnswer(payout);
     }
-    console.error(`bank rail ${rail.name} refused payout ${payout.reference}`, err);
+    logger.error({ err }, `bank rail ${rail.name} refused payout ${payout.reference}`);
     await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });
     throw new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');
   }

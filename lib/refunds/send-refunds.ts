@@ -6,6 +6,7 @@ import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
 import { retryDelayMs } from '../rails/chapa/rail-requests';
 import { requestRefund, saysReferenceUsed } from '../rails/chapa/refunds';
 import { settleRefund } from './settle-refund';
+import { logger } from '../observability/logger';
 
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
@@ -85,7 +86,7 @@ async function sendLogged(db: Db, config: ChapaConfig, r: Claimed): Promise<Refu
   try {
     return await send(db, config, r);
   } catch (err) {
-    console.error(`refund ${r.reference}`, err);
+    logger.error({ err }, `refund ${r.reference}`);
     return 'retry';
   }
 }
@@ -98,7 +99,7 @@ export async function sendRefundNow(db: Db, reference: string): Promise<RefundSe
   try {
     claimed = await claim(db, config, reference);
   } catch (err) {
-    console.error(`refund ${reference}: claim`, err);
+    logger.error({ err }, `refund ${reference}: claim`);
     return 'retry';
   }
   return claimed[0] ? sendLogged(db, config, claimed[0]) : undefined;

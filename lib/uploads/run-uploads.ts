@@ -4,6 +4,7 @@ import type { Db, Tx } from '../db/client';
 import { withCommitHook } from '../db/commit-hooks';
 import { ServiceError } from '../errors';
 import { forgetSharedAccounts } from '../ledger/accounts';
+import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
 import { markDoneIfNothingLeft } from './decide-upload';
 import { errorText, UPLOAD_KINDS, type UploadKind } from './upload-kinds';
@@ -90,7 +91,7 @@ async function runRow(db: Db, row: ClaimedRow): Promise<void> {
       await failRow(db, row, err.code, errorText(err));
       return;
     }
-    console.error(`upload runner: row ${row.row_number} of job ${row.job_id}`, err);
+    logger.error({ err }, `upload runner: row ${row.row_number} of job ${row.job_id} failed`);
     if (row.attempts >= MAX_ATTEMPTS) {
       await failRow(db, row, 'internal', 'Internal server error: the row could not be run; nothing was moved for it.', false);
     }

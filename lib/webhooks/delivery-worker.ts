@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { logger } from '../observability/logger';
+import { metrics } from '../observability/metrics';
 import type { Mode } from '../validation';
 import { DEFAULT_TIMEOUT_MS, deliverWebhook, type DeliveryAttemptResult } from './deliver-webhook';
 import { dashboardWebhookUrl } from './endpoints';
@@ -190,7 +192,7 @@ async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttem
     columns.detail.push(row.private_detail && JSON.stringify(row.private_detail));
   }
   const c = columns;
-  await db.execute(sql`
+  const recorded = await db.execute<{ outcome: string; lag: number }>(sql`
     WITH input AS (
       SELECT * FROM unnest(${sql.param(c.id)}::bigint[], ${sql.param(c.attempts)}::int[], ${sql.param(c.outcome)}::text[], ${sql.param(c.delay)}::bigint[],
                            ${sql.param(c.status)}::int[], ${sql.param(c.duration)}::int[], ${sql.param(c.error)}::text[], ${sql.param(c.excerpt)}::text[],
@@ -207,7 +209,16 @@ async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttem
     SET state = CASE WHEN i.outcome = 'retry' THEN d.state ELSE i.outcome END,
         delivered_at = CASE WHEN i.outcome <> 'delivered' THEN d.delivered_at WHEN i.private_detail IS NULL THEN now() ELSE d.last_attempt_at END,
         next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.delay_ms * interval '1 millisecond' ELSE d.next_attempt_at END
-    FROM input i WHERE d.id = i.id AND d.attempts = i.attempts AND d.state = 'pending'`);
+    FROM input i WHERE d.id = i.id AND d.attempts = i.attempts AND d.state = 'pending'
+    RETURNING i.outcome, extract(epoch FROM now() - d.created_at)::float8 AS lag`);
+  const m = metrics();
+  if (m) {
+    for (const r of recorded.rows) {
+      m.deliveries.inc({ outcome: r.outcome });
+      // The delivery row is written in the transaction that commits its event.
+      if (r.outcome === 'delivered') m.deliveryLagSeconds.observe(r.lag);
+    }
+  }
   if (gone.size > 0) {
     await db.execute(
       sql`UPDATE webhook_endpoints SET disabled_at = now(), updated_at = now() WHERE id = ANY(${sql.param([...gone])}::int[]) AND disabled_at IS NULL`,
@@ -447,7 +458,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
           for (const d of group) {
             byEndpoint.set(d.endpointId, (byEndpoint.get(d.endpointId) ?? 0) + 1);
             const p = sent
-              .catch((err) => console.error('webhook delivery failed to record:', err instanceof Error ? err.message : err))
+              .catch((err) => logger.error({ err }, 'webhook delivery failed to record'))
               .finally(() => {
                 inFlight.delete(p);
                 claimedNow.delete(d.id);
@@ -464,7 +475,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
         if (claimed.length === free) next = 0;
       }
     } catch (err) {
-      console.error('webhook worker:', err instanceof Error ? err.message : err);
+      logger.error({ err }, 'webhook worker: claim failed');
       next = Math.max(pollMs, 1000);
     } finally {
       ticking = false;

@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { RateLimitedError, positiveEnv } from '../api/rate-limit';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
+import { logger } from '../observability/logger';
+import { metrics } from '../observability/metrics';
 
 /** A dashboard tab holds one live stream; a person rarely has more tabs open than this. */
 const MAX_STREAMS_PER_SESSION = positiveEnv('LIVE_STREAMS_PER_SESSION', 16);
@@ -49,12 +51,12 @@ class LiveStreamLimits {
     });
     if (refused) return { refused };
     this.mine.add(id);
+    metrics()?.liveStreams.inc();
     return {
       release: () => {
         if (!this.mine.delete(id)) return;
-        db.execute(sql`DELETE FROM live_streams WHERE id = ${id}`).catch((err) =>
-          console.error('live stream release:', err instanceof Error ? err.message : err),
-        );
+        metrics()?.liveStreams.dec();
+        db.execute(sql`DELETE FROM live_streams WHERE id = ${id}`).catch((err) => logger.error({ err }, 'live stream release failed'));
       },
     };
   }

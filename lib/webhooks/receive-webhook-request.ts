@@ -2,7 +2,7 @@ import { errorResponse, json } from '../api/api-route';
 import { readBodyBytes } from '../api/read-body';
 import { getDb } from '../db/client';
 import { ServiceError } from '../errors';
-import { newRequestId } from '../ids';
+import { requestIdOf } from '../observability/request-context';
 import { receiveWebhook, receiveWebhookBatch, type BatchedDelivery } from './receive-webhook';
 import { BATCH_HEADER, BatchSplitter, MAX_BATCH_BYTES, malformedBatch } from './webhook-batch';
 
@@ -50,7 +50,7 @@ const tooLarge = () => new ServiceError('payload_too_large', 'The request body i
 
 /** The HTTP side of our receiving endpoint: raw body in, 200 fast, 400/401 for anything not ours. */
 export async function receiveWebhookRequest(req: Request, params: Promise<{ endpoint: string }>): Promise<Response> {
-  const requestId = newRequestId();
+  const requestId = requestIdOf(req.headers);
   try {
     const endpointPublicId = (await params).endpoint;
     if (req.headers.get(BATCH_HEADER) !== null) {

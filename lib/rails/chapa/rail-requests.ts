@@ -5,6 +5,7 @@ import { settlePayout } from '../../payouts/settle-payout';
 import { textField, type ChapaBody } from './chapa-answers';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestTransfer, verifyTransfer, type TransferCheck } from './transfers';
+import { logger } from '../../observability/logger';
 
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
@@ -181,7 +182,7 @@ async function advanceLogged(db: Db, config: ChapaConfig, r: Claimed): Promise<R
   try {
     return await advance(db, config, r);
   } catch (err) {
-    console.error(`rail request ${r.reference}`, err);
+    logger.error({ err }, `rail request ${r.reference}`);
     return 'retry';
   }
 }
@@ -195,7 +196,7 @@ export async function sendRailRequestNow(db: Db, reference: string): Promise<Rai
     [r] = await claim(db, config, reference);
   } catch (err) {
     // The row stays queued for the worker: the payout is pending, never reversed for our own database's error.
-    console.error(`rail request ${reference}: claim`, err);
+    logger.error({ err }, `rail request ${reference}: claim`);
     return 'retry';
   }
   return r ? advanceLogged(db, config, r) : undefined;

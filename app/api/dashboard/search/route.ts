@@ -1,5 +1,5 @@
 import { errorResponse } from '@/lib/api/api-route';
-import { newRequestId } from '@/lib/ids';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { searchEverything } from '@/lib/search/search-everything';
 import { pageRead } from '@/server/read-your-writes';
 import { requireAction } from '@/server/session';
@@ -22,6 +22,6 @@ export async function GET(req: Request) {
     );
     return Response.json({ status: 'success', data }, { headers: { 'cache-control': 'private, no-store' } });
   } catch (err) {
-    return errorResponse(err, newRequestId());
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }

@@ -31,6 +31,8 @@ export const createCardSchema = z.object({
   last_name: name('last_name').optional(),
 });
 
+export type CreateCardInput = z.output<typeof createCardSchema>;
+
 export interface CreateCardOptions {
   businessId: number;
   mode: Mode;
@@ -38,22 +40,35 @@ export interface CreateCardOptions {
   input: unknown;
 }
 
+export type IssueCardOptions = Omit<CreateCardOptions, 'input'> & { input: CreateCardInput };
+
 /**
  * Issues a card to a customer (found or created by phone number); one live card per customer, currency, business and mode.
  * The name is the business's own: a phone known from another business needs no first_name, and then carries no name.
  */
 export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftCard> {
   const input = parseInput(createCardSchema, opts.input);
-  const phone = normalisePhone(input.phone_number);
+  const cardNumber = await inTransaction(db, (tx) => issueCardIn(tx, { ...opts, input }));
+  announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
+  return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
+}
 
+/**
+ * The card's rows, written in the caller's transaction (a batch runs one per
+ * savepoint); answers its number. A random card number or a concurrent first
+ * sight of the same phone that collides is tried again, in a savepoint of its own.
+ */
+export async function issueCardIn(tx: Tx, opts: IssueCardOptions, countCard = true): Promise<string> {
+  const { input } = opts;
+  const phone = normalisePhone(input.phone_number);
   for (let attempt = 0; ; attempt++) {
     try {
-      const cardNumber = await inTransaction(db, async (tx) => {
-        const customerId = await findOrCreateCustomer(tx, opts.mode, phone, input.first_name);
-        await nameCustomer(tx, opts.businessId, customerId, input.first_name, input.last_name);
+      return await tx.transaction(async (sp) => {
+        const customerId = await findOrCreateCustomer(sp, opts.mode, phone, input.first_name);
+        await nameCustomer(sp, opts.businessId, customerId, input.first_name, input.last_name);
         const cardNumber = newCardNumber();
-        const accountId = await createCardAccount(tx, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
-        await tx.insert(cards).values({
+        const accountId = await createCardAccount(sp, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
+        await sp.insert(cards).values({
           refId: randomUUID(),
           businessId: opts.businessId,
           mode: opts.mode,
@@ -62,18 +77,15 @@ export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftC
           currency: input.currency,
           accountId,
         });
-        await bumpCounter(tx, opts.businessId, opts.mode, 'cards', 1);
-        await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });
+        if (countCard) await bumpCounter(sp, opts.businessId, opts.mode, 'cards', 1);
+        await recordAudit(sp, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });
         return cardNumber;
       });
-      announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
-      return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
     } catch (err) {
       const constraint = pgConstraint(err);
       if (constraint === 'cards_one_per_customer_idx') {
         throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
       }
-      // A random card number or a concurrent first sight of the same phone collided: try again.
       if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_mode_idx' || constraint === 'ledger_accounts_name_idx') && attempt < 5)
         continue;
       throw err;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import type { FeeRule } from '../fees/fee-schedule';
 import { cardNotFound, ServiceError } from '../errors';
 import type { Posting } from '../ledger/post-transaction';
@@ -11,6 +11,7 @@ import { payoutParties, type PayoutCard } from './payout-parties';
 import { quotePayout, type PayoutQuote } from './payout-quote';
 import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled } from './payout-refusals';
 import { parsePayoutRequest, type PayoutRequest } from './payout-request';
+import type { PayoutRow } from './payout-view';
 import { writePayout, type PreparedPayout } from './write-payout';
 
 export interface CreatePayoutOptions {
@@ -20,6 +21,18 @@ export interface CreatePayoutOptions {
   input: unknown;
   /** Run inside a caller's transaction: a bank payout's rail is told after that commits (lib/approvals/decide-approval.ts). */
   railAfterCommit?: boolean;
+  /** Inside a batch's transaction: open views are told once, by the batch, after it commits. */
+  quiet?: boolean;
+  /** A batch's one fee revenue shard (feeRevenueAccountId). */
+  feeShard?: number;
+}
+
+export type WritePayoutOptions = Omit<CreatePayoutOptions, 'input'>;
+
+/** A payout written by its statement, with what its answer still needs (a bank payout's rail). */
+export interface WrittenPayout {
+  plan: DestinationPlan;
+  payout: PayoutRow;
 }
 
 /**
@@ -56,7 +69,16 @@ const MAX_ATTEMPTS = 3;
  * refusal given before the statement on them is retried, never answered.
  */
 export async function createPayout(db: Db, opts: CreatePayoutOptions) {
-  const request = parsePayoutRequest(opts.input);
+  const { plan, payout } = await writeRequestedPayout(db, opts, parsePayoutRequest(opts.input));
+  return answerWritten(db, opts, plan, payout);
+}
+
+/**
+ * createPayout's attempts for a parsed request, up to the written payout (done) or its refusal; tells no rail.
+ * `statementDb` runs the payout statement (a batch's transaction); reads and shared accounts go through `db`,
+ * so an account created for a batch that rolls back is never remembered.
+ */
+export async function writeRequestedPayout(db: Db, opts: WritePayoutOptions, request: PayoutRequest, statementDb: DbOrTx = db): Promise<WrittenPayout> {
   const { input } = request;
   const numbers = request.type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
   for (let attempt = 1; ; attempt++) {
@@ -81,9 +103,9 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
     }
 
     // write, verdict
-    const written = await writePayout(db, opts, p, plan.kind, postings, plan.extra, plan.status);
+    const written = await writePayout(statementDb, opts, p, plan.kind, postings, plan.extra, plan.status);
     if (written instanceof ServiceError) throw written; // refuse
-    if (written !== 'parties_changed') return answerWritten(db, opts, plan, written); // done
+    if (written !== 'parties_changed') return { plan, payout: written }; // done
 
     // parties_changed. Parties read afresh changed in the moment before the statement: a card (refuse), else the fee rule (retry).
     if (!parties.remembered) {
@@ -102,7 +124,7 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
 
 /** The same quote as the dashboard's preview: fee, debit, credit and the checks, refusing with the first that fails. */
 function quotePayoutOf(
-  opts: CreatePayoutOptions,
+  opts: WritePayoutOptions,
   request: PayoutRequest,
   rule: FeeRule | undefined,
   source: PayoutCard | undefined,

@@ -1,12 +1,13 @@
 import type { Actor } from '../actor';
-import type { Db } from '../db/client';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
 import { withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction } from '../db/transaction';
-import { randomFeeShard } from '../ledger/accounts';
+import { feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
 import type { PayoutRequest } from '../payouts/payout-request';
-import type { Mode } from '../validation';
+import type { Currency, Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { MAX_PAYOUTS_PER_BATCH } from './batch-limits';
 import { itemResult, type BatchResult } from './batch-result';
@@ -38,6 +39,7 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
   const written = await inTransaction(db, (tx) =>
     withoutCommitHook(async () => {
+      await lockCardAccounts(db, tx, opts, itemOpts.feeShard);
       const out: BatchResult<WrittenPayout>[] = [];
       // Each item's statement joins the batch's transaction; its reads need none (a batch changes no card or fee rule).
       for (const request of opts.items) out.push(await itemResult(() => writeRequestedPayout(db, itemOpts, request, tx)));
@@ -50,4 +52,25 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   const made = written.flatMap((w) => (w.ok ? [w.value.payout.reference] : []));
   if (made.length > 0) announceCreated(db, opts.businessId, opts.mode, 'payout', made[made.length - 1]);
   return results;
+}
+
+/**
+ * Takes the batch's card accounts and its fee revenue shard at once, in id
+ * order, before its first payout: each payout statement locks its own
+ * accounts in id order, but a batch adds accounts as it goes, so without
+ * this a batch and a payout (or two batches) sharing cards could each hold
+ * what the other waits for. Sources count only when they are the business's
+ * own cards (a payout from any other card is refused before it locks).
+ */
+async function lockCardAccounts(db: Db, tx: Tx, opts: CreatePayoutsBatchOptions, feeShard: number) {
+  const sources = opts.items.map((r) => r.input.card_number);
+  const destinations = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.destination_card_number] : []));
+  const asArray = (numbers: string[]) => `{${[...new Set(numbers)].map((n) => JSON.stringify(n)).join(',')}}`;
+  const cards = sql`SELECT account_id, currency FROM cards WHERE mode = ${opts.mode} AND cancelled_at IS NULL
+    AND ((business_id = ${opts.businessId} AND card_number = ANY(${asArray(sources)}::text[])) OR card_number = ANY(${asArray(destinations)}::text[]))`;
+  const currencies = await db.execute<{ currency: Currency }>(sql`SELECT DISTINCT currency FROM (${cards}) c`);
+  const feeAccounts = await Promise.all(currencies.rows.map((r) => feeRevenueAccountId(db, opts.mode, r.currency, feeShard)));
+  await tx.execute(sql`SELECT id FROM ledger_accounts
+    WHERE id IN (SELECT account_id FROM (${cards}) c UNION ALL SELECT unnest(${`{${feeAccounts.join(',')}}`}::bigint[]))
+    ORDER BY id FOR UPDATE`);
 }

@@ -1,16 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { is } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import type { Db, Tx } from '../db/client';
-import { bumpCounter } from '../db/list-counters';
-import { cards, customerNames, customers } from '../db/schema';
-import { inTransaction, pgConstraint } from '../db/transaction';
+import type { Db, DbOrTx } from '../db/client';
+import { inOneStatement, pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
-import { newCardNumber } from '../ids';
-import { createCardAccount } from '../ledger/accounts';
 import type { Actor } from '../actor';
 import { currencySchema, parseInput, type Mode } from '../validation';
-import { recordAudit } from '../audit';
+import { writeCard } from './card-statement';
 import { announceCardChange } from './announce-card';
 import { findOwnCard, toGiftCard, type GiftCard } from './card-view';
 import { normalisePhone } from './phone';
@@ -45,74 +41,52 @@ export type IssueCardOptions = Omit<CreateCardOptions, 'input'> & { input: Creat
 /**
  * Issues a card to a customer (found or created by phone number); one live card per customer, currency, business and mode.
  * The name is the business's own: a phone known from another business needs no first_name, and then carries no name.
+ * The first name this business gives a customer stays: POST /card creates a card and renames no other, which also keeps
+ * the payout path's memory of a named holder true (lib/payouts/payout-parties.ts).
  */
 export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftCard> {
   const input = parseInput(createCardSchema, opts.input);
-  const cardNumber = await inTransaction(db, (tx) => issueCardIn(tx, { ...opts, input }));
+  const cardNumber = await issueCardIn(db, { ...opts, input });
   announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
   return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
 }
 
 /**
- * The card's rows, written in the caller's transaction (a batch runs one per
- * savepoint); answers its number. A random card number or a concurrent first
- * sight of the same phone that collides is tried again, in a savepoint of its own.
+ * The card's statement (writeCard), alone or in a caller's transaction (a batch); answers its number. A random card
+ * number or a concurrent first sight of the same phone that collides is tried again; a card the same customer got
+ * meanwhile in another transaction is card_exists. In a caller's transaction any of these ends that transaction: the
+ * caller redoes it (issueCardsBatch).
  */
-export async function issueCardIn(tx: Tx, opts: IssueCardOptions, countCard = true): Promise<string> {
+export async function issueCardIn(db: DbOrTx, opts: IssueCardOptions): Promise<string> {
   const { input } = opts;
-  const phone = normalisePhone(input.phone_number);
+  const card = {
+    businessId: opts.businessId,
+    mode: opts.mode,
+    actor: opts.actor,
+    phone: normalisePhone(input.phone_number),
+    currency: input.currency,
+    firstName: input.first_name,
+    lastName: input.last_name,
+  };
+  const alone = !is(db, PgTransaction);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await tx.transaction(async (sp) => {
-        const customerId = await findOrCreateCustomer(sp, opts.mode, phone, input.first_name);
-        await nameCustomer(sp, opts.businessId, customerId, input.first_name, input.last_name);
-        const cardNumber = newCardNumber();
-        const accountId = await createCardAccount(sp, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
-        await sp.insert(cards).values({
-          refId: randomUUID(),
-          businessId: opts.businessId,
-          mode: opts.mode,
-          customerId,
-          cardNumber,
-          currency: input.currency,
-          accountId,
-        });
-        if (countCard) await bumpCounter(sp, opts.businessId, opts.mode, 'cards', 1);
-        await recordAudit(sp, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });
-        return cardNumber;
-      });
+      return alone ? await inOneStatement(db as Db, (q) => writeCard(q, card)) : await writeCard(db, card);
     } catch (err) {
+      // In a caller's transaction the error has ended it: only the caller can redo.
+      if (!alone) throw err;
       const constraint = pgConstraint(err);
-      if (constraint === 'cards_one_per_customer_idx') {
+      if (constraint === CARD_TAKEN_MEANWHILE) {
         throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
       }
-      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_mode_idx' || constraint === 'ledger_accounts_name_idx') && attempt < 5)
-        continue;
+      if (CARD_COLLISIONS.has(constraint ?? '') && attempt < 5) continue;
       throw err;
     }
   }
 }
 
-/** "New to the service" is decided by the phone alone, across businesses, as SPEC.md says. */
-async function findOrCreateCustomer(tx: Tx, mode: Mode, phone: { e164: string; national: string }, firstName?: string) {
-  const [existing] = await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.phoneNumber, phone.e164), eq(customers.mode, mode)));
-  if (existing) return existing.id;
-  if (!firstName) throw new ServiceError('user_not_found', `No customer has this phone number in ${mode} mode yet: send first_name to create one.`);
-  const [created] = await tx.insert(customers).values({ mode, phoneNumber: phone.e164, nationalNumber: phone.national }).returning({ id: customers.id });
-  return created.id;
-}
+/** Unique indexes a new card can hit by chance (a random number) or by a concurrent first sight of its phone: worth another try. */
+export const CARD_COLLISIONS = new Set(['cards_card_number_unique', 'customers_phone_mode_idx', 'ledger_accounts_name_idx', 'cards_ref_id_unique']);
 
-/**
- * The first name this business gives a customer stays: POST /card creates a card and renames no other.
- * That also keeps the payout path's memory of a named holder true (lib/payouts/payout-parties.ts).
- */
-async function nameCustomer(tx: Tx, businessId: number, customerId: number, firstName?: string, lastName?: string) {
-  if (!firstName && !lastName) return;
-  await tx
-    .insert(customerNames)
-    .values({ businessId, customerId, firstName: firstName ?? null, lastName: lastName ?? null })
-    .onConflictDoNothing({ target: [customerNames.businessId, customerNames.customerId] });
-}
+/** The unique index that another transaction's card for the same customer and currency trips: card_exists, seen afresh. */
+export const CARD_TAKEN_MEANWHILE = 'cards_one_per_customer_idx';

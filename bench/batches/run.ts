@@ -32,17 +32,24 @@ const median = (xs: number[]) => percentile(xs, 50);
 
 function pgArgs(url: string) {
   const u = new URL(url);
-  return { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) }, args: ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username)] };
+  return {
+    env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) },
+    args: ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username)],
+  };
 }
 
 /** SECONDS of pgbench -c 8 -j 2 over `script` (a file) in database `name`; answers transactions per second. */
 function pgbench(url: string, name: string, script: string, vars: string[] = []): number {
   const { env, args } = pgArgs(url);
   spawnSync('psql', [...args, name, '-c', 'CHECKPOINT'], { env });
-  const run = spawnSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-f', script, ...vars.flatMap((v) => ['-D', v]), ...args, name], {
-    env,
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    'pgbench',
+    ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-f', script, ...vars.flatMap((v) => ['-D', v]), ...args, name],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
   if (/number of failed transactions: [1-9]/.test(run.stdout)) throw new Error(`pgbench transactions failed:\n${run.stdout}`);
   const tps = /tps = ([\d.]+)/.exec(run.stdout);
@@ -99,8 +106,14 @@ async function main() {
     const cards: string[] = [];
     for (let run = 0; run < CARD_RUNS; run++) {
       const body = {
-        cards: Array.from({ length: 1000 }, (_, i) => ({ phone_number: `+2519${run}${String(i).padStart(7, '0')}`, currency: 'ETB', first_name: `Bench ${i}` })),
+        cards: Array.from({ length: 1000 }, (_, i) => ({
+          phone_number: `+2519${run}${String(i).padStart(7, '0')}`,
+          currency: 'ETB',
+          first_name: `Bench ${i}`,
+        })),
       };
+      // What autovacuum does on a server that runs it (README: keep it on); a shared server here may not.
+      await db.execute(sql`ANALYZE customers, customer_names, cards, ledger_accounts, list_counters, audit_log`);
       const t = performance.now();
       const res = await post('/api/v1/card/batch', `Bearer ${key}`, body);
       cardTimes.push(performance.now() - t);
@@ -146,7 +159,9 @@ async function main() {
         non2xx: single.non2xx + batch.non2xx,
       };
       rounds.push(r);
-      console.log(`round ${round}: single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x`);
+      console.log(
+        `round ${round}: single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x`,
+      );
     }
     // Every batch item was made (a card of 10^9 never runs short): payouts written = what wrk counted, nothing refused.
     const refused = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${biz.id} AND status <> 'success'`);

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction } from '../db/transaction';
-import { feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
+import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
 import type { PayoutRequest } from '../payouts/payout-request';
@@ -33,16 +33,21 @@ export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
  * against concurrent payouts redoes the whole batch. Bank payouts' rails hear
  * of them only after the commit, in order, as the single call tells its rail
  * after its own.
+ *
+ * Inside the transaction every read goes through its connection too: a
+ * transaction that waited for a second connection of the pool while holding
+ * locks could wait forever on batches holding all the others.
  */
 export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions): Promise<BatchResult<PayoutAnswer>[]> {
   if (opts.items.length > MAX_PAYOUTS_PER_BATCH) throw new RangeError(`at most ${MAX_PAYOUTS_PER_BATCH} payouts per batch`);
   const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
+  const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
   const written = await inTransaction(db, (tx) =>
     withoutCommitHook(async () => {
-      await lockCardAccounts(db, tx, opts, itemOpts.feeShard);
+      await lockAccounts(tx, opts, feeAccounts);
       const out: BatchResult<WrittenPayout>[] = [];
-      // Each item's statement joins the batch's transaction; its reads need none (a batch changes no card or fee rule).
-      for (const request of opts.items) out.push(await itemResult(() => writeRequestedPayout(db, itemOpts, request, tx)));
+      // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
+      for (const request of opts.items) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
       return out;
     }),
   );
@@ -55,6 +60,34 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
 }
 
 /**
+ * The shared accounts the batch's payouts credit (its fee revenue shard, the
+ * merchants' business accounts, the bank clearing account), found or created
+ * before the transaction, each in a statement of its own: inside it, the
+ * payouts then find them remembered, and a batch that rolls back cannot leave
+ * a remembered account that was never committed. Answers the fee accounts.
+ */
+async function ensureSharedAccounts(db: Db, opts: CreatePayoutsBatchOptions, feeShard: number): Promise<number[]> {
+  const sources = opts.items.map((r) => r.input.card_number);
+  const merchants = opts.items.flatMap((r) => (r.type === 'b2b' ? [r.input.merchant_id] : []));
+  const found = await db.execute<{ currency: Currency }>(sql`SELECT DISTINCT currency FROM cards
+    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND cancelled_at IS NULL AND card_number = ANY(${textArray(sources)}::text[])`);
+  const currencies = found.rows.map((r) => r.currency);
+  const merchantIds =
+    merchants.length === 0
+      ? []
+      : (await db.execute<{ id: number }>(sql`SELECT id FROM businesses WHERE merchant_id = ANY(${textArray(merchants)}::text[])`)).rows.map((r) => r.id);
+  const banks = opts.items.some((r) => r.type === 'bank');
+  const [feeAccounts] = await Promise.all([
+    Promise.all(currencies.map((c) => feeRevenueAccountId(db, opts.mode, c, feeShard))),
+    Promise.all(currencies.flatMap((c) => merchantIds.map((m) => businessAccountId(db, m, opts.mode, c)))),
+    Promise.all(banks ? currencies.map((c) => clearingAccountId(db, 'bank', opts.mode, c)) : []),
+  ]);
+  return feeAccounts;
+}
+
+const textArray = (texts: string[]) => `{${[...new Set(texts)].map((t) => JSON.stringify(t)).join(',')}}`;
+
+/**
  * Takes the batch's card accounts and its fee revenue shard at once, in id
  * order, before its first payout: each payout statement locks its own
  * accounts in id order, but a batch adds accounts as it goes, so without
@@ -62,15 +95,12 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
  * what the other waits for. Sources count only when they are the business's
  * own cards (a payout from any other card is refused before it locks).
  */
-async function lockCardAccounts(db: Db, tx: Tx, opts: CreatePayoutsBatchOptions, feeShard: number) {
+async function lockAccounts(tx: Tx, opts: CreatePayoutsBatchOptions, feeAccounts: number[]) {
   const sources = opts.items.map((r) => r.input.card_number);
   const destinations = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.destination_card_number] : []));
-  const asArray = (numbers: string[]) => `{${[...new Set(numbers)].map((n) => JSON.stringify(n)).join(',')}}`;
-  const cards = sql`SELECT account_id, currency FROM cards WHERE mode = ${opts.mode} AND cancelled_at IS NULL
-    AND ((business_id = ${opts.businessId} AND card_number = ANY(${asArray(sources)}::text[])) OR card_number = ANY(${asArray(destinations)}::text[]))`;
-  const currencies = await db.execute<{ currency: Currency }>(sql`SELECT DISTINCT currency FROM (${cards}) c`);
-  const feeAccounts = await Promise.all(currencies.rows.map((r) => feeRevenueAccountId(db, opts.mode, r.currency, feeShard)));
-  await tx.execute(sql`SELECT id FROM ledger_accounts
-    WHERE id IN (SELECT account_id FROM (${cards}) c UNION ALL SELECT unnest(${`{${feeAccounts.join(',')}}`}::bigint[]))
+  await tx.execute(sql`SELECT id FROM ledger_accounts WHERE id IN (
+      SELECT account_id FROM cards WHERE mode = ${opts.mode} AND cancelled_at IS NULL
+        AND ((business_id = ${opts.businessId} AND card_number = ANY(${textArray(sources)}::text[])) OR card_number = ANY(${textArray(destinations)}::text[]))
+      UNION ALL SELECT unnest(${`{${feeAccounts.join(',')}}`}::bigint[]))
     ORDER BY id FOR UPDATE`);
 }

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, is } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client';
 import { ledgerAccounts } from '../db/schema';
 import type { Currency, Mode } from '../validation';
@@ -41,7 +42,8 @@ async function ensureAccount(db: Db, spec: AccountSpec): Promise<number> {
     .select({ id: ledgerAccounts.id })
     .from(ledgerAccounts)
     .where(and(eq(ledgerAccounts.mode, spec.mode), eq(ledgerAccounts.currency, spec.currency), eq(ledgerAccounts.name, spec.name)));
-  cache.set(key, row.id);
+  // Found or made inside a caller's transaction, it is remembered only if that commits: so not at all.
+  if (!is(db, PgTransaction)) cache.set(key, row.id);
   return row.id;
 }
 

@@ -44,7 +44,8 @@ function pgbench(url: string, name: string, script: string, vars: string[] = [])
   spawnSync('psql', [...args, name, '-c', 'CHECKPOINT'], { env });
   const run = spawnSync(
     'pgbench',
-    ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-f', script, ...vars.flatMap((v) => ['-D', v]), ...args, name],
+    // A deadlock or serialization failure is retried, as the app retries it.
+    ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '--max-tries=10', '-f', script, ...vars.flatMap((v) => ['-D', v]), ...args, name],
     {
       env,
       encoding: 'utf8',
@@ -178,10 +179,24 @@ async function main() {
     const serverUrl = `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ''}@${u.host}`;
     const ourDb = u.pathname.slice(1);
     await loadPgledger(serverUrl, `${ourDb}_pgledger`, cards.length);
+    // As the core does: every card account of the batch locked at once in id order, then each item's own statement.
     const single = pgbenchPayoutScript().split('\n');
-    const statement = single.slice(3).join('\n');
     const header = single.slice(0, 3).join('\n');
-    const ourBatch = writeScript(tmp, 'ours.sql', `BEGIN;\n${Array.from({ length: ITEMS }, () => `${header}\n${statement}`).join('\n')}\nCOMMIT;\n`);
+    const statement = single.slice(3).join('\n');
+    const numbered = (text: string, i: number) => text.replace(/:([abr])\b/g, `:$1${i}`).replace(/\\set ([abr]) /g, `\\set $1${i} `);
+    const items = Array.from({ length: ITEMS }, (_, i) => i);
+    const ourBatch = writeScript(
+      tmp,
+      'ours.sql',
+      [
+        ...items.map((i) => numbered(header, i)),
+        'BEGIN;',
+        `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${items.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
+        ...items.map((i) => numbered(statement, i)),
+        'COMMIT;',
+        '',
+      ].join('\n'),
+    );
     const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
     const pick = '\\set a random(1, :n)\n\\set b 1 + (:a + random(0, :n - 2)) % :n\n';
     const transfer = 'SELECT 1 FROM pgledger_create_transfer((SELECT id FROM bench_accounts WHERE n = :a), (SELECT id FROM bench_accounts WHERE n = :b), 100);';

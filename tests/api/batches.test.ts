@@ -368,6 +368,30 @@ describe('POST /card/payouts/batch', () => {
     expect((await verifyLedger(testDb())).problems).toEqual([]);
   });
 
+  it('more batches at once than the server has database connections, on shared cards, all finish and add up', async () => {
+    const s = await setUp('Payout batch crowd', [1_000_000, 1_000_000, 1_000_000, 1_000_000]);
+    const pairs = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 0],
+    ];
+    const batch = (k: number) =>
+      Array.from({ length: 20 }, (_, i) => {
+        const [from, to] = pairs[(k + i) % pairs.length];
+        return { card_number: s.cards[from], destination_card_number: s.cards[to], amount: 100 + k };
+      });
+    // The test server's pool holds 8 connections (DB_POOL_SIZE); each batch holds one for its transaction.
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, k) => payoutsBatch(s.biz.test, batch(k))));
+    for (const r of answers) {
+      expect(r.status, JSON.stringify(r.body).slice(0, 200)).toBe(200);
+      expect(r.body.data.results.every((x: { status?: string }) => x.status !== 'error')).toBe(true);
+    }
+    // Every card sends and receives the same payouts: balances are back where they started.
+    for (const card of s.cards) expect(await cardBalance(s.biz.test, card)).toBe(1_000_000);
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
   it('Idempotency-Key covers the whole batch; a malformed batch is 400 and moves nothing', async () => {
     const s = await setUp('Payout batch idempotency', [5_000, 0]);
     const items = [{ card_number: s.cards[0], destination_card_number: s.cards[1], amount: 1_000 }];

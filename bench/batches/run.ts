@@ -45,7 +45,23 @@ function pgbench(url: string, name: string, script: string, vars: string[] = [])
   const run = spawnSync(
     'pgbench',
     // A deadlock or serialization failure is retried, as the app retries it.
-    ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '--max-tries=10', '-f', script, ...vars.flatMap((v) => ['-D', v]), ...args, name],
+    [
+      '-n',
+      '-c',
+      String(CONNECTIONS),
+      '-j',
+      '2',
+      '-T',
+      String(SECONDS),
+      '--max-tries=10',
+      '-M',
+      'prepared',
+      '-f',
+      script,
+      ...vars.flatMap((v) => ['-D', v]),
+      ...args,
+      name,
+    ],
     {
       env,
       encoding: 'utf8',

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction } from '../db/transaction';
+import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
@@ -23,16 +24,24 @@ export interface CreatePayoutsBatchOptions {
 export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
 
 /**
+ * Items per transaction. A transaction keeps its cards locked until it
+ * commits, so batches over shared cards wait for each other for as long as it
+ * runs; a few items per commit keep that short while still sharing commits.
+ */
+const ITEMS_PER_COMMIT = 10;
+
+/**
  * Pays out in order, exactly as if each item were POST /card/payouts sent one
  * after another: every item is the single payout's own statement (its guards,
  * fee, limits, audit line and event), so item k sees the balances, daily
- * totals and events left by items 1..k-1. They share one transaction and one
- * commit. A refused statement writes nothing and needs no savepoint, so one
- * refused item leaves the others; an unexpected error fails the whole batch
- * (rolled back, nothing moved), and a deadlock or serialization failure
- * against concurrent payouts redoes the whole batch. Bank payouts' rails hear
- * of them only after the commit, in order, as the single call tells its rail
- * after its own.
+ * totals and events left by items 1..k-1. They commit ITEMS_PER_COMMIT at a
+ * time, in order. A refused statement writes nothing and needs no savepoint,
+ * so one refused item leaves the others; a deadlock or serialization failure
+ * redoes its transaction's items; any other error stops the batch there: the
+ * items committed before it are answered, the rest answered as not made (or,
+ * when none committed, the batch fails whole with nothing moved). Bank
+ * payouts' rails hear of them only after their commit, in order, as the
+ * single call tells its rail after its own.
  *
  * Inside the transaction every read goes through its connection too: a
  * transaction that waited for a second connection of the pool while holding
@@ -42,18 +51,33 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   if (opts.items.length > MAX_PAYOUTS_PER_BATCH) throw new RangeError(`at most ${MAX_PAYOUTS_PER_BATCH} payouts per batch`);
   const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
   const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
-  const written = await inTransaction(db, (tx) =>
-    withoutCommitHook(async () => {
-      await lockAccounts(tx, opts, feeAccounts);
-      const out: BatchResult<WrittenPayout>[] = [];
-      // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
-      for (const request of opts.items) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
-      return out;
-    }),
-  );
   const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
+  const written: BatchResult<WrittenPayout>[] = [];
   const results: BatchResult<PayoutAnswer>[] = [];
-  for (const w of written) results.push(w.ok ? await itemResult(() => answerWritten(db, answerOpts, w.value.plan, w.value.payout)) : w);
+  for (let start = 0; start < opts.items.length; start += ITEMS_PER_COMMIT) {
+    const chunk = opts.items.slice(start, start + ITEMS_PER_COMMIT);
+    let done: BatchResult<WrittenPayout>[];
+    try {
+      done = await inTransaction(db, (tx) =>
+        withoutCommitHook(async () => {
+          await lockAccounts(tx, opts.mode, opts.businessId, chunk, feeAccounts);
+          const out: BatchResult<WrittenPayout>[] = [];
+          // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
+          for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
+          return out;
+        }),
+      );
+    } catch (err) {
+      // Nothing committed yet: the batch fails whole. Otherwise the items made must be answered, never hidden behind a 500.
+      if (start === 0) throw err;
+      console.error('payout batch stopped after committed items', err);
+      const unmade = new ServiceError('internal', 'This item was not made (nothing was moved for it); the items before it were. Send it again.');
+      for (let i = start; i < opts.items.length; i++) results.push({ ok: false, error: unmade });
+      break;
+    }
+    written.push(...done);
+    for (const w of done) results.push(w.ok ? await itemResult(() => answerWritten(db, answerOpts, w.value.plan, w.value.payout)) : w);
+  }
   const made = written.flatMap((w) => (w.ok ? [w.value.payout.reference] : []));
   if (made.length > 0) announceCreated(db, opts.businessId, opts.mode, 'payout', made[made.length - 1]);
   return results;
@@ -95,12 +119,12 @@ const textArray = (texts: string[]) => `{${[...new Set(texts)].map((t) => JSON.s
  * what the other waits for. Sources count only when they are the business's
  * own cards (a payout from any other card is refused before it locks).
  */
-async function lockAccounts(tx: Tx, opts: CreatePayoutsBatchOptions, feeAccounts: number[]) {
-  const sources = opts.items.map((r) => r.input.card_number);
-  const destinations = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.destination_card_number] : []));
+async function lockAccounts(tx: Tx, mode: Mode, businessId: number, items: PayoutRequest[], feeAccounts: number[]) {
+  const sources = items.map((r) => r.input.card_number);
+  const destinations = items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.destination_card_number] : []));
   await tx.execute(sql`SELECT id FROM ledger_accounts WHERE id IN (
-      SELECT account_id FROM cards WHERE mode = ${opts.mode} AND cancelled_at IS NULL
-        AND ((business_id = ${opts.businessId} AND card_number = ANY(${textArray(sources)}::text[])) OR card_number = ANY(${textArray(destinations)}::text[]))
+      SELECT account_id FROM cards WHERE mode = ${mode} AND cancelled_at IS NULL
+        AND ((business_id = ${businessId} AND card_number = ANY(${textArray(sources)}::text[])) OR card_number = ANY(${textArray(destinations)}::text[]))
       UNION ALL SELECT unnest(${`{${feeAccounts.join(',')}}`}::bigint[]))
     ORDER BY id FOR UPDATE`);
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { ITEMS_PER_COMMIT } from '../../lib/batches/batch-limits';
 import { createDb } from '../../lib/db/client';
 import { clearingAccountId } from '../../lib/ledger/accounts';
 import { postTransaction } from '../../lib/ledger/post-transaction';
@@ -16,7 +17,7 @@ import { ensureWrk, runWrk } from '../payouts/http-load';
  *   1. 1,000 cards in one POST /card/batch (target under 2 s);
  *   2. payouts per second over HTTP (wrk): POST /card/payouts/batch of 100
  *      against POST /card/payouts, rounds taking turns (target 5x);
- *   3. the core's batch (100 payout statements, one commit) against pgledger's
+ *   3. the core's batch (100 payout statements, ten to a commit) against pgledger's
  *      transfers, both through pgbench on the same server (target 3x).
  * pgledger's SQL is read from a checkout (PGLEDGER_DIR, default the fetched
  * mirror) into its own scratch database; none of its code is in this repository.
@@ -190,26 +191,30 @@ async function main() {
       not_success: refused.rows[0].n,
     };
 
-    // 3. pgbench: the core's batch (ITEMS payout statements, one commit) against pgledger, same server, taking turns.
+    // 3. pgbench: the core's batch (ITEMS payout statements, ITEMS_PER_COMMIT to a commit) against pgledger, same server, taking turns.
     const u = new URL(env.databaseUrl);
     const serverUrl = `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ''}@${u.host}`;
     const ourDb = u.pathname.slice(1);
     await loadPgledger(serverUrl, `${ourDb}_pgledger`, cards.length);
-    // As the core does: every card account of the batch locked at once in id order, then each item's own statement.
+    // As the core does: ITEMS_PER_COMMIT items to a transaction, each locking its card accounts at once in id order, then
+    // each item's own statement; a pgbench "transaction" is the whole batch of ITEMS.
     const single = pgbenchPayoutScript().split('\n');
     const header = single.slice(0, 3).join('\n');
     const statement = single.slice(3).join('\n');
     const numbered = (text: string, i: number) => text.replace(/:([abr])\b/g, `:$1${i}`).replace(/\\set ([abr]) /g, `\\set $1${i} `);
     const items = Array.from({ length: ITEMS }, (_, i) => i);
+    const commits = Array.from({ length: Math.ceil(ITEMS / ITEMS_PER_COMMIT) }, (_, c) => items.slice(c * ITEMS_PER_COMMIT, (c + 1) * ITEMS_PER_COMMIT));
     const ourBatch = writeScript(
       tmp,
       'ours.sql',
       [
         ...items.map((i) => numbered(header, i)),
-        'BEGIN;',
-        `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${items.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
-        ...items.map((i) => numbered(statement, i)),
-        'COMMIT;',
+        ...commits.flatMap((chunk) => [
+          'BEGIN;',
+          `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${chunk.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
+          ...chunk.map((i) => numbered(statement, i)),
+          'COMMIT;',
+        ]),
         '',
       ].join('\n'),
     );

@@ -10,7 +10,7 @@ import { answerWritten } from '../payouts/payout-destinations';
 import type { PayoutRequest } from '../payouts/payout-request';
 import type { Currency, Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
-import { MAX_PAYOUTS_PER_BATCH } from './batch-limits';
+import { ITEMS_PER_COMMIT, MAX_PAYOUTS_PER_BATCH } from './batch-limits';
 import { itemResult, type BatchResult } from './batch-result';
 
 export interface CreatePayoutsBatchOptions {
@@ -22,13 +22,6 @@ export interface CreatePayoutsBatchOptions {
 }
 
 export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
-
-/**
- * Items per transaction. A transaction keeps its cards locked until it
- * commits, so batches over shared cards wait for each other for as long as it
- * runs; a few items per commit keep that short while still sharing commits.
- */
-const ITEMS_PER_COMMIT = 10;
 
 /**
  * Pays out in order, exactly as if each item were POST /card/payouts sent one

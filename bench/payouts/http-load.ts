@@ -43,6 +43,8 @@ export function runWrk(o: {
   threads?: number;
   instances?: string[];
   payouts?: { cardsFile: string; apiKey: string };
+  /** Another wrk script and its arguments (bench/batches). */
+  script?: { path: string; args: string[] };
 }): WrkResult {
   const args = [
     '-t',
@@ -55,11 +57,11 @@ export function runWrk(o: {
     '--timeout',
     '10s',
     '-s',
-    SCRIPT,
+    o.script?.path ?? SCRIPT,
     o.baseUrl,
     '--',
   ];
-  args.push(...(o.payouts ? [o.payouts.cardsFile, o.payouts.apiKey] : ['health']));
+  args.push(...(o.script ? o.script.args : o.payouts ? [o.payouts.cardsFile, o.payouts.apiKey] : ['health']));
   const run = spawnSync('wrk', args, { encoding: 'utf8', env: { ...process.env, WRK_INSTANCES: (o.instances ?? []).join(',') } });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}${run.stdout}`);
   const out = run.stdout;

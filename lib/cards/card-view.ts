@@ -103,6 +103,15 @@ export async function findOwnCard(db: DbOrTx, businessId: number, mode: Mode, ca
   return row;
 }
 
+/** The live cards of this business and mode among these numbers, in no particular order: one round trip for a batch. */
+export async function findOwnCards(db: DbOrTx, businessId: number, mode: Mode, cardNumbers: string[]): Promise<CardRow[]> {
+  if (cardNumbers.length === 0) return [];
+  return selectCards(
+    db,
+    sql`c.business_id = ${businessId} AND c.mode = ${mode} AND c.card_number = ANY(${`{${cardNumbers.join(',')}}`}::text[]) AND c.cancelled_at IS NULL`,
+  );
+}
+
 /**
  * A card of this business and mode whether live or cancelled, or undefined: for the
  * dashboard, where a cancelled card stays findable and opens read-only. The API never

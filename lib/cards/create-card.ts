@@ -1,19 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { is } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import type { Db, Tx } from '../db/client';
-import { bumpCounter } from '../db/list-counters';
-import { cards, customerNames, customers } from '../db/schema';
-import { inTransaction, pgConstraint } from '../db/transaction';
+import type { Db, DbOrTx } from '../db/client';
+import { inOneStatement, pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
-import { newCardNumber } from '../ids';
-import { createCardAccount } from '../ledger/accounts';
 import type { Actor } from '../actor';
 import { currencySchema, parseInput, type Mode } from '../validation';
-import { recordAudit } from '../audit';
 import { getBusinessExpiry } from '../business/expiry-policy';
-import { announceCardChange } from './announce-card';
+import { writeCard } from './card-statement';
 import { cardExpiresAt } from './card-expiry';
+import { announceCardChange } from './announce-card';
 import { findOwnCard, toGiftCard, type GiftCard } from './card-view';
 import { normalisePhone } from './phone';
 
@@ -33,6 +29,8 @@ export const createCardSchema = z.object({
   last_name: name('last_name').optional(),
 });
 
+export type CreateCardInput = z.output<typeof createCardSchema>;
+
 export interface CreateCardOptions {
   businessId: number;
   mode: Mode;
@@ -40,72 +38,68 @@ export interface CreateCardOptions {
   input: unknown;
 }
 
+export type IssueCardOptions = Omit<CreateCardOptions, 'input'> & {
+  input: CreateCardInput;
+  /** When the card expires (the business's policy, cardExpiresAt); read afresh when left out. A batch reads it once. */
+  expiresAt?: Date | null;
+};
+
+/** A card issued now expires per the business's policy, counted from issue (a card not yet loaded counts from its issue). */
+export async function expiryOfNewCard(db: DbOrTx, businessId: number): Promise<Date | null> {
+  const expiry = await getBusinessExpiry(db, businessId);
+  return cardExpiresAt(expiry.policy, new Date(), expiry.timeZone);
+}
+
 /**
  * Issues a card to a customer (found or created by phone number); one live card per customer, currency, business and mode.
  * The name is the business's own: a phone known from another business needs no first_name, and then carries no name.
+ * The first name this business gives a customer stays: POST /card creates a card and renames no other, which also keeps
+ * the payout path's memory of a named holder true (lib/payouts/payout-parties.ts).
  */
 export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftCard> {
   const input = parseInput(createCardSchema, opts.input);
-  const phone = normalisePhone(input.phone_number);
+  const cardNumber = await issueCardIn(db, { ...opts, input });
+  announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
+  return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
+}
 
+/**
+ * The card's statement (writeCard), alone or in a caller's transaction (a batch); answers its number. A random card
+ * number or a concurrent first sight of the same phone that collides is tried again; a card the same customer got
+ * meanwhile in another transaction is card_exists. In a caller's transaction any of these ends that transaction: the
+ * caller redoes it (issueCardsBatch).
+ */
+export async function issueCardIn(db: DbOrTx, opts: IssueCardOptions): Promise<string> {
+  const { input } = opts;
+  const card = {
+    businessId: opts.businessId,
+    mode: opts.mode,
+    actor: opts.actor,
+    phone: normalisePhone(input.phone_number),
+    currency: input.currency,
+    firstName: input.first_name,
+    lastName: input.last_name,
+    expiresAt: opts.expiresAt === undefined ? await expiryOfNewCard(db, opts.businessId) : opts.expiresAt,
+  };
+  const alone = !is(db, PgTransaction);
   for (let attempt = 0; ; attempt++) {
     try {
-      const cardNumber = await inTransaction(db, async (tx) => {
-        const customerId = await findOrCreateCustomer(tx, opts.mode, phone, input.first_name);
-        await nameCustomer(tx, opts.businessId, customerId, input.first_name, input.last_name);
-        const cardNumber = newCardNumber();
-        const expiry = await getBusinessExpiry(tx, opts.businessId);
-        const accountId = await createCardAccount(tx, { businessId: opts.businessId, mode: opts.mode, currency: input.currency, cardNumber });
-        await tx.insert(cards).values({
-          refId: randomUUID(),
-          businessId: opts.businessId,
-          mode: opts.mode,
-          customerId,
-          cardNumber,
-          currency: input.currency,
-          accountId,
-          // Counted from issue under either policy: a card not yet loaded counts from its issue.
-          expiresAt: cardExpiresAt(expiry.policy, new Date(), expiry.timeZone),
-        });
-        await bumpCounter(tx, opts.businessId, opts.mode, 'cards', 1);
-        await recordAudit(tx, { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, action: 'card.created', target: cardNumber });
-        return cardNumber;
-      });
-      announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
-      return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
+      return alone ? await inOneStatement(db as Db, (q) => writeCard(q, card)) : await writeCard(db, card);
     } catch (err) {
+      // In a caller's transaction the error has ended it: only the caller can redo.
+      if (!alone) throw err;
       const constraint = pgConstraint(err);
-      if (constraint === 'cards_one_per_customer_idx') {
+      if (constraint === CARD_TAKEN_MEANWHILE) {
         throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
       }
-      // A random card number or a concurrent first sight of the same phone collided: try again.
-      if ((constraint === 'cards_card_number_unique' || constraint === 'customers_phone_mode_idx' || constraint === 'ledger_accounts_name_idx') && attempt < 5)
-        continue;
+      if (CARD_COLLISIONS.has(constraint ?? '') && attempt < 5) continue;
       throw err;
     }
   }
 }
 
-/** "New to the service" is decided by the phone alone, across businesses, as SPEC.md says. */
-async function findOrCreateCustomer(tx: Tx, mode: Mode, phone: { e164: string; national: string }, firstName?: string) {
-  const [existing] = await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.phoneNumber, phone.e164), eq(customers.mode, mode)));
-  if (existing) return existing.id;
-  if (!firstName) throw new ServiceError('user_not_found', `No customer has this phone number in ${mode} mode yet: send first_name to create one.`);
-  const [created] = await tx.insert(customers).values({ mode, phoneNumber: phone.e164, nationalNumber: phone.national }).returning({ id: customers.id });
-  return created.id;
-}
+/** Unique indexes a new card can hit by chance (a random number) or by a concurrent first sight of its phone: worth another try. */
+export const CARD_COLLISIONS = new Set(['cards_card_number_unique', 'customers_phone_mode_idx', 'ledger_accounts_name_idx', 'cards_ref_id_unique']);
 
-/**
- * The first name this business gives a customer stays: POST /card creates a card and renames no other.
- * That also keeps the payout path's memory of a named holder true (lib/payouts/payout-parties.ts).
- */
-async function nameCustomer(tx: Tx, businessId: number, customerId: number, firstName?: string, lastName?: string) {
-  if (!firstName && !lastName) return;
-  await tx
-    .insert(customerNames)
-    .values({ businessId, customerId, firstName: firstName ?? null, lastName: lastName ?? null })
-    .onConflictDoNothing({ target: [customerNames.businessId, customerNames.customerId] });
-}
+/** The unique index that another transaction's card for the same customer and currency trips: card_exists, seen afresh. */
+export const CARD_TAKEN_MEANWHILE = 'cards_one_per_customer_idx';

@@ -1,5 +1,6 @@
 import type {
   ApiResponse,
+  CardBatchResults,
   Bank,
   CaptureHoldInput,
   CardPage,
@@ -17,6 +18,7 @@ import type {
   PaymentCreated,
   PaymentPage,
   PaymentRecord,
+  PayoutBatchResults,
   PayoutCreated,
   PayoutPage,
   PayoutStatus,
@@ -77,6 +79,8 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
 
   return {
     createCard: (input: CreateCardInput, opts?: PostOptions) => call<GiftCard>('POST', '/card', input, opts),
+    /** Up to 1,000 cards in one call; each result is the card or the error POST /card would have answered, in order. */
+    createCardsBatch: (cards: CreateCardInput[], opts?: PostOptions) => call<CardBatchResults>('POST', '/card/batch', { cards }, opts),
     listCards: (query?: ListCardsQuery) => call<CardPage>('GET', `/card${queryString({ ...query })}`),
     getCard: (cardNumber: string) => call<GiftCard>('GET', `/card/${segment(cardNumber)}`),
     setCardStatus: (cardNumber: string, status: 'enable' | 'disable') => call<GiftCard>('PATCH', `/card/${segment(cardNumber)}`, { status }),
@@ -94,6 +98,8 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     voidHold: (holdReference: string, opts?: PostOptions) => call<Hold>('POST', `/card/holds/${segment(holdReference)}/void`, {}, opts),
 
     createPayout: (input: CreatePayoutInput, opts?: PostOptions) => call<PayoutCreated>('POST', '/card/payouts', input, opts),
+    /** Up to 100 payouts made in order, as if sent one after another; each result is the payout or its error, in order. */
+    createPayoutsBatch: (payouts: CreatePayoutInput[], opts?: PostOptions) => call<PayoutBatchResults>('POST', '/card/payouts/batch', { payouts }, opts),
     listPayouts: (query?: PageQuery) => call<PayoutPage>('GET', `/card/payouts${queryString({ ...query })}`),
     getPayoutStatus: (reference: string) => call<PayoutStatus>('GET', `/card/payout/${segment(reference)}/status`),
     createTransfer: (input: CreateTransferInput, opts?: PostOptions) => call<TransferCreated>('POST', '/transfers', input, opts),

@@ -18,3 +18,8 @@ export function withCommitHook<T>(hook: CommitHook, fn: () => Promise<T>): Promi
 export function currentCommitHook(): CommitHook | undefined {
   return hooks.getStore();
 }
+
+/** Runs fn with no commit hook: the statements of a batch's items, whose one transaction marks the hook itself. */
+export function withoutCommitHook<T>(fn: () => Promise<T>): Promise<T> {
+  return hooks.exit(fn);
+}

@@ -22,6 +22,7 @@ export const OPERATION_SCOPES: Record<string, ApiKeyScope> = {
   'GET /banks': 'read',
   'GET /card': 'read',
   'POST /card': 'cards',
+  'POST /card/batch': 'cards',
   'GET /card/[card_number]': 'read',
   'PATCH /card/[card_number]': 'cards',
   'DELETE /card/[card_number]': 'cards',
@@ -40,6 +41,7 @@ export const OPERATION_SCOPES: Record<string, ApiKeyScope> = {
   'POST /card/payment/[link_reference]/authorize': 'payments',
   'GET /card/payouts': 'read',
   'POST /card/payouts': 'payouts',
+  'POST /card/payouts/batch': 'payouts',
   'GET /card/payout/[reference]/status': 'read',
   'GET /events': 'read',
   // A ledger top-up moves the business's own money out of its account, as a payout does.

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, is } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client';
 import { ledgerAccounts } from '../db/schema';
 import type { Currency, Mode } from '../validation';
@@ -41,7 +42,8 @@ async function ensureAccount(db: Db, spec: AccountSpec): Promise<number> {
     .select({ id: ledgerAccounts.id })
     .from(ledgerAccounts)
     .where(and(eq(ledgerAccounts.mode, spec.mode), eq(ledgerAccounts.currency, spec.currency), eq(ledgerAccounts.name, spec.name)));
-  cache.set(key, row.id);
+  // Found or made inside a caller's transaction, it is remembered only if that commits: so not at all.
+  if (!is(db, PgTransaction)) cache.set(key, row.id);
   return row.id;
 }
 
@@ -54,10 +56,13 @@ const FEE_REVENUE_SHARDS = 8;
 /**
  * The provider's fee revenue, split over a few accounts (summed by kind for
  * reporting): every fee-paying movement of a currency locks one of them, and a
- * single account would make all of them wait on each other.
+ * single account would make all of them wait on each other. A batch names one
+ * `shard` for all its items, so it holds one of them, not all, until it commits.
  */
-export const feeRevenueAccountId = (db: Db, mode: Mode, currency: Currency) =>
-  ensureAccount(db, { kind: 'fee_revenue', name: `${FEE_REVENUE}#${Math.floor(Math.random() * FEE_REVENUE_SHARDS)}`, mode, currency });
+export const feeRevenueAccountId = (db: Db, mode: Mode, currency: Currency, shard = randomFeeShard()) =>
+  ensureAccount(db, { kind: 'fee_revenue', name: `${FEE_REVENUE}#${shard % FEE_REVENUE_SHARDS}`, mode, currency });
+
+export const randomFeeShard = () => Math.floor(Math.random() * FEE_REVENUE_SHARDS);
 
 /** The business's money set aside by holds (lib/holds/): never below zero, since every release follows its hold. */
 export const heldAccountId = (db: Db, businessId: number, mode: Mode, currency: Currency) =>

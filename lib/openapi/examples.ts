@@ -1,4 +1,6 @@
 import type {
+  CardBatchResults,
+  PayoutBatchResults,
   Bank,
   B2BPayoutCreated,
   BankPayoutCreated,
@@ -315,4 +317,15 @@ export const holdEventExample: HoldEvent = {
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: updated,
   updated_at: '2025-06-01T09:41:17.030Z',
+};
+
+export const cardBatchExample: CardBatchResults = {
+  results: [giftCardExample, { status: 'error', message: 'Gift card already exists', error: 'This customer already has a ETB gift card with this business.' }],
+};
+
+export const payoutBatchExample: PayoutBatchResults = {
+  results: [
+    cardToCardCreatedExample,
+    { status: 'error', message: 'Insufficient balance', error: 'The source card does not hold enough funds for this payout and its fee.' },
+  ],
 };

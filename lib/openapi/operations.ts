@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createBusinessSchema, issueKeySchema } from '../admin/businesses';
 import { pageQuery, DEFAULT_LIMIT } from '../api/pagination';
 import { newUserSchema } from '../auth/users';
+import { MAX_CARDS_PER_BATCH, MAX_PAYOUTS_PER_BATCH } from '../batches/batch-limits';
 import { createCardSchema } from '../cards/create-card';
 import { cardStatusSchema } from '../cards/set-card-status';
 import type { ErrorCode } from '../errors';
@@ -162,6 +163,29 @@ export const OPERATIONS: Operation[] = [
   },
   {
     api: 'v1',
+    method: 'post',
+    path: '/card/batch',
+    operationId: 'createCardsBatch',
+    tag: 'Cards',
+    summary: 'Create up to 1,000 gift cards',
+    description:
+      'Each item of cards is the body of POST /card. The items are issued in order, as if sent one after another (a second card for the same phone and currency is Gift card already exists), in one transaction. The answer is 200 with one result per item in the same order: the card, or the error envelope the single call would have answered; one refused item never fails the others. A body whose cards is not an array of 1 to 1,000 items is refused whole. Idempotency-Key covers the whole batch. The batch counts as one request against the key’s rate limit.',
+    body: {
+      schemas: { CreateCardsBatchRequest: z.object({ cards: z.array(createCardSchema).min(1).max(MAX_CARDS_PER_BATCH) }) },
+      examples: {
+        CreateCardsBatchRequest: {
+          cards: [
+            { phone_number: '+251911234567', currency: 'ETB', first_name: 'Abebe', last_name: 'Kebede' },
+            { phone_number: '+251911234567', currency: 'ETB' },
+          ],
+        },
+      },
+    },
+    success: { status: 200, message: 'Gift card batch processed', data: r.cardBatchSchema, examples: { results: ex.cardBatchExample } },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'v1',
     method: 'get',
     path: '/card',
     operationId: 'listCards',
@@ -264,6 +288,36 @@ export const OPERATIONS: Operation[] = [
       'limit_exceeded',
       'unavailable',
     ],
+  },
+  {
+    api: 'v1',
+    method: 'post',
+    path: '/card/payouts/batch',
+    operationId: 'createPayoutsBatch',
+    tag: 'Payouts',
+    summary: 'Initiate up to 100 payouts',
+    description:
+      'Each item of payouts is the body of POST /card/payouts. The items are made in order exactly as if sent one after another: each sees the balances, limits and fees left by the ones before it, and each has its own payout, events and webhooks. They commit together; bank payouts reach their bank after that. The answer is 200 with one result per item in the same order: what the single call answers, or its error envelope (Insufficient balance, Gift card disabled, Limit exceeded, ...); one refused item never fails the others. A body whose payouts is not an array of 1 to 100 items is refused whole. Idempotency-Key covers the whole batch. The batch counts as one request against the key’s rate limit.',
+    body: {
+      schemas: {
+        CreatePayoutsBatchRequest: z.object({
+          payouts: z
+            .array(z.union([payoutRequestSchemas.b2b, payoutRequestSchemas.card_to_card, payoutRequestSchemas.bank]))
+            .min(1)
+            .max(MAX_PAYOUTS_PER_BATCH),
+        }),
+      },
+      examples: {
+        CreatePayoutsBatchRequest: {
+          payouts: [
+            { card_number: '4921583047261138', destination_card_number: '5104920038817265', amount: 5000 },
+            { card_number: '4921583047261138', destination_card_number: '5104920038817265', amount: 900000000 },
+          ],
+        },
+      },
+    },
+    success: { status: 200, message: 'Payout batch processed', data: r.payoutBatchSchema, examples: { results: ex.payoutBatchExample } },
+    errors: ['validation_error'],
   },
   {
     api: 'v1',

@@ -523,11 +523,41 @@ export const replayResultSchema = reg(
   ]),
 );
 
+/** An item a batch refused: the error envelope the single call would have answered (its HTTP status is not repeated). */
+const batchItemErrorSchema = reg(
+  'BatchItemError',
+  z.strictObject({
+    status: z.literal('error'),
+    message: z.string().meta({ description: 'The error title of SPEC.md, as the single call answers it' }),
+    error: z.union([z.string(), z.record(z.string(), z.string())]).meta({ description: 'A sentence, or one message per field for Validation error' }),
+  }),
+);
+
+export const cardBatchSchema = reg(
+  'CardBatchResults',
+  z.strictObject({
+    results: z
+      .array(z.union([giftCardSchema, batchItemErrorSchema]))
+      .meta({ description: 'One per item of cards, in the same order: the card as POST /card answers it, or that call’s error' }),
+  }),
+);
+
+export const payoutBatchSchema = reg(
+  'PayoutBatchResults',
+  z.strictObject({
+    results: z
+      .array(z.union([payoutCreatedSchema, batchItemErrorSchema]))
+      .meta({ description: 'One per item of payouts, in the same order: what POST /card/payouts answers, or that call’s error' }),
+  }),
+);
+
 export type GiftCard = z.output<typeof giftCardSchema>;
 export type CardPage = z.output<typeof cardPageSchema>;
 export type PayoutPage = z.output<typeof payoutPageSchema>;
 export type PayoutStatus = z.output<typeof payoutStatusSchema>;
 export type PayoutCreated = z.output<typeof payoutCreatedSchema>;
+export type CardBatchResults = z.output<typeof cardBatchSchema>;
+export type PayoutBatchResults = z.output<typeof payoutBatchSchema>;
 export type B2BPayoutCreated = z.output<typeof b2bPayoutCreatedSchema>;
 export type CardToCardPayoutCreated = z.output<typeof cardToCardPayoutCreatedSchema>;
 export type BankPayoutCreated = z.output<typeof bankPayoutCreatedSchema>;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import type { FeeRule } from '../fees/fee-schedule';
 import { cardNotFound, ServiceError } from '../errors';
 import type { Posting } from '../ledger/post-transaction';
@@ -12,6 +12,7 @@ import { quotePayout, type PayoutQuote } from './payout-quote';
 import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled } from './payout-refusals';
 import { parsePayoutRequest, type PayoutRequest } from './payout-request';
 import { countedCall } from '../observability/metrics';
+import type { PayoutRow } from './payout-view';
 import { writePayout, type PreparedPayout } from './write-payout';
 
 export interface CreatePayoutOptions {
@@ -21,6 +22,18 @@ export interface CreatePayoutOptions {
   input: unknown;
   /** Run inside a caller's transaction: a bank payout's rail is told after that commits (lib/approvals/decide-approval.ts). */
   railAfterCommit?: boolean;
+  /** Inside a batch's transaction: open views are told once, by the batch, after it commits. */
+  quiet?: boolean;
+  /** A batch's one fee revenue shard (feeRevenueAccountId). */
+  feeShard?: number;
+}
+
+export type WritePayoutOptions = Omit<CreatePayoutOptions, 'input'>;
+
+/** A payout written by its statement, with what its answer still needs (a bank payout's rail). */
+export interface WrittenPayout {
+  plan: DestinationPlan;
+  payout: PayoutRow;
 }
 
 /**
@@ -58,10 +71,18 @@ const MAX_ATTEMPTS = 3;
  */
 export async function createPayout(db: Db, opts: CreatePayoutOptions) {
   const request = parsePayoutRequest(opts.input);
-  return countedCall('payouts', { type: request.type, mode: opts.mode }, () => makePayout(db, opts, request));
+  return countedCall('payouts', { type: request.type, mode: opts.mode }, async () => {
+    const { plan, payout } = await writeRequestedPayout(db, opts, request);
+    return answerWritten(db, opts, plan, payout);
+  });
 }
 
-async function makePayout(db: Db, opts: CreatePayoutOptions, request: PayoutRequest) {
+/**
+ * createPayout's attempts for a parsed request, up to the written payout (done) or its refusal; tells no rail.
+ * `statementDb` runs the payout statement (a batch's transaction); reads and shared accounts go through `db`,
+ * so an account created for a batch that rolls back is never remembered.
+ */
+export async function writeRequestedPayout(db: Db, opts: WritePayoutOptions, request: PayoutRequest, statementDb: DbOrTx = db): Promise<WrittenPayout> {
   const { input } = request;
   const numbers = request.type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
   for (let attempt = 1; ; attempt++) {
@@ -86,9 +107,9 @@ async function makePayout(db: Db, opts: CreatePayoutOptions, request: PayoutRequ
     }
 
     // write, verdict
-    const written = await writePayout(db, opts, p, plan.kind, postings, plan.extra, plan.status);
+    const written = await writePayout(statementDb, opts, p, plan.kind, postings, plan.extra, plan.status);
     if (written instanceof ServiceError) throw written; // refuse
-    if (written !== 'parties_changed') return answerWritten(db, opts, plan, written); // done
+    if (written !== 'parties_changed') return { plan, payout: written }; // done
 
     // parties_changed. Parties read afresh changed in the moment before the statement: a card (refuse), else the fee rule (retry).
     if (!parties.remembered) {
@@ -107,7 +128,7 @@ async function makePayout(db: Db, opts: CreatePayoutOptions, request: PayoutRequ
 
 /** The same quote as the dashboard's preview: fee, debit, credit and the checks, refusing with the first that fails. */
 function quotePayoutOf(
-  opts: CreatePayoutOptions,
+  opts: WritePayoutOptions,
   request: PayoutRequest,
   rule: FeeRule | undefined,
   source: PayoutCard | undefined,

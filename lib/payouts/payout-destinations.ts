@@ -24,6 +24,8 @@ interface DestinationOptions {
   actor: Actor;
   /** Inside a caller's transaction (an approval): the rail must not hear of the payout before it commits; the caller or the rail's worker tells it. */
   railAfterCommit?: boolean;
+  /** The fee revenue shard every payout of a batch credits (feeRevenueAccountId); a random one each when not given. */
+  feeShard?: number;
 }
 
 /** What a payout's type adds to the write: the ledger kind, the account credited, the payout row's destination fields and status. */
@@ -53,7 +55,7 @@ export async function planDestination(
   const { input } = request;
   const currency = p.source.currency;
   if (request.type === 'card_to_card') {
-    const feeAccount = await feeRevenueAccountId(db, opts.mode, currency);
+    const feeAccount = await feeRevenueAccountId(db, opts.mode, currency, opts.feeShard);
     p.reference = newReference('c2c');
     const extra = { destinationCardId: destinationCard!.id, destinationCardNumber: destinationCard!.card_number };
     return { kind: 'payout_card_to_card', destinationAccount: destinationCard!.account_id, feeAccount, extra, status: 'success' };
@@ -64,7 +66,7 @@ export async function planDestination(
     if (refused) throw refused;
     const [merchantAccount, feeAccount] = await Promise.all([
       businessAccountId(db, merchant.id, opts.mode, currency),
-      feeRevenueAccountId(db, opts.mode, currency),
+      feeRevenueAccountId(db, opts.mode, currency, opts.feeShard),
     ]);
     p.reference = newReference('b2b');
     return { kind: 'payout_b2b', destinationAccount: merchantAccount, feeAccount, extra: { merchantId: input.merchant_id }, status: 'success' };
@@ -75,7 +77,10 @@ export async function planDestination(
   const to = { bankSlug: input.bank_slug, accountNumber: input.account_number, accountName: input.account_name };
   const instruction = { reference: p.reference, ...to, currency, amount: q.credit };
   const queued = await rail.prepare?.(instruction);
-  const [clearing, feeAccount] = await Promise.all([clearingAccountId(db, 'bank', opts.mode, currency), feeRevenueAccountId(db, opts.mode, currency)]);
+  const [clearing, feeAccount] = await Promise.all([
+    clearingAccountId(db, 'bank', opts.mode, currency),
+    feeRevenueAccountId(db, opts.mode, currency, opts.feeShard),
+  ]);
   const settleMs = rail.settleAfterMs();
   const extra = { ...to, settleAfter: settleMs === null ? null : new Date(Date.now() + settleMs), railRequest: queued && { ...queued, amount: q.credit } };
   return { kind: 'payout_bank', destinationAccount: clearing, feeAccount, extra, status: 'pending', bank: { rail, instruction } };

@@ -1,4 +1,6 @@
-import type { Db } from '../db/client';
+import { is } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx } from '../db/client';
 import { runCompiled } from '../db/prepared';
 import { inOneStatement } from '../db/transaction';
 import { feeSignature, type FeeRule } from '../fees/fee-schedule';
@@ -56,8 +58,8 @@ const customerOf = (c: PayoutCard): EventCustomer => ({ first_name: c.first_name
  * Answers the payout written, or why not (payoutVerdict).
  */
 export async function writePayout(
-  db: Db,
-  opts: { businessId: number; mode: Mode; actor: Actor },
+  db: DbOrTx,
+  opts: { businessId: number; mode: Mode; actor: Actor; quiet?: boolean },
   p: PreparedPayout,
   kind: string,
   postings: Posting[],
@@ -132,17 +134,22 @@ export async function writePayout(
     : status === 'success'
       ? payoutStatements.withEvent()
       : payoutStatements.withoutEvent();
-  const verdict = await inOneStatement(db, async (q) => {
-    const v = (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;
-    // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
-    if (v.transaction_id === null) throw new Refused(v);
-    return v;
-  }).catch((err) => {
-    if (err instanceof Refused) return err.verdict;
-    throw err;
-  });
+  const run = async (q: DbOrTx) => (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;
+  // In a caller's transaction (a batch, an approval) the statement runs as it is: a refused one wrote nothing, and a
+  // deadlock must reach the caller's transaction, which alone can redo its work.
+  const verdict = is(db, PgTransaction)
+    ? await run(db)
+    : await inOneStatement(db, async (q) => {
+        const v = await run(q);
+        // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
+        if (v.transaction_id === null) throw new Refused(v);
+        return v;
+      }).catch((err) => {
+        if (err instanceof Refused) return err.verdict;
+        throw err;
+      });
   const outcome = payoutVerdict(verdict, p.source.account_id, p.source.currency);
   if (outcome !== 'written') return outcome;
-  announceCreated(db, opts.businessId, opts.mode, 'payout', p.reference);
+  if (!opts.quiet) announceCreated(db as Db, opts.businessId, opts.mode, 'payout', p.reference);
   return Object.assign({ id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) }, payout) satisfies PayoutRow;
 }

@@ -227,6 +227,38 @@ describe('REST API', () => {
     conforms('listPayouts', await a.test.get('/api/v1/card/payouts?limit=101'), 400);
   });
 
+  it('createCardsBatch, createPayoutsBatch: 200 with per-item results (cards, payouts and refusals), 400 for a malformed batch', async () => {
+    const newPhone = randomPhone();
+    const cards = conforms(
+      'createCardsBatch',
+      await a.test.post('/api/v1/card/batch', {
+        cards: [
+          { phone_number: newPhone, currency: 'ETB', first_name: 'Batch' },
+          { phone_number: newPhone, currency: 'ETB' },
+          { phone_number: '0911', currency: 'ETB' },
+        ],
+      }),
+      200,
+    );
+    expect(cards.data.results.map((r: any) => r.status)).toEqual([1, 'error', 'error']);
+    conforms('createCardsBatch', await a.test.post('/api/v1/card/batch', { cards: {} }), 400);
+    const destination = cards.data.results[0].card_number;
+    const payouts = conforms(
+      'createPayoutsBatch',
+      await a.test.post('/api/v1/card/payouts/batch', {
+        payouts: [
+          { card_number: card, destination_card_number: destination, amount: 1000 },
+          { card_number: card, merchant_id: b.merchant_id, amount: 1000 },
+          { card_number: card, amount: 1000, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Batch' },
+          { card_number: card, destination_card_number: destination, amount: 10 ** 11 },
+        ],
+      }),
+      200,
+    );
+    expect(payouts.data.results.map((r: any) => r.status ?? 'c2c')).toEqual(['c2c', 'SUCCESS', 'PENDING', 'error']);
+    conforms('createPayoutsBatch', await a.test.post('/api/v1/card/payouts/batch', { payouts: Array(101).fill({}) }), 400);
+  });
+
   it('createPayment (hosted and direct charge), completePayment, getPaymentStatus, listPayments', async () => {
     const ref = `order-${Date.now()}`;
     const hosted = conforms(

@@ -73,6 +73,10 @@ const CALLS: Record<string, [Call, number]> = {
   'GET /banks': [(c) => c.get('/api/v1/banks'), 200],
   'GET /card': [(c) => c.get('/api/v1/card'), 200],
   'POST /card': [(c, _, raw) => c.post('/api/v1/card', { phone_number: randomPhone(), currency: 'ETB', first_name: 'Scoped' }, raw), 201],
+  'POST /card/batch': [
+    (c, _, raw) => c.post('/api/v1/card/batch', { cards: [{ phone_number: randomPhone(), currency: 'ETB', first_name: 'Batch' }] }, raw),
+    200,
+  ],
   'GET /card/[card_number]': [(c, f) => c.get(`/api/v1/card/${f.source}`), 200],
   'PATCH /card/[card_number]': [(c, f, raw) => c.patch(`/api/v1/card/${f.toDisable}`, { status: 'disable' }, raw), 200],
   'DELETE /card/[card_number]': [(c, f) => c.delete(`/api/v1/card/${f.toCancel}`), 200],
@@ -92,6 +96,10 @@ const CALLS: Record<string, [Call, number]> = {
   'GET /card/payouts': [(c) => c.get('/api/v1/card/payouts'), 200],
   'POST /card/payouts': [
     (c, f, raw) => c.post('/api/v1/card/payouts', { card_number: f.source, destination_card_number: f.destination, amount: 500 }, raw),
+    200,
+  ],
+  'POST /card/payouts/batch': [
+    (c, f, raw) => c.post('/api/v1/card/payouts/batch', { payouts: [{ card_number: f.source, destination_card_number: f.destination, amount: 500 }] }, raw),
     200,
   ],
   'GET /card/payout/[reference]/status': [(c, f) => c.get(`/api/v1/card/payout/${f.payoutReference}/status`), 200],

@@ -22,7 +22,8 @@ interface AObjects {
   id: string;
 }
 
-type Expectation = 'object' | 'list' | 'create' | 'admin' | 'public';
+/** batch: 200, every item refused as its single call is for an object not found (404 in the item's envelope). */
+type Expectation = 'object' | 'list' | 'create' | 'batch' | 'admin' | 'public';
 interface Case {
   expect: Expectation;
   /** Values of the route's dynamic segments, one call per entry. */
@@ -38,6 +39,11 @@ const CASES: Record<string, Case> = {
   'GET /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
   'PATCH /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ status: 'disable' }) },
   'DELETE /api/v1/card/[card_number]': { expect: 'object', params: (o) => [{ card_number: o.card }] },
+  'POST /api/v1/card/batch': {
+    expect: 'create',
+    params: none,
+    body: (o) => ({ cards: [{ phone_number: o.phone, currency: 'ETB', first_name: 'Outsider' }] }),
+  },
   'POST /api/v1/card/[card_number]/redemptions': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
   'POST /api/v1/card/[card_number]/holds': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
   'GET /api/v1/card/[card_number]/holds': { expect: 'object', params: (o) => [{ card_number: o.card }] },
@@ -59,6 +65,16 @@ const CASES: Record<string, Case> = {
     expect: 'object',
     params: none,
     body: (o) => ({ card_number: o.card, destination_card_number: o.card2, amount: 100 }),
+  },
+  'POST /api/v1/card/payouts/batch': {
+    expect: 'batch',
+    params: none,
+    body: (o) => ({
+      payouts: [
+        { card_number: o.card, destination_card_number: o.card2, amount: 100 },
+        { card_number: o.card, merchant_id: 'mer_unknown', amount: 100 },
+      ],
+    }),
   },
   'GET /api/v1/events': { expect: 'list', params: none },
   'POST /api/v1/test-helpers/payments/[link_reference]/complete': {
@@ -193,6 +209,14 @@ describe('isolation matrix, generated from the route files', () => {
           } else if (c.expect === 'object') {
             expected = '404';
             ok = res.status === 404;
+          } else if (c.expect === 'batch') {
+            expected = "200, every item 'Gift card not found'";
+            const results: { status?: string; message?: string }[] = res.body?.data?.results ?? [];
+            ok =
+              res.status === 200 &&
+              results.length > 0 &&
+              results.every((item) => item.status === 'error' && item.message === 'Gift card not found') &&
+              !leakMarkers(objects).some((m) => text.includes(m));
           } else {
             expected = "2xx without A's objects";
             ok = res.status >= 200 && res.status < 300 && !leakMarkers(objects).some((m) => text.includes(m));

@@ -1,0 +1,260 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { ITEMS_PER_COMMIT } from '../../lib/batches/batch-limits';
+import { createDb } from '../../lib/db/client';
+import { clearingAccountId } from '../../lib/ledger/accounts';
+import { postTransaction } from '../../lib/ledger/post-transaction';
+import { fmt, openBenchEnv, percentile, request, writeResult } from '../bench-env';
+import { pgbenchPayoutScript } from '../payouts/pgbench-payout-script';
+import { ensureWrk, runWrk } from '../payouts/http-load';
+
+/**
+ * Issue 31's figures, all in one run on one server and one PostgreSQL:
+ *   1. 1,000 cards in one POST /card/batch (target under 2 s);
+ *   2. payouts per second over HTTP (wrk): POST /card/payouts/batch of 100
+ *      against POST /card/payouts, rounds taking turns (target 5x);
+ *   3. the core's batch (100 payout statements, ten to a commit) against pgledger's
+ *      transfers, both through pgbench on the same server (target 3x).
+ * pgledger's SQL is read from a checkout (PGLEDGER_DIR, default the fetched
+ * mirror) into its own scratch database; none of its code is in this repository.
+ */
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CARD_RUNS = 5;
+const ITEMS = 100;
+const CONNECTIONS = 8;
+const PGLEDGER_DIR = process.env.PGLEDGER_DIR ?? '/work/.mirror/pgr0ss+pgledger/repo';
+const median = (xs: number[]) => percentile(xs, 50);
+
+function pgArgs(url: string) {
+  const u = new URL(url);
+  return {
+    env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) },
+    args: ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username)],
+  };
+}
+
+/** SECONDS of pgbench -c 8 -j 2 over `script` (a file) in database `name`; answers transactions per second. */
+function pgbench(url: string, name: string, script: string, vars: string[] = []): number {
+  const { env, args } = pgArgs(url);
+  spawnSync('psql', [...args, name, '-c', 'CHECKPOINT'], { env });
+  const run = spawnSync(
+    'pgbench',
+    // A deadlock or serialization failure is retried, as the app retries it.
+    [
+      '-n',
+      '-c',
+      String(CONNECTIONS),
+      '-j',
+      '2',
+      '-T',
+      String(SECONDS),
+      '--max-tries=10',
+      '-M',
+      'prepared',
+      '-f',
+      script,
+      ...vars.flatMap((v) => ['-D', v]),
+      ...args,
+      name,
+    ],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  );
+  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
+  if (/number of failed transactions: [1-9]/.test(run.stdout)) throw new Error(`pgbench transactions failed:\n${run.stdout}`);
+  const tps = /tps = ([\d.]+)/.exec(run.stdout);
+  if (!tps) throw new Error(`no tps in pgbench output:\n${run.stdout}\n${run.stderr}`);
+  return Number(tps[1]);
+}
+
+/** pgledger's own SQL (its ULID helpers, then pgledger.sql) in a fresh database beside ours, with `accounts` accounts. */
+async function loadPgledger(serverUrl: string, name: string, accounts: number): Promise<void> {
+  const show = (file: string) => {
+    const out = spawnSync('git', ['--git-dir', PGLEDGER_DIR, 'show', `HEAD:${file}`], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    if (out.status !== 0) throw new Error(`pgledger not found at ${PGLEDGER_DIR} (fetch github:pgr0ss/pgledger): ${out.stderr}`);
+    return out.stdout;
+  };
+  const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const c = new pg.Client({ connectionString: `${serverUrl}/${name}` });
+  await c.connect();
+  for (const file of ['vendor/scoville-pgsql-ulid/ulid-to-uuid.sql', 'vendor/scoville-pgsql-ulid/uuid-to-ulid.sql', 'pgledger.sql']) await c.query(show(file));
+  // Numbered accounts for pgbench to draw from; allow_negative as pgledger's own performance check creates them.
+  await c.query(`CREATE TABLE bench_accounts (n int PRIMARY KEY, id text NOT NULL)`);
+  await c.query(`INSERT INTO bench_accounts SELECT g, (SELECT id FROM pgledger_create_account('bench-' || g, 'ETB')) FROM generate_series(1, ${accounts}) g`);
+  await c.query('VACUUM ANALYZE');
+  await c.end();
+}
+
+function writeScript(dir: string, name: string, text: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+async function main() {
+  ensureWrk();
+  const env = await openBenchEnv({ server: true, serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' } });
+  const base = env.server!.baseUrl;
+  const { db, pool } = createDb(env.databaseUrl, 4);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batches-'));
+  const results: Record<string, unknown> = { database: env.databaseLabel, seconds: SECONDS, items_per_batch: ITEMS };
+  try {
+    const post = async (p: string, authorization: string, body: unknown) => {
+      const res = await request(`${base}${p}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: JSON.parse(res.text) };
+    };
+    const created = await post('/api/admin/businesses', `Bearer ${env.adminToken}`, { name: 'bench batches' });
+    const biz = (created.body as { data: { id: number; api_keys: { test: string } } }).data;
+    const key = biz.api_keys.test;
+
+    // 1. 1,000 cards in one call, CARD_RUNS times, each with new phones.
+    const cardTimes: number[] = [];
+    const cards: string[] = [];
+    for (let run = 0; run < CARD_RUNS; run++) {
+      const body = {
+        cards: Array.from({ length: 1000 }, (_, i) => ({
+          phone_number: `+2519${run}${String(i).padStart(7, '0')}`,
+          currency: 'ETB',
+          first_name: `Bench ${i}`,
+        })),
+      };
+      // What autovacuum does on a server that runs it (README: keep it on); a shared server here may not.
+      await db.execute(sql`ANALYZE customers, customer_names, cards, ledger_accounts, list_counters, audit_log`);
+      const t = performance.now();
+      const res = await post('/api/v1/card/batch', `Bearer ${key}`, body);
+      cardTimes.push(performance.now() - t);
+      const made = (res.body as { data: { results: { card_number?: string }[] } }).data.results.flatMap((r) => (r.card_number ? [r.card_number] : []));
+      if (res.status !== 200 || made.length !== 1000) throw new Error(`card batch: ${res.status}, ${made.length} made`);
+      cards.push(...made);
+    }
+    results.cards_1000_ms = { median: median(cardTimes), min: Math.min(...cardTimes), max: Math.max(...cardTimes), runs: cardTimes.length };
+    console.log(`1,000 cards in one call: median ${fmt(median(cardTimes))} ms (min ${fmt(Math.min(...cardTimes))}, max ${fmt(Math.max(...cardTimes))})`);
+
+    // Every card funded in one balanced ledger transaction per 1,000.
+    const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
+    const accounts = await db.execute<{ id: number }>(sql`SELECT account_id AS id FROM cards WHERE business_id = ${biz.id} ORDER BY id`);
+    for (let i = 0; i < accounts.rows.length; i += 1000) {
+      const chunk = accounts.rows.slice(i, i + 1000).map((r) => Number(r.id));
+      const each = 1_000_000_000;
+      await db.transaction((tx) =>
+        postTransaction(tx, {
+          mode: 'test',
+          kind: 'bench_funding',
+          businessId: biz.id,
+          actor: { type: 'system', id: 'bench' },
+          postings: [{ accountId: deposits, amount: -each * chunk.length }, ...chunk.map((accountId) => ({ accountId, amount: each }))],
+        }),
+      );
+    }
+    await db.execute(sql`VACUUM ANALYZE`);
+    const cardsFile = writeScript(tmp, 'cards.txt', `${cards.join('\n')}\n`);
+
+    // 2. HTTP: single payouts and batches of ITEMS, taking turns; a short untimed warm-up of each first.
+    runWrk({ baseUrl: base, seconds: 2, connections: CONNECTIONS, payouts: { cardsFile, apiKey: key } });
+    const batchScript = { path: path.join(import.meta.dirname, 'wrk-batch-payouts.lua'), args: [cardsFile, key, String(ITEMS)] };
+    runWrk({ baseUrl: base, seconds: 2, connections: CONNECTIONS, script: batchScript });
+    const rounds: { single: number; batch: number; ratio: number; batchP50Ms: number; non2xx: number }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const single = runWrk({ baseUrl: base, seconds: SECONDS, connections: CONNECTIONS, payouts: { cardsFile, apiKey: key } });
+      const batch = runWrk({ baseUrl: base, seconds: SECONDS, connections: CONNECTIONS, script: batchScript });
+      const r = {
+        single: single.perSecond,
+        batch: batch.perSecond * ITEMS,
+        ratio: (batch.perSecond * ITEMS) / single.perSecond,
+        batchP50Ms: batch.p50Ms,
+        non2xx: single.non2xx + batch.non2xx,
+      };
+      rounds.push(r);
+      console.log(
+        `round ${round}: single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x`,
+      );
+    }
+    // Every batch item was made (a card of 10^9 never runs short): payouts written = what wrk counted, nothing refused.
+    const refused = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM payouts WHERE business_id = ${biz.id} AND status <> 'success'`);
+    results.http = {
+      rounds,
+      single_per_second: median(rounds.map((r) => r.single)),
+      batch_payouts_per_second: median(rounds.map((r) => r.batch)),
+      ratio: median(rounds.map((r) => r.ratio)),
+      not_success: refused.rows[0].n,
+    };
+
+    // 3. pgbench: the core's batch (ITEMS payout statements, ITEMS_PER_COMMIT to a commit) against pgledger, same server, taking turns.
+    const u = new URL(env.databaseUrl);
+    const serverUrl = `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ''}@${u.host}`;
+    const ourDb = u.pathname.slice(1);
+    await loadPgledger(serverUrl, `${ourDb}_pgledger`, cards.length);
+    // As the core does: ITEMS_PER_COMMIT items to a transaction, each locking its card accounts at once in id order, then
+    // each item's own statement; a pgbench "transaction" is the whole batch of ITEMS.
+    const single = pgbenchPayoutScript().split('\n');
+    const header = single.slice(0, 3).join('\n');
+    const statement = single.slice(3).join('\n');
+    const numbered = (text: string, i: number) => text.replace(/:([abr])\b/g, `:$1${i}`).replace(/\\set ([abr]) /g, `\\set $1${i} `);
+    const items = Array.from({ length: ITEMS }, (_, i) => i);
+    const commits = Array.from({ length: Math.ceil(ITEMS / ITEMS_PER_COMMIT) }, (_, c) => items.slice(c * ITEMS_PER_COMMIT, (c + 1) * ITEMS_PER_COMMIT));
+    const ourBatch = writeScript(
+      tmp,
+      'ours.sql',
+      [
+        ...items.map((i) => numbered(header, i)),
+        ...commits.flatMap((chunk) => [
+          'BEGIN;',
+          `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${chunk.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
+          ...chunk.map((i) => numbered(statement, i)),
+          'COMMIT;',
+        ]),
+        '',
+      ].join('\n'),
+    );
+    const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
+    const pick = '\\set a random(1, :n)\n\\set b 1 + (:a + random(0, :n - 2)) % :n\n';
+    const transfer = 'SELECT 1 FROM pgledger_create_transfer((SELECT id FROM bench_accounts WHERE n = :a), (SELECT id FROM bench_accounts WHERE n = :b), 100);';
+    const pgledgerOne = writeScript(tmp, 'pgledger-one.sql', `${pick}${transfer}\n`);
+    const pgledgerBatch = writeScript(
+      tmp,
+      'pgledger-batch.sql',
+      `SELECT count(*) FROM pgledger_create_transfers((SELECT array_agg((a.id, b.id, 100)::transfer_request) FROM generate_series(1, ${ITEMS}) g
+  CROSS JOIN LATERAL (SELECT 1 + floor(random() * :n)::int AS x, g AS k) r
+  JOIN bench_accounts a ON a.n = r.x JOIN bench_accounts b ON b.n = 1 + (r.x % :n)));\n`,
+    );
+    const cardVars = [`biz=${biz.id}`, `lo=${range.lo}`, `hi=${range.hi}`];
+    const coreRounds: { ours: number; pgledgerOne: number; pgledgerBatch: number }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const ours = pgbench(serverUrl, ourDb, ourBatch, cardVars) * ITEMS;
+      const one = pgbench(serverUrl, `${ourDb}_pgledger`, pgledgerOne, [`n=${cards.length}`]);
+      const batched = pgbench(serverUrl, `${ourDb}_pgledger`, pgledgerBatch, [`n=${cards.length}`]) * ITEMS;
+      coreRounds.push({ ours, pgledgerOne: one, pgledgerBatch: batched });
+      console.log(
+        `core round ${round}: our batch ${fmt(ours)} payouts/s; pgledger ${fmt(one)} transfers/s one per transaction (${fmt(ours / one)}x), ${fmt(batched)} in batches of ${ITEMS} (${fmt(ours / batched)}x)`,
+      );
+    }
+    results.core = {
+      rounds: coreRounds,
+      ours_per_second: median(coreRounds.map((r) => r.ours)),
+      pgledger_one_per_transaction: median(coreRounds.map((r) => r.pgledgerOne)),
+      pgledger_batched: median(coreRounds.map((r) => r.pgledgerBatch)),
+      ratio_vs_pgledger_one: median(coreRounds.map((r) => r.ours / r.pgledgerOne)),
+      ratio_vs_pgledger_batched: median(coreRounds.map((r) => r.ours / r.pgledgerBatch)),
+    };
+    console.log(JSON.stringify(results, null, 2));
+    writeResult('batches', results);
+  } finally {
+    await pool.end();
+    await env.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,129 @@
+import type { Actor } from '../actor';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { withoutCommitHook } from '../db/commit-hooks';
+import { inTransaction } from '../db/transaction';
+import { ServiceError } from '../errors';
+import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
+import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
+import { answerWritten } from '../payouts/payout-destinations';
+import type { PayoutRequest } from '../payouts/payout-request';
+import type { Currency, Mode } from '../validation';
+import { announceCreated } from '../webhooks/live-updates';
+import { ITEMS_PER_COMMIT, MAX_PAYOUTS_PER_BATCH } from './batch-limits';
+import { itemResult, type BatchResult } from './batch-result';
+import { countedCall } from '../observability/metrics';
+import { logger } from '../observability/logger';
+
+export interface CreatePayoutsBatchOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  /** Each item as POST /card/payouts takes it, parsed (parsePayoutRequest); an item that did not parse is the caller's to answer. */
+  items: PayoutRequest[];
+}
+
+export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
+
+/**
+ * Pays out in order, exactly as if each item were POST /card/payouts sent one
+ * after another: every item is the single payout's own statement (its guards,
+ * fee, limits, audit line and event), so item k sees the balances, daily
+ * totals and events left by items 1..k-1. They commit ITEMS_PER_COMMIT at a
+ * time, in order. A refused statement writes nothing and needs no savepoint,
+ * so one refused item leaves the others; a deadlock or serialization failure
+ * redoes its transaction's items; any other error stops the batch there: the
+ * items committed before it are answered, the rest answered as not made (or,
+ * when none committed, the batch fails whole with nothing moved). Bank
+ * payouts' rails hear of them only after their commit, in order, as the
+ * single call tells its rail after its own.
+ *
+ * Inside the transaction every read goes through its connection too: a
+ * transaction that waited for a second connection of the pool while holding
+ * locks could wait forever on batches holding all the others.
+ */
+export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions): Promise<BatchResult<PayoutAnswer>[]> {
+  if (opts.items.length > MAX_PAYOUTS_PER_BATCH) throw new RangeError(`at most ${MAX_PAYOUTS_PER_BATCH} payouts per batch`);
+  const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
+  const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
+  const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
+  const written: BatchResult<WrittenPayout>[] = [];
+  const results: BatchResult<PayoutAnswer>[] = [];
+  for (let start = 0; start < opts.items.length; start += ITEMS_PER_COMMIT) {
+    const chunk = opts.items.slice(start, start + ITEMS_PER_COMMIT);
+    let done: BatchResult<WrittenPayout>[];
+    try {
+      done = await inTransaction(db, (tx) =>
+        withoutCommitHook(async () => {
+          await lockAccounts(tx, opts.mode, opts.businessId, chunk, feeAccounts);
+          const out: BatchResult<WrittenPayout>[] = [];
+          // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
+          for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
+          return out;
+        }),
+      );
+    } catch (err) {
+      // Nothing committed yet: the batch fails whole. Otherwise the items made must be answered, never hidden behind a 500.
+      if (start === 0) throw err;
+      logger.error({ err }, 'payout batch stopped after committed items');
+      const unmade = new ServiceError('internal', 'This item was not made (nothing was moved for it); the items before it were. Send it again.');
+      for (let i = start; i < opts.items.length; i++) results.push({ ok: false, error: unmade });
+      break;
+    }
+    written.push(...done);
+    for (const [k, w] of done.entries()) {
+      // Counted on /metrics as the single call counts its payout: made, or refused with its error.
+      const answer = () => (w.ok ? answerWritten(db, answerOpts, w.value.plan, w.value.payout) : Promise.reject(w.error));
+      results.push(await itemResult(() => countedCall('payouts', { type: chunk[k].type, mode: opts.mode }, answer)));
+    }
+  }
+  const made = written.flatMap((w) => (w.ok ? [w.value.payout.reference] : []));
+  if (made.length > 0) announceCreated(db, opts.businessId, opts.mode, 'payout', made[made.length - 1]);
+  return results;
+}
+
+/**
+ * The shared accounts the batch's payouts credit (its fee revenue shard, the
+ * merchants' business accounts, the bank clearing account), found or created
+ * before the transaction, each in a statement of its own: inside it, the
+ * payouts then find them remembered, and a batch that rolls back cannot leave
+ * a remembered account that was never committed. Answers the fee accounts.
+ */
+async function ensureSharedAccounts(db: Db, opts: CreatePayoutsBatchOptions, feeShard: number): Promise<number[]> {
+  const sources = opts.items.map((r) => r.input.card_number);
+  const merchants = opts.items.flatMap((r) => (r.type === 'b2b' ? [r.input.merchant_id] : []));
+  const found = await db.execute<{ currency: Currency }>(sql`SELECT DISTINCT currency FROM cards
+    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND cancelled_at IS NULL AND card_number = ANY(${textArray(sources)}::text[])`);
+  const currencies = found.rows.map((r) => r.currency);
+  const merchantIds =
+    merchants.length === 0
+      ? []
+      : (await db.execute<{ id: number }>(sql`SELECT id FROM businesses WHERE merchant_id = ANY(${textArray(merchants)}::text[])`)).rows.map((r) => r.id);
+  const banks = opts.items.some((r) => r.type === 'bank');
+  const [feeAccounts] = await Promise.all([
+    Promise.all(currencies.map((c) => feeRevenueAccountId(db, opts.mode, c, feeShard))),
+    Promise.all(currencies.flatMap((c) => merchantIds.map((m) => businessAccountId(db, m, opts.mode, c)))),
+    Promise.all(banks ? currencies.map((c) => clearingAccountId(db, 'bank', opts.mode, c)) : []),
+  ]);
+  return feeAccounts;
+}
+
+const textArray = (texts: string[]) => `{${[...new Set(texts)].map((t) => JSON.stringify(t)).join(',')}}`;
+
+/**
+ * Takes the batch's card accounts and its fee revenue shard at once, in id
+ * order, before its first payout: each payout statement locks its own
+ * accounts in id order, but a batch adds accounts as it goes, so without
+ * this a batch and a payout (or two batches) sharing cards could each hold
+ * what the other waits for. Sources count only when they are the business's
+ * own cards (a payout from any other card is refused before it locks).
+ */
+async function lockAccounts(tx: Tx, mode: Mode, businessId: number, items: PayoutRequest[], feeAccounts: number[]) {
+  const sources = items.map((r) => r.input.card_number);
+  const destinations = items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.destination_card_number] : []));
+  await tx.execute(sql`SELECT id FROM ledger_accounts WHERE id IN (
+      SELECT account_id FROM cards WHERE mode = ${mode} AND cancelled_at IS NULL
+        AND ((business_id = ${businessId} AND card_number = ANY(${textArray(sources)}::text[])) OR card_number = ANY(${textArray(destinations)}::text[]))
+      UNION ALL SELECT unnest(${`{${feeAccounts.join(',')}}`}::bigint[]))
+    ORDER BY id FOR UPDATE`);
+}

@@ -1,0 +1,413 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { verifyLedger } from '../../lib/ledger/verify-ledger';
+import { adminClient, createCard, createTestBusiness, randomPhone, testDb, type ApiClient, type ApiResponse, type TestBusiness } from '../helpers';
+import { cardBalance, fundCard, setFees } from './payouts-fixtures';
+
+const cardsBatch = (client: ApiClient, cards: unknown, headers?: Record<string, string>) => client.post('/api/v1/card/batch', { cards }, { headers });
+const payoutsBatch = (client: ApiClient, payouts: unknown, headers?: Record<string, string>) =>
+  client.post('/api/v1/card/payouts/batch', { payouts }, { headers });
+
+/** What a single call answered, as a batch item carries it: the data, or the error envelope without the HTTP status. */
+const asItem = (res: ApiResponse) => (res.body.status === 'success' ? res.body.data : { status: 'error', message: res.body.message, error: res.body.error });
+
+async function countRows(table: 'cards' | 'payouts', businessId: number): Promise<number> {
+  const r = await testDb().execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE business_id = ${businessId}`);
+  return r.rows[0].n;
+}
+
+describe('POST /card/batch', () => {
+  let biz: TestBusiness;
+  let twin: TestBusiness;
+
+  beforeAll(async () => {
+    [biz, twin] = await Promise.all([createTestBusiness('Card batch'), createTestBusiness('Card batch, sent singly')]);
+  });
+
+  it('answers each item in order as POST /card would have, one bad row failing nothing else', async () => {
+    const [known, fresh, unnamed] = [randomPhone(), randomPhone(), randomPhone()];
+    const items = (p: { known: string; fresh: string; unnamed: string }) => [
+      { phone_number: p.fresh, currency: 'ETB', first_name: 'Almaz', last_name: 'Tesfaye' },
+      { phone_number: p.fresh, currency: 'ETB' },
+      { phone_number: p.fresh, currency: 'USD' },
+      { phone_number: p.unnamed, currency: 'ETB' },
+      { phone_number: '0911234567', currency: 'ETB', first_name: 'Local' },
+      { phone_number: p.known, currency: 'EUR', first_name: 'Euro' },
+      42,
+      { phone_number: p.known, currency: 'DJF', first_name: 'x'.repeat(101) },
+      { phone_number: p.known, currency: 'UGX', first_name: 'Kato' },
+    ];
+    const res = await cardsBatch(biz.test, items({ known, fresh, unnamed }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ status: 'success', message: 'Gift card batch processed' });
+    const results = res.body.data.results;
+    expect(results).toHaveLength(9);
+
+    // The same items sent one by one (to another business, with their own new phones) answer the same, item for item.
+    const twinPhones = { known: randomPhone(), fresh: randomPhone(), unnamed: randomPhone() };
+    const singles = [];
+    for (const item of items(twinPhones)) {
+      singles.push(asItem(await twin.test.post('/api/v1/card', typeof item === 'object' ? item : undefined, { raw: JSON.stringify(item) })));
+    }
+    const comparable = (r: Record<string, unknown>) =>
+      r.status === 'error' ? r : { name: r.name, currency: r.currency, status: r.status, available_amount: r.available_amount, held_amount: r.held_amount };
+    expect(results.map(comparable)).toEqual(singles.map(comparable));
+
+    expect(results.map((r: { status: unknown; message?: string }) => (r.status === 'error' ? r.message : 'card'))).toEqual([
+      'card',
+      'Gift card already exists',
+      'card',
+      'User not found',
+      'Invalid phone number',
+      'Validation error',
+      'Validation error',
+      'Validation error',
+      'card',
+    ]);
+    expect(results[0]).toMatchObject({ name: 'Almaz Tesfaye', currency: 'ETB', status: 1, available_amount: 0, business_id: biz.id });
+    expect(results[2]).toMatchObject({ name: 'Almaz Tesfaye', currency: 'USD' });
+    expect(results[6].error).toEqual({ body: 'The request body must be a JSON object.' });
+    expect(Object.keys(results[5].error)).toEqual(['currency']);
+
+    // Every card answered exists and is the business's; the list's total counts them.
+    for (const card of [results[0], results[2], results[8]]) {
+      expect((await biz.test.get(`/api/v1/card/${card.card_number}`)).body.data).toEqual(card);
+    }
+    expect((await biz.test.get('/api/v1/card')).body.data.total).toBe(3);
+    const audit = await testDb().execute(sql`SELECT count(*)::int AS n FROM audit_log WHERE business_id = ${biz.id} AND action = 'card.created'`);
+    expect(audit.rows[0].n).toBe(3);
+  });
+
+  it('issues 1,000 cards in one call', async () => {
+    const before = await countRows('cards', biz.id);
+    const cards = Array.from({ length: 1000 }, (_, i) => ({ phone_number: randomPhone(), currency: 'ETB', first_name: `Bulk ${i}` }));
+    const res = await cardsBatch(biz.test, cards);
+    expect(res.status).toBe(200);
+    const results = res.body.data.results;
+    expect(results.filter((r: { status: unknown }) => r.status === 1)).toHaveLength(
+      1000 - results.filter((r: { status: unknown }) => r.status === 'error').length,
+    );
+    // A random phone may repeat within 1,000: then, as singly, the second is refused.
+    const made = results.filter((r: { status: unknown }) => r.status === 1);
+    expect(made.length).toBeGreaterThan(990);
+    expect(new Set(made.map((r: { card_number: string }) => r.card_number)).size).toBe(made.length);
+    expect(results.map((r: { name?: string }, i: number) => r.name ?? `Bulk ${i}`)).toEqual(cards.map((c) => c.first_name));
+    expect(await countRows('cards', biz.id)).toBe(before + made.length);
+  });
+
+  it('refuses a malformed batch whole, with 400 and nothing made', async () => {
+    const before = await countRows('cards', biz.id);
+    const one = { phone_number: randomPhone(), currency: 'ETB', first_name: 'Never' };
+    for (const body of [{}, { cards: one }, { cards: [] }, { cards: Array(1001).fill(one) }, { cards: 'all' }]) {
+      const res = await biz.test.post('/api/v1/card/batch', body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.body).toMatchObject({ status: 'error', message: 'Validation error', error: { cards: expect.stringContaining('1 to 1000') } });
+    }
+    expect((await biz.test.post('/api/v1/card/batch', undefined, { raw: '[1,2]' })).status).toBe(400);
+    expect(await countRows('cards', biz.id)).toBe(before);
+  });
+
+  it('Idempotency-Key covers the whole batch: a retry replays the first answer and issues nothing more', async () => {
+    const cards = [
+      { phone_number: randomPhone(), currency: 'ETB', first_name: 'Once' },
+      { phone_number: randomPhone(), currency: 'ETB' },
+    ];
+    const key = `cards-batch-${Date.now()}`;
+    const first = await cardsBatch(biz.test, cards, { 'idempotency-key': key });
+    const before = await countRows('cards', biz.id);
+    const again = await cardsBatch(biz.test, cards, { 'idempotency-key': key });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await countRows('cards', biz.id)).toBe(before);
+    expect((await cardsBatch(biz.test, cards.slice(0, 1), { 'idempotency-key': key })).status).toBe(409);
+  });
+});
+
+/** Two cards per business and a merchant to pay: the same set-up for a batch and its twin fed singly. */
+interface Setup {
+  biz: TestBusiness;
+  cards: string[];
+}
+
+async function setUp(name: string, balances: number[], options: { fees?: boolean; dailyLimit?: number } = {}): Promise<Setup> {
+  const biz = await createTestBusiness(name);
+  if (options.fees) {
+    await setFees(biz, 'test', [
+      { applies_to: 'card_to_card', percent: '1.5', fixed: 20 },
+      { applies_to: 'b2b', percent: '0', fixed: 150 },
+      { applies_to: 'bank', percent: '2', fixed: 0, min: 50 },
+    ]);
+  }
+  if (options.dailyLimit !== undefined) {
+    const res = await adminClient().put(`/api/admin/businesses/${biz.id}/limits`, {
+      mode: 'test',
+      currency: 'ETB',
+      max_payout: null,
+      daily_payout: options.dailyLimit,
+      max_card_balance: null,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+  const cards: string[] = [];
+  for (const balance of balances) {
+    const card = (await createCard(biz.test)).card_number as string;
+    if (balance > 0) await fundCard(biz, card, balance);
+    cards.push(card);
+  }
+  return { biz, cards };
+}
+
+type Item =
+  | { kind: 'c2c'; from: number; to: number; amount: number; payer?: 'sender' | 'receiver' }
+  | { kind: 'b2b'; from: number; amount: number; payer?: 'business' | 'customer' }
+  | { kind: 'bank'; from: number; amount: number; fails: boolean }
+  | { kind: 'bad'; from: number };
+
+/** An item as the wire body of POST /card/payouts, for a business's own cards. */
+function wire(item: Item, s: Setup, merchant: TestBusiness): unknown {
+  const card_number = s.cards[item.from];
+  switch (item.kind) {
+    case 'c2c':
+      return { card_number, destination_card_number: s.cards[item.to], amount: item.amount, charge_payer: item.payer };
+    case 'b2b':
+      return { card_number, merchant_id: merchant.merchant_id, amount: item.amount, charge_payer: item.payer };
+    case 'bank':
+      return { card_number, amount: item.amount, bank_slug: 'cbe', account_number: item.fails ? '1000123450000' : '1000123456789', account_name: 'Batch Test' };
+    case 'bad':
+      return { card_number, amount: 'lots', destination_card_number: s.cards[item.from] };
+  }
+}
+
+/** What a business holds after its payouts, with references, card numbers and times replaced by what stays equal between twins. */
+async function stateOf(s: Setup) {
+  const index = (n: string | null) => (n === null ? null : s.cards.indexOf(n));
+  const payoutRows = await testDb().execute<Record<string, any>>(sql`
+    SELECT payout_type, status, amount, service_fee, charge_payer, source_card_number, destination_card_number, merchant_id, account_number, reference
+    FROM payouts WHERE business_id = ${s.biz.id} AND is_ledger_topup = false ORDER BY id`);
+  const references = new Map(payoutRows.rows.map((r, i) => [r.reference as string, i]));
+  const events = await testDb().execute<{ type: string; body: string }>(
+    sql`SELECT type, body FROM webhook_events WHERE business_id = ${s.biz.id} AND type LIKE 'payout.%' ORDER BY id`,
+  );
+  const balances = await testDb().execute<{ card_number: string; balance: number }>(sql`
+    SELECT c.card_number, a.balance FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${s.biz.id}`);
+  return {
+    balances: s.cards.map((n) => Number(balances.rows.find((b) => b.card_number === n)!.balance)),
+    payouts: payoutRows.rows.map(
+      ({ reference, source_card_number, destination_card_number, ...r }): Record<string, unknown> => ({
+        ...r,
+        source: index(source_card_number),
+        destination: index(destination_card_number),
+      }),
+    ),
+    events: events.rows
+      .map((e) => ({ type: e.type, body: JSON.parse(e.body) as Record<string, any> }))
+      .filter((e) => references.has(e.body.initiator_reference ?? e.body.provider_reference))
+      .map(({ type, body }) => {
+        const { initiator_reference, provider_reference, created_at, updated_at, meta, customer, ...rest } = body;
+        return {
+          type,
+          payout: references.get(initiator_reference ?? provider_reference),
+          ...rest,
+          meta: { ...meta, source_card_number: index(meta?.source_card_number), destination_card_number: index(meta?.destination_card_number ?? null) },
+        };
+      }),
+  };
+}
+
+/** A result with its references and times left out: the rest must match between a batch and its twin. */
+function comparableResult(r: Record<string, any>, s: Setup) {
+  if (r.status === 'error') return r;
+  const { initiator_reference, provider_reference, created_at, updated_at, source_card_number, destination_card_number, ...rest } = r;
+  return {
+    ...rest,
+    reference: initiator_reference ? 'initiator' : 'provider',
+    source: s.cards.indexOf(source_card_number),
+    destination: destination_card_number ? s.cards.indexOf(destination_card_number) : undefined,
+  };
+}
+
+describe('POST /card/payouts/batch', () => {
+  let merchant: TestBusiness;
+
+  beforeAll(async () => {
+    merchant = await createTestBusiness('Batch merchant');
+  });
+
+  it('spends in order: item k sees the balance items 1..k-1 left; refusals and bad rows are per item', async () => {
+    const s = await setUp('Payout batch order', [10_000, 0]);
+    const [a, b] = s.cards;
+    const res = await payoutsBatch(s.biz.test, [
+      { card_number: a, destination_card_number: b, amount: 6_000 },
+      { card_number: a, destination_card_number: b, amount: 6_000 },
+      { card_number: a, destination_card_number: a, amount: 100 },
+      { card_number: a, merchant_id: merchant.merchant_id, amount: 4_000 },
+      { card_number: a, destination_card_number: b, amount: 100 },
+      { card_number: b, amount: 'many', destination_card_number: a },
+      'not an object',
+      { card_number: b, amount: 2_000, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Abebe' },
+      { card_number: '0000000000000000', merchant_id: merchant.merchant_id, amount: 100 },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const results = res.body.data.results;
+    expect(results.map((r: Record<string, string>) => (r.status === 'error' ? r.message : (r.status ?? 'c2c')))).toEqual([
+      'c2c',
+      'Insufficient balance',
+      'Same card',
+      'SUCCESS',
+      'Insufficient balance',
+      'Validation error',
+      'Validation error',
+      'PENDING',
+      'Gift card not found',
+    ]);
+    expect(results[0]).toMatchObject({
+      source_card_number: a,
+      destination_card_number: b,
+      amount: 6_000,
+      service_fee: 0,
+      charge_payer: 'sender',
+      currency: 'ETB',
+    });
+    expect(results[5].error).toHaveProperty('amount');
+    expect(await cardBalance(s.biz.test, a)).toBe(0);
+    expect(await cardBalance(s.biz.test, b)).toBe(4_000);
+    const state = await stateOf(s);
+    expect(state.payouts.map((p) => [p.payout_type, p.status, p.amount])).toEqual([
+      ['card_to_card', 'success', 6_000],
+      ['b2b', 'success', 4_000],
+      ['bank', 'pending', 2_000],
+    ]);
+    expect(state.events.map((e) => [e.type, e.payout])).toEqual([
+      ['payout.success', 0],
+      ['payout.success', 1],
+    ]);
+    // The bank payout settles as any other.
+    const settled = await s.biz.test.post(`/api/v1/test-helpers/payouts/${results[7].provider_reference}/settle`, { status: 'success' });
+    expect(settled.body.data.status).toBe('success');
+  });
+
+  it('equals the same items sent one by one: balances, payout rows, events and answers, for random mixes with refusals', async () => {
+    const item = (cards: number): fc.Arbitrary<Item> =>
+      fc.oneof(
+        {
+          weight: 5,
+          arbitrary: fc
+            .record({
+              from: fc.nat(cards - 1),
+              to: fc.nat(cards - 1),
+              amount: fc.integer({ min: 100, max: 9_000 }),
+              payer: fc.constantFrom('sender' as const, 'receiver' as const, undefined),
+            })
+            .map((r) => ({ kind: 'c2c' as const, ...r })),
+        },
+        {
+          weight: 2,
+          arbitrary: fc
+            .record({ from: fc.nat(cards - 1), amount: fc.integer({ min: 100, max: 6_000 }), payer: fc.constantFrom('business' as const, 'customer' as const) })
+            .map((r) => ({ kind: 'b2b' as const, ...r })),
+        },
+        {
+          weight: 2,
+          arbitrary: fc
+            .record({ from: fc.nat(cards - 1), amount: fc.integer({ min: 100, max: 6_000 }), fails: fc.boolean() })
+            .map((r) => ({ kind: 'bank' as const, ...r })),
+        },
+        { weight: 1, arbitrary: fc.record({ from: fc.nat(cards - 1) }).map((r) => ({ kind: 'bad' as const, ...r })) },
+      );
+    const balances = [12_000, 5_000, 300];
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(item(balances.length), { minLength: 1, maxLength: 24 }), fc.boolean(), async (items, fees) => {
+        runs++;
+        const options = { fees, dailyLimit: 15_000 };
+        const [batched, single] = await Promise.all([setUp(`Batch twin ${runs}`, balances, options), setUp(`Single twin ${runs}`, balances, options)]);
+        const res = await payoutsBatch(
+          batched.biz.test,
+          items.map((i) => wire(i, batched, merchant)),
+        );
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const singles = [];
+        for (const i of items) singles.push(asItem(await single.biz.test.post('/api/v1/card/payouts', wire(i, single, merchant))));
+        expect(res.body.data.results.map((r: Record<string, any>) => comparableResult(r, batched))).toEqual(singles.map((r) => comparableResult(r, single)));
+        expect(await stateOf(batched)).toEqual(await stateOf(single));
+      }),
+      { numRuns: 8 },
+    );
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
+  it('racing single payouts on the same cards overspends nothing and every sum is exact', async () => {
+    const s = await setUp('Payout batch race', [20_000, 20_000, 0]);
+    const [a, b, sink] = s.cards;
+    const batchItems = Array.from({ length: 100 }, (_, i) => ({ card_number: i % 2 ? a : b, destination_card_number: sink, amount: 300 }));
+    const single = (from: string) => s.biz.test.post('/api/v1/card/payouts', { card_number: from, destination_card_number: sink, amount: 300 });
+    const answers = await Promise.all([
+      payoutsBatch(s.biz.test, batchItems),
+      payoutsBatch(s.biz.test, batchItems),
+      ...Array.from({ length: 60 }, (_, i) => single(i % 2 ? a : b)),
+    ]);
+    const batchResults = answers.slice(0, 2).flatMap((r) => {
+      expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+      return r.body.data.results as Record<string, unknown>[];
+    });
+    const singleAnswers = answers.slice(2);
+    for (const r of singleAnswers) expect([200, 400]).toContain(r.status);
+    const made = batchResults.filter((r) => r.status !== 'error').length + singleAnswers.filter((r) => r.status === 200).length;
+    for (const r of [...batchResults.filter((r) => r.status === 'error'), ...singleAnswers.filter((r) => r.status !== 200).map((r) => r.body)]) {
+      expect(r.message).toBe('Insufficient balance');
+    }
+    // 20,000 over 300 a payout: 66 fit on each card, and every one of them was made.
+    expect(made).toBe(132);
+    expect(await cardBalance(s.biz.test, a)).toBe(200);
+    expect(await cardBalance(s.biz.test, b)).toBe(200);
+    expect(await cardBalance(s.biz.test, sink)).toBe(132 * 300);
+    // and the two ledger top-ups that funded the cards.
+    expect(await countRows('payouts', s.biz.id)).toBe(132 + 2);
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
+  it('more batches at once than the server has database connections, on shared cards, all finish and add up', async () => {
+    const s = await setUp('Payout batch crowd', [1_000_000, 1_000_000, 1_000_000, 1_000_000]);
+    const pairs = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 0],
+    ];
+    const batch = (k: number) =>
+      Array.from({ length: 20 }, (_, i) => {
+        const [from, to] = pairs[(k + i) % pairs.length];
+        return { card_number: s.cards[from], destination_card_number: s.cards[to], amount: 100 + k };
+      });
+    // The test server's pool holds 8 connections (DB_POOL_SIZE); each batch holds one for its transaction.
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, k) => payoutsBatch(s.biz.test, batch(k))));
+    for (const r of answers) {
+      expect(r.status, JSON.stringify(r.body).slice(0, 200)).toBe(200);
+      expect(r.body.data.results.every((x: { status?: string }) => x.status !== 'error')).toBe(true);
+    }
+    // Every card sends and receives the same payouts: balances are back where they started.
+    for (const card of s.cards) expect(await cardBalance(s.biz.test, card)).toBe(1_000_000);
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
+  it('Idempotency-Key covers the whole batch; a malformed batch is 400 and moves nothing', async () => {
+    const s = await setUp('Payout batch idempotency', [5_000, 0]);
+    const items = [{ card_number: s.cards[0], destination_card_number: s.cards[1], amount: 1_000 }];
+    const key = `payouts-batch-${Date.now()}`;
+    const first = await payoutsBatch(s.biz.test, items, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    const again = await payoutsBatch(s.biz.test, items, { 'idempotency-key': key });
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await cardBalance(s.biz.test, s.cards[0])).toBe(4_000);
+
+    for (const body of [{ payouts: items[0] }, { payouts: [] }, { payouts: Array(101).fill(items[0]) }, { items }]) {
+      const res = await s.biz.test.post('/api/v1/card/payouts/batch', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: 'error', message: 'Validation error', error: { payouts: expect.stringContaining('1 to 100') } });
+    }
+    expect(await cardBalance(s.biz.test, s.cards[0])).toBe(4_000);
+  });
+});

@@ -9,6 +9,7 @@ import { sendDashboardPayout } from '../lib/approvals/dashboard-payout';
 import { refundFromDashboard } from '../lib/approvals/dashboard-refund';
 import { approveRequest, rejectRequest } from '../lib/approvals/decide-approval';
 import { expireApprovals } from '../lib/approvals/expire-approvals';
+import { expireDueCards } from '../lib/cards/expire-cards';
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
 import { cardStory } from '../lib/dashboard/card-story';
@@ -484,5 +485,23 @@ describe('limits on approval', () => {
     } finally {
       expect((await setLimits({})).status).toBe(200);
     }
+  });
+});
+
+describe('a card that expires while a request on it awaits approval', () => {
+  it('fails the request at expiry: its held money becomes breakage with the rest, and no approver can pay it afterwards', async () => {
+    const [from, to] = [await card(90_000), await card(0)];
+    const reference = await waitingPayout(from, to, 60_000);
+    await testDb().execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ${from}`);
+    await expireDueCards(testDb());
+    expect(await status(reference)).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/expired/) });
+    const { rows } = await testDb().execute<{ expired: boolean; balance: number }>(sql`
+      SELECT c.expired_at IS NOT NULL AS expired, a.balance FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.card_number = ${from}`);
+    expect(rows[0]).toMatchObject({ expired: true });
+    expect(Number(rows[0].balance)).toBe(0);
+    const approved = await Promise.allSettled([approveRequest(testDb(), { ...scope(), userId: users.finance, reference })]);
+    expect(approved[0].status).toBe('rejected');
+    expect(await apiCard(to)).toMatchObject({ available_amount: 0 });
+    await expectLedgerClean();
   });
 });

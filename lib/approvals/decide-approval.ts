@@ -101,7 +101,9 @@ export async function approveRequest(db: Db, opts: DecideApprovalOptions): Promi
     const decided = await inTransaction(db, async (tx) => {
       const request = await claim(tx, opts, 'approved', false);
       kind = request.kind;
-      await releaseHold(tx, { holdId: Number(request.hold_id), actor, businessAccountId: ctx.businessAccountId });
+      const released = await releaseHold(tx, { holdId: Number(request.hold_id), actor, businessAccountId: ctx.businessAccountId });
+      // Its money is no longer held (the card expired and its holds went with it): nothing may be paid on it.
+      if (!released) throw new OperationRefused(new ServiceError('card_disabled', 'The money this request held is no longer held: the card expired.'));
       let result: { reference: string };
       try {
         result = await OPERATIONS[request.kind](tx, request, ctx);

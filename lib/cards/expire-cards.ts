@@ -5,6 +5,8 @@ import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { announceHold } from '../holds/announce-hold';
+import type { ApprovalRow } from '../approvals/approval-request';
+import { audit } from '../approvals/decide-approval';
 import { releaseHold } from '../holds/release-hold';
 import { requireTillHold, toTillHold } from '../holds/till-hold-view';
 import { breakageAccountId, businessAccountId } from '../ledger/accounts';
@@ -24,7 +26,8 @@ const BATCH = 50;
  * approval) before its balance becomes breakage, so nothing stays set aside
  * for a card that can no longer be spent. The one place expiry meets holds:
  * a till's hold ends as expired, with its hold.expired event, as the hold sweep
- * would end it.
+ * would end it; a request awaiting approval fails, so no approver can later
+ * pay out (or refund from the business account) money that became breakage.
  */
 async function releaseCardHolds(tx: Tx, card: { id: number; businessId: number; mode: Mode }, businessAccount: number): Promise<void> {
   const open = await tx.execute<{ id: number; kind: string; reference: string | null }>(
@@ -38,7 +41,11 @@ async function releaseCardHolds(tx: Tx, card: { id: number; businessId: number; 
       businessAccountId: businessAccount,
       outcome: till ? 'expired' : undefined,
     });
-    if (!released || !till) continue;
+    if (!released) continue;
+    if (!till) {
+      await failApprovalOfExpiredCard(tx, Number(hold.id));
+      continue;
+    }
     const ended = toTillHold(await requireTillHold(tx, card.businessId, card.mode, hold.reference!));
     await announceHold(tx, {
       type: 'hold.expired',
@@ -50,6 +57,16 @@ async function releaseCardHolds(tx: Tx, card: { id: number; businessId: number; 
       details: { transaction_id: released.transactionId, card_expired: true },
     });
   }
+}
+
+const EXPIRED_REASON = 'Gift card disabled: the card expired and its balance became breakage.';
+
+async function failApprovalOfExpiredCard(tx: Tx, holdId: number): Promise<void> {
+  const { rows } = await tx.execute<ApprovalRow & Record<string, unknown>>(sql`
+    UPDATE approval_requests SET status = 'failed', failure_reason = ${EXPIRED_REASON}, decided_at = now()
+    WHERE hold_id = ${holdId} AND status = 'awaiting_approval'
+    RETURNING *`);
+  for (const request of rows) await audit(tx, request, SYSTEM, 'approval.failed', { reason: EXPIRED_REASON });
 }
 
 /**
@@ -76,6 +93,8 @@ async function expireOneCard(db: Db, due: { business_id: number; mode: Mode; cur
       RETURNING id`);
     const id = claimed.rows[0]?.id;
     if (id === undefined) return null;
+    // The account first: a hold being placed meanwhile (it posts from this account) waits, then meets it closed.
+    await tx.execute(sql`SELECT 1 FROM ledger_accounts WHERE id = (SELECT account_id FROM cards WHERE id = ${id}) FOR UPDATE`);
     await releaseCardHolds(tx, { id: Number(id), businessId, mode: due.mode }, business);
     const [card] = await selectCards(tx, sql`c.id = ${id}`, sql`FOR UPDATE OF a`);
     const balance = Number(card.balance);

@@ -6,7 +6,9 @@ import { cardExpiresAt, expiryPolicyOf, type ExpiryPolicyKind } from './card-exp
  * A load (a payment, a ledger top-up, a credit adjustment: every postCardCredit)
  * moves the expiry of the credited cards whose business counts from the last
  * load. Runs in the crediting transaction, so the date moves exactly when the
- * money arrives; an expired card is never revived.
+ * money arrives; an expired card is never revived, and a load never brings a
+ * date nearer (an audited extension, or a longer term of an earlier policy,
+ * stands).
  */
 export async function renewCardExpiry(tx: DbOrTx, creditedAccountIds: number[]): Promise<void> {
   if (creditedAccountIds.length === 0) return;
@@ -20,6 +22,9 @@ export async function renewCardExpiry(tx: DbOrTx, creditedAccountIds: number[]):
     WHERE c.account_id IN (${ids}) AND b.expiry_policy = 'after_last_load' AND c.expired_at IS NULL AND c.cancelled_at IS NULL`);
   for (const r of rows) {
     const at = cardExpiresAt(expiryPolicyOf({ expiryPolicy: r.expiry_policy, expiryMonths: r.expiry_months }), new Date(r.now), r.time_zone);
-    await tx.execute(sql`UPDATE cards SET expires_at = ${at?.toISOString() ?? null}::timestamptz WHERE id = ${r.id}`);
+        if (!at) continue;
+    await tx.execute(sql`
+      UPDATE cards SET expires_at = CASE WHEN expires_at IS NULL THEN ${at.toISOString()}::timestamptz ELSE greatest(expires_at, ${at.toISOString()}::timestamptz) END
+      WHERE id = ${r.id}`);
   }
 }

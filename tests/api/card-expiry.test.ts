@@ -87,10 +87,12 @@ describe('card expiry', () => {
     await setExpiryPolicy(testDb(), loads.id, OWNER, { policy: 'after_last_load', months: 1 });
     await adminClient().post(`/api/admin/businesses/${loads.id}/balance`, { mode: 'test', currency: 'ETB', amount: 100_000 });
     const card = (await createCard(loads.test)).card_number as string;
-    await testDb().execute(sql`UPDATE cards SET expires_at = '2026-01-01T00:00:00Z' WHERE card_number = ${card}`);
+    // Due tomorrow (in the future, so the server's own sweep leaves it alone), nearer than a month from the load.
+    const tomorrow = new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000);
+    await testDb().execute(sql`UPDATE cards SET expires_at = ${tomorrow.toISOString()}::timestamptz WHERE card_number = ${card}`);
     const t = await loads.test.post('/api/v1/transfers', { amount: 5_000, bank_slug: 'link', account_number: card, account_name: 'x' });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
-    expect(await expiresAt(card)).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(await expiresAt(card)).toEqual(tomorrow);
     await loads.test.post(`/api/v1/test-helpers/payouts/${t.body.data.provider_reference}/settle`, { status: 'success' });
     const renewed = await expiresAt(card);
     expect(renewed).toEqual(cardExpiresAt({ kind: 'after_last_load', months: 1 }, new Date(), ZONE));
@@ -101,6 +103,12 @@ describe('card expiry', () => {
     const c2c = await loads.test.post('/api/v1/card/payouts', { card_number: sender, destination_card_number: card, amount: 500 });
     expect(c2c.status, JSON.stringify(c2c.body)).toBe(200);
     expect(await expiresAt(card)).toEqual(new Date('2027-01-01T00:00:00Z'));
+
+    // A load never brings the date nearer: an extension (or a longer earlier term) stands.
+    await testDb().execute(sql`UPDATE cards SET expires_at = '2035-01-01T00:00:00Z' WHERE card_number = ${card}`);
+    const again = await loads.test.post('/api/v1/transfers', { amount: 1_000, bank_slug: 'link', account_number: card, account_name: 'x' });
+    await loads.test.post(`/api/v1/test-helpers/payouts/${again.body.data.provider_reference}/settle`, { status: 'success' });
+    expect(await expiresAt(card)).toEqual(new Date('2035-01-01T00:00:00Z'));
   });
 
   it('at expiry: the whole balance moves to breakage once, the card is read-only, one card.expired goes out', async () => {

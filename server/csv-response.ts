@@ -3,6 +3,7 @@ import { errorResponse } from '@/lib/api/api-route';
 import type { Permission } from '@/lib/auth/permissions';
 import type { DashboardSession } from '@/lib/auth/session-types';
 import { dayIn } from '@/lib/dashboard/time-zone';
+import { logger } from '@/lib/observability/logger';
 import { requireAction } from './session';
 
 /** A CSV file for the dashboard: its header line, then text chunks (a batch of lines each) as the reader asks for them. */
@@ -39,7 +40,7 @@ export async function csvExport(permission: Permission, build: (session: Dashboa
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));
       } catch (err) {
-        console.error(`${file.name} export failed`, err);
+        logger.error({ err }, `${file.name} export failed`);
         controller.error(err);
       }
     },

@@ -10,7 +10,7 @@ import { logger } from '../observability/logger';
 import { noteRequestOwner, requestIdOf } from '../observability/request-context';
 import { withIdempotency } from './idempotency';
 import { requestAddress } from './client-address';
-import { countAdminTokenFailure, limitApiKey, RateLimitedError, refuseAdminAddressOverLimit } from './rate-limit';
+import { adminTokenMatched, limitApiKey, RateLimitedError, takeAdminTokenAttempt } from './rate-limit';
 import { readJsonBody } from './read-body';
 
 export interface ApiResult {
@@ -179,13 +179,13 @@ export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteConte
       params,
       async (r, db) => {
         const address = requestAddress(r.headers);
-        await refuseAdminAddressOverLimit(db, address);
+        await takeAdminTokenAttempt(db, address);
         const expected = process.env.ADMIN_TOKEN;
         const match = /^Bearer\s+(\S+)\s*$/i.exec(r.headers.get('authorization') ?? '');
         if (!expected || !match || !tokenMatches(match[1], expected)) {
-          await countAdminTokenFailure(db, address);
           throw new ServiceError('unauthorized', 'Send the back office token as Authorization: Bearer <ADMIN_TOKEN>.');
         }
+        await adminTokenMatched(db, address);
         return { type: 'admin', id: 'admin' } satisfies Actor;
       },
       async (ctx, actor) => envelope(await handler({ ...ctx, actor })),

@@ -132,17 +132,19 @@ export async function limitApiKey(db: Db, authorization: string | null): Promise
 }
 
 /**
- * Wrong back office tokens per client address, fleet-wide (ADMIN_TOKEN_ATTEMPTS_PER_MINUTE, default 10).
- * An address that has spent them is refused (429) before its token is compared, right or wrong.
+ * Back office token attempts per client address, fleet-wide (ADMIN_TOKEN_ATTEMPTS_PER_MINUTE, default 10).
+ * An attempt is taken from the address's bucket before its token is compared, so no burst of concurrent
+ * guesses is compared past the limit; an address that has spent them is refused (429), right token or wrong.
+ * The right token gives its attempt back (adminTokenMatched): only wrong tokens count.
  */
-export async function refuseAdminAddressOverLimit(db: Db, address: string): Promise<void> {
-  const left = await adminTokenFailures().peek(db, address);
-  if (!left.ok)
-    throw new RateLimitedError(left.retryAfterSeconds, `Too many wrong back office tokens from this address; retry after ${left.retryAfterSeconds} s.`);
+export async function takeAdminTokenAttempt(db: Db, address: string): Promise<void> {
+  const taken = await adminTokenFailures().take(db, address);
+  if (!taken.ok)
+    throw new RateLimitedError(taken.retryAfterSeconds, `Too many wrong back office tokens from this address; retry after ${taken.retryAfterSeconds} s.`);
 }
 
-export async function countAdminTokenFailure(db: Db, address: string): Promise<void> {
-  await adminTokenFailures().take(db, address);
+export async function adminTokenMatched(db: Db, address: string): Promise<void> {
+  await adminTokenFailures().giveBack(db, address);
 }
 
 function adminTokenFailures(): SharedBuckets {

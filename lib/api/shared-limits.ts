@@ -26,14 +26,14 @@ interface Lease {
  */
 async function takeFromSharedBucket(db: Db, key: string, opts: TokenBucketOptions, want: number): Promise<{ taken: number; tokens: number }> {
   const { perSecond: rate, burst } = opts;
-  const level = sql`least(${burst}::float8, b.tokens + extract(epoch FROM now() - b.refilled_at)::float8 * ${rate}::float8)`;
+  const level = sql`least(${burst}::float8, b.tokens + greatest(0, extract(epoch FROM now() - b.refilled_at))::float8 * ${rate}::float8)`;
   const { rows } = await db.execute<{ taken: number; tokens: number }>(sql`
     INSERT INTO rate_limit_buckets AS b (key, tokens, taken, refilled_at)
     VALUES (${key}, ${burst}::float8 - least(${want}::int, floor(${burst}::float8))::int, least(${want}::int, floor(${burst}::float8))::int, now())
     ON CONFLICT (key) DO UPDATE SET
       taken = least(${want}::int, floor(${level}))::int,
       tokens = ${level} - least(${want}::int, floor(${level})),
-      refilled_at = now()
+      refilled_at = greatest(b.refilled_at, now())
     RETURNING taken, tokens`);
   return { taken: Number(rows[0].taken), tokens: Number(rows[0].tokens) };
 }
@@ -105,6 +105,14 @@ export class SharedBuckets {
     return tokens >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.opts.perSecond)) };
   }
 
+  /**
+   * Gives one token taken by take() back to the shared bucket (an attempt that turned out not to count:
+   * the right back office token). Only for buckets with a lease of 1, whose every take reached PostgreSQL.
+   */
+  async giveBack(db: Db, key: string): Promise<void> {
+    await db.execute(sql`UPDATE rate_limit_buckets SET tokens = tokens + 1 WHERE key = ${this.sharedKey(key)}`);
+  }
+
   /** name:perSecond:burst:key; pruneSharedBuckets reads the limits back from it. */
   private sharedKey(key: string): string {
     return `${this.name}:${this.opts.perSecond}:${this.opts.burst}:${key}`;
@@ -126,7 +134,9 @@ async function pruneSharedBuckets(db: Db): Promise<boolean> {
       SELECT key FROM rate_limit_buckets
       WHERE refilled_at < now() - interval '1 second'
         AND tokens + extract(epoch FROM now() - refilled_at)::float8 * split_part(key, ':', 2)::float8 >= split_part(key, ':', 3)::float8
-      LIMIT 5000)`);
+      LIMIT 5000)
+      -- Again on the row itself: a take between the list and the delete keeps its bucket.
+      AND tokens + extract(epoch FROM now() - refilled_at)::float8 * split_part(key, ':', 2)::float8 >= split_part(key, ':', 3)::float8`);
   return (rowCount ?? 0) === 5000;
 }
 

@@ -18,6 +18,13 @@ export interface ReadReplicaOptions {
   checkTimeoutMs: number;
 }
 
+export interface ReadOptions {
+  /** Read the primary whatever the replica's state. */
+  fresh?: boolean;
+  /** When this user last wrote (epoch ms): the replica answers only once its data is newer. */
+  wroteAt?: number;
+}
+
 /** Where a read went, and how old its data may be (0 on the primary). */
 export interface ReadSource {
   db: Db;
@@ -61,18 +68,22 @@ export class ReadReplica {
     private readonly opts: ReadReplicaOptions,
   ) {}
 
-  /** The replica when it answers and is recent enough, else the primary. `fresh` (the user just wrote) always reads the primary. */
-  async source(opts: { fresh?: boolean } = {}): Promise<ReadSource> {
+  /**
+   * The replica when it answers and is recent enough, else the primary. `fresh` always reads the primary;
+   * `wroteAt` (when this user last wrote) reads the primary until the replica's data is newer than that write.
+   */
+  async source(opts: ReadOptions = {}): Promise<ReadSource> {
     const onPrimary = { db: this.primary, replica: false, lagMs: 0 };
     if (opts.fresh) return onPrimary;
     const health = await this.currentHealth();
     if (!health.usable) return onPrimary;
     const lagMs = health.caughtUp ? health.lagMs : health.lagMs + (Date.now() - health.at);
+    if (opts.wroteAt !== undefined && lagMs >= Date.now() - opts.wroteAt) return onPrimary;
     return lagMs > this.opts.maxLagMs ? onPrimary : { db: this.replica, replica: true, lagMs };
   }
 
   /** Runs a read where source() says; a replica that fails mid-read is marked down and the primary answers. */
-  async read<T>(read: (db: Db) => Promise<T>, opts: { fresh?: boolean } = {}): Promise<{ value: T; lagMs: number }> {
+  async read<T>(read: (db: Db) => Promise<T>, opts: ReadOptions = {}): Promise<{ value: T; lagMs: number }> {
     const source = await this.source(opts);
     if (!source.replica) return { value: await read(source.db), lagMs: 0 };
     try {
@@ -170,12 +181,12 @@ function appReplica(): ReadReplica | null {
  * The one place the app picks the pool for a read that may be a little old.
  * Never for money checks, writes, idempotency or sign-in: those use getDb().
  */
-export async function readSource(opts: { fresh?: boolean } = {}): Promise<ReadSource> {
+export async function readSource(opts: ReadOptions = {}): Promise<ReadSource> {
   return (await appReplica()?.source(opts)) ?? { db: getDb(), replica: false, lagMs: 0 };
 }
 
 /** Runs a read on readSource()'s pool, falling back to the primary if the replica fails mid-read. */
-export async function readFromReplica<T>(read: (db: Db) => Promise<T>, opts: { fresh?: boolean } = {}): Promise<{ value: T; lagMs: number }> {
+export async function readFromReplica<T>(read: (db: Db) => Promise<T>, opts: ReadOptions = {}): Promise<{ value: T; lagMs: number }> {
   const replica = appReplica();
   return replica ? replica.read(read, opts) : { value: await read(getDb()), lagMs: 0 };
 }

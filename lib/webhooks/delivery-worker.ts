@@ -490,6 +490,6 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
     clearTimeout(soon);
     await running;
     await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, STOP_WAIT_MS))]);
-    await handBack(db, claimedNow).catch((err) => console.error('webhook worker: hand back failed:', err instanceof Error ? err.message : err));
+    await handBack(db, claimedNow).catch((err) => logger.error({ err }, 'webhook worker: hand back failed'));
   };
 }

@@ -1,6 +1,7 @@
 import { json } from '@/lib/api/api-route';
 import { readBodyBytes } from '@/lib/api/read-body';
 import { getDb } from '@/lib/db/client';
+import { logger } from '@/lib/observability/logger';
 import { chapaConfig } from '@/lib/rails/chapa/config';
 import { approveTransfer } from '@/lib/rails/chapa/transfer-approval';
 import { MAX_WEBHOOK_BODY_BYTES } from '@/lib/webhooks/receive-webhook-request';
@@ -14,7 +15,7 @@ export async function POST(req: Request): Promise<Response> {
     approved = await approveTransfer(getDb(), chapaConfig(), { rawBody: body.toString('utf8'), signatures });
   } catch (err) {
     // Too large, unreadable or a database error: not approved. Chapa reverts the transfer and the payout fails and refunds.
-    console.error('chapa approval', err);
+    logger.error({ err }, 'chapa approval failed');
   }
   return approved
     ? json(200, { status: 'success', message: 'Transfer approved', data: null })

@@ -40,6 +40,11 @@ describe('dashboard upload routes', () => {
     expect(results.status).toBe(200);
     expect(results.text.split('\r\n')[2]).toMatch(/^3,invalid,,validation_error,.*,'@SUM\(A1\),/);
     expect((await getWithSession(`/cards/upload/${reference}/results`, outsider)).status).toBe(404);
+    // A reference that names nothing (a NUL PostgreSQL would refuse, an over-long one) is a 404, never a 500.
+    for (const bad of [`${reference}%00`, `upl_${'x'.repeat(300)}`]) {
+      expect((await getWithSession(`/api/dashboard/uploads/cards/${bad}`, operator)).status).toBe(404);
+      expect((await getWithSession(`/cards/upload/${bad}/results`, operator)).status).toBe(404);
+    }
   });
 
   it('refuse in the envelope: too large (413), not UTF-8, not text/csv, a kind the role may not upload, an unknown kind', async () => {

@@ -192,6 +192,8 @@ describe('payout uploads', () => {
     const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
     const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
     const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+    // Someone else starting it could then approve it as the "second" person: only the uploader starts.
+    expect(await refusal(startUpload(testDb(), { ...scope, userId: APPROVER, reference }))).toBe('forbidden');
     expect(await startUpload(testDb(), { ...scope, userId: UPLOADER, reference })).toEqual({ status: 'awaiting_approval' });
     await runUploadPass(testDb());
     expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['pending', 'pending']);

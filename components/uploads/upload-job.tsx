@@ -115,7 +115,7 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
           </div>
         )}
         <div className="mt-4 flex flex-wrap gap-2">
-          {job.status === 'previewed' && valid > 0 && (
+          {job.status === 'previewed' && valid > 0 && mine && (
             <Button block={false} disabled={decide.isPending} onClick={() => decide.mutate('start')}>
               Start {valid.toLocaleString('en')} {kind === 'cards' ? 'cards' : 'payouts'}
             </Button>

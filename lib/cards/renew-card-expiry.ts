@@ -22,7 +22,7 @@ export async function renewCardExpiry(tx: DbOrTx, creditedAccountIds: number[]):
     WHERE c.account_id IN (${ids}) AND b.expiry_policy = 'after_last_load' AND c.expired_at IS NULL AND c.cancelled_at IS NULL`);
   for (const r of rows) {
     const at = cardExpiresAt(expiryPolicyOf({ expiryPolicy: r.expiry_policy, expiryMonths: r.expiry_months }), new Date(r.now), r.time_zone);
-        if (!at) continue;
+    if (!at) continue;
     await tx.execute(sql`
       UPDATE cards SET expires_at = CASE WHEN expires_at IS NULL THEN ${at.toISOString()}::timestamptz ELSE greatest(expires_at, ${at.toISOString()}::timestamptz) END
       WHERE id = ${r.id}`);

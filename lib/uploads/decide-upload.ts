@@ -8,6 +8,7 @@ import { ServiceError } from '../errors';
 import type { Currency, Mode } from '../validation';
 import type { UploadTotals } from './preview-upload';
 import type { UploadKind } from './upload-kinds';
+import { isUploadReference } from './upload-view';
 
 export interface UploadDecisionOptions {
   businessId: number;
@@ -28,6 +29,7 @@ const notFound = () => new ServiceError('not_found', 'No upload with this refere
 
 /** The job, locked for its decision: two clicks, or a start and a cancel, decide it once. */
 async function lockJob(tx: Tx, opts: UploadDecisionOptions, kind?: UploadKind): Promise<JobRow> {
+  if (!isUploadReference(opts.reference)) throw notFound();
   const { rows } = await tx.execute<JobRow & Record<string, unknown>>(sql`
     SELECT id, kind, status, created_by, totals FROM upload_jobs
     WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND reference = ${opts.reference} FOR UPDATE`);
@@ -52,11 +54,13 @@ async function needsApproval(tx: DbOrTx, opts: UploadDecisionOptions, job: JobRo
   return false;
 }
 
-/** Starts a previewed upload: its valid rows run in the background, or, for payouts over the approval threshold, it waits for a second person. */
+/** Starts a previewed upload (its uploader only): its valid rows run in the background, or, for payouts over the approval threshold, it waits for a second person. */
 export async function startUpload(db: Db, opts: UploadDecisionOptions & { kind: UploadKind }): Promise<{ status: string }> {
   return inTransaction(db, async (tx) => {
     const job = await lockJob(tx, opts, opts.kind);
     if (job.status !== 'previewed') throw alreadyDecided(job.status);
+    // The uploader starts: anyone else starting it could then approve it as the "second" person.
+    if (job.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can start it.');
     const status = (await needsApproval(tx, opts, job)) ? 'awaiting_approval' : 'running';
     await tx.execute(sql`UPDATE upload_jobs SET status = ${status}, started_at = CASE WHEN ${status} = 'running' THEN now() END WHERE id = ${job.id}`);
     await markDoneIfNothingLeft(tx, job.id);

@@ -37,6 +37,9 @@ export interface UploadJobView {
 
 const SHOWN_ROWS = 100;
 
+/** What previewUpload makes (upl_ and 24 letters or digits): anything else names no upload and never reaches a query (a NUL would fail it). */
+export const isUploadReference = (reference: string) => /^upl_[0-9A-Za-z]{1,64}$/.test(reference);
+
 export interface UploadScope {
   businessId: number;
   mode: Mode;
@@ -46,6 +49,7 @@ export interface UploadScope {
 
 /** One upload of the business and mode, with its progress and the rows to show; not found for any other's. */
 export async function getUploadJob(db: DbOrTx, opts: UploadScope): Promise<UploadJobView> {
+  if (!isUploadReference(opts.reference)) throw new ServiceError('not_found', 'No upload with this reference belongs to your business.');
   const { rows: jobs } = await db.execute<Record<string, unknown>>(sql`
     SELECT id, reference, kind, file_name, status, created_by, decided_by, created_at, row_count, invalid_count, totals FROM upload_jobs
     WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND kind = ${opts.kind} AND reference = ${opts.reference}`);

@@ -177,6 +177,9 @@ function appReplica(): ReadReplica | null {
   return globalForReplica.__giftcardReadReplica;
 }
 
+/** Whether DATABASE_READ_URL names a replica (the dashboard then remembers each user's last write). */
+export const readReplicaConfigured = () => Boolean(process.env.DATABASE_READ_URL);
+
 /**
  * The one place the app picks the pool for a read that may be a little old.
  * Never for money checks, writes, idempotency or sign-in: those use getDb().

@@ -20,7 +20,10 @@ async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 10_00
 }
 
 /** Debian's pgbouncer in transaction mode in front of databaseUrl's database, with serverConnections connections to it. */
-export async function startPgBouncer(databaseUrl: string, serverConnections: number): Promise<{ url: string; stop(): Promise<void>; log(): string }> {
+export async function startPgBouncer(
+  databaseUrl: string,
+  serverConnections: number,
+): Promise<{ url: string /** The admin console (SHOW POOLS, SHOW SERVERS, SHOW STATS). */; adminUrl: string; stop(): Promise<void>; log(): string }> {
   const target = new URL(databaseUrl);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-pgbouncer-'));
   fs.chmodSync(dir, 0o755);
@@ -37,6 +40,7 @@ export async function startPgBouncer(databaseUrl: string, serverConnections: num
       `listen_port = ${port}`,
       'unix_socket_dir =',
       'auth_type = trust',
+      `admin_users = ${decodeURIComponent(target.username)}`,
       `auth_file = ${path.join(dir, 'userlist.txt')}`,
       'pool_mode = transaction',
       `default_pool_size = ${serverConnections}`,
@@ -65,8 +69,11 @@ export async function startPgBouncer(databaseUrl: string, serverConnections: num
   );
   target.port = String(port);
   target.hostname = '127.0.0.1';
+  const admin = new URL(target);
+  admin.pathname = '/pgbouncer';
   return {
     url: target.toString(),
+    adminUrl: admin.toString(),
     log: () => log,
     async stop() {
       if (child.exitCode === null) {

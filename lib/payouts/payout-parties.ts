@@ -59,6 +59,15 @@ export async function payoutParties(db: Db, businessId: number, mode: Mode, type
   return { ...read, remembered: false };
 }
 
+/**
+ * False only when this process remembers that the business has no fee rule
+ * for the type: its payouts then post no fee (a batch need not hold a fee
+ * revenue account). A guess the payout statement confirms, like the rest.
+ */
+export function mayChargeFee(businessId: number, mode: Mode, type: PayoutType): boolean {
+  return rules.get(`${businessId}|${mode}|${type}`) !== null;
+}
+
 const P = sql.placeholder;
 const partiesQuery = compiledOnce(
   () => sql`

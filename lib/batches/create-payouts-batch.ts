@@ -7,7 +7,7 @@ import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
-import { mayChargeFee } from '../payouts/payout-parties';
+import { mayChargeFee, rememberBatchParties } from '../payouts/payout-parties';
 import type { PayoutRequest } from '../payouts/payout-request';
 import type { Currency, Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
@@ -47,6 +47,8 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   if (opts.items.length > MAX_PAYOUTS_PER_BATCH) throw new RangeError(`at most ${MAX_PAYOUTS_PER_BATCH} payouts per batch`);
   const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
   const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
+  const numbers = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.card_number, r.input.destination_card_number] : [r.input.card_number]));
+  await rememberBatchParties(db, opts.businessId, opts.mode, [...new Set(opts.items.map((r) => r.type))], numbers);
   const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
   const written: BatchResult<WrittenPayout>[] = [];
   const results: BatchResult<PayoutAnswer>[] = [];

@@ -66,8 +66,8 @@ function rememberCards(mode: Mode, numbers: string[], found: PayoutCard[]) {
 
 /**
  * A batch's parties read at once, before its payouts: the fee rules of its
- * types and the cards this process does not remember yet, in one round trip
- * (none when it remembers them all), so each payout then finds them in
+ * types and the cards this process does not remember yet, two statements at
+ * once (none when it remembers them all), so each payout then finds them in
  * memory instead of reading its own inside the batch's transaction, with its
  * cards locked. Remembered as payoutParties remembers them: still a guess
  * each payout statement confirms.

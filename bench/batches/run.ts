@@ -105,7 +105,9 @@ function writeScript(dir: string, name: string, text: string): string {
 
 async function main() {
   ensureWrk();
-  const env = await openBenchEnv({ server: true, serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' } });
+  // The pool is the production default (lib/db/client.ts), not the test servers' 8: with 8 batches in flight, each holding a
+  // connection for its transaction, every other read of the server queued behind them.
+  const env = await openBenchEnv({ server: true, serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', DB_POOL_SIZE: '20' } });
   const base = env.server!.baseUrl;
   const { db, pool } = createDb(env.databaseUrl, 4);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batches-'));

@@ -7,6 +7,7 @@ import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
+import { mayChargeFee, rememberBatchParties } from '../payouts/payout-parties';
 import type { PayoutRequest } from '../payouts/payout-request';
 import type { Currency, Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
@@ -46,6 +47,8 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   if (opts.items.length > MAX_PAYOUTS_PER_BATCH) throw new RangeError(`at most ${MAX_PAYOUTS_PER_BATCH} payouts per batch`);
   const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
   const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
+  const numbers = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.card_number, r.input.destination_card_number] : [r.input.card_number]));
+  await rememberBatchParties(db, opts.businessId, opts.mode, [...new Set(opts.items.map((r) => r.type))], numbers);
   const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
   const written: BatchResult<WrittenPayout>[] = [];
   const results: BatchResult<PayoutAnswer>[] = [];
@@ -55,7 +58,9 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
     try {
       done = await inTransaction(db, (tx) =>
         withoutCommitHook(async () => {
-          await lockAccounts(tx, opts.mode, opts.businessId, chunk, feeAccounts);
+          // Read inside the transaction: a redone transaction sees the fee rule its refused attempt found.
+          const fees = chunk.some((r) => mayChargeFee(opts.businessId, opts.mode, r.type)) ? feeAccounts : [];
+          await lockAccounts(tx, opts.mode, opts.businessId, chunk, fees);
           const out: BatchResult<WrittenPayout>[] = [];
           // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
           for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
@@ -117,6 +122,11 @@ const textArray = (texts: string[]) => `{${[...new Set(texts)].map((t) => JSON.s
  * this a batch and a payout (or two batches) sharing cards could each hold
  * what the other waits for. Sources count only when they are the business's
  * own cards (a payout from any other card is refused before it locks).
+ * The fee shard is left out when no item can pay a fee: held for the whole
+ * transaction, it made up to 8 batches (one of 8 shards each) wait on each
+ * other for nothing (bench/batches/NOTE.md). Should a fee rule appear
+ * meanwhile, the item's statement locks the shard itself; a deadlock that may
+ * then follow redoes the transaction, which locks it at the start.
  */
 async function lockAccounts(tx: Tx, mode: Mode, businessId: number, items: PayoutRequest[], feeAccounts: number[]) {
   const sources = items.map((r) => r.input.card_number);

@@ -392,6 +392,29 @@ describe('POST /card/payouts/batch', () => {
     expect((await verifyLedger(testDb())).problems).toEqual([]);
   });
 
+  it('a fee rule set after batches ran without one is charged by every later item, batches racing on shared cards', async () => {
+    const s = await setUp('Payout batch late fee', [1_000_000, 1_000_000, 1_000_000, 1_000_000]);
+    const batch = (k: number, size: number) =>
+      Array.from({ length: size }, (_, i) => ({ card_number: s.cards[(k + i) % 4], destination_card_number: s.cards[(k + i + 1) % 4], amount: 100 }));
+    // The server now remembers "no fee rule", so its batches stop holding a fee revenue account from their start.
+    const before = await payoutsBatch(s.biz.test, batch(0, 4));
+    expect(before.body.data.results.map((r: { service_fee: number }) => r.service_fee)).toEqual([0, 0, 0, 0]);
+    await setFees(s.biz, 'test', [{ applies_to: 'card_to_card', percent: '0', fixed: 20 }]);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, k) => payoutsBatch(s.biz.test, batch(k, 25))));
+    for (const r of answers) {
+      expect(r.status, JSON.stringify(r.body).slice(0, 200)).toBe(200);
+      expect(r.body.data.results.map((x: { service_fee?: number }) => x.service_fee)).toEqual(Array(25).fill(20));
+    }
+    const fees = await testDb().execute<{ n: number; fees: number }>(
+      sql`SELECT count(*)::int AS n, sum(service_fee)::int AS fees FROM payouts WHERE business_id = ${s.biz.id} AND payout_type = 'card_to_card'`,
+    );
+    expect(fees.rows[0]).toEqual({ n: 4 + 12 * 25, fees: 12 * 25 * 20 });
+    let total = 0;
+    for (const card of s.cards) total += await cardBalance(s.biz.test, card);
+    expect(total).toBe(4_000_000 - 12 * 25 * 20);
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
   it('Idempotency-Key covers the whole batch; a malformed batch is 400 and moves nothing', async () => {
     const s = await setUp('Payout batch idempotency', [5_000, 0]);
     const items = [{ card_number: s.cards[0], destination_card_number: s.cards[1], amount: 1_000 }];

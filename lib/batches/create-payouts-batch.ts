@@ -7,6 +7,7 @@ import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
+import { bankRailFor } from '../rails/bank-rail';
 import { mayChargeFee, rememberBatchParties } from '../payouts/payout-parties';
 import type { PayoutRequest } from '../payouts/payout-request';
 import type { Currency, Mode } from '../validation';
@@ -49,6 +50,9 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
   const numbers = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.card_number, r.input.destination_card_number] : [r.input.card_number]));
   await rememberBatchParties(db, opts.businessId, opts.mode, [...new Set(opts.items.map((r) => r.type))], numbers);
+  // A bank item checks its destination against the rail's bank list inside the transaction that holds the cards' and
+  // shared accounts' locks: fetched here first, that check answers from memory instead of waiting on the rail's HTTP.
+  if (opts.items.some((r) => r.type === 'bank')) await bankRailFor(opts.mode)?.warm?.().catch(() => {});
   const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
   const written: BatchResult<WrittenPayout>[] = [];
   const results: BatchResult<PayoutAnswer>[] = [];

@@ -28,6 +28,8 @@ export interface BankRail {
    * outbox, names the request the payout statement queues with the debit (initiate then sends it).
    */
   prepare?(instruction: BankPayoutInstruction): Promise<QueuedRailRequest | undefined>;
+  /** Fetches now what prepare would fetch (a bank list), so a prepare inside a transaction holding locks answers from memory. */
+  warm?(): Promise<void>;
   /** Throws RailRefused when the rail refuses the instruction; returns when it is accepted or may still be (pending). */
   initiate(instruction: BankPayoutInstruction, db: Db): Promise<void>;
   /** Milliseconds until the rail settles an accepted payout by itself, or null when it never does. */

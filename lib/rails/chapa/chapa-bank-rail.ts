@@ -1,7 +1,7 @@
 import { ServiceError } from '../../errors';
 import type { BankRail } from '../bank-rail';
 import { RailRefused } from '../rail-refused';
-import { chapaBankFor } from './chapa-banks';
+import { chapaBankFor, chapaBanks } from './chapa-banks';
 import { chapaConfig, LIVE_NOT_CONFIGURED } from './config';
 import { sendRailRequestNow } from './rail-requests';
 
@@ -21,6 +21,10 @@ export const chapaBankRail: BankRail = {
     if (!config) throw new ServiceError('failed_to_initiate_payout', LIVE_NOT_CONFIGURED);
     const bank = await chapaBankFor(config, instruction.bankSlug, instruction.currency, instruction.accountNumber);
     return { provider: CHAPA_PROVIDER, bankCode: bank.code };
+  },
+  async warm() {
+    const config = chapaConfig();
+    if (config) await chapaBanks(config);
   },
   async initiate(instruction, db) {
     // Only a refusal fails the payout; Chapa being down leaves it pending for the worker's retries.

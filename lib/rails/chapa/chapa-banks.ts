@@ -76,6 +76,11 @@ async function banksOlderThan(config: ChapaConfig, maxAgeMs: number): Promise<Ch
   return inFlight;
 }
 
+/** Chapa's bank list, fetched when older than its freshness (a batch warms it before taking its locks). */
+export async function chapaBanks(config: ChapaConfig): Promise<void> {
+  await banksOlderThan(config, FRESH_MS);
+}
+
 /**
  * The Chapa bank a payout to our slug goes to, checked before any debit:
  * a bank Chapa does not list is 400 Invalid bank slug, an account number of

@@ -52,7 +52,8 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   await rememberBatchParties(db, opts.businessId, opts.mode, [...new Set(opts.items.map((r) => r.type))], numbers);
   // A bank item checks its destination against the rail's bank list inside the transaction that holds the cards' and
   // shared accounts' locks: fetched here first, that check answers from memory instead of waiting on the rail's HTTP.
-  if (opts.items.some((r) => r.type === 'bank')) await bankRailFor(opts.mode)?.warm?.().catch(() => {});
+  const rail = bankRailFor(opts.mode);
+  if (rail?.warm && opts.items.some((r) => r.type === 'bank')) await rail.warm().catch(() => {});
   const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
   const written: BatchResult<WrittenPayout>[] = [];
   const results: BatchResult<PayoutAnswer>[] = [];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, MODES } from '../validation';
 import { API_KEY_SCOPES } from '../keys/key-scopes';
+import { EVENT_TYPES } from '../webhooks/list-events';
 
 /**
  * The shapes the API answers with, as zod schemas registered under their
@@ -384,21 +385,7 @@ const eventItemSchema = reg(
   'EventItem',
   z.strictObject({
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
-    type: z.enum([
-      'payment.success',
-      'payment.failed',
-      'payment.cancelled',
-      'payment.refunded',
-      'payment.refund_failed',
-      'payout.success',
-      'payout.failed',
-      'card.redeemed',
-      'hold.created',
-      'hold.captured',
-      'hold.voided',
-      'hold.expired',
-      'card.expired',
-    ]),
+    type: z.enum(EVENT_TYPES),
     created_at: timestamp,
     payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema, expiryEventSchema]),
     delivery: z

@@ -5,7 +5,8 @@ import { readCounter } from '../db/list-counters';
 import { pageCount, type PageRequest } from '../api/pagination';
 import { parseInput, type Mode } from '../validation';
 
-const EVENT_TYPES = [
+/** Every event type the outbox holds: the events list's filter and its OpenAPI schema. */
+export const EVENT_TYPES = [
   'payment.success',
   'payment.failed',
   'payment.cancelled',

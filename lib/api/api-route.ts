@@ -116,6 +116,12 @@ export interface ApiRouteOptions<P = Record<string, string>> {
    * answer was lost (the process died in between), rebuilt from what the transaction returned.
    */
   replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ApiResult | undefined>;
+  /**
+   * With an Idempotency-Key, for a request whose transactions each record their part: the handler
+   * that finishes a run that died part way (answers what it committed, does the rest), or undefined
+   * when `committed` cannot be resumed. Runs only once the dead run's claim is taken over.
+   */
+  resumeCommitted?: (ctx: ApiContext<P>, committed: unknown) => (() => Promise<ApiResult>) | undefined;
 }
 
 /** The REST API's one wrapper: API key, its scope, mode, body, idempotency, envelope and error mapping. */
@@ -150,14 +156,21 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
             const result = await replay(apiCtx, committed);
             return result && envelope(result);
           });
-        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, replayCommitted }, async () => {
+        const answer = async (work: () => Promise<ApiResult>) => {
           try {
-            return envelope(await handler(apiCtx));
+            return envelope(await work());
           } catch (err) {
             if (err instanceof ServiceError) return errorResponse(err, ctx.requestId);
             throw err;
           }
-        });
+        };
+        const resumeCommitted =
+          options.resumeCommitted &&
+          ((committed: unknown) => {
+            const resume = options.resumeCommitted!(apiCtx, committed);
+            return resume && (() => answer(resume));
+          });
+        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, replayCommitted, resumeCommitted }, () => answer(() => handler(apiCtx)));
       },
       // An answer over the rate limit stays free of database work, whatever the key.
       remembered && (async (db, err) => err instanceof RateLimitedError || (await authenticateApiKey(db, authorization))),

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { withCommitHook } from '../db/commit-hooks';
+import { CommittedPart, withCommitHook } from '../db/commit-hooks';
 import { idempotencyKeys } from '../db/schema';
 import { ServiceError } from '../errors';
 
@@ -15,6 +15,12 @@ export interface IdempotencyOptions {
    * answers 409 until it expires.
    */
   replayCommitted?: (committed: unknown) => Promise<Response | undefined>;
+  /**
+   * For a request made of several transactions that each record their part (CommittedPart): given what the
+   * dead run committed, the run that finishes it (answering the parts committed, doing the rest), or
+   * undefined when what was committed cannot be resumed. Takes precedence over replayCommitted.
+   */
+  resumeCommitted?: (committed: unknown) => (() => Promise<Response>) | undefined;
 }
 
 /** What a transaction returned, kept with its commit mark when small and plain enough to store. */
@@ -73,6 +79,7 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
       );
       if (!age.rows[0]?.abandoned)
         throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+      if (opts.resumeCommitted?.(stored.committedResult)) return resumeRun(db, opts, stored.createdAt);
       const replayed = stored.committedResult != null ? await opts.replayCommitted?.(stored.committedResult).catch(() => undefined) : undefined;
       if (replayed) {
         const body = await replayed.text();
@@ -104,12 +111,44 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
     if (!claim) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }
 
-  const ours = and(where, eq(idempotencyKeys.createdAt, claim.token));
+  return runClaimed(db, opts, claim.token, run);
+}
+
+/**
+ * Takes over a committed key whose run died, in one conditional update (of two retries racing, exactly one
+ * matches the dead run's claim), and runs what finishes it under the new claim. The dead run, were it alive
+ * after all, can commit nothing more: its marks name the old claim. Its committed parts are read in that
+ * same update, so a part it committed just before is among them.
+ */
+async function resumeRun(db: Db, opts: IdempotencyOptions, deadClaim: Date): Promise<Response> {
+  const where = and(eq(idempotencyKeys.apiKeyId, opts.apiKeyId), eq(idempotencyKeys.key, opts.key));
+  const [taken] = await db
+    .update(idempotencyKeys)
+    .set({ createdAt: sql`now()`, expiresAt: TTL })
+    .where(and(where, eq(idempotencyKeys.state, 'committed'), eq(idempotencyKeys.createdAt, deadClaim)))
+    .returning({ token: idempotencyKeys.createdAt, committed: idempotencyKeys.committedResult });
+  if (!taken) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+  // From the update's own read: the resume answers exactly the parts committed up to the takeover.
+  const run = opts.resumeCommitted?.(taken.committed);
+  if (!run) throw new Error(`idempotency key ${opts.key}: its committed parts stopped being resumable`);
+  const res = await runClaimed(db, opts, taken.token, run);
+  res.headers.set('idempotent-replayed', 'true');
+  return res;
+}
+
+/** Runs under the claim `token`: each transaction it commits marks the key, and its answer is stored as the key's one answer. */
+async function runClaimed(db: Db, opts: IdempotencyOptions, token: Date, run: () => Promise<Response>): Promise<Response> {
+  const where = and(eq(idempotencyKeys.apiKeyId, opts.apiKeyId), eq(idempotencyKeys.key, opts.key));
+  const ours = and(where, eq(idempotencyKeys.createdAt, token));
   const markCommitted = async (tx: Tx, result: unknown) => {
+    const committedResult =
+      result instanceof CommittedPart
+        ? sql`coalesce(${idempotencyKeys.committedResult}, '{}'::jsonb) || ${JSON.stringify(result.part)}::jsonb`
+        : // The first transaction's result: the one that made what the answer describes (a later one may only undo it).
+          sql`coalesce(${idempotencyKeys.committedResult}, ${JSON.stringify(storableResult(result))}::jsonb)`;
     const marked = await tx
       .update(idempotencyKeys)
-      // The first transaction's result: the one that made what the answer describes (a later one may only undo it).
-      .set({ state: 'committed', committedResult: sql`coalesce(${idempotencyKeys.committedResult}, ${JSON.stringify(storableResult(result))}::jsonb)` })
+      .set({ state: 'committed', committedResult })
       .where(and(ours, sql`${idempotencyKeys.state} IN ('in_progress', 'committed', 'done')`))
       .returning({ key: idempotencyKeys.key });
     if (marked.length === 0) throw new ServiceError('request_in_progress', 'Another request took over this Idempotency-Key; nothing was changed.');

@@ -1,7 +1,7 @@
 import type { Actor } from '../actor';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { withoutCommitHook } from '../db/commit-hooks';
+import { CommittedPart, withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
@@ -14,6 +14,7 @@ import type { Currency, Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { ITEMS_PER_COMMIT, MAX_PAYOUTS_PER_BATCH } from './batch-limits';
 import { itemResult, type BatchResult } from './batch-result';
+import { answerRecorded, chunkRecord, type RecordedItem } from './payout-batch-record';
 import { countedCall } from '../observability/metrics';
 import { logger } from '../observability/logger';
 
@@ -23,6 +24,8 @@ export interface CreatePayoutsBatchOptions {
   actor: Actor;
   /** Each item as POST /card/payouts takes it, parsed (parsePayoutRequest); an item that did not parse is the caller's to answer. */
   items: PayoutRequest[];
+  /** What a run of this same batch that died recorded for its first items: they are answered from it, and the batch goes on after them. */
+  recorded?: RecordedItem[];
 }
 
 export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
@@ -38,7 +41,9 @@ export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
  * items committed before it are answered, the rest answered as not made (or,
  * when none committed, the batch fails whole with nothing moved). Bank
  * payouts' rails hear of them only after their commit, in order, as the
- * single call tells its rail after its own.
+ * single call tells its rail after its own. Each transaction records its
+ * items' outcomes with the Idempotency-Key (CommittedPart), so a retry after a
+ * crash passes them back as `recorded` and the batch goes on after them.
  *
  * Inside the transaction every read goes through its connection too: a
  * transaction that waited for a second connection of the pool while holding
@@ -56,12 +61,15 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   if (rail?.warm && opts.items.some((r) => r.type === 'bank')) await rail.warm().catch(() => {});
   const answerOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor };
   const written: BatchResult<WrittenPayout>[] = [];
-  const results: BatchResult<PayoutAnswer>[] = [];
-  for (let start = 0; start < opts.items.length; start += ITEMS_PER_COMMIT) {
+  if ((opts.recorded?.length ?? 0) > opts.items.length) throw new RangeError('more items recorded than the batch has');
+  const results: BatchResult<PayoutAnswer>[] = opts.recorded ? await answerRecorded(db, opts, opts.recorded) : [];
+  // Chunks commit in order, so the recorded items are the first ones and the rest start on a chunk's boundary, as they would have.
+  for (let start = results.length; start < opts.items.length; start += ITEMS_PER_COMMIT) {
     const chunk = opts.items.slice(start, start + ITEMS_PER_COMMIT);
     let done: BatchResult<WrittenPayout>[];
     try {
-      done = await inTransaction(db, (tx) =>
+      // The chunk's outcomes are recorded with the Idempotency-Key in its own transaction: a retry after a crash resumes after them.
+      const committed = await inTransaction(db, (tx) =>
         withoutCommitHook(async () => {
           // Read inside the transaction: a redone transaction sees the fee rule its refused attempt found.
           const fees = chunk.some((r) => mayChargeFee(opts.businessId, opts.mode, r.type)) ? feeAccounts : [];
@@ -70,8 +78,9 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
           // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
           for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
           return out;
-        }),
+        }).then((out) => new CommittedPart(chunkRecord(start, out), out)),
       );
+      done = committed.value;
     } catch (err) {
       // Nothing committed yet: the batch fails whole. Otherwise the items made must be answered, never hidden behind a 500.
       if (start === 0) throw err;

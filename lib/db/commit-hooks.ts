@@ -23,3 +23,15 @@ export function currentCommitHook(): CommitHook | undefined {
 export function withoutCommitHook<T>(fn: () => Promise<T>): Promise<T> {
   return hooks.exit(fn);
 }
+
+/**
+ * What one of a request's several transactions returns when each must leave its own record (a payout batch's
+ * chunk: its items' outcomes): the idempotency mark adds `part` to what the earlier ones recorded, in the same
+ * transaction, instead of keeping only the first transaction's result. `value` is what the caller gets back.
+ */
+export class CommittedPart<T> {
+  constructor(
+    readonly part: Record<string, unknown>,
+    readonly value: T,
+  ) {}
+}

@@ -53,6 +53,11 @@ export async function committedPayoutAnswer(db: Db, o: { businessId: number; mod
     .where(and(eq(payouts.id, id), eq(payouts.businessId, o.businessId), eq(payouts.mode, o.mode)));
   // A bank payout refused by its rail was answered as an error, not as the pending payout it was for a moment.
   if (!row || row.status === 'failed') return undefined;
+  return firstPayoutAnswer(row);
+}
+
+/** A payout's creation answer as it was first given, from its row. */
+export function firstPayoutAnswer(row: typeof payouts.$inferSelect) {
   // A new payout's created_at and updated_at are one instant (the app server's clock); the row's updated_at moves on with its status.
   return ANSWERS[row.payoutType]({ ...row, updatedAt: row.createdAt });
 }

@@ -101,7 +101,11 @@ export async function answerWritten(db: Db, opts: DestinationOptions, plan: Dest
     }
     logger.error({ err }, `bank rail ${rail.name} refused payout ${payout.reference}`);
     await settlePayout(db, { payoutId: payout.id, outcome: 'failed', actor: opts.actor });
-    throw new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');
+    throw railRefusal();
   }
   return bankPayoutAnswer(payout);
 }
+
+/** The answer to a bank payout its rail refused as soon as it heard of it. */
+export const railRefusal = () =>
+  new ServiceError('failed_to_initiate_payout', 'The bank rail refused the payout; the debit was reversed and the payout failed.');

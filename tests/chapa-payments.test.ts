@@ -338,6 +338,23 @@ describe('completion is never trusted from one message', () => {
 });
 
 describe('verifies that race each other', () => {
+  // The fake holds one verify's answer until the test has seen the other verify settle the payment, so the order is
+  // forced rather than timed; this stack's calls to Chapa wait long enough for that (the file's stack times out in 2 s).
+  let outer: { stack: LiveStack; live: ApiClient };
+  beforeAll(async () => {
+    outer = { stack, live };
+    stack = await startLiveStack({
+      databaseUrl: inject('databaseUrl'),
+      adminToken: inject('adminToken'),
+      env: { CHAPA_PAYMENT_TIMEOUT_MS: '6000', CHAPA_TIMEOUT_MS: '60000' },
+    });
+    live = apiClient((await stack.createBusiness('Racing verifies business')).keys.live, stack.baseUrl);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    ({ stack, live } = outer);
+  });
+  const openGate = (name: string) => stack.fake.control('/__fake/gates/open', { name });
   const verifyCalls = async (ref: string) => (await stack.fake.state()).requests.filter((r) => r.operation === 'verify' && r.path.endsWith(ref));
   const paymentRow = async (ref: string) =>
     (await testDb().execute(sql`SELECT status, verify_state, verify_note FROM payments WHERE link_reference = ${ref}`)).rows[0] as any;
@@ -358,14 +375,16 @@ describe('verifies that race each other', () => {
     // Chapa down past the payment's time (6 s): it keeps waiting.
     await expect.poll(async () => Date.now() - created > 6_500 && (await verifyCalls(ref)).length > 0, { timeout: 20_000, interval: 250 }).toBe(true);
     expect((await status(ref)).status).toBe('pending');
-    // Chapa back: the scheduled verify takes its time and sees success; a webhook's verify meanwhile sees pending and times it out.
+    // Chapa back: the scheduled verify sees success but is held; a webhook's verify meanwhile sees pending and times it out.
     await stack.fake.switches({
       failures: { verify: { mode: '503', times: 0 } },
-      verifyScript: { [ref]: [{ status: 'success', delayMs: 1_500 }, { status: 'pending' }] },
+      verifyScript: { [ref]: [{ status: 'success', gate: 'taken' }, { status: 'pending' }] },
     });
     await poll(async () => (await verifyCalls(ref)).some((r) => r.answered === 0)).toBe(true);
     expect((await signedWebhook(ref)).status).toBe(200);
     await waitForStatus(ref, 'failed');
+    // Only now does the held verify answer: it sees the money taken after the payment was failed.
+    await openGate('taken');
     await poll(async () => (await verifyCalls(ref)).every((r) => r.answered !== 0)).toBe(true);
     const row = await paymentRow(ref);
     expect(row.verify_state).toBe('paid_after_failure');
@@ -378,10 +397,11 @@ describe('verifies that race each other', () => {
     await stack.fake.switches({ webhooks: { delivery: 'off' }, callbacks: false, failures: { verify: { mode: '503' } } });
     const { card, ref } = await hosted(1_800);
     await customer(ref, 'pay');
-    await stack.fake.switches({ failures: { verify: { mode: '503', times: 0 } }, verifyScript: { [ref]: [{ status: 'pending', delayMs: 1_500 }] } });
+    await stack.fake.switches({ failures: { verify: { mode: '503', times: 0 } }, verifyScript: { [ref]: [{ status: 'pending', gate: 'late' }] } });
     await poll(async () => (await verifyCalls(ref)).some((r) => r.answered === 0)).toBe(true);
     expect((await signedWebhook(ref)).status).toBe(200);
     await waitForStatus(ref, 'success');
+    await openGate('late');
     await poll(async () => (await verifyCalls(ref)).every((r) => r.answered !== 0)).toBe(true);
     expect((await paymentRow(ref)).verify_state).toBe('verified');
     expect(await balance(card.card_number)).toBe(1_800);

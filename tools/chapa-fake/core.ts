@@ -45,8 +45,11 @@ export interface Switches {
   verifyOverride: Record<string, { amount?: string | number; currency?: string; status?: string; mode?: string }>;
   /** How long every verify takes to answer (a slow Chapa). */
   verifyDelayMs: number;
-  /** Per tx_ref, what the next verify calls answer, one entry per call (then the truth): its status and how long it takes. */
-  verifyScript: Record<string, { status?: string; delayMs?: number }[]>;
+  /**
+   * Per tx_ref, what the next verify calls answer, one entry per call (then the truth): its status, how long
+   * it takes, or the gate it waits for (answered once POST /__fake/gates/open names it).
+   */
+  verifyScript: Record<string, { status?: string; delayMs?: number; gate?: string }[]>;
   /** Force the direct-charge authorization type (otp or ussd) instead of the wallet's own. */
   chargeAuthType: 'otp' | 'ussd' | null;
   /** Whether a settled checkout calls the merchant's callback_url. */
@@ -107,6 +110,7 @@ export class ChapaFake {
   private sending: Promise<void> = Promise.resolve();
   private counter = 0;
   private resetHooks: (() => void)[] = [];
+  private gates = new Map<string, { opened: Promise<void>; open: () => void }>();
   private controls = new Map<string, (body: unknown) => FakeAnswer | Promise<FakeAnswer>>();
   baseUrl = '';
 
@@ -128,6 +132,18 @@ export class ChapaFake {
   /** Registers a route module's own test control under /__fake/ (not part of Chapa's API). */
   controlRoute(method: string, path: string, handler: (body: unknown) => FakeAnswer | Promise<FakeAnswer>): void {
     this.controls.set(`${method} ${path}`, handler);
+  }
+
+  /** Resolves once the test opens the gate: an answer held until the test has set up the race it is part of. */
+  gate(name: string): Promise<void> {
+    let g = this.gates.get(name);
+    if (!g) {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      g = { opened, open };
+      this.gates.set(name, g);
+    }
+    return g.opened;
   }
 
   onReset(hook: () => void): void {
@@ -314,8 +330,16 @@ export class ChapaFake {
     if (method === 'POST' && path === '/__fake/reset') {
       this.switches = defaultSwitches();
       this.held = [];
+      // Nothing stays held past a test: an answer still waiting on a gate goes out now.
+      for (const g of this.gates.values()) g.open();
+      this.gates.clear();
       for (const hook of this.resetHooks) hook();
       return { status: 200, json: { ok: true } };
+    }
+    if (method === 'POST' && path === '/__fake/gates/open') {
+      void this.gate(String(b.name));
+      this.gates.get(String(b.name))!.open();
+      return { status: 200, json: {} };
     }
     if (method === 'POST' && path === '/__fake/webhooks/flush')
       return { status: 200, json: { delivered: this.flush(b.order === 'reverse' ? 'reverse' : 'sent') } };

@@ -169,6 +169,7 @@ export function registerPaymentRoutes(fake: ChapaFake): void {
     const scripted = fake.switches.verifyScript[req.params.tx_ref]?.shift();
     const delayMs = scripted?.delayMs ?? fake.switches.verifyDelayMs;
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (scripted?.gate) await fake.gate(scripted.gate);
     const t = txs().get(req.params.tx_ref);
     if (!t) return failed(404, 'Invalid transaction or Transaction not found');
     const override = {

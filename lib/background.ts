@@ -13,6 +13,7 @@ import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
 import { startRailRequests } from './rails/chapa/rail-requests';
 import { startRefundRequests } from './refunds/send-refunds';
+import { startUploadExpiry } from './uploads/expire-uploads';
 import { startUploadRunner } from './uploads/run-uploads';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
@@ -39,6 +40,7 @@ const TASKS: BackgroundTask[] = [
   startSignInFailurePruning,
   startLiveStreamHeartbeat,
   startUploadRunner,
+  startUploadExpiry,
   startHoldExpiry,
   startCardExpiry,
 ];

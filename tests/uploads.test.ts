@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { APPROVAL_TTL_MS } from '../lib/approvals/approval-request';
 import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { ServiceError } from '../lib/errors';
 import { approveUpload, cancelUpload, startUpload } from '../lib/uploads/decide-upload';
+import { expireUploads } from '../lib/uploads/expire-uploads';
 import { previewUpload } from '../lib/uploads/preview-upload';
 import { runUploadPass } from '../lib/uploads/run-uploads';
+import { getUploadJob, listUploadJobs } from '../lib/uploads/upload-view';
 import { businessWithCard, cardBalance, setFees } from './api/payouts-fixtures';
 import { createCard, createTestBusiness, randomPhone, testDb } from './helpers';
 
@@ -207,5 +210,82 @@ describe('payout uploads', () => {
     expect(await cancelUpload(testDb(), { ...scope, userId: APPROVER, reference: second.reference, asApprover: true })).toEqual({ status: 'cancelled' });
     expect((await rowsOf(second.reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
     expect(await cardBalance(biz.test, to)).toBe(50_000);
+  });
+
+  it('expire as a single approval request does, audited, never to be approved, rejected, started or run after', async () => {
+    const { biz, card } = await businessWithCard(100_000);
+    const to = (await createCard(biz.test)).card_number;
+    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
+    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
+    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
+    const waiting = async () => {
+      const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+      expect(await startUpload(testDb(), { ...scope, userId: UPLOADER, reference })).toEqual({ status: 'awaiting_approval' });
+      return reference;
+    };
+    const reference = await waiting();
+    const later = await waiting();
+    const { rows } = await testDb().execute<{ left_ms: number }>(
+      sql`SELECT extract(epoch FROM expires_at - now()) * 1000 AS left_ms FROM upload_jobs WHERE reference = ${reference}`,
+    );
+    expect(Number(rows[0].left_ms)).toBeGreaterThan(APPROVAL_TTL_MS - 60_000);
+    expect(Number(rows[0].left_ms)).toBeLessThanOrEqual(APPROVAL_TTL_MS);
+    expect((await getUploadJob(testDb(), { ...scope, reference })).expiresAt).not.toBeNull();
+
+    // Its time is up (moved by data): nobody may decide it, even before the sweep has come by.
+    await testDb().execute(sql`UPDATE upload_jobs SET expires_at = now() - interval '1 second' WHERE reference = ${reference}`);
+    expect(await refusal(approveUpload(testDb(), { ...scope, userId: APPROVER, reference }))).toBe('already_decided');
+    expect(await refusal(cancelUpload(testDb(), { ...scope, userId: APPROVER, reference, asApprover: true }))).toBe('already_decided');
+    // The sweep the server runs every minute (run here too: whichever instance comes first expires it, once).
+    await expect
+      .poll(async () => {
+        await expireUploads(testDb());
+        return (await jobOf(reference)).status;
+      })
+      .toBe('expired');
+    expect((await jobOf(later)).status).toBe('awaiting_approval');
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    const audits = await testDb().execute<{ action: string; actor_type: string }>(
+      sql`SELECT action, actor_type FROM audit_log WHERE business_id = ${biz.id} AND mode = 'test' AND target = ${reference} AND action = 'upload.expired'`,
+    );
+    expect(audits.rows).toEqual([{ action: 'upload.expired', actor_type: 'system' }]);
+
+    for (const attempt of [
+      approveUpload(testDb(), { ...scope, userId: APPROVER, reference }),
+      cancelUpload(testDb(), { ...scope, userId: APPROVER, reference, asApprover: true }),
+      cancelUpload(testDb(), { ...scope, userId: UPLOADER, reference, asApprover: false }),
+      startUpload(testDb(), { ...scope, userId: UPLOADER, reference }),
+    ])
+      expect(await refusal(attempt)).toBe('already_decided');
+    await runUploadPass(testDb());
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await cardBalance(biz.test, to)).toBe(0);
+    const view = await getUploadJob(testDb(), { ...scope, reference });
+    expect(view).toMatchObject({ status: 'expired', expiresAt: null });
+    expect((await listUploadJobs(testDb(), scope)).find((j) => j.reference === reference)?.status).toBe('expired');
+  });
+
+  it('hold no money while waiting: each row is checked against the balance when it runs, and a refused row is reported', async () => {
+    const { biz, card } = await businessWithCard(60_000);
+    const to = (await createCard(biz.test)).card_number;
+    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
+    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
+    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
+    const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+    // While it waits the whole balance is free to spend: most of it goes.
+    expect(await cardBalance(biz.test, card.card_number)).toBe(60_000);
+    const spent = await biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: to, amount: 35_000 });
+    expect(spent.status, JSON.stringify(spent.body)).toBe(200);
+    await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
+    await runToEnd(reference);
+    const outcome = await rowsOf(reference);
+    // 250.00 left: the 300.00 row is refused, the 200.00 row after it still fits.
+    expect(outcome.map((r) => [r.status, r.error_code])).toEqual([
+      ['failed', 'insufficient_balance'],
+      ['succeeded', null],
+    ]);
+    expect(outcome[0].error_message).toBeTruthy();
+    expect(await cardBalance(biz.test, to)).toBe(35_000 + 20_000);
   });
 });

@@ -240,6 +240,7 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         approved: `Approved ${file}; its rows run now.`,
         rejected: `Rejected ${file}; none of its rows will run.`,
         cancelled: `Cancelled ${file}; the rows not yet run will not run.`,
+        expired: `${capital(file)} expired after 72 hours without a decision; none of its rows will run.`,
       };
       return said[verb] ?? `Changed ${file}.`;
     }

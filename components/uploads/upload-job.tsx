@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { failureOf, unwrap } from '@/components/payouts/action-result';
 import { Button } from '@/components/ui/button';
 import { LinkButton } from '@/components/ui/link-button';
+import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { Stat } from '@/components/ui/stat';
@@ -18,6 +19,7 @@ const STATUS_TEXT: Record<string, string> = {
   running: 'Running in the background: you may close this page.',
   done: 'Done: download the results file.',
   cancelled: 'Cancelled: the rows not yet run will not run.',
+  expired: 'Expired: nobody approved it in time, so none of its rows will run. Upload the file again to pay them.',
 };
 
 async function fetchJob(kind: string, reference: string): Promise<UploadJobView> {
@@ -60,6 +62,12 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
           <StatusBadge status={job.status.replace('_', ' ')} />
           <p className="text-sm text-slate-700" data-testid="upload-status-text">
             {STATUS_TEXT[job.status]}
+            {job.expiresAt && (
+              <>
+                {' '}
+                Expires <LocalTime iso={job.expiresAt} /> unless decided.
+              </>
+            )}
           </p>
         </div>
         <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4">

@@ -889,7 +889,7 @@ export const liveStreams = pgTable(
 );
 
 export const UPLOAD_KINDS = ['cards', 'payouts'] as const;
-export const UPLOAD_JOB_STATUSES = ['previewed', 'awaiting_approval', 'running', 'done', 'cancelled'] as const;
+export const UPLOAD_JOB_STATUSES = ['previewed', 'awaiting_approval', 'running', 'done', 'cancelled', 'expired'] as const;
 export const UPLOAD_ROW_STATUSES = ['invalid', 'pending', 'succeeded', 'failed', 'cancelled'] as const;
 
 /** A dashboard CSV upload (lib/uploads/): checked at preview, then run row by row by the upload runner. */
@@ -914,12 +914,15 @@ export const uploadJobs = pgTable(
     createdAt: createdAt(),
     startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),
+    /** While awaiting approval: when it expires unless decided (APPROVAL_TTL_MS after it started waiting). */
+    expiresAt: ts('expires_at'),
   },
   (t) => [
     index('upload_jobs_business_idx').on(t.businessId, t.mode, t.kind, t.id),
     index('upload_jobs_running_idx').on(t.id).where(sql`${t.status} = 'running'`),
+    index('upload_jobs_waiting_idx').on(t.expiresAt).where(sql`${t.status} = 'awaiting_approval'`),
     check('upload_jobs_kind_check', sql`${t.kind} IN ('cards', 'payouts')`),
-    check('upload_jobs_status_check', sql`${t.status} IN ('previewed', 'awaiting_approval', 'running', 'done', 'cancelled')`),
+    check('upload_jobs_status_check', sql`${t.status} IN ('previewed', 'awaiting_approval', 'running', 'done', 'cancelled', 'expired')`),
   ],
 );
 

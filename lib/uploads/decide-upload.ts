@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
+import { APPROVAL_TTL_MS } from '../approvals/approval-request';
 import { payoutNeedsApproval } from '../approvals/approval-thresholds';
 import { recordAudit } from '../audit';
 import type { DbOrTx, Db, Tx } from '../db/client';
@@ -23,6 +24,8 @@ interface JobRow {
   status: string;
   created_by: number;
   totals: UploadTotals;
+  /** Awaiting approval past its time: the sweep expires it, and nobody may decide it meanwhile. */
+  overdue: boolean;
 }
 
 const notFound = () => new ServiceError('not_found', 'No upload with this reference belongs to your business.');
@@ -31,12 +34,15 @@ const notFound = () => new ServiceError('not_found', 'No upload with this refere
 async function lockJob(tx: Tx, opts: UploadDecisionOptions, kind?: UploadKind): Promise<JobRow> {
   if (!isUploadReference(opts.reference)) throw notFound();
   const { rows } = await tx.execute<JobRow & Record<string, unknown>>(sql`
-    SELECT id, kind, status, created_by, totals FROM upload_jobs
+    SELECT id, kind, status, created_by, totals, coalesce(expires_at <= now(), false) AS overdue FROM upload_jobs
     WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND reference = ${opts.reference} FOR UPDATE`);
   const job = rows[0];
   if (!job || (kind && job.kind !== kind)) throw notFound();
   return { ...job, id: Number(job.id) };
 }
+
+const expiredUpload = () =>
+  new ServiceError('already_decided', 'This upload waited too long for a second person and has expired; none of its rows will run. Upload the file again.');
 
 const alreadyDecided = (status: string) => new ServiceError('already_decided', `This upload is already ${status.replace('_', ' ')}.`);
 
@@ -62,7 +68,11 @@ export async function startUpload(db: Db, opts: UploadDecisionOptions & { kind: 
     // The uploader starts: anyone else starting it could then approve it as the "second" person.
     if (job.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can start it.');
     const status = (await needsApproval(tx, opts, job)) ? 'awaiting_approval' : 'running';
-    await tx.execute(sql`UPDATE upload_jobs SET status = ${status}, started_at = CASE WHEN ${status} = 'running' THEN now() END WHERE id = ${job.id}`);
+    // A waiting upload expires after the time a single payout's approval request waits (the same setting).
+    await tx.execute(sql`
+      UPDATE upload_jobs SET status = ${status}, started_at = CASE WHEN ${status} = 'running' THEN now() END,
+        expires_at = CASE WHEN ${status} = 'awaiting_approval' THEN now() + make_interval(secs => ${APPROVAL_TTL_MS / 1000}) END
+      WHERE id = ${job.id}`);
     await markDoneIfNothingLeft(tx, job.id);
     await audit(tx, opts, status === 'running' ? 'upload.started' : 'upload.awaiting_approval', { kind: job.kind });
     return { status };
@@ -74,6 +84,7 @@ export async function approveUpload(db: Db, opts: UploadDecisionOptions): Promis
   return inTransaction(db, async (tx) => {
     const job = await lockJob(tx, opts, 'payouts');
     if (job.status !== 'awaiting_approval') throw alreadyDecided(job.status);
+    if (job.overdue) throw expiredUpload();
     if (job.created_by === opts.userId) throw new ServiceError('forbidden', 'You uploaded this file yourself: another teammate must approve it.');
     await tx.execute(sql`UPDATE upload_jobs SET status = 'running', decided_by = ${opts.userId}, started_at = now() WHERE id = ${job.id}`);
     await markDoneIfNothingLeft(tx, job.id);
@@ -93,9 +104,10 @@ export async function cancelUpload(db: Db, opts: UploadDecisionOptions & { asApp
     const job = await lockJob(tx, opts);
     if (opts.asApprover) {
       if (job.status !== 'awaiting_approval') throw alreadyDecided(job.status);
+      if (job.overdue) throw expiredUpload();
       if (job.created_by === opts.userId) throw new ServiceError('forbidden', 'You uploaded this file yourself: cancel it instead.');
     } else {
-      if (job.status === 'done' || job.status === 'cancelled') throw alreadyDecided(job.status);
+      if (job.status === 'done' || job.status === 'cancelled' || job.status === 'expired') throw alreadyDecided(job.status);
       if (job.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can cancel it.');
     }
     await tx.execute(sql`UPDATE upload_rows SET status = 'cancelled', finished_at = now() WHERE job_id = ${job.id} AND status = 'pending'`);

@@ -26,6 +26,8 @@ export interface UploadJobView {
   createdBy: number;
   decidedBy: number | null;
   createdAt: string;
+  /** While awaiting approval: when it expires without a decision. */
+  expiresAt: string | null;
   rowCount: number;
   invalidCount: number;
   totals: UploadTotals;
@@ -51,7 +53,7 @@ export interface UploadScope {
 export async function getUploadJob(db: DbOrTx, opts: UploadScope): Promise<UploadJobView> {
   if (!isUploadReference(opts.reference)) throw new ServiceError('not_found', 'No upload with this reference belongs to your business.');
   const { rows: jobs } = await db.execute<Record<string, unknown>>(sql`
-    SELECT id, reference, kind, file_name, status, created_by, decided_by, created_at, row_count, invalid_count, totals FROM upload_jobs
+    SELECT id, reference, kind, file_name, status, created_by, decided_by, created_at, expires_at, row_count, invalid_count, totals FROM upload_jobs
     WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND kind = ${opts.kind} AND reference = ${opts.reference}`);
   const job = jobs[0];
   if (!job) throw new ServiceError('not_found', 'No upload with this reference belongs to your business.');
@@ -70,6 +72,7 @@ export async function getUploadJob(db: DbOrTx, opts: UploadScope): Promise<Uploa
     createdBy: Number(job.created_by),
     decidedBy: job.decided_by === null ? null : Number(job.decided_by),
     createdAt: new Date(job.created_at as string).toISOString(),
+    expiresAt: job.status === 'awaiting_approval' && job.expires_at ? new Date(job.expires_at as string).toISOString() : null,
     rowCount: Number(job.row_count),
     invalidCount: Number(job.invalid_count),
     totals: job.totals as UploadTotals,

@@ -128,6 +128,30 @@ describe('live bank payouts through Chapa', () => {
     expect(failed.status).toBe('failed');
     expect(failed.failure_reason).toContain('Insufficient Balance');
   });
+
+  it('a batch whose answer was lost after Chapa refused one item and took the other is answered as then, and sends nothing again', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { refuse: { message: 'Insufficient Balance', times: 1 } });
+    const item = (amount: number) => ({ card_number: c.cardNumber, amount, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Abebe Kebede' });
+    const body = { payouts: [item(5_000), item(6_000)] };
+    const key = `live-batch-${Date.now()}`;
+    const send = () => c.live.post('/api/v1/card/payouts/batch', body, { headers: { 'idempotency-key': key } });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.results[0]).toMatchObject({ status: 'error', message: 'Failed to initiate payout' });
+    expect(first.body.data.results[1]).toMatchObject({ status: 'PENDING' });
+    const sent = (await fakeTransfers(stack)).requests;
+    const balance = await balanceOf(c.live, c.cardNumber);
+    // As a process killed after the batch's commit and its rail calls, before its answer was stored, leaves the key.
+    await db.execute(sql`
+      UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - interval '2 minutes'
+      WHERE key = ${key}`);
+    const retry = await send();
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect((await fakeTransfers(stack)).requests).toEqual(sent);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(balance);
+  });
 });
 
 describe('Chapa down, slow or busy never fails a payout by itself', () => {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { businessWithCard, cardBalance, fundCard } from './api/payouts-fixtures';
-import { apiClient, createCard, createTestBusiness, testDb, type ApiClient, type TestBusiness } from './helpers';
+import { apiClient, createCard, testDb, type ApiClient, type TestBusiness } from './helpers';
 import { startTestServer, type TestServer } from './test-server';
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../tests/helpers';
+import { CommittedPart } from '../db/commit-hooks';
 import { idempotencyKeys } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
@@ -110,5 +111,69 @@ describe('idempotency after a crash', () => {
     expect(outcome).toMatchObject({ code: 'request_in_progress' });
     expect(await movements(slowRef)).toBe(0);
     expect(await movements(fastRef)).toBe(1);
+  });
+
+  it('a run of several parts that died part way is finished by exactly one of two racing retries, and the dead run commits nothing more', async () => {
+    const key = randomUUID();
+    const ref = (part: number) => `idem-part-${part}-${key}`;
+    /** Commits parts from..2, one transaction each recording its part, after the gate for any part past the first. */
+    const parts = (from: number, gate?: Promise<void>, rails: ['deposits' | 'wallet', 'bank' | 'checkout'] = ['deposits', 'bank']) => async () => {
+      for (let part = from; part <= 2; part++) {
+        if (part > from) await gate;
+        const db = testDb();
+        const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
+        await inTransaction(db, async (tx) => {
+          await postTransaction(tx, {
+            mode: 'test',
+            kind: 'idempotency_test',
+            businessId: null,
+            reference: ref(part),
+            actor: { type: 'system', id: 'test' },
+            postings: [
+              { accountId: a, amount: -100 },
+              { accountId: b, amount: 100 },
+            ],
+          });
+          return new CommittedPart({ [String(part)]: ref(part) }, null);
+        });
+      }
+      return new Response(JSON.stringify({ from }), { status: 200 });
+    };
+    let resumes = 0;
+    const resumable = {
+      ...opts(key),
+      resumeCommitted: (committed: unknown) => {
+        const done = Object.keys((committed ?? {}) as object).length;
+        return () => {
+          resumes++;
+          return parts(done, undefined, ['wallet', 'checkout'])();
+        };
+      },
+    };
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const first = withIdempotency(testDb(), resumable, parts(0, gate)).catch((e) => e);
+    await expect.poll(() => movements(ref(0))).toBe(1);
+    // Young: the first run may be alive.
+    await expect(withIdempotency(testDb(), resumable, parts(0))).rejects.toMatchObject({ code: 'request_in_progress' });
+    await testDb()
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`created_at - interval '2 minutes'` })
+      .where(and(eq(idempotencyKeys.apiKeyId, API_KEY), eq(idempotencyKeys.key, key)));
+    const racing = await Promise.allSettled([withIdempotency(testDb(), resumable, parts(0)), withIdempotency(testDb(), resumable, parts(0))]);
+    expect(resumes).toBe(1);
+    const answered = racing.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(answered.length).toBeGreaterThan(0);
+    expect(await answered[0].json()).toEqual({ from: 1 });
+    for (const r of racing) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'request_in_progress' });
+    release();
+    expect(await first).toMatchObject({ code: 'request_in_progress' });
+    for (const part of [0, 1, 2]) expect(await movements(ref(part))).toBe(1);
+    const [row] = await testDb()
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.apiKeyId, API_KEY), eq(idempotencyKeys.key, key)));
+    expect(row.state).toBe('done');
+    expect(row.committedResult).toEqual({ '0': ref(0), '1': ref(1), '2': ref(2) });
   });
 });

@@ -117,28 +117,30 @@ describe('idempotency after a crash', () => {
     const key = randomUUID();
     const ref = (part: number) => `idem-part-${part}-${key}`;
     /** Commits parts from..2, one transaction each recording its part, after the gate for any part past the first. */
-    const parts = (from: number, gate?: Promise<void>, rails: ['deposits' | 'wallet', 'bank' | 'checkout'] = ['deposits', 'bank']) => async () => {
-      for (let part = from; part <= 2; part++) {
-        if (part > from) await gate;
-        const db = testDb();
-        const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
-        await inTransaction(db, async (tx) => {
-          await postTransaction(tx, {
-            mode: 'test',
-            kind: 'idempotency_test',
-            businessId: null,
-            reference: ref(part),
-            actor: { type: 'system', id: 'test' },
-            postings: [
-              { accountId: a, amount: -100 },
-              { accountId: b, amount: 100 },
-            ],
+    const parts =
+      (from: number, gate?: Promise<void>, rails: ['deposits' | 'wallet', 'bank' | 'checkout'] = ['deposits', 'bank']) =>
+      async () => {
+        for (let part = from; part <= 2; part++) {
+          if (part > from) await gate;
+          const db = testDb();
+          const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
+          await inTransaction(db, async (tx) => {
+            await postTransaction(tx, {
+              mode: 'test',
+              kind: 'idempotency_test',
+              businessId: null,
+              reference: ref(part),
+              actor: { type: 'system', id: 'test' },
+              postings: [
+                { accountId: a, amount: -100 },
+                { accountId: b, amount: 100 },
+              ],
+            });
+            return new CommittedPart({ [String(part)]: ref(part) }, null);
           });
-          return new CommittedPart({ [String(part)]: ref(part) }, null);
-        });
-      }
-      return new Response(JSON.stringify({ from }), { status: 200 });
-    };
+        }
+        return new Response(JSON.stringify({ from }), { status: 200 });
+      };
     let resumes = 0;
     const resumable = {
       ...opts(key),

@@ -86,7 +86,10 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
       if (start === 0) throw err;
       // The key's claim was taken over by a retry that finishes the batch (this run was taken for dead): its answer is that retry's.
       if (err instanceof ServiceError && err.code === 'request_in_progress')
-        throw new ServiceError('request_in_progress', 'A retry with this Idempotency-Key took this batch over and finishes it; send it again with the same key for the whole answer.');
+        throw new ServiceError(
+          'request_in_progress',
+          'A retry with this Idempotency-Key took this batch over and finishes it; send it again with the same key for the whole answer.',
+        );
       logger.error({ err }, 'payout batch stopped after committed items');
       const unmade = new ServiceError('internal', 'This item was not made (nothing was moved for it); the items before it were. Send it again.');
       for (let i = start; i < opts.items.length; i++) results.push({ ok: false, error: unmade });

@@ -152,6 +152,27 @@ describe('live bank payouts through Chapa', () => {
     expect((await fakeTransfers(stack)).requests).toEqual(sent);
     expect(await balanceOf(c.live, c.cardNumber)).toBe(balance);
   });
+
+  it('a batch whose answer was lost before its bank item reached Chapa is answered PENDING, and the outbox sends the transfer once', async () => {
+    const c = await liveCard(stack);
+    // Chapa busy at the batch's own send: the transfer is still to go when the process "dies".
+    await stack.fake.switches({ failures: { transfer: { mode: '503', times: 1 } } });
+    const body = { payouts: [{ card_number: c.cardNumber, amount: 4_000, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Abebe Kebede' }] };
+    const key = `live-batch-pending-${Date.now()}`;
+    const send = () => c.live.post('/api/v1/card/payouts/batch', body, { headers: { 'idempotency-key': key } });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const ref = first.body.data.results[0].provider_reference;
+    expect(first.body.data.results[0]).toEqual({ provider_reference: ref, status: 'PENDING' });
+    await db.execute(sql`
+      UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - interval '2 minutes'
+      WHERE key = ${key}`);
+    const retry = await send();
+    expect(retry.body).toEqual(first.body);
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
+    expect((await fakeTransfers(stack)).requests[ref]).toBe(1);
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 4_000);
+  }, 60_000);
 });
 
 describe('Chapa down, slow or busy never fails a payout by itself', () => {

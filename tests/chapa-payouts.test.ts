@@ -144,7 +144,7 @@ describe('live bank payouts through Chapa', () => {
     const balance = await balanceOf(c.live, c.cardNumber);
     // As a process killed after the batch's commit and its rail calls, before its answer was stored, leaves the key.
     await db.execute(sql`
-      UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - interval '2 minutes'
+      UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - interval '2 minutes', last_committed_at = now() - interval '2 minutes'
       WHERE key = ${key}`);
     const retry = await send();
     expect(retry.status, JSON.stringify(retry.body)).toBe(200);
@@ -165,13 +165,38 @@ describe('live bank payouts through Chapa', () => {
     const ref = first.body.data.results[0].provider_reference;
     expect(first.body.data.results[0]).toEqual({ provider_reference: ref, status: 'PENDING' });
     await db.execute(sql`
-      UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - interval '2 minutes'
+      UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - interval '2 minutes', last_committed_at = now() - interval '2 minutes'
       WHERE key = ${key}`);
     const retry = await send();
     expect(retry.body).toEqual(first.body);
     await expect.poll(() => payoutStatus(c.live, ref), { timeout: 30_000 }).toBe('success');
     expect((await fakeTransfers(stack)).requests[ref]).toBe(1);
     expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000 - 4_000);
+  }, 60_000);
+  it('a batch taken over by a retry while its Chapa call is still out still returns the money when Chapa then refuses', async () => {
+    const c = await liveCard(stack);
+    const gate = `takeover-${Date.now()}`;
+    await transferSwitches(stack, { refuse: { message: 'Insufficient Balance', times: 1, gate } });
+    const body = { payouts: [{ card_number: c.cardNumber, amount: 7_000, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Abebe Kebede' }] };
+    const key = `live-batch-takeover-${Date.now()}`;
+    const send = () => c.live.post('/api/v1/card/payouts/batch', body, { headers: { 'idempotency-key': key } });
+    const first = send();
+    // The chunk has committed (its record is with the key) and Chapa holds the transfer's answer.
+    await expect.poll(async () => Object.values((await fakeTransfers(stack)).requests).reduce((a, b) => a + b, 0) > 0, { timeout: 15_000 }).toBe(true);
+    // As if the run had gone quiet for over a minute: a retry takes the key over and answers from the record.
+    await db.execute(
+      sql`UPDATE idempotency_keys SET created_at = now() - interval '2 minutes', last_committed_at = now() - interval '2 minutes' WHERE key = ${key}`,
+    );
+    const retry = await send();
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    const ref = retry.body.data.results[0].provider_reference;
+    expect(retry.body.data.results[0]).toEqual({ provider_reference: ref, status: 'PENDING' });
+    await stack.fake.control('/__fake/gates/open', { name: gate });
+    // The first run hears the refusal: its reversal commits though the key is no longer its own.
+    expect((await first).status).toBe(409);
+    expect(await payoutStatus(c.live, ref)).toBe('failed');
+    expect(await balanceOf(c.live, c.cardNumber)).toBe(500_000);
+    expect((await fakeTransfers(stack)).requests[ref]).toBe(1);
   }, 60_000);
 });
 

@@ -66,7 +66,10 @@ const keyRow = async (key: string) =>
   ).rows[0];
 
 /** The claim as a minute's wait leaves it: the first run's claim is old enough to be taken as dead. */
-const ageClaim = (key: string) => testDb().execute(sql`UPDATE idempotency_keys SET created_at = created_at - interval '2 minutes' WHERE key = ${key}`);
+const ageClaim = (key: string) =>
+  testDb().execute(
+    sql`UPDATE idempotency_keys SET created_at = created_at - interval '2 minutes', last_committed_at = last_committed_at - interval '2 minutes' WHERE key = ${key}`,
+  );
 
 let server: TestServer | undefined;
 const startOwnServer = () => startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), processGroup: true });

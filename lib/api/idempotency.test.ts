@@ -100,7 +100,7 @@ describe('idempotency after a crash', () => {
     // The first run looks dead: its claim is aged past the minute, and a retry takes over.
     await testDb()
       .update(idempotencyKeys)
-      .set({ createdAt: sql`created_at - interval '2 minutes'` })
+      .set({ createdAt: sql`created_at - interval '2 minutes'`, lastCommittedAt: sql`last_committed_at - interval '2 minutes'` })
       .where(and(eq(idempotencyKeys.apiKeyId, API_KEY), eq(idempotencyKeys.key, key)));
     const fastRef = `idem-fast-${key}`;
     // (other accounts, so the retry does not wait on the first run's row locks)
@@ -160,7 +160,7 @@ describe('idempotency after a crash', () => {
     await expect(withIdempotency(testDb(), resumable, parts(0))).rejects.toMatchObject({ code: 'request_in_progress' });
     await testDb()
       .update(idempotencyKeys)
-      .set({ createdAt: sql`created_at - interval '2 minutes'` })
+      .set({ createdAt: sql`created_at - interval '2 minutes'`, lastCommittedAt: sql`last_committed_at - interval '2 minutes'` })
       .where(and(eq(idempotencyKeys.apiKeyId, API_KEY), eq(idempotencyKeys.key, key)));
     const racing = await Promise.allSettled([withIdempotency(testDb(), resumable, parts(0)), withIdempotency(testDb(), resumable, parts(0))]);
     expect(resumes).toBe(1);

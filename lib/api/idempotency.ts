@@ -74,9 +74,8 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
     }
     if (stored.state === 'committed') {
       // Only a run that died is answered for: one still running (a bank payout waiting on its rail) may yet undo what it committed.
-      const age = await db.execute<{ abandoned: boolean }>(
-        sql`SELECT ${stored.createdAt.toISOString()}::timestamptz < now() - ${ABANDONED_AFTER} AS abandoned`,
-      );
+      const lastSign = stored.lastCommittedAt && stored.lastCommittedAt > stored.createdAt ? stored.lastCommittedAt : stored.createdAt;
+      const age = await db.execute<{ abandoned: boolean }>(sql`SELECT ${lastSign.toISOString()}::timestamptz < now() - ${ABANDONED_AFTER} AS abandoned`);
       if (!age.rows[0]?.abandoned)
         throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
       if (opts.resumeCommitted?.(stored.committedResult)) return resumeRun(db, opts, stored.createdAt);
@@ -127,7 +126,16 @@ async function resumeRun(db: Db, opts: IdempotencyOptions, deadClaim: Date): Pro
     .set({ createdAt: sql`now()`, expiresAt: TTL })
     .where(and(where, eq(idempotencyKeys.state, 'committed'), eq(idempotencyKeys.createdAt, deadClaim)))
     .returning({ token: idempotencyKeys.createdAt, committed: idempotencyKeys.committedResult });
-  if (!taken) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+  if (!taken) {
+    // The run lived after all and stored its answer just now, or another retry took it over: the stored answer, if there is one.
+    const [stored] = await db.select().from(idempotencyKeys).where(where);
+    if (stored?.state === 'done')
+      return new Response(stored.responseBody, {
+        status: stored.responseStatus!,
+        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+      });
+    throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+  }
   // From the update's own read: the resume answers exactly the parts committed up to the takeover.
   const run = opts.resumeCommitted?.(taken.committed);
   if (!run) throw new Error(`idempotency key ${opts.key}: its committed parts stopped being resumable`);
@@ -148,7 +156,7 @@ async function runClaimed(db: Db, opts: IdempotencyOptions, token: Date, run: ()
           sql`coalesce(${idempotencyKeys.committedResult}, ${JSON.stringify(storableResult(result))}::jsonb)`;
     const marked = await tx
       .update(idempotencyKeys)
-      .set({ state: 'committed', committedResult })
+      .set({ state: 'committed', committedResult, lastCommittedAt: sql`now()` })
       .where(and(ours, sql`${idempotencyKeys.state} IN ('in_progress', 'committed', 'done')`))
       .returning({ key: idempotencyKeys.key });
     if (marked.length === 0) throw new ServiceError('request_in_progress', 'Another request took over this Idempotency-Key; nothing was changed.');
@@ -163,9 +171,14 @@ async function runClaimed(db: Db, opts: IdempotencyOptions, token: Date, run: ()
   }
   const body = await res.text();
   // A retry that replayed this run's answer stored it first; that answer stays the key's one answer.
-  await db
+  const stored = await db
     .update(idempotencyKeys)
     .set({ state: 'done', responseStatus: res.status, responseBody: body })
-    .where(and(ours, sql`${idempotencyKeys.state} <> 'done'`));
+    .where(and(ours, sql`${idempotencyKeys.state} <> 'done'`))
+    .returning({ key: idempotencyKeys.key });
+  if (stored.length === 0 && (await db.select({ token: idempotencyKeys.createdAt }).from(idempotencyKeys).where(ours)).length === 0) {
+    // Taken for dead, this run was taken over by a retry that finishes it: the key's answer is that retry's, not this one.
+    throw new ServiceError('request_in_progress', 'A retry with this Idempotency-Key took this request over; send it again with the same key for its answer.');
+  }
   return new Response(body, { status: res.status, headers: res.headers });
 }

@@ -98,7 +98,9 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
     written.push(...done);
     for (const [k, w] of done.entries()) {
       // Counted on /metrics as the single call counts its payout: made, or refused with its error.
-      const answer = () => (w.ok ? answerWritten(db, answerOpts, w.value.plan, w.value.payout) : Promise.reject(w.error));
+      // Outside the key's commit hook: the chunk's outcomes are already recorded, and a rail refusal's reversal must
+      // commit even when a retry has taken the key over meanwhile (marking it under this run's claim would roll it back).
+      const answer = () => (w.ok ? withoutCommitHook(() => answerWritten(db, answerOpts, w.value.plan, w.value.payout)) : Promise.reject(w.error));
       results.push(await itemResult(() => countedCall('payouts', { type: chunk[k].type, mode: opts.mode }, answer)));
     }
   }

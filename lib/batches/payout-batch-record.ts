@@ -32,7 +32,7 @@ export function recordedItems(committed: unknown): RecordedItem[] | undefined {
     const r = record[String(i)];
     if (typeof r !== 'object' || r === null) return undefined;
     if (Number.isSafeInteger(r.payout_id) && (r.payout_id as number) > 0) items.push({ payoutId: r.payout_id as number });
-    else if (typeof r.code === 'string' && r.code in ERRORS && (typeof r.detail === 'string' || typeof r.detail === 'object'))
+    else if (typeof r.code === 'string' && Object.hasOwn(ERRORS, r.code) && (typeof r.detail === 'string' || typeof r.detail === 'object'))
       items.push({ error: new ServiceError(r.code as ErrorCode, r.detail as string | FieldErrors) });
     else return undefined;
   }

@@ -598,6 +598,8 @@ export const idempotencyKeys = pgTable(
     /** What the run's committed transaction returned, so an answer lost to a crash can be rebuilt (state 'committed'). */
     committedResult: jsonb('committed_result'),
     createdAt: createdAt(),
+    /** When the run last committed: it is taken for dead only a minute after that (and after its claim). */
+    lastCommittedAt: ts('last_committed_at'),
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],

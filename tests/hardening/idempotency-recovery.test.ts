@@ -28,7 +28,7 @@ const payout = (key: string, body: Record<string, unknown>) => biz.test.post('/a
 /** The key's row as a crash after the payout's commit leaves it: committed, its answer never stored, its claim older than any request runs. */
 const loseAnswer = (key: string, claimedAgo = '2 minutes') =>
   testDb().execute(sql`
-    UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - ${claimedAgo}::interval
+    UPDATE idempotency_keys SET state = 'committed', response_status = NULL, response_body = NULL, created_at = now() - ${claimedAgo}::interval, last_committed_at = now() - ${claimedAgo}::interval
     WHERE key = ${key}`);
 
 describe('an Idempotency-Key payout cut off by a crash', () => {

@@ -17,14 +17,14 @@ import { itemResult, type BatchResult } from './batch-result';
 /**
  * Writes a batch's chunk of payouts inside its transaction, answering each as
  * if sent one after another in order. When every item can be shown to pass
- * together, the whole chunk is one statement (chunkStatement); otherwise, or
+ * together, the whole chunk is one statement (payoutChunkStatement); otherwise, or
  * when that statement finds one that might not, each item is the single
  * payout's own statement, in order, as before.
  */
 export async function writeChunk(tx: Tx, opts: WritePayoutOptions, chunk: PayoutRequest[]): Promise<BatchResult<WrittenPayout>[]> {
   // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
   const db = tx as unknown as Db;
-  const atOnce = chunk.length > 1 ? await writeAtOnce(db, opts, chunk) : undefined;
+  const atOnce = chunk.length > 1 && SET_WISE ? await writeAtOnce(db, opts, chunk) : undefined;
   if (atOnce) return atOnce;
   const out: BatchResult<WrittenPayout>[] = [];
   for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(db, opts, request)));
@@ -57,7 +57,7 @@ async function writeAtOnce(db: Db, opts: WritePayoutOptions, chunk: PayoutReques
   const written = quoted.map((q) => payoutStatementValues(opts, q.p, q.plan.kind, q.postings, q.plan.extra, q.plan.status, now));
   const items = written.map(({ values }, ord) => Object.fromEntries([['ord', ord], ...Object.keys(ITEM_COLUMNS).map((name) => [name, values[name] ?? null])]));
   const shared = Object.fromEntries(CHUNK_WIDE.map((name) => [name, written[0].values[name] ?? null]));
-  const result = await runCompiled<{ ids: [number, number][] | null }>(db, chunkStatement(), { ...shared, items: JSON.stringify(items) });
+  const result = await runCompiled<{ ids: [number, number][] | null }>(db, payoutChunkStatement(), { ...shared, items: JSON.stringify(items) });
   const { ids } = result.rows[0];
   if (ids === null) return undefined;
   if (ids.length !== chunk.length) throw new Error(`payout chunk statement wrote ${ids.length} of ${chunk.length} payouts`);
@@ -66,6 +66,9 @@ async function writeAtOnce(db: Db, opts: WritePayoutOptions, chunk: PayoutReques
     return { ok: true, value: { plan: q.plan, payout } };
   });
 }
+
+/** PAYOUT_CHUNK_STATEMENT=off writes every item by its own statement, as before the chunk statement: to compare, or to rule it out. */
+const SET_WISE = process.env.PAYOUT_CHUNK_STATEMENT !== 'off';
 
 /** The values that are the same for every item of a chunk (one business, mode, actor, currency and instant): placeholders. */
 const CHUNK_WIDE = ['businessId', 'mode', 'currency', 'actorType', 'actorId', 'apiKeyId', 'now', 'reversesId'];
@@ -127,7 +130,7 @@ function v(name: string): SQL | ReturnType<typeof P> {
  * limit with the whole chunk. Passing it, each item passes sent alone in
  * order; failing it, the statement writes nothing and answers `ids` null.
  */
-const chunkStatement = compiledOnce(() => {
+export const payoutChunkStatement = compiledOnce(() => {
   const columns = sql.raw(['ord int', ...Object.entries(ITEM_COLUMNS).map(([name, type]) => `"${name}" ${type}`)].join(', '));
   const guard = sql`(SELECT usable FROM actor_key)
     AND NOT EXISTS (SELECT 1 FROM items i WHERE NOT (${cardsActive(v('sourceCardId'), v('destinationCardId'))} AND ${feeRuleUnchanged(sql`${v('feeKind')}`, sql`${v('feeSignature')}`)}))

@@ -67,8 +67,7 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
         withoutCommitHook(async () => {
           // Read inside the transaction: a redone transaction sees the fee rule its refused attempt found.
           const fees = chunk.some((r) => mayChargeFee(opts.businessId, opts.mode, r.type)) ? feeAccounts : [];
-          await lockAccounts(tx, opts.mode, opts.businessId, chunk, fees);
-          return writeChunk(tx, itemOpts, chunk);
+          return writeChunk(tx, itemOpts, chunk, () => lockAccounts(tx, opts.mode, opts.businessId, chunk, fees));
         }),
       );
     } catch (err) {

@@ -20,46 +20,58 @@ import { itemResult, type BatchResult } from './batch-result';
  * together, the whole chunk is one statement (payoutChunkStatement); otherwise, or
  * when that statement finds one that might not, each item is the single
  * payout's own statement, in order, as before.
+ *
+ * `lockAccounts` takes the chunk's accounts in id order, which the items'
+ * own statements need first (each adds accounts as it goes). The chunk
+ * statement locks every account it moves in id order before anything else,
+ * so it runs without: one round trip fewer, and when it refuses, the locks
+ * it took already cover what the items' statements lock.
  */
-export async function writeChunk(tx: Tx, opts: WritePayoutOptions, chunk: PayoutRequest[]): Promise<BatchResult<WrittenPayout>[]> {
+export async function writeChunk(
+  tx: Tx,
+  opts: WritePayoutOptions,
+  chunk: PayoutRequest[],
+  lockAccounts: () => Promise<unknown>,
+): Promise<BatchResult<WrittenPayout>[]> {
   // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
   const db = tx as unknown as Db;
-  const atOnce = chunk.length > 1 && SET_WISE ? await writeAtOnce(db, opts, chunk) : undefined;
-  if (atOnce) return atOnce;
+  const atOnce = chunk.length > 1 && SET_WISE ? await writeAtOnce(db, opts, chunk) : 'not tried';
+  if (atOnce === 'not tried') await lockAccounts();
+  else if (atOnce !== 'refused') return atOnce;
   const out: BatchResult<WrittenPayout>[] = [];
   for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(db, opts, request)));
   return out;
 }
 
 /**
- * The chunk in one statement, or undefined (nothing written) when it cannot be
- * shown that every item passes. Node.js first does each item's read and quote
+ * The chunk in one statement; else nothing written, and whether the statement
+ * ran (then holding its accounts' locks) and found an item that might not pass. Node.js first does each item's read and quote
  * as its single call's first attempt would (the batch has its parties in
  * memory): an item its quote refuses, one that goes to a bank, or one in
  * another currency than the first leaves the chunk to the items' own
  * statements, which answer it. What was read is a guess the statement checks.
  */
-async function writeAtOnce(db: Db, opts: WritePayoutOptions, chunk: PayoutRequest[]): Promise<BatchResult<WrittenPayout>[] | undefined> {
-  if (chunk.some((r) => r.type === 'bank')) return undefined;
+async function writeAtOnce(db: Db, opts: WritePayoutOptions, chunk: PayoutRequest[]): Promise<BatchResult<WrittenPayout>[] | 'not tried' | 'refused'> {
+  if (chunk.some((r) => r.type === 'bank')) return 'not tried';
   const quoted: QuotedPayout[] = [];
   for (const request of chunk) {
     const parties = await payoutParties(db, opts.businessId, opts.mode, request.type, partyNumbers(request), false);
     try {
       quoted.push(await quoteAndPlan(db, opts, request, parties));
     } catch (err) {
-      if (err instanceof ServiceError) return undefined;
+      if (err instanceof ServiceError) return 'not tried';
       throw err;
     }
   }
   const currency = quoted[0].p.source.currency;
-  if (quoted.some((q) => q.p.source.currency !== currency || q.plan.status !== 'success' || q.plan.extra.railRequest)) return undefined;
+  if (quoted.some((q) => q.p.source.currency !== currency || q.plan.status !== 'success' || q.plan.extra.railRequest)) return 'not tried';
   const now = new Date();
   const written = quoted.map((q) => payoutStatementValues(opts, q.p, q.plan.kind, q.postings, q.plan.extra, q.plan.status, now));
   const items = written.map(({ values }, ord) => Object.fromEntries([['ord', ord], ...Object.keys(ITEM_COLUMNS).map((name) => [name, values[name] ?? null])]));
   const shared = Object.fromEntries(CHUNK_WIDE.map((name) => [name, written[0].values[name] ?? null]));
   const result = await runCompiled<{ ids: [number, number][] | null }>(db, payoutChunkStatement(), { ...shared, items: JSON.stringify(items) });
   const { ids } = result.rows[0];
-  if (ids === null) return undefined;
+  if (ids === null) return 'refused';
   if (ids.length !== chunk.length) throw new Error(`payout chunk statement wrote ${ids.length} of ${chunk.length} payouts`);
   return quoted.map((q, k) => {
     const payout: PayoutRow = { id: Number(ids[k][0]), transactionId: Number(ids[k][1]), ...written[k].payout };

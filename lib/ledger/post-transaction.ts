@@ -146,7 +146,7 @@ export function postingCtes(guard: SQL = sql`true`, slots?: number, then?: { cte
     )`;
 }
 
-/** The accounts `ids` (an `= ANY(…)` or `IN (…)` tail), locked in id order so two movements never wait on each other in a cycle. */
+/** The accounts `ids` (an `= ANY(…)` tail: an array the planner takes for a few ids, found by index), locked in id order so two movements never wait on each other in a cycle. */
 const lockedCte = (ids: SQL) => sql`locked AS MATERIALIZED (
       SELECT id, currency, balance, allow_negative, closed_at IS NOT NULL AS closed
       FROM ledger_accounts WHERE id ${ids} ORDER BY id FOR UPDATE
@@ -187,8 +187,9 @@ const transactionInsert = (v: (name: string) => SQL | unknown, from: SQL, then?:
 export function postingChunkCtes(v: (name: string) => SQL | unknown, guard: SQL, then?: { ctes: SQL; guard: SQL }): SQL {
   return sql`
     wanted AS MATERIALIZED (
-      SELECT account_id, sum(amount) AS amount, sum(least(amount, 0)) AS debits, sum(greatest(amount, 0)) AS credits FROM lines GROUP BY account_id
-    ), ${lockedCte(sql`IN (SELECT account_id FROM wanted)`)}, moves AS MATERIALIZED (
+      SELECT account_id, sum(amount)::bigint AS amount, sum(least(amount, 0))::bigint AS debits, sum(greatest(amount, 0))::bigint AS credits
+      FROM lines GROUP BY account_id
+    ), ${lockedCte(sql`= ANY(ARRAY(SELECT account_id FROM wanted))`)}, moves AS MATERIALIZED (
       SELECT l.id, l.currency, w.amount, l.balance + w.debits AS after, l.allow_negative, l.closed
       FROM locked l JOIN wanted w ON w.account_id = l.id
     ), credits AS MATERIALIZED (

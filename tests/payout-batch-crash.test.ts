@@ -7,7 +7,7 @@ import { apiClient, createCard, testDb, type ApiClient, type TestBusiness } from
 import { startTestServer, type TestServer } from './test-server';
 
 /**
- * A payout batch commits ten items to a transaction. A server SIGKILLed
+ * A payout batch commits ten items to a transaction here (PAYOUT_BATCH_ITEMS_PER_COMMIT). A server SIGKILLed
  * between two of those commits, and a retry with the same Idempotency-Key
  * and body to a new server on the same database: the retry answers the whole
  * batch as one run would have, and the database holds exactly one run's
@@ -72,7 +72,9 @@ const ageClaim = (key: string) =>
   );
 
 let server: TestServer | undefined;
-const startOwnServer = () => startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), processGroup: true });
+// The batch below is laid out in chunks of ten (the server's default is 25): pinned, so the crash falls between two commits.
+const startOwnServer = () =>
+  startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), processGroup: true, env: { PAYOUT_BATCH_ITEMS_PER_COMMIT: '10' } });
 
 afterAll(async () => {
   await server?.stop();

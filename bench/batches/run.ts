@@ -10,6 +10,7 @@ import { clearingAccountId } from '../../lib/ledger/accounts';
 import { postTransaction } from '../../lib/ledger/post-transaction';
 import { fmt, openBenchEnv, percentile, request, writeResult } from '../bench-env';
 import { pgbenchPayoutScript } from '../payouts/pgbench-payout-script';
+import { pgbenchChunkStatement } from './pgbench-chunk-script';
 import { ensureWrk, runWrk } from '../payouts/http-load';
 
 /**
@@ -17,8 +18,14 @@ import { ensureWrk, runWrk } from '../payouts/http-load';
  *   1. 1,000 cards in one POST /card/batch (target under 2 s);
  *   2. payouts per second over HTTP (wrk): POST /card/payouts/batch of 100
  *      against POST /card/payouts, rounds taking turns (target 5x);
- *   3. the core's batch (100 payout statements, ten to a commit) against pgledger's
- *      transfers, both through pgbench on the same server (target 3x).
+ *   3. the core's batch against pgledger's transfers, both through pgbench on
+ *      the same server (target 3x): as the app sends it, ITEMS_PER_COMMIT
+ *      items to a commit, each chunk one chunk statement (writeChunk); beside
+ *      it the per-item path (the cards locked, then one payout statement an
+ *      item, ten to a commit, as before the chunk statement).
+ * PAYOUT_CHUNK_STATEMENT=off (passed to the server) measures the HTTP figures
+ * of the per-item path; BENCH_CHUNK_SIZES=10,25,… adds pgbench figures of the
+ * chunk statement at those chunk sizes.
  * pgledger's SQL is read from a checkout (PGLEDGER_DIR, default the fetched
  * mirror) into its own scratch database; none of its code is in this repository.
  */
@@ -29,6 +36,9 @@ const CARD_RUNS = 5;
 const ITEMS = 100;
 const CONNECTIONS = 8;
 const PGLEDGER_DIR = process.env.PGLEDGER_DIR ?? '/work/.mirror/pgr0ss+pgledger/repo';
+const CHUNK_SIZES = (process.env.BENCH_CHUNK_SIZES ?? '').split(',').filter(Boolean).map(Number);
+/** The per-item path's commit size, as measured before the chunk statement. */
+const ITEMS_PATH_PER_COMMIT = 10;
 const median = (xs: number[]) => percentile(xs, 50);
 
 function pgArgs(url: string) {
@@ -111,7 +121,12 @@ async function main() {
   const base = env.server!.baseUrl;
   const { db, pool } = createDb(env.databaseUrl, 4);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batches-'));
-  const results: Record<string, unknown> = { database: env.databaseLabel, seconds: SECONDS, items_per_batch: ITEMS };
+  const results: Record<string, unknown> = {
+    database: env.databaseLabel,
+    seconds: SECONDS,
+    items_per_batch: ITEMS,
+    chunk_statement: process.env.PAYOUT_CHUNK_STATEMENT !== 'off',
+  };
   try {
     const post = async (p: string, authorization: string, body: unknown) => {
       const res = await request(`${base}${p}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -180,7 +195,7 @@ async function main() {
       };
       rounds.push(r);
       console.log(
-        `round ${round}: single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x`,
+        `round ${round} (load ${os.loadavg()[0].toFixed(1)}): single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x`,
       );
     }
     // Every batch item was made (a card of 10^9 never runs short): payouts written = what wrk counted, nothing refused.
@@ -193,33 +208,43 @@ async function main() {
       not_success: refused.rows[0].n,
     };
 
-    // 3. pgbench: the core's batch (ITEMS payout statements, ITEMS_PER_COMMIT to a commit) against pgledger, same server, taking turns.
+    // 3. pgbench: the core's batch against pgledger, same server, taking turns.
     const u = new URL(env.databaseUrl);
     const serverUrl = `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ''}@${u.host}`;
     const ourDb = u.pathname.slice(1);
     await loadPgledger(serverUrl, `${ourDb}_pgledger`, cards.length);
-    // As the core does: ITEMS_PER_COMMIT items to a transaction, each locking its card accounts at once in id order, then
-    // each item's own statement; a pgbench "transaction" is the whole batch of ITEMS.
+    // As the core does: chunks of items to a transaction, each its chunk's one statement (which locks its accounts first), or
+    // per item, the card accounts locked at once in id order then each item's own statement; a pgbench "transaction" is the
+    // whole batch of ITEMS.
     const single = pgbenchPayoutScript().split('\n');
     const header = single.slice(0, 3).join('\n');
     const statement = single.slice(3).join('\n');
     const numbered = (text: string, i: number) => text.replace(/:([abr])\b/g, `:$1${i}`).replace(/\\set ([abr]) /g, `\\set $1${i} `);
     const items = Array.from({ length: ITEMS }, (_, i) => i);
-    const commits = Array.from({ length: Math.ceil(ITEMS / ITEMS_PER_COMMIT) }, (_, c) => items.slice(c * ITEMS_PER_COMMIT, (c + 1) * ITEMS_PER_COMMIT));
-    const ourBatch = writeScript(
-      tmp,
-      'ours.sql',
-      [
-        ...items.map((i) => numbered(header, i)),
-        ...commits.flatMap((chunk) => [
-          'BEGIN;',
-          `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${chunk.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
-          ...chunk.map((i) => numbered(statement, i)),
-          'COMMIT;',
-        ]),
-        '',
-      ].join('\n'),
-    );
+    const pgbenchBatch = (name: string, perCommit: number, write: (chunk: number[]) => string[], lockFirst: boolean) => {
+      const commits = Array.from({ length: Math.ceil(ITEMS / perCommit) }, (_, c) => items.slice(c * perCommit, (c + 1) * perCommit));
+      return writeScript(
+        tmp,
+        name,
+        [
+          ...items.map((i) => numbered(header, i)),
+          ...commits.flatMap((chunk) => [
+            'BEGIN;',
+            ...(lockFirst
+              ? [
+                  `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${chunk.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
+                ]
+              : []),
+            ...write(chunk),
+            'COMMIT;',
+          ]),
+          '',
+        ].join('\n'),
+      );
+    };
+    const ourItems = pgbenchBatch('ours-items.sql', ITEMS_PATH_PER_COMMIT, (chunk) => chunk.map((i) => numbered(statement, i)), true);
+    const ourBatch = pgbenchBatch('ours-chunks.sql', ITEMS_PER_COMMIT, (chunk) => [pgbenchChunkStatement(chunk)], false);
+    const sizes = CHUNK_SIZES.map((n) => ({ n, script: pgbenchBatch(`ours-chunks-${n}.sql`, n, (chunk) => [pgbenchChunkStatement(chunk)], false) }));
     const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
     const pick = '\\set a random(1, :n)\n\\set b 1 + (:a + random(0, :n - 2)) % :n\n';
     const transfer = 'SELECT 1 FROM pgledger_create_transfer((SELECT id FROM bench_accounts WHERE n = :a), (SELECT id FROM bench_accounts WHERE n = :b), 100);';
@@ -232,19 +257,24 @@ async function main() {
   JOIN bench_accounts a ON a.n = r.x JOIN bench_accounts b ON b.n = 1 + (r.x % :n)));\n`,
     );
     const cardVars = [`biz=${biz.id}`, `lo=${range.lo}`, `hi=${range.hi}`];
-    const coreRounds: { ours: number; pgledgerOne: number; pgledgerBatch: number }[] = [];
+    const coreRounds: { ours: number; oursPerItem: number; pgledgerOne: number; pgledgerBatch: number; sizes: Record<number, number> }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const ours = pgbench(serverUrl, ourDb, ourBatch, cardVars) * ITEMS;
       const one = pgbench(serverUrl, `${ourDb}_pgledger`, pgledgerOne, [`n=${cards.length}`]);
+      const perItem = pgbench(serverUrl, ourDb, ourItems, cardVars) * ITEMS;
       const batched = pgbench(serverUrl, `${ourDb}_pgledger`, pgledgerBatch, [`n=${cards.length}`]) * ITEMS;
-      coreRounds.push({ ours, pgledgerOne: one, pgledgerBatch: batched });
+      const bySize: Record<number, number> = {};
+      for (const s of sizes) bySize[s.n] = pgbench(serverUrl, ourDb, s.script, cardVars) * ITEMS;
+      coreRounds.push({ ours, oursPerItem: perItem, pgledgerOne: one, pgledgerBatch: batched, sizes: bySize });
       console.log(
-        `core round ${round}: our batch ${fmt(ours)} payouts/s; pgledger ${fmt(one)} transfers/s one per transaction (${fmt(ours / one)}x), ${fmt(batched)} in batches of ${ITEMS} (${fmt(ours / batched)}x)`,
+        `core round ${round} (load ${os.loadavg()[0].toFixed(1)}): our batch ${fmt(ours)} payouts/s (${ITEMS_PER_COMMIT} a chunk statement), per item ${fmt(perItem)} (${fmt(ours / perItem)}x); pgledger ${fmt(one)} transfers/s one per transaction (${fmt(ours / one)}x), ${fmt(batched)} in batches of ${ITEMS} (${fmt(ours / batched)}x)${sizes.map((s) => `; chunks of ${s.n}: ${fmt(bySize[s.n])}`).join('')}`,
       );
     }
     results.core = {
       rounds: coreRounds,
+      items_per_commit: ITEMS_PER_COMMIT,
       ours_per_second: median(coreRounds.map((r) => r.ours)),
+      ours_per_item_path: median(coreRounds.map((r) => r.oursPerItem)),
       pgledger_one_per_transaction: median(coreRounds.map((r) => r.pgledgerOne)),
       pgledger_batched: median(coreRounds.map((r) => r.pgledgerBatch)),
       ratio_vs_pgledger_one: median(coreRounds.map((r) => r.ours / r.pgledgerOne)),

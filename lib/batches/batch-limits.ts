@@ -5,7 +5,11 @@ export const MAX_PAYOUTS_PER_BATCH = 100;
 /**
  * Payouts of a batch per transaction. A transaction keeps its cards locked
  * until it commits, so batches over shared cards wait for each other for as
- * long as it runs; a few items per commit keep that short while still sharing
- * commits.
+ * long as it runs. 25: a chunk written by one statement (writeChunk) costs
+ * about as much per payout from 25 to 100 one batch at a time and no more
+ * eight at once, while a chunk written item by item (a bank item, a refusal)
+ * holds its locks for 25 statements, the most measured to cost nothing under
+ * contention (bench/batches/NOTE.md). PAYOUT_BATCH_ITEMS_PER_COMMIT overrides
+ * it, for measuring.
  */
-export const ITEMS_PER_COMMIT = 10;
+export const ITEMS_PER_COMMIT = Number(process.env.PAYOUT_BATCH_ITEMS_PER_COMMIT ?? 25);

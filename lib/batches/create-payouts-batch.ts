@@ -5,7 +5,7 @@ import { CommittedPart, withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
-import { writeRequestedPayout, type WrittenPayout } from '../payouts/create-payout';
+import type { WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
 import { bankRailFor } from '../rails/bank-rail';
 import { mayChargeFee, rememberBatchParties } from '../payouts/payout-parties';
@@ -15,6 +15,7 @@ import { announceCreated } from '../webhooks/live-updates';
 import { ITEMS_PER_COMMIT, MAX_PAYOUTS_PER_BATCH } from './batch-limits';
 import { itemResult, type BatchResult } from './batch-result';
 import { answerRecorded, chunkRecord, type RecordedItem } from './payout-batch-record';
+import { writeChunk } from './payouts-chunk-statement';
 import { countedCall } from '../observability/metrics';
 import { logger } from '../observability/logger';
 
@@ -33,7 +34,8 @@ export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
 /**
  * Pays out in order, exactly as if each item were POST /card/payouts sent one
  * after another: every item is the single payout's own statement (its guards,
- * fee, limits, audit line and event), so item k sees the balances, daily
+ * fee, limits, audit line and event), or a chunk proven to pass whole is one
+ * statement of the same writes (writeChunk), so item k sees the balances, daily
  * totals and events left by items 1..k-1. They commit ITEMS_PER_COMMIT at a
  * time, in order. A refused statement writes nothing and needs no savepoint,
  * so one refused item leaves the others; a deadlock or serialization failure
@@ -73,11 +75,7 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
         withoutCommitHook(async () => {
           // Read inside the transaction: a redone transaction sees the fee rule its refused attempt found.
           const fees = chunk.some((r) => mayChargeFee(opts.businessId, opts.mode, r.type)) ? feeAccounts : [];
-          await lockAccounts(tx, opts.mode, opts.businessId, chunk, fees);
-          const out: BatchResult<WrittenPayout>[] = [];
-          // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
-          for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(tx as unknown as Db, itemOpts, request)));
-          return out;
+          return writeChunk(tx, itemOpts, chunk, () => lockAccounts(tx, opts.mode, opts.businessId, chunk, fees));
         }).then((out) => new CommittedPart(chunkRecord(start, out), out)),
       );
       done = committed.value;

@@ -22,13 +22,16 @@ export async function bumpCounter(tx: DbOrTx, businessId: number, mode: string, 
 
 /**
  * The same increment as a statement, for writers that fold it into a CTE to
- * save a round trip; with `perRowOf`, only if that CTE (of at most one row)
- * has its row. The business and mode are the placeholders `businessId` and `mode`.
+ * save a round trip; with `perRowOf`, by that CTE's row count (nothing when it
+ * has none): a statement that writes many rows counts them in one increment.
+ * The business and mode are the placeholders `businessId` and `mode`.
  */
 export function counterIncrement(kind: CounterKind, perRowOf?: string): SQL {
   return sql`INSERT INTO list_counters (business_id, mode, kind, shard, count)
-    SELECT ${sql.placeholder('businessId')}, ${sql.placeholder('mode')}, ${kind}, ${connectionShard}, 1${perRowOf ? sql` FROM ${sql.identifier(perRowOf)}` : sql``}
-    ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + 1`;
+    SELECT ${sql.placeholder('businessId')}, ${sql.placeholder('mode')}, ${kind}, ${connectionShard}, ${
+      perRowOf ? sql`count(*) FROM ${sql.identifier(perRowOf)} HAVING count(*) > 0` : sql`1`
+    }
+    ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + EXCLUDED.count`;
 }
 
 export async function readCounter(db: DbOrTx, businessId: number, mode: string, kind: CounterKind): Promise<number> {

@@ -50,9 +50,9 @@ export function computeFee(rule: FeeRule | undefined, amount: number): number {
  * statement that charges a fee read earlier refuses when the schedule changed
  * meanwhile.
  */
-export function feeRuleUnchanged(): SQL {
+export function feeRuleUnchanged(kind: SQL = sql`${sql.placeholder('feeKind')}`, signature: SQL = sql`${sql.placeholder('feeSignature')}`): SQL {
   return sql`coalesce((SELECT concat(percent_scaled, ':', fixed, ':', min, ':', max) FROM fee_rules
-    WHERE business_id = ${sql.placeholder('businessId')} AND mode = ${sql.placeholder('mode')} AND applies_to = ${sql.placeholder('feeKind')}), '') = ${sql.placeholder('feeSignature')}`;
+    WHERE business_id = ${sql.placeholder('businessId')} AND mode = ${sql.placeholder('mode')} AND applies_to = ${kind}), '') = ${signature}`;
 }
 
 /** What feeRuleUnchanged compares: the rule's terms as one string, empty for no rule. */

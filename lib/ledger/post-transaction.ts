@@ -132,31 +132,80 @@ export function postingCtes(guard: SQL = sql`true`, slots?: number, then?: { cte
   return sql`
     wanted AS (
       ${wanted}
-    ), locked AS MATERIALIZED (
-      SELECT id, currency, balance, allow_negative, closed_at IS NOT NULL AS closed
-      FROM ledger_accounts WHERE id = ${ids} ORDER BY id FOR UPDATE
-    ), moves AS MATERIALIZED (
+    ), ${lockedCte(sql`= ${ids}`)}, moves AS MATERIALIZED (
       SELECT l.id, l.currency, w.amount, l.balance + w.amount AS after, l.allow_negative, l.closed
       FROM locked l JOIN wanted w ON w.account_id = l.id
-    ), verdict AS MATERIALIZED (
-      SELECT count(*)::int AS found, ${P('accountCount')}::int AS wanted,
-             min(id) FILTER (WHERE after < 0 AND NOT allow_negative) AS short_account,
-             min(id) FILTER (WHERE closed) AS closed_account,
-             (SELECT string_agg(currency || ' by ' || total, ', ') FROM
-               (SELECT currency, sum(amount) AS total FROM moves GROUP BY currency HAVING sum(amount) <> 0) u) AS unbalanced,
-             (${guard}) AS guard_ok
-      FROM moves
-    ), ${then ? sql`${then.ctes}, ` : sql``}posted AS (
-      INSERT INTO ledger_transactions (mode, kind, business_id, reference, actor_type, actor_id, reverses_id)
-      SELECT ${P('mode')}, ${P('kind')}, ${P('businessId')}, ${P('reference')}, ${P('actorType')}, ${P('actorId')}, ${P('reversesId')}::bigint
-      FROM verdict
-      WHERE ${postingPasses}${then ? sql` AND (${then.guard})` : sql``}
+    ), ${verdictCte(sql`${P('accountCount')}::int`, guard)}, ${then ? sql`${then.ctes}, ` : sql``}posted AS (
+      ${transactionInsert((name) => P(name), sql`verdict`, then)}
       RETURNING id
     ), entries AS (
       INSERT INTO ledger_entries (transaction_id, account_id, currency, amount, balance_after)
       SELECT posted.id, m.id, m.currency, m.amount, m.after FROM posted, moves m
     ), balances AS (
       UPDATE ledger_accounts a SET balance = m.after FROM moves m, posted WHERE a.id = m.id
+    )`;
+}
+
+/** The accounts `ids` (an `= ANY(…)` tail: an array the planner takes for a few ids, found by index), locked in id order so two movements never wait on each other in a cycle. */
+const lockedCte = (ids: SQL) => sql`locked AS MATERIALIZED (
+      SELECT id, currency, balance, allow_negative, closed_at IS NOT NULL AS closed
+      FROM ledger_accounts WHERE id ${ids} ORDER BY id FOR UPDATE
+    )`;
+
+/** The checks on `moves` (an account's currency, amount, balance after and whether it may go negative or is closed) and the guard. */
+const verdictCte = (wanted: SQL, guard: SQL) => sql`verdict AS MATERIALIZED (
+      SELECT count(*)::int AS found, ${wanted} AS wanted,
+             min(id) FILTER (WHERE after < 0 AND NOT allow_negative) AS short_account,
+             min(id) FILTER (WHERE closed) AS closed_account,
+             (SELECT string_agg(currency || ' by ' || total, ', ') FROM
+               (SELECT currency, sum(amount) AS total FROM moves GROUP BY currency HAVING sum(amount) <> 0) u) AS unbalanced,
+             (${guard}) AS guard_ok
+      FROM moves
+    )`;
+
+/** The ledger transaction's row, its fields named by `v` (postingValues' names), written only when the posting passes. */
+const transactionInsert = (v: (name: string) => SQL | unknown, from: SQL, then?: { guard: SQL }) => sql`
+      INSERT INTO ledger_transactions (mode, kind, business_id, reference, actor_type, actor_id, reverses_id)
+      SELECT ${v('mode')}, ${v('kind')}, ${v('businessId')}, ${v('reference')}, ${v('actorType')}, ${v('actorId')}, ${v('reversesId')}::bigint
+      FROM ${from}
+      WHERE ${postingPasses}${then ? sql` AND (${then.guard})` : sql``}`;
+
+/**
+ * postingCtes for a chunk of transactions in one statement, all written or
+ * none: the caller's CTE `items` has a row per transaction (its `ord`, and
+ * postingValues' fields by name as `v` reads them, the reference unique) and
+ * `lines` a row per merged posting (ord, account_id, amount). The checks are
+ * postingCtes' own, made once on each account's worst case: its balance after
+ * all the chunk's debits and none of its credits (so no order of the chunk can
+ * take it lower), and the guard. When they pass, every transaction passes as
+ * if posted one after another in `ord` order, and is written as that would:
+ * transactions and entries in that order, each entry's balance_after the
+ * running balance. `posted` then has each transaction's id and reference;
+ * `credits` each account's balance after all the chunk's credits and none of
+ * its debits (id, amount credited, after), for limits on credits.
+ */
+export function postingChunkCtes(v: (name: string) => SQL | unknown, guard: SQL, then?: { ctes: SQL; guard: SQL }): SQL {
+  return sql`
+    wanted AS MATERIALIZED (
+      SELECT account_id, sum(amount)::bigint AS amount, sum(least(amount, 0))::bigint AS debits, sum(greatest(amount, 0))::bigint AS credits
+      FROM lines GROUP BY account_id
+    ), ${lockedCte(sql`= ANY(ARRAY(SELECT account_id FROM wanted))`)}, moves AS MATERIALIZED (
+      SELECT l.id, l.currency, w.amount, l.balance + w.debits AS after, l.allow_negative, l.closed
+      FROM locked l JOIN wanted w ON w.account_id = l.id
+    ), credits AS MATERIALIZED (
+      SELECT l.id, w.credits AS amount, l.balance + w.credits AS after FROM locked l JOIN wanted w ON w.account_id = l.id
+    ), ${verdictCte(sql`(SELECT count(*)::int FROM wanted)`, guard)}, ${then ? sql`${then.ctes}, ` : sql``}posted AS (
+      ${transactionInsert(v, sql`items i, verdict`, then)}
+      ORDER BY i.ord
+      RETURNING id, reference
+    ), entries AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, currency, amount, balance_after)
+      SELECT p.id, l.id, l.currency, n.amount, l.balance + sum(n.amount) OVER (PARTITION BY n.account_id ORDER BY n.ord)
+      FROM lines n JOIN items i ON i.ord = n.ord JOIN posted p ON p.reference = i.reference JOIN locked l ON l.id = n.account_id
+      ORDER BY n.ord, n.account_id
+    ), balances AS (
+      UPDATE ledger_accounts a SET balance = l.balance + w.amount FROM locked l JOIN wanted w ON w.account_id = l.id
+      WHERE a.id = l.id AND EXISTS (SELECT 1 FROM posted)
     )`;
 }
 

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { postingPasses } from '../ledger/post-transaction';
 
 /**
@@ -12,10 +12,15 @@ const P = sql.placeholder;
 /** The card's money held for approval (lib/holds/): out of its balance while it waits, back on it when released, so it counts. */
 const heldOnCard = sql`(SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')`;
 
-/** Every card credited by the posting (`moves`) stays at or under its own business's max_card_balance; debits are never refused. */
-export const cardCreditsWithinLimits = sql`NOT EXISTS (SELECT 1 FROM moves m JOIN cards c ON c.account_id = m.id
+/**
+ * Every card credited by the posting (`moves`, or another CTE of its columns id, amount and after) stays at or under
+ * its own business's max_card_balance; debits are never refused.
+ */
+export const cardCreditsWithin = (moves = 'moves') => sql`NOT EXISTS (SELECT 1 FROM ${sql.identifier(moves)} m JOIN cards c ON c.account_id = m.id
     JOIN business_limits l ON l.business_id = c.business_id AND l.mode = c.mode AND l.currency = c.currency
     WHERE m.amount > 0 AND m.after + ${heldOnCard} > l.max_card_balance)`;
+
+export const cardCreditsWithinLimits = cardCreditsWithin();
 
 /** The max_card_balance a credit in `moves` passes (null when none does). */
 const passedCardLimit = sql`(SELECT l.max_card_balance FROM moves m JOIN cards c ON c.account_id = m.id
@@ -42,8 +47,11 @@ export const payoutLimitsCte = sql`payout_limits AS MATERIALIZED (
       WHERE business_id = ${P('businessId')} AND mode = ${P('mode')} AND currency = ${P('currency')}
     )`;
 
+/** On a row of payout_limits: a payout of `amount` is larger than max_payout allows. */
+export const overMaxPayout = (amount: SQL | Placeholder) => sql`max_payout < ${amount}::bigint`;
+
 /** The payout statement's guard: the amount within max_payout, every card it credits within max_card_balance. */
-export const payoutWithinLimits = sql`NOT EXISTS (SELECT 1 FROM payout_limits WHERE max_payout < ${P('amount')}::bigint) AND ${cardCreditsWithinLimits}`;
+export const payoutWithinLimits = sql`NOT EXISTS (SELECT 1 FROM payout_limits WHERE ${overMaxPayout(P('amount'))}) AND ${cardCreditsWithinLimits}`;
 
 /** The payout's business day: the business's time zone at the payout's own timestamp, so a failure later gives the amount back to the same day. */
 const payoutDay = sql`(SELECT (${P('now')}::timestamptz AT TIME ZONE time_zone)::date FROM businesses WHERE id = ${P('businessId')})`;
@@ -55,22 +63,30 @@ const payoutDay = sql`(SELECT (${P('now')}::timestamptz AT TIME ZONE time_zone):
  * concurrent payouts of one business day pass one at a time, each seeing the
  * ones before it; the posting then goes ahead only if the total took it.
  */
-export const dailyPayoutCount = {
-  ctes: sql`payout_day AS (
+export const dailyPayoutCount = payoutDayCount(P('amount'));
+
+/**
+ * The same for a total `amount` that moves at once (a chunk of payouts of one business day, every one of which
+ * passes: lib/batches/payouts-chunk-statement.ts), and whose posting's `verdict` is the chunk's.
+ */
+export function payoutDayCount(amount: SQL | Placeholder) {
+  return {
+    ctes: sql`payout_day AS (
       INSERT INTO payout_day_totals AS t (business_id, mode, currency, day, total)
-      SELECT ${P('businessId')}, ${P('mode')}, ${P('currency')}, ${payoutDay}, ${P('amount')}::bigint
+      SELECT ${P('businessId')}, ${P('mode')}, ${P('currency')}, ${payoutDay}, ${amount}::bigint
       FROM verdict, payout_limits pl
-      WHERE ${postingPasses} AND pl.daily_payout >= ${P('amount')}::bigint
+      WHERE ${postingPasses} AND pl.daily_payout >= ${amount}::bigint
       ON CONFLICT (business_id, mode, currency, day) DO UPDATE SET total = t.total + EXCLUDED.total
       WHERE t.total + EXCLUDED.total <= (SELECT daily_payout FROM payout_limits)
       RETURNING total
     )`,
-  guard: sql`EXISTS (SELECT 1 FROM payout_day) OR NOT EXISTS (SELECT 1 FROM payout_limits WHERE daily_payout IS NOT NULL)`,
-};
+    guard: sql`EXISTS (SELECT 1 FROM payout_day) OR NOT EXISTS (SELECT 1 FROM payout_limits WHERE daily_payout IS NOT NULL)`,
+  };
+}
 
 /** The payout statement's verdict column: the payout's own size first, then the card credited, then the day. */
 export const payoutLimitVerdict = firstPassed([
-  ['max_payout', sql`(SELECT max_payout FROM payout_limits WHERE max_payout < ${P('amount')}::bigint)`],
+  ['max_payout', sql`(SELECT max_payout FROM payout_limits WHERE ${overMaxPayout(P('amount'))})`],
   ['max_card_balance', passedCardLimit],
   ['daily_payout', sql`(SELECT daily_payout FROM payout_limits WHERE NOT EXISTS (SELECT 1 FROM payout_day) AND (SELECT ${postingPasses} FROM verdict))`],
 ]);

@@ -7,7 +7,7 @@ import { cardNotFound, ServiceError } from '../errors';
 import type { Posting } from '../ledger/post-transaction';
 import type { Mode } from '../validation';
 import { answerWritten, planDestination, type DestinationPlan } from './payout-destinations';
-import { payoutParties, type PayoutCard } from './payout-parties';
+import { payoutParties, type PayoutCard, type PayoutParties } from './payout-parties';
 import { quotePayout, type PayoutQuote } from './payout-quote';
 import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled } from './payout-refusals';
 import { parsePayoutRequest, type PayoutRequest } from './payout-request';
@@ -83,28 +83,20 @@ export async function createPayout(db: Db, opts: CreatePayoutOptions) {
  * so an account created for a batch that rolls back is never remembered.
  */
 export async function writeRequestedPayout(db: Db, opts: WritePayoutOptions, request: PayoutRequest, statementDb: DbOrTx = db): Promise<WrittenPayout> {
-  const { input } = request;
-  const numbers = request.type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
+  const numbers = partyNumbers(request);
   for (let attempt = 1; ; attempt++) {
     // read
     const parties = await payoutParties(db, opts.businessId, opts.mode, request.type, numbers, attempt > 1);
-    const source = parties.cards.find((c) => c.card_number === input.card_number);
-    const destinationCard = request.type === 'card_to_card' ? parties.cards.find((c) => c.card_number === input.destination_card_number) : undefined;
 
     // quote
-    let p: PreparedPayout;
-    let plan: DestinationPlan;
-    let postings: Posting[];
+    let quoted: QuotedPayout;
     try {
-      const quote = quotePayoutOf(opts, request, parties.rule, source, destinationCard);
-      // The quote refused a missing source.
-      p = preparedPayout(request, parties.rule, source!, quote);
-      plan = await planDestination(db, opts, request, p, quote, destinationCard);
-      postings = payoutPostings(p, quote, plan);
+      quoted = await quoteAndPlan(db, opts, request, parties);
     } catch (err) {
       if (!(parties.remembered && err instanceof ServiceError)) throw err; // refuse
       continue; // retry: memory's answer, unconfirmed (only a first attempt acts on memory)
     }
+    const { p, plan, postings } = quoted;
 
     // write, verdict
     const written = await writePayout(statementDb, opts, p, plan.kind, postings, plan.extra, plan.status);
@@ -124,6 +116,29 @@ export async function writeRequestedPayout(db: Db, opts: WritePayoutOptions, req
     }
     // retry
   }
+}
+
+/** The card numbers a payout reads: its source and, card to card, its destination. */
+export const partyNumbers = ({ type, input }: PayoutRequest) =>
+  type === 'card_to_card' ? [input.card_number, input.destination_card_number] : [input.card_number];
+
+/** A payout quoted and planned, ready for its statement. */
+export interface QuotedPayout {
+  p: PreparedPayout;
+  plan: DestinationPlan;
+  postings: Posting[];
+}
+
+/** The quote step of an attempt on the parties read: refuses with the quote's first refusal or the destination's. */
+export async function quoteAndPlan(db: Db, opts: WritePayoutOptions, request: PayoutRequest, parties: PayoutParties): Promise<QuotedPayout> {
+  const { input } = request;
+  const source = parties.cards.find((c) => c.card_number === input.card_number);
+  const destinationCard = request.type === 'card_to_card' ? parties.cards.find((c) => c.card_number === input.destination_card_number) : undefined;
+  const quote = quotePayoutOf(opts, request, parties.rule, source, destinationCard);
+  // The quote refused a missing source.
+  const p = preparedPayout(request, parties.rule, source!, quote);
+  const plan = await planDestination(db, opts, request, p, quote, destinationCard);
+  return { p, plan, postings: payoutPostings(p, quote, plan) };
 }
 
 /** The same quote as the dashboard's preview: fee, debit, credit and the checks, refusing with the first that fails. */

@@ -31,35 +31,51 @@ export const payoutStatements = {
   withRailRequest: compiledOnce(() => payoutStatement(false, true)),
 };
 
-function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
-  // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
-  const unchanged = sql`(SELECT count(*) FROM cards WHERE id IN (${P('sourceCardId')}, ${P('destinationCardId')}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
-    = 1 + (${P('destinationCardId')}::bigint IS NOT NULL)::int AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)
-    AND ${payoutWithinLimits}`;
-  // A payout an API key asks for moves money only while that key is usable, as this statement sees it: a key
-  // revoked on any instance stops here at once, so the API may act on a key it remembers without reading it first.
-  const keyUsable = apiKeyUsable(sql`${P('apiKeyId')}::bigint`, sql`${P('businessId')}`, sql`${P('mode')}`);
-  return sql`
-    WITH actor_key AS MATERIALIZED (
-      SELECT ${P('apiKeyId')}::bigint IS NULL OR ${keyUsable} AS usable
-    ), ${payoutLimitsCte}, ${postingCtes(unchanged, 3, dailyPayoutCount)},
-    payout AS (
+/** Both of the payout's cards (the destination only when it has one) still active: what the quote read of them still holds. */
+export const cardsActive = (sourceCardId: SQL | unknown, destinationCardId: SQL | unknown) =>
+  sql`(SELECT count(*) FROM cards WHERE id IN (${sourceCardId}, ${destinationCardId}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
+    = 1 + (${destinationCardId}::bigint IS NOT NULL)::int`;
+
+/**
+ * A payout an API key asks for moves money only while that key is usable, as its statement sees it: a key revoked on
+ * any instance stops there at once, so the API may act on a key it remembers without reading it first.
+ */
+export const actorKeyCte = sql`actor_key AS MATERIALIZED (
+      SELECT ${P('apiKeyId')}::bigint IS NULL OR ${apiKeyUsable(sql`${P('apiKeyId')}::bigint`, sql`${P('businessId')}`, sql`${P('mode')}`)} AS usable
+    )`;
+
+/**
+ * The payout row, its list total and its audit line, each field named by `v`
+ * (writePayout's values): one row per row of `from` (a FROM clause reading
+ * `posted`, with any ORDER BY); `payout` then holds each row's id and reference.
+ */
+export function payoutRowCtes(v: (name: string) => SQL | unknown, from: SQL, auditFrom: SQL): SQL {
+  return sql`payout AS (
       INSERT INTO payouts (business_id, mode, payout_type, status, currency, amount, service_fee, charge_payer, reference,
                            source_card_id, source_card_number, destination_card_number, merchant_id, bank_slug, account_number,
                            account_name, transaction_id, actor_type, actor_id, created_at, updated_at, completed_at, settle_after)
-      SELECT ${P('businessId')}, ${P('mode')}, ${P('payoutType')}, ${P('status')}, ${P('currency')}, ${P('amount')}, ${P('serviceFee')},
-             ${P('chargePayer')}, ${P('reference')}, ${P('sourceCardId')}, ${P('sourceCardNumber')}, ${P('destinationCardNumber')},
-             ${P('merchantId')}, ${P('bankSlug')}, ${P('accountNumber')}, ${P('accountName')}, posted.id, ${P('actorType')}, ${P('actorId')},
-             ${P('now')}::timestamptz, ${P('now')}::timestamptz, ${P('completedAt')}::timestamptz, ${P('settleAfter')}::timestamptz
-      FROM posted
-      RETURNING id
+      SELECT ${v('businessId')}, ${v('mode')}, ${v('payoutType')}, ${v('status')}, ${v('currency')}, ${v('amount')}, ${v('serviceFee')},
+             ${v('chargePayer')}, ${v('reference')}, ${v('sourceCardId')}, ${v('sourceCardNumber')}, ${v('destinationCardNumber')},
+             ${v('merchantId')}, ${v('bankSlug')}, ${v('accountNumber')}, ${v('accountName')}, posted.id, ${v('actorType')}, ${v('actorId')},
+             ${v('now')}::timestamptz, ${v('now')}::timestamptz, ${v('completedAt')}::timestamptz, ${v('settleAfter')}::timestamptz
+      ${from}
+      RETURNING id, reference
     ), payout_counted AS (
       ${counterIncrement('payouts', 'payout')}
     ), payout_audited AS (
       INSERT INTO audit_log (business_id, mode, actor_type, actor_id, action, target, details)
-      SELECT ${P('businessId')}, ${P('mode')}, ${P('actorType')}, ${P('actorId')}, ${P('auditAction')}, ${P('reference')}, ${P('auditDetails')}::jsonb
-      FROM payout
-    )${withEvent ? sql`, ${eventCtes('payout')}` : sql``}${
+      SELECT ${v('businessId')}, ${v('mode')}, ${v('actorType')}, ${v('actorId')}, ${v('auditAction')}, ${v('reference')}, ${v('auditDetails')}::jsonb
+      ${auditFrom}
+    )`;
+}
+
+function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
+  // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
+  const unchanged = sql`${cardsActive(P('sourceCardId'), P('destinationCardId'))} AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)
+    AND ${payoutWithinLimits}`;
+  return sql`
+    WITH ${actorKeyCte}, ${payoutLimitsCte}, ${postingCtes(unchanged, 3, dailyPayoutCount)},
+    ${payoutRowCtes((name) => P(name), sql`FROM posted`, sql`FROM payout`)}${withEvent ? sql`, ${eventCtes('payout')}` : sql``}${
       withRailRequest
         ? sql`, rail_requested AS (
       INSERT INTO rail_requests (payout_id, business_id, mode, provider, reference, bank_code, amount, currency)

@@ -66,7 +66,46 @@ export async function writePayout(
   extra: PayoutExtras,
   status: 'success' | 'pending',
 ): Promise<PayoutRow | Exclude<PayoutVerdict, 'written'>> {
-  const now = new Date();
+  const { values, payout } = payoutStatementValues(opts, p, kind, postings, extra, status, new Date());
+  const statement = extra.railRequest
+    ? payoutStatements.withRailRequest()
+    : status === 'success'
+      ? payoutStatements.withEvent()
+      : payoutStatements.withoutEvent();
+  const run = async (q: DbOrTx) => (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;
+  // In a caller's transaction (a batch, an approval) the statement runs as it is: a refused one wrote nothing, and a
+  // deadlock must reach the caller's transaction, which alone can redo its work.
+  const verdict = is(db, PgTransaction)
+    ? await run(db)
+    : await inOneStatement(db, async (q) => {
+        const v = await run(q);
+        // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
+        if (v.transaction_id === null) throw new Refused(v);
+        return v;
+      }).catch((err) => {
+        if (err instanceof Refused) return err.verdict;
+        throw err;
+      });
+  const outcome = payoutVerdict(verdict, p.source.account_id, p.source.currency);
+  if (outcome !== 'written') return outcome;
+  if (!opts.quiet) announceCreated(db as Db, opts.businessId, opts.mode, 'payout', p.reference);
+  return Object.assign({ id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) }, payout) satisfies PayoutRow;
+}
+
+/**
+ * The payout statement's values (its placeholders by name) and the payout row
+ * it writes, at `now`: the payout's posting, row, audit line and (when final)
+ * event. Timestamps are taken here so the event can be written with the row.
+ */
+export function payoutStatementValues(
+  opts: { businessId: number; mode: Mode; actor: Actor },
+  p: PreparedPayout,
+  kind: string,
+  postings: Posting[],
+  extra: PayoutExtras,
+  status: 'success' | 'pending',
+  now: Date,
+) {
   const payout: Omit<PayoutRow, 'id' | 'transactionId'> = {
     businessId: opts.businessId,
     mode: opts.mode,
@@ -129,27 +168,5 @@ export async function writePayout(
   if (extra.railRequest) {
     Object.assign(values, { railProvider: extra.railRequest.provider, railBankCode: extra.railRequest.bankCode, railAmount: extra.railRequest.amount });
   }
-  const statement = extra.railRequest
-    ? payoutStatements.withRailRequest()
-    : status === 'success'
-      ? payoutStatements.withEvent()
-      : payoutStatements.withoutEvent();
-  const run = async (q: DbOrTx) => (await runCompiled<{ verdict: PayoutStatementRow }>(q, statement, values)).rows[0].verdict;
-  // In a caller's transaction (a batch, an approval) the statement runs as it is: a refused one wrote nothing, and a
-  // deadlock must reach the caller's transaction, which alone can redo its work.
-  const verdict = is(db, PgTransaction)
-    ? await run(db)
-    : await inOneStatement(db, async (q) => {
-        const v = await run(q);
-        // A refused statement wrote nothing: roll back, so an Idempotency-Key is not marked as if money had moved.
-        if (v.transaction_id === null) throw new Refused(v);
-        return v;
-      }).catch((err) => {
-        if (err instanceof Refused) return err.verdict;
-        throw err;
-      });
-  const outcome = payoutVerdict(verdict, p.source.account_id, p.source.currency);
-  if (outcome !== 'written') return outcome;
-  if (!opts.quiet) announceCreated(db as Db, opts.businessId, opts.mode, 'payout', p.reference);
-  return Object.assign({ id: Number(verdict.payout_id), transactionId: Number(verdict.transaction_id) }, payout) satisfies PayoutRow;
+  return { values, payout };
 }

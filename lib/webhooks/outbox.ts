@@ -47,11 +47,20 @@ const P = sql.placeholder;
  * that CTE (of at most one row) has its row. Its placeholders take eventValues.
  */
 export function eventCtes(onlyIf?: string): SQL {
+  return eventsCtes((name) => P(name), onlyIf ? sql`FROM ${sql.identifier(onlyIf)}` : sql``);
+}
+
+/**
+ * eventCtes for any number of events of one business and mode: `from` (a FROM
+ * clause, with any ORDER BY) gives a row per event, whose eventValues' fields
+ * `v` names; events and deliveries are written in its order.
+ */
+export function eventsCtes(v: (name: string) => SQL | unknown, from: SQL): SQL {
   return sql`
     event AS (
       INSERT INTO webhook_events (event_id, business_id, mode, type, body, subject_reference)
-      SELECT ${P('eventId')}, ${P('businessId')}, ${P('mode')}, ${P('eventType')}, ${P('eventBody')}, ${P('subjectReference')}
-      ${onlyIf ? sql`FROM ${sql.identifier(onlyIf)}` : sql``}
+      SELECT ${v('eventId')}, ${v('businessId')}, ${v('mode')}, ${v('eventType')}, ${v('eventBody')}, ${v('subjectReference')}
+      ${from}
       RETURNING id
     ), event_counted AS (
       ${counterIncrement('events', 'event')}
@@ -59,6 +68,7 @@ export function eventCtes(onlyIf?: string): SQL {
       -- An endpoint disabled by a 410 gets its delivery as failed, so a replay of the period reaches it once registered again.
       INSERT INTO webhook_deliveries (event_id, endpoint_id, state)
       SELECT event.id, w.id, CASE WHEN w.disabled_at IS NULL THEN 'pending' ELSE 'failed' END FROM event, webhook_endpoints w
-      WHERE w.business_id = ${P('businessId')} AND w.mode = ${P('mode')}
+      WHERE w.business_id = ${v('businessId')} AND w.mode = ${v('mode')}
+      ORDER BY event.id, w.id
     )`;
 }

@@ -192,6 +192,23 @@ async function stateOf(s: Setup) {
   );
   const balances = await testDb().execute<{ card_number: string; balance: number }>(sql`
     SELECT c.card_number, a.balance FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${s.biz.id}`);
+  // Each payout's ledger lines, payouts in the order written: a card by its index with its balance after; a shared account
+  // (fee revenue shard, the merchant's) by its kind, its balance being shared with other tests. Within a payout the lines
+  // go by account id, and the fee shard (random per call) has another id in each twin: sorted by what they name instead.
+  const entries = await testDb().execute<{ payout: string; kind: string; card_number: string | null; amount: number; balance_after: number }>(sql`
+    SELECT p.reference AS payout, a.kind, c.card_number, e.amount, e.balance_after
+    FROM payouts p JOIN ledger_transactions t ON t.id = p.transaction_id JOIN ledger_entries e ON e.transaction_id = t.id
+    JOIN ledger_accounts a ON a.id = e.account_id LEFT JOIN cards c ON c.account_id = a.id
+    WHERE p.business_id = ${s.biz.id} AND p.is_ledger_topup = false ORDER BY e.id`);
+  const audit = await testDb().execute<{ action: string; target: string; details: unknown }>(sql`
+    SELECT action, target, details FROM audit_log WHERE business_id = ${s.biz.id} AND action LIKE 'payout.%' ORDER BY id`);
+  const deliveries = await testDb().execute<{ subject_reference: string; n: number }>(sql`
+    SELECT e.subject_reference, count(d.id)::int AS n FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
+    WHERE e.business_id = ${s.biz.id} AND e.type LIKE 'payout.%' GROUP BY e.id ORDER BY e.id`);
+  const counters = await testDb().execute<{ kind: string; n: number }>(sql`
+    SELECT kind, sum(count)::int AS n FROM list_counters WHERE business_id = ${s.biz.id} AND kind IN ('payouts', 'events') GROUP BY kind ORDER BY kind`);
+  const days = await testDb().execute<{ currency: string; total: number }>(sql`
+    SELECT currency, total::int FROM payout_day_totals WHERE business_id = ${s.biz.id} ORDER BY currency, day`);
   return {
     balances: s.cards.map((n) => Number(balances.rows.find((b) => b.card_number === n)!.balance)),
     payouts: payoutRows.rows.map(
@@ -213,7 +230,42 @@ async function stateOf(s: Setup) {
           meta: { ...meta, source_card_number: index(meta?.source_card_number), destination_card_number: index(meta?.destination_card_number ?? null) },
         };
       }),
+    entries: entries.rows
+      .map((e) => ({
+        payout: references.get(e.payout)!,
+        account: e.card_number === null ? e.kind : index(e.card_number),
+        amount: Number(e.amount),
+        ...(e.card_number === null ? {} : { after: Number(e.balance_after) }),
+      }))
+      .sort((x, y) => x.payout - y.payout || String(x.account).localeCompare(String(y.account))),
+    audit: audit.rows.filter((a) => references.has(a.target)).map((a) => ({ action: a.action, payout: references.get(a.target), details: a.details })),
+    deliveries: deliveries.rows.map((d) => ({ payout: references.get(d.subject_reference), n: d.n })),
+    counters: counters.rows,
+    days: days.rows,
   };
+}
+
+/** The payouts' creation times by id: a chunk written by one statement shares one; payouts written one by one each have their own. */
+async function createdTimes(s: Setup): Promise<string[]> {
+  const r = await testDb().execute<{ t: string }>(
+    sql`SELECT created_at::text AS t FROM payouts WHERE business_id = ${s.biz.id} AND is_ledger_topup = false ORDER BY id`,
+  );
+  return r.rows.map((x) => x.t);
+}
+
+/** Sends `items` as one batch to `batched` and one by one to `single`; both answers and both businesses' rows must match. */
+async function expectSameAsSingles(batched: Setup, single: Setup, items: Item[], merchant: TestBusiness) {
+  const res = await payoutsBatch(
+    batched.biz.test,
+    items.map((i) => wire(i, batched, merchant)),
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const singles = [];
+  for (const i of items) singles.push(asItem(await single.biz.test.post('/api/v1/card/payouts', wire(i, single, merchant))));
+  const results = res.body.data.results as Record<string, any>[];
+  expect(results.map((r) => comparableResult(r, batched))).toEqual(singles.map((r) => comparableResult(r, single)));
+  expect(await stateOf(batched)).toEqual(await stateOf(single));
+  return results;
 }
 
 /** A result with its references and times left out: the rest must match between a batch and its twin. */
@@ -288,7 +340,10 @@ describe('POST /card/payouts/batch', () => {
     expect(settled.body.data.status).toBe('success');
   });
 
-  it('equals the same items sent one by one: balances, payout rows, events and answers, for random mixes with refusals', async () => {
+  it.each([
+    ['random mixes with refusals', { bank: 2, bad: 1, maxAmount: 9_000, runs: 8 }],
+    ['card-to-card and B2B chunks, most passing together', { bank: 0, bad: 0, maxAmount: 1_500, runs: 8 }],
+  ])('equals the same items sent one by one: balances, ledger lines, payout rows, audit lines, events, counters and answers, for %s', async (_, mix) => {
     const item = (cards: number): fc.Arbitrary<Item> =>
       fc.oneof(
         {
@@ -297,7 +352,7 @@ describe('POST /card/payouts/batch', () => {
             .record({
               from: fc.nat(cards - 1),
               to: fc.nat(cards - 1),
-              amount: fc.integer({ min: 100, max: 9_000 }),
+              amount: fc.integer({ min: 100, max: mix.maxAmount }),
               payer: fc.constantFrom('sender' as const, 'receiver' as const, undefined),
             })
             .map((r) => ({ kind: 'c2c' as const, ...r })),
@@ -309,33 +364,97 @@ describe('POST /card/payouts/batch', () => {
             .map((r) => ({ kind: 'b2b' as const, ...r })),
         },
         {
-          weight: 2,
+          weight: mix.bank,
           arbitrary: fc
             .record({ from: fc.nat(cards - 1), amount: fc.integer({ min: 100, max: 6_000 }), fails: fc.boolean() })
             .map((r) => ({ kind: 'bank' as const, ...r })),
         },
-        { weight: 1, arbitrary: fc.record({ from: fc.nat(cards - 1) }).map((r) => ({ kind: 'bad' as const, ...r })) },
+        { weight: mix.bad, arbitrary: fc.record({ from: fc.nat(cards - 1) }).map((r) => ({ kind: 'bad' as const, ...r })) },
       );
     const balances = [12_000, 5_000, 300];
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(item(balances.length), { minLength: 1, maxLength: 24 }), fc.boolean(), async (items, fees) => {
-        runs++;
-        const options = { fees, dailyLimit: 15_000 };
-        const [batched, single] = await Promise.all([setUp(`Batch twin ${runs}`, balances, options), setUp(`Single twin ${runs}`, balances, options)]);
-        const res = await payoutsBatch(
-          batched.biz.test,
-          items.map((i) => wire(i, batched, merchant)),
-        );
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        const singles = [];
-        for (const i of items) singles.push(asItem(await single.biz.test.post('/api/v1/card/payouts', wire(i, single, merchant))));
-        expect(res.body.data.results.map((r: Record<string, any>) => comparableResult(r, batched))).toEqual(singles.map((r) => comparableResult(r, single)));
-        expect(await stateOf(batched)).toEqual(await stateOf(single));
-      }),
-      { numRuns: 8 },
+      fc.asyncProperty(
+        fc.array(item(balances.length), { minLength: 1, maxLength: 24 }),
+        fc.boolean(),
+        fc.constantFrom(15_000, undefined),
+        async (items, fees, dailyLimit) => {
+          runs++;
+          const options = { fees, dailyLimit };
+          const [batched, single] = await Promise.all([setUp(`Batch twin ${runs}`, balances, options), setUp(`Single twin ${runs}`, balances, options)]);
+          await expectSameAsSingles(batched, single, items, merchant);
+        },
+      ),
+      { numRuns: Number(process.env.BATCH_PROPERTY_RUNS ?? mix.runs), endOnFailure: process.env.BATCH_PROPERTY_SHRINK === '0' },
     );
     expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
+  it('a chunk whose items all pass is written by one statement, with the rows, order and day total of singles', async () => {
+    const options = { fees: true, dailyLimit: 50_000 };
+    const [batched, single] = await Promise.all([
+      setUp('Set chunk', [20_000, 20_000, 0, 0], options),
+      setUp('Set chunk, sent singly', [20_000, 20_000, 0, 0], options),
+    ]);
+    const items: Item[] = Array.from({ length: 10 }, (_, k) =>
+      k % 3 === 2 ? { kind: 'b2b', from: k % 2, amount: 500 + k, payer: 'customer' } : { kind: 'c2c', from: k % 2, to: 2 + (k % 2), amount: 1_000 + k },
+    );
+    const results = await expectSameAsSingles(batched, single, items, merchant);
+    expect(results.every((r) => r.status !== 'error')).toBe(true);
+    // One statement: one instant for the chunk's ten payouts; the singles each have their own.
+    expect(new Set(await createdTimes(batched)).size).toBe(1);
+    expect(new Set(await createdTimes(single)).size).toBe(10);
+    const state = await stateOf(batched);
+    // Three lines a payout (source, destination, fee), in item order; the card's running balance on each of its own.
+    expect(state.entries.map((e) => e.payout)).toEqual(Array.from({ length: 30 }, (_, k) => Math.floor(k / 3)));
+    expect(state.audit.map((a) => a.payout)).toEqual(Array.from({ length: 10 }, (_, k) => k));
+    expect(state.events.map((e) => e.payout)).toEqual(Array.from({ length: 10 }, (_, k) => k));
+    expect(state.days).toEqual([{ currency: 'ETB', total: items.reduce((t, i) => t + (i.kind === 'bad' ? 0 : i.amount), 0) }]);
+    expect((await verifyLedger(testDb())).problems).toEqual([]);
+  });
+
+  it('a chunk with an item refused mid-way is written item by item and answers as singles', async () => {
+    const [batched, single] = await Promise.all([setUp('Set chunk refused', [5_000, 0]), setUp('Set chunk refused, sent singly', [5_000, 0])]);
+    const items: Item[] = [
+      { kind: 'c2c', from: 0, to: 1, amount: 2_000 },
+      { kind: 'c2c', from: 0, to: 1, amount: 2_000 },
+      { kind: 'c2c', from: 0, to: 1, amount: 2_000 },
+      { kind: 'b2b', from: 0, amount: 1_000 },
+    ];
+    const results = await expectSameAsSingles(batched, single, items, merchant);
+    expect(results.map((r) => (r.status === 'error' ? r.message : 'made'))).toEqual(['made', 'made', 'Insufficient balance', 'made']);
+  });
+
+  it('a card credited earlier in a chunk may spend it later: the chunk is written item by item, as singles', async () => {
+    const [batched, single] = await Promise.all([setUp('Set chunk relay', [3_000, 0, 0]), setUp('Set chunk relay, sent singly', [3_000, 0, 0])]);
+    const items: Item[] = [
+      { kind: 'c2c', from: 0, to: 1, amount: 3_000 },
+      { kind: 'c2c', from: 1, to: 2, amount: 2_000 },
+      { kind: 'c2c', from: 2, to: 0, amount: 1_500 },
+    ];
+    const results = await expectSameAsSingles(batched, single, items, merchant);
+    expect(results.every((r) => r.status !== 'error')).toBe(true);
+    expect((await stateOf(batched)).balances).toEqual([1_500, 1_000, 500]);
+  });
+
+  it('a fee rule changed after the batch read it: the chunk statement writes nothing and the items charge the new rule', async () => {
+    const s = await setUp('Set chunk fee change', [100_000, 100_000]);
+    await setFees(s.biz, 'test', [{ applies_to: 'card_to_card', percent: '0', fixed: 10 }]);
+    const batch = () => Array.from({ length: 10 }, (_, k) => ({ card_number: s.cards[k % 2], destination_card_number: s.cards[1 - (k % 2)], amount: 100 }));
+    const before = await payoutsBatch(s.biz.test, batch());
+    expect(before.body.data.results.map((r: { service_fee: number }) => r.service_fee)).toEqual(Array(10).fill(10));
+    // The server remembers the rule of 10; the batch's chunk is quoted at 10 and its statement finds 30.
+    await setFees(s.biz, 'test', [{ applies_to: 'card_to_card', percent: '0', fixed: 30 }]);
+    const after = await payoutsBatch(s.biz.test, batch());
+    expect(after.body.data.results.map((r: { service_fee: number }) => r.service_fee)).toEqual(Array(10).fill(30));
+    const fees = await testDb().execute<{ fee: number; n: number }>(
+      sql`SELECT service_fee::int AS fee, count(*)::int AS n FROM payouts WHERE business_id = ${s.biz.id} AND is_ledger_topup = false GROUP BY 1 ORDER BY 1`,
+    );
+    expect(fees.rows).toEqual([
+      { fee: 10, n: 10 },
+      { fee: 30, n: 10 },
+    ]);
+    expect((await cardBalance(s.biz.test, s.cards[0])) + (await cardBalance(s.biz.test, s.cards[1]))).toBe(200_000 - 10 * 10 - 10 * 30);
   });
 
   it('racing single payouts on the same cards overspends nothing and every sum is exact', async () => {

@@ -20,9 +20,9 @@ import { ensureWrk, runWrk } from '../payouts/http-load';
  *      against POST /card/payouts, rounds taking turns (target 5x);
  *   3. the core's batch against pgledger's transfers, both through pgbench on
  *      the same server (target 3x): as the app sends it, ITEMS_PER_COMMIT
- *      items to a commit, each chunk one chunk statement (writeChunk); beside
- *      it the per-item path (the cards locked, then one payout statement an
- *      item, ten to a commit, as before the chunk statement).
+ *      items to a commit, each chunk its card accounts locked then one chunk
+ *      statement (writeChunk); beside it the per-item path (one payout
+ *      statement an item, ten to a commit, as before the chunk statement).
  * PAYOUT_CHUNK_STATEMENT=off (passed to the server) measures the HTTP figures
  * of the per-item path; BENCH_CHUNK_SIZES=10,25,… adds pgbench figures of the
  * chunk statement at those chunk sizes.
@@ -213,15 +213,14 @@ async function main() {
     const serverUrl = `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ''}@${u.host}`;
     const ourDb = u.pathname.slice(1);
     await loadPgledger(serverUrl, `${ourDb}_pgledger`, cards.length);
-    // As the core does: chunks of items to a transaction, each its chunk's one statement (which locks its accounts first), or
-    // per item, the card accounts locked at once in id order then each item's own statement; a pgbench "transaction" is the
-    // whole batch of ITEMS.
+    // As the core does: chunks of items to a transaction, each locking its card accounts at once in id order, then the
+    // chunk's one statement (or, per item, each item's own statement); a pgbench "transaction" is the whole batch of ITEMS.
     const single = pgbenchPayoutScript().split('\n');
     const header = single.slice(0, 3).join('\n');
     const statement = single.slice(3).join('\n');
     const numbered = (text: string, i: number) => text.replace(/:([abr])\b/g, `:$1${i}`).replace(/\\set ([abr]) /g, `\\set $1${i} `);
     const items = Array.from({ length: ITEMS }, (_, i) => i);
-    const pgbenchBatch = (name: string, perCommit: number, write: (chunk: number[]) => string[], lockFirst: boolean) => {
+    const pgbenchBatch = (name: string, perCommit: number, write: (chunk: number[]) => string[]) => {
       const commits = Array.from({ length: Math.ceil(ITEMS / perCommit) }, (_, c) => items.slice(c * perCommit, (c + 1) * perCommit));
       return writeScript(
         tmp,
@@ -230,11 +229,7 @@ async function main() {
           ...items.map((i) => numbered(header, i)),
           ...commits.flatMap((chunk) => [
             'BEGIN;',
-            ...(lockFirst
-              ? [
-                  `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${chunk.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
-                ]
-              : []),
+            `SELECT 1 FROM ledger_accounts WHERE id IN (SELECT account_id FROM cards WHERE id IN (${chunk.map((i) => `:a${i}, :b${i}`).join(', ')})) ORDER BY id FOR UPDATE;`,
             ...write(chunk),
             'COMMIT;',
           ]),
@@ -242,9 +237,9 @@ async function main() {
         ].join('\n'),
       );
     };
-    const ourItems = pgbenchBatch('ours-items.sql', ITEMS_PATH_PER_COMMIT, (chunk) => chunk.map((i) => numbered(statement, i)), true);
-    const ourBatch = pgbenchBatch('ours-chunks.sql', ITEMS_PER_COMMIT, (chunk) => [pgbenchChunkStatement(chunk)], false);
-    const sizes = CHUNK_SIZES.map((n) => ({ n, script: pgbenchBatch(`ours-chunks-${n}.sql`, n, (chunk) => [pgbenchChunkStatement(chunk)], false) }));
+    const ourItems = pgbenchBatch('ours-items.sql', ITEMS_PATH_PER_COMMIT, (chunk) => chunk.map((i) => numbered(statement, i)));
+    const ourBatch = pgbenchBatch('ours-chunks.sql', ITEMS_PER_COMMIT, (chunk) => [pgbenchChunkStatement(chunk)]);
+    const sizes = CHUNK_SIZES.map((n) => ({ n, script: pgbenchBatch(`ours-chunks-${n}.sql`, n, (chunk) => [pgbenchChunkStatement(chunk)]) }));
     const range = (await db.execute<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM cards WHERE business_id = ${biz.id}`)).rows[0];
     const pick = '\\set a random(1, :n)\n\\set b 1 + (:a + random(0, :n - 2)) % :n\n';
     const transfer = 'SELECT 1 FROM pgledger_create_transfer((SELECT id FROM bench_accounts WHERE n = :a), (SELECT id FROM bench_accounts WHERE n = :b), 100);';

@@ -12,4 +12,13 @@ export const MAX_PAYOUTS_PER_BATCH = 100;
  * contention (bench/batches/NOTE.md). PAYOUT_BATCH_ITEMS_PER_COMMIT overrides
  * it, for measuring.
  */
-export const ITEMS_PER_COMMIT = Number(process.env.PAYOUT_BATCH_ITEMS_PER_COMMIT ?? 25);
+export const ITEMS_PER_COMMIT = itemsPerCommit(process.env.PAYOUT_BATCH_ITEMS_PER_COMMIT);
+
+function itemsPerCommit(setting: string | undefined): number {
+  if (setting === undefined) return 25;
+  const n = Number(setting);
+  // 0 or a non-number would loop forever or answer no item: refused at start-up rather than met in a batch.
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAYOUTS_PER_BATCH)
+    throw new Error(`PAYOUT_BATCH_ITEMS_PER_COMMIT must be a whole number from 1 to ${MAX_PAYOUTS_PER_BATCH}`);
+  return n;
+}

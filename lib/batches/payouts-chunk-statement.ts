@@ -21,11 +21,11 @@ import { itemResult, type BatchResult } from './batch-result';
  * when that statement finds one that might not, each item is the single
  * payout's own statement, in order, as before.
  *
- * `lockAccounts` takes the chunk's accounts in id order, which the items'
- * own statements need first (each adds accounts as it goes). The chunk
- * statement locks every account it moves in id order before anything else,
- * so it runs without: one round trip fewer, and when it refuses, the locks
- * it took already cover what the items' statements lock.
+ * `lockAccounts` takes the chunk's cards' accounts in id order first, which
+ * the items' own statements need (each adds accounts as it goes) and which
+ * gives the chunk statement, begun after it, a view of everything committed
+ * before the locks were granted. The chunk statement then locks every account
+ * it moves (a merchant's too) in id order itself.
  */
 export async function writeChunk(
   tx: Tx,
@@ -35,9 +35,12 @@ export async function writeChunk(
 ): Promise<BatchResult<WrittenPayout>[]> {
   // createPayout takes the pool's handle; given the transaction's, every statement it makes joins the batch's transaction.
   const db = tx as unknown as Db;
+  // Locked first, in a statement of its own, even for the chunk statement: a statement sees the rows as they were when it
+  // began, so one that waited inside for another transaction's locks would judge card states, holds, keys and fee rules
+  // from before that transaction committed (only the balances it locks are read afresh).
+  await lockAccounts();
   const atOnce = chunk.length > 1 && SET_WISE ? await writeAtOnce(db, opts, chunk) : 'not tried';
-  if (atOnce === 'not tried') await lockAccounts();
-  else if (atOnce !== 'refused') return atOnce;
+  if (atOnce !== 'not tried' && atOnce !== 'refused') return atOnce;
   const out: BatchResult<WrittenPayout>[] = [];
   for (const request of chunk) out.push(await itemResult(() => writeRequestedPayout(db, opts, request)));
   return out;
@@ -145,7 +148,8 @@ function v(name: string): SQL | ReturnType<typeof P> {
 export const payoutChunkStatement = compiledOnce(() => {
   const columns = sql.raw(['ord int', ...Object.entries(ITEM_COLUMNS).map(([name, type]) => `"${name}" ${type}`)].join(', '));
   const guard = sql`(SELECT usable FROM actor_key)
-    AND NOT EXISTS (SELECT 1 FROM items i WHERE NOT (${cardsActive(v('sourceCardId'), v('destinationCardId'))} AND ${feeRuleUnchanged(sql`${v('feeKind')}`, sql`${v('feeSignature')}`)}))
+    AND NOT EXISTS (SELECT 1 FROM items i WHERE (${cardsActive(v('sourceCardId'), v('destinationCardId'))} AND ${feeRuleUnchanged(sql`${v('feeKind')}`, sql`${v('feeSignature')}`)}) IS NOT TRUE)
+    AND NOT EXISTS (SELECT 1 FROM lines GROUP BY ord HAVING sum(amount) <> 0)
     AND NOT EXISTS (SELECT 1 FROM payout_limits, items i WHERE ${overMaxPayout(sql`${v('amount')}`)})
     AND ${cardCreditsWithin('credits')}`;
   const inOrder = (cte: string) => sql`FROM items i JOIN ${sql.identifier(cte)} ON ${sql.identifier(cte)}.reference = i.reference ORDER BY i.ord`;

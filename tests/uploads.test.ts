@@ -53,6 +53,20 @@ const refusal = (p: Promise<unknown>) =>
     (err) => (err instanceof ServiceError ? err.code : String(err)),
   );
 
+/**
+ * A business with a card holding `balance`, an ETB approval threshold of 500.00 and a payout file of two rows
+ * (3.00 and 2.00 to another card) that together reach it: `preview` checks the file as the uploader.
+ */
+async function overThresholdFile(balance: number) {
+  const { biz, card } = await businessWithCard(balance);
+  const to = (await createCard(biz.test)).card_number;
+  await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
+  const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
+  const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
+  const preview = async () => (await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text })).reference;
+  return { biz, card, to, scope, preview };
+}
+
 describe('card uploads', () => {
   it('check each row at preview, run only the valid ones once each, and keep every outcome', async () => {
     const biz = await createTestBusiness();
@@ -189,12 +203,8 @@ describe('payout uploads', () => {
   });
 
   it('wait for a second person when a currency total reaches the approval threshold; the uploader cannot approve', async () => {
-    const { biz, card } = await businessWithCard(100_000);
-    const to = (await createCard(biz.test)).card_number;
-    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
-    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
-    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
-    const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+    const { biz, to, scope, preview } = await overThresholdFile(100_000);
+    const reference = await preview();
     // Someone else starting it could then approve it as the "second" person: only the uploader starts.
     expect(await refusal(startUpload(testDb(), { ...scope, userId: APPROVER, reference }))).toBe('forbidden');
     expect(await startUpload(testDb(), { ...scope, userId: UPLOADER, reference })).toEqual({ status: 'awaiting_approval' });
@@ -205,21 +215,17 @@ describe('payout uploads', () => {
     await runToEnd(reference);
     expect(await cardBalance(biz.test, to)).toBe(50_000);
 
-    const second = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
-    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference: second.reference });
-    expect(await cancelUpload(testDb(), { ...scope, userId: APPROVER, reference: second.reference, asApprover: true })).toEqual({ status: 'cancelled' });
-    expect((await rowsOf(second.reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    const second = await preview();
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference: second });
+    expect(await cancelUpload(testDb(), { ...scope, userId: APPROVER, reference: second, asApprover: true })).toEqual({ status: 'cancelled' });
+    expect((await rowsOf(second)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
     expect(await cardBalance(biz.test, to)).toBe(50_000);
   });
 
   it('expire as a single approval request does, audited, never to be approved, rejected, started or run after', async () => {
-    const { biz, card } = await businessWithCard(100_000);
-    const to = (await createCard(biz.test)).card_number;
-    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
-    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
-    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
+    const { biz, to, scope, preview } = await overThresholdFile(100_000);
     const waiting = async () => {
-      const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+      const reference = await preview();
       expect(await startUpload(testDb(), { ...scope, userId: UPLOADER, reference })).toEqual({ status: 'awaiting_approval' });
       return reference;
     };
@@ -266,12 +272,8 @@ describe('payout uploads', () => {
   });
 
   it('hold no money while waiting: each row is checked against the balance when it runs, and a refused row is reported', async () => {
-    const { biz, card } = await businessWithCard(60_000);
-    const to = (await createCard(biz.test)).card_number;
-    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
-    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
-    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
-    const { reference } = await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text });
+    const { biz, card, to, scope, preview } = await overThresholdFile(60_000);
+    const reference = await preview();
     await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
     // While it waits the whole balance is free to spend: most of it goes.
     expect(await cardBalance(biz.test, card.card_number)).toBe(60_000);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testDb } from '../../tests/helpers';
 import { CommittedPart } from '../db/commit-hooks';
 import { idempotencyKeys } from '../db/schema';
+import type { Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { clearingAccountId } from '../ledger/accounts';
@@ -12,25 +13,32 @@ import { withIdempotency } from './idempotency';
 
 const API_KEY = -424_242;
 
+type Rails = ['deposits' | 'wallet', 'bank' | 'checkout'];
+
+/** Moves 100 between two clearing accounts inside `tx`, tagged by reference. */
+async function moveHundred(tx: Tx, reference: string, rails: Rails) {
+  const db = testDb();
+  const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
+  await postTransaction(tx, {
+    mode: 'test',
+    kind: 'idempotency_test',
+    businessId: null,
+    reference,
+    actor: { type: 'system', id: 'test' },
+    postings: [
+      { accountId: a, amount: -100 },
+      { accountId: b, amount: 100 },
+    ],
+  });
+}
+
 /** A handler that moves 100 between two clearing accounts in its own transaction, tagged by reference. */
-function movingHandler(reference: string, gate?: Promise<void>, rails: ['deposits' | 'wallet', 'bank' | 'checkout'] = ['deposits', 'bank']) {
+function movingHandler(reference: string, gate?: Promise<void>, rails: Rails = ['deposits', 'bank']) {
   let calls = 0;
   const run = async () => {
     calls++;
-    const db = testDb();
-    const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
-    await inTransaction(db, async (tx) => {
-      await postTransaction(tx, {
-        mode: 'test',
-        kind: 'idempotency_test',
-        businessId: null,
-        reference,
-        actor: { type: 'system', id: 'test' },
-        postings: [
-          { accountId: a, amount: -100 },
-          { accountId: b, amount: 100 },
-        ],
-      });
+    await inTransaction(testDb(), async (tx) => {
+      await moveHundred(tx, reference, rails);
       await gate;
     });
     return new Response(JSON.stringify({ ok: reference }), { status: 200 });
@@ -118,24 +126,12 @@ describe('idempotency after a crash', () => {
     const ref = (part: number) => `idem-part-${part}-${key}`;
     /** Commits parts from..2, one transaction each recording its part, after the gate for any part past the first. */
     const parts =
-      (from: number, gate?: Promise<void>, rails: ['deposits' | 'wallet', 'bank' | 'checkout'] = ['deposits', 'bank']) =>
+      (from: number, gate?: Promise<void>, rails: Rails = ['deposits', 'bank']) =>
       async () => {
         for (let part = from; part <= 2; part++) {
           if (part > from) await gate;
-          const db = testDb();
-          const [a, b] = await Promise.all([clearingAccountId(db, rails[0], 'test', 'ETB'), clearingAccountId(db, rails[1], 'test', 'ETB')]);
-          await inTransaction(db, async (tx) => {
-            await postTransaction(tx, {
-              mode: 'test',
-              kind: 'idempotency_test',
-              businessId: null,
-              reference: ref(part),
-              actor: { type: 'system', id: 'test' },
-              postings: [
-                { accountId: a, amount: -100 },
-                { accountId: b, amount: 100 },
-              ],
-            });
+          await inTransaction(testDb(), async (tx) => {
+            await moveHundred(tx, ref(part), rails);
             return new CommittedPart({ [String(part)]: ref(part) }, null);
           });
         }

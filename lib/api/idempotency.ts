@@ -23,6 +23,10 @@ export interface IdempotencyOptions {
   resumeCommitted?: (committed: unknown) => (() => Promise<Response>) | undefined;
 }
 
+/** The key's stored answer, as every retry gets it. */
+const replayedAnswer = (body: string | null, status: number) =>
+  new Response(body, { status, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });
+
 /** What a transaction returned, kept with its commit mark when small and plain enough to store. */
 function storableResult(result: unknown): unknown {
   try {
@@ -66,12 +70,7 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
     if (stored.requestHash !== opts.fingerprint) {
       throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key.');
     }
-    if (stored.state === 'done') {
-      return new Response(stored.responseBody, {
-        status: stored.responseStatus!,
-        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
-      });
-    }
+    if (stored.state === 'done') return replayedAnswer(stored.responseBody, stored.responseStatus!);
     if (stored.state === 'committed') {
       // Only a run that died is answered for: one still running (a bank payout waiting on its rail) may yet undo what it committed.
       const lastSign = stored.lastCommittedAt && stored.lastCommittedAt > stored.createdAt ? stored.lastCommittedAt : stored.createdAt;
@@ -87,7 +86,7 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
           .update(idempotencyKeys)
           .set({ state: 'done', responseStatus: replayed.status, responseBody: body })
           .where(and(where, eq(idempotencyKeys.state, 'committed'), eq(idempotencyKeys.createdAt, stored.createdAt)));
-        return new Response(body, { status: replayed.status, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });
+        return replayedAnswer(body, replayed.status);
       }
       throw new ServiceError(
         'request_in_progress',
@@ -129,11 +128,7 @@ async function resumeRun(db: Db, opts: IdempotencyOptions, deadClaim: Date): Pro
   if (!taken) {
     // The run lived after all and stored its answer just now, or another retry took it over: the stored answer, if there is one.
     const [stored] = await db.select().from(idempotencyKeys).where(where);
-    if (stored?.state === 'done')
-      return new Response(stored.responseBody, {
-        status: stored.responseStatus!,
-        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
-      });
+    if (stored?.state === 'done') return replayedAnswer(stored.responseBody, stored.responseStatus!);
     throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }
   // From the update's own read: the resume answers exactly the parts committed up to the takeover.

@@ -5,7 +5,7 @@ import { CommittedPart, withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
-import type { WrittenPayout } from '../payouts/create-payout';
+import { partyNumbers, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
 import { bankRailFor } from '../rails/bank-rail';
 import { mayChargeFee, rememberBatchParties } from '../payouts/payout-parties';
@@ -55,7 +55,7 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
   if (opts.items.length > MAX_PAYOUTS_PER_BATCH) throw new RangeError(`at most ${MAX_PAYOUTS_PER_BATCH} payouts per batch`);
   const itemOpts = { businessId: opts.businessId, mode: opts.mode, actor: opts.actor, railAfterCommit: true, quiet: true, feeShard: randomFeeShard() };
   const feeAccounts = await ensureSharedAccounts(db, opts, itemOpts.feeShard);
-  const numbers = opts.items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.card_number, r.input.destination_card_number] : [r.input.card_number]));
+  const numbers = opts.items.flatMap(partyNumbers);
   await rememberBatchParties(db, opts.businessId, opts.mode, [...new Set(opts.items.map((r) => r.type))], numbers);
   // A bank item checks its destination against the rail's bank list inside the transaction that holds the cards' and
   // shared accounts' locks: fetched here first, that check answers from memory instead of waiting on the rail's HTTP.

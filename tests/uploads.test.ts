@@ -256,13 +256,14 @@ describe('payout uploads', () => {
     );
     expect(audits.rows).toEqual([{ action: 'upload.expired', actor_type: 'system' }]);
 
+    // Each attempt made only when its refusal is awaited: made all at once, a later one's rejection went unhandled meanwhile.
     for (const attempt of [
-      approveUpload(testDb(), { ...scope, userId: APPROVER, reference }),
-      cancelUpload(testDb(), { ...scope, userId: APPROVER, reference, asApprover: true }),
-      cancelUpload(testDb(), { ...scope, userId: UPLOADER, reference, asApprover: false }),
-      startUpload(testDb(), { ...scope, userId: UPLOADER, reference }),
+      () => approveUpload(testDb(), { ...scope, userId: APPROVER, reference }),
+      () => cancelUpload(testDb(), { ...scope, userId: APPROVER, reference, asApprover: true }),
+      () => cancelUpload(testDb(), { ...scope, userId: UPLOADER, reference, asApprover: false }),
+      () => startUpload(testDb(), { ...scope, userId: UPLOADER, reference }),
     ])
-      expect(await refusal(attempt)).toBe('already_decided');
+      expect(await refusal(attempt())).toBe('already_decided');
     await runUploadPass(testDb());
     expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
     expect(await cardBalance(biz.test, to)).toBe(0);

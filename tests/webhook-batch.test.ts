@@ -1,12 +1,16 @@
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { attemptDashboardBatch, type ClaimedDelivery, sendingGroups } from '../lib/webhooks/delivery-worker';
+import { createBusiness } from '../lib/admin/businesses';
+import { createDb } from '../lib/db/client';
+import { attemptDashboardBatch, type ClaimedDelivery, sendingGroups, startDeliveryWorker } from '../lib/webhooks/delivery-worker';
 import { enqueueEvent } from '../lib/webhooks/outbox';
 import { receiveWebhookRequest } from '../lib/webhooks/receive-webhook-request';
 import { signatureHeaders } from '../lib/webhooks/signing';
 import { BATCH_HEADER, MAX_BATCH_ITEM_BYTES, MAX_BATCH_ITEMS } from '../lib/webhooks/webhook-batch';
 import { createTestBusiness, testDb } from './helpers';
+import { createScratchDatabase } from './test-server';
+import { emitPaymentEvent } from './webhook-events';
 
 /** The receiving route's handler behind a plain Node.js server: what Next.js hands it, without the rest of the app. */
 function routeServer(): Promise<{ url: (publicId: string) => string; close(): Promise<void>; requests: () => number }> {
@@ -119,7 +123,7 @@ describe("batched delivery to the dashboard's own endpoint", () => {
     expect(after[0]).toEqual({ n: 2, states: ['delivered', 'delivered'] });
   });
 
-  it('reads one delivery of a forged batch and no more: a sender without the secret cannot make the receiver read 2 MB or check 32 signatures', async () => {
+  it('reads one delivery of a forged batch and no more: a sender without the secret cannot make the receiver read 2 MB or check every signature of a full batch', async () => {
     const business = await createTestBusiness('Forged batch');
     const { rows } = await testDb().execute<{ public_id: string }>(
       sql`SELECT public_id FROM webhook_endpoints WHERE business_id = ${business.id} AND mode = 'test' AND kind = 'dashboard'`,
@@ -179,4 +183,52 @@ describe("batched delivery to the dashboard's own endpoint", () => {
     const groups = sendingGroups([d(1, 1, 'business'), d(2, 2, 'dashboard'), d(3, 1, 'business'), d(4, 2, 'dashboard'), d(5, 3, 'dashboard')]);
     expect(groups.map((g) => g.map((x) => x.id))).toEqual([[1], [2, 4], [3], [5]]);
   });
+});
+
+describe("the worker's share for a dashboard endpoint", () => {
+  it('delivers a backlog of 300 in requests of up to 128, two at once: half the worker, while a business endpoint gets 32', async () => {
+    // A database of its own: the shared test server's worker would take these deliveries too.
+    const url = await createScratchDatabase(inject('databaseUrl'), 'dashboard_share');
+    const { db, pool } = createDb(url, 4);
+    let open = 0;
+    let mostOpen = 0;
+    const sizes: number[] = [];
+    // Stands in for our receiving route: answers each delivery of a batch 200 after a while, so requests overlap.
+    const receiver = http.createServer(async (req, res) => {
+      mostOpen = Math.max(mostOpen, ++open);
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const { deliveries } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { deliveries: { headers: Record<string, string> }[] };
+      sizes.push(deliveries.length);
+      await new Promise((r) => setTimeout(r, 200));
+      open--;
+      const results = deliveries.map((d) => ({ id: d.headers['webhook-id'], status: 200, message: 'Webhook received' }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', data: { results } }));
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const appUrl = process.env.APP_URL;
+    // The worker sends a dashboard endpoint's deliveries to this instance's own address.
+    process.env.APP_URL = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+    let stop: (() => Promise<void>) | undefined;
+    try {
+      const business = await createBusiness(db, { name: 'Dashboard share' });
+      for (let i = 0; i < 300; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => emitPaymentEvent(db, business.id, i + j)));
+      stop = startDeliveryWorker(db, { pollMs: 50 });
+      await expect
+        .poll(async () => (await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'delivered'`)).rows[0].n, {
+          timeout: 30_000,
+        })
+        .toBe(300);
+      expect(Math.max(...sizes)).toBe(MAX_BATCH_ITEMS);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(300);
+      expect(mostOpen).toBe(2);
+      const { rows } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_attempts`);
+      expect(rows[0].n).toBe(300);
+    } finally {
+      await stop?.();
+      process.env.APP_URL = appUrl;
+      await new Promise((r) => receiver.close(r));
+      await pool.end();
+    }
+  }, 60_000);
 });

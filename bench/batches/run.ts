@@ -11,7 +11,7 @@ import { postTransaction } from '../../lib/ledger/post-transaction';
 import { fmt, openBenchEnv, percentile, request, writeResult } from '../bench-env';
 import { pgbenchPayoutScript } from '../payouts/pgbench-payout-script';
 import { pgbenchChunkStatement } from './pgbench-chunk-script';
-import { ensureWrk, runWrk } from '../payouts/http-load';
+import { cpuWindow, type CpuWindow, ensureWrk, runWrk } from '../payouts/http-load';
 
 /**
  * Issue 31's figures, all in one run on one server and one PostgreSQL:
@@ -32,9 +32,12 @@ import { ensureWrk, runWrk } from '../payouts/http-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const CARD_RUNS = 5;
+/** 1,000 cards a call; the payouts then draw from all of them (BENCH_CARD_CALLS, default 5). */
+const CARD_RUNS = Number(process.env.BENCH_CARD_CALLS ?? 5);
 const ITEMS = 100;
 const CONNECTIONS = 8;
+/** BENCH_WEBHOOKS=off: the HTTP rounds without any webhook delivery (the business's endpoints handed to another business). */
+const WEBHOOKS = process.env.BENCH_WEBHOOKS !== 'off';
 const PGLEDGER_DIR = process.env.PGLEDGER_DIR ?? '/work/.mirror/pgr0ss+pgledger/repo';
 const CHUNK_SIZES = (process.env.BENCH_CHUNK_SIZES ?? '').split(',').filter(Boolean).map(Number);
 /** The per-item path's commit size, as measured before the chunk statement. */
@@ -117,7 +120,14 @@ async function main() {
   ensureWrk();
   // The pool is the production default (lib/db/client.ts), not the test servers' 8: with 8 batches in flight, each holding a
   // connection for its transaction, every other read of the server queued behind them.
-  const env = await openBenchEnv({ server: true, serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', DB_POOL_SIZE: '20' } });
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (bench/payouts/profile-summary.ts reads it).
+  const profile: Record<string, string> = process.env.BENCH_CPU_PROF
+    ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, '../payouts/cpu-profile.cjs')}` }
+    : {};
+  const env = await openBenchEnv({
+    server: true,
+    serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', DB_POOL_SIZE: '20', ...profile },
+  });
   const base = env.server!.baseUrl;
   const { db, pool } = createDb(env.databaseUrl, 4);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-batches-'));
@@ -142,7 +152,7 @@ async function main() {
     for (let run = 0; run < CARD_RUNS; run++) {
       const body = {
         cards: Array.from({ length: 1000 }, (_, i) => ({
-          phone_number: `+2519${run}${String(i).padStart(7, '0')}`,
+          phone_number: `+2519${String(run).padStart(2, '0')}${String(i).padStart(6, '0')}`,
           currency: 'ETB',
           first_name: `Bench ${i}`,
         })),
@@ -177,25 +187,68 @@ async function main() {
     }
     await db.execute(sql`VACUUM ANALYZE`);
     const cardsFile = writeScript(tmp, 'cards.txt', `${cards.join('\n')}\n`);
+    if (!WEBHOOKS) {
+      const other = await post('/api/admin/businesses', `Bearer ${env.adminToken}`, { name: 'bench batches, endpoints parked' });
+      await db.execute(sql`UPDATE webhook_endpoints SET business_id = ${(other.body as { data: { id: number } }).data.id} WHERE business_id = ${biz.id}`);
+    }
+    /** Waits until the server has delivered every webhook of the business, so a round's backlog never runs into the next round. */
+    const drained = async () => {
+      const t = performance.now();
+      for (;;) {
+        const r = await db.execute<{ n: number }>(sql`
+          SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+          WHERE d.state = 'pending' AND w.business_id = ${biz.id}`);
+        if (r.rows[0].n === 0) return (performance.now() - t) / 1000;
+        if (performance.now() - t > 600_000) throw new Error(`${r.rows[0].n} deliveries still pending after ten minutes`);
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    };
 
     // 2. HTTP: single payouts and batches of ITEMS, taking turns; a short untimed warm-up of each first.
     runWrk({ baseUrl: base, seconds: 2, connections: CONNECTIONS, payouts: { cardsFile, apiKey: key } });
     const batchScript = { path: path.join(import.meta.dirname, 'wrk-batch-payouts.lua'), args: [cardsFile, key, String(ITEMS)] };
     runWrk({ baseUrl: base, seconds: 2, connections: CONNECTIONS, script: batchScript });
-    const rounds: { single: number; batch: number; ratio: number; batchP50Ms: number; non2xx: number }[] = [];
+    await drained();
+    type CpuPerPayout = { serverMs: number; postgresMs: number };
+    const rounds: {
+      single: number;
+      batch: number;
+      ratio: number;
+      batchP50Ms: number;
+      non2xx: number;
+      drainSingleS: number;
+      drainBatchS: number;
+      singleCpu: CpuPerPayout;
+      batchCpu: CpuPerPayout;
+    }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
+      // CPU of the server and of PostgreSQL from the round's start until its webhooks are delivered, per payout.
+      const perPayout = async (cpu: CpuWindow, payouts: number) => {
+        const used = await cpu.stop();
+        return { serverMs: used.serverMs / payouts, postgresMs: used.postgresMs / payouts };
+      };
+      let cpu = await cpuWindow([env.server!.process.pid!], env.databaseUrl);
       const single = runWrk({ baseUrl: base, seconds: SECONDS, connections: CONNECTIONS, payouts: { cardsFile, apiKey: key } });
+      const drainSingleS = await drained();
+      const singleCpu = await perPayout(cpu, single.requests);
+      cpu = await cpuWindow([env.server!.process.pid!], env.databaseUrl);
       const batch = runWrk({ baseUrl: base, seconds: SECONDS, connections: CONNECTIONS, script: batchScript });
+      const drainBatchS = await drained();
+      const batchCpu = await perPayout(cpu, batch.requests * ITEMS);
       const r = {
         single: single.perSecond,
         batch: batch.perSecond * ITEMS,
         ratio: (batch.perSecond * ITEMS) / single.perSecond,
         batchP50Ms: batch.p50Ms,
         non2xx: single.non2xx + batch.non2xx,
+        drainSingleS,
+        drainBatchS,
+        singleCpu,
+        batchCpu,
       };
       rounds.push(r);
       console.log(
-        `round ${round} (load ${os.loadavg()[0].toFixed(1)}): single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x`,
+        `round ${round} (load ${os.loadavg()[0].toFixed(1)}): single ${fmt(r.single)} payouts/s, batch ${fmt(r.batch)} payouts/s (${fmt(batch.perSecond)} batches/s, p50 ${fmt(batch.p50Ms)} ms): ${fmt(r.ratio)}x; webhooks still to deliver after the single round ${fmt(drainSingleS)} s, after the batch round ${fmt(drainBatchS)} s; CPU ms a payout, server + PostgreSQL: single ${fmt(singleCpu.serverMs)} + ${fmt(singleCpu.postgresMs)}, batch ${fmt(batchCpu.serverMs)} + ${fmt(batchCpu.postgresMs)}`,
       );
     }
     // Every batch item was made (a card of 10^9 never runs short): payouts written = what wrk counted, nothing refused.
@@ -208,7 +261,11 @@ async function main() {
       not_success: refused.rows[0].n,
     };
 
-    // 3. pgbench: the core's batch against pgledger, same server, taking turns.
+    // 3. pgbench: the core's batch against pgledger, same server, taking turns (BENCH_BATCHES_ONLY=http skips it).
+    if (process.env.BENCH_BATCHES_ONLY === 'http') {
+      console.log(JSON.stringify(results, null, 2));
+      return;
+    }
     const u = new URL(env.databaseUrl);
     const serverUrl = `${u.protocol}//${u.username}${u.password ? `:${u.password}` : ''}@${u.host}`;
     const ourDb = u.pathname.slice(1);

@@ -12,6 +12,7 @@ import { BATCH_HEADER, MAX_BATCH_BYTES, MAX_BATCH_ITEMS, type BatchItemResult } 
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 const REFILL_AFTER_MS = 10;
+const BUSINESS_ENDPOINT_IN_FLIGHT = 32;
 // Outcomes arriving this close together are stored by one statement.
 const RECORD_AFTER_MS = 2;
 
@@ -38,8 +39,10 @@ export interface ClaimedDelivery {
 }
 
 interface ClaimFairness {
-  /** The most deliveries one endpoint may have in flight from this worker. */
+  /** The most deliveries one business endpoint may have in flight from this worker. */
   perEndpoint: number;
+  /** The same for a dashboard endpoint (our own receiver, taking batches). */
+  perDashboard: number;
   /** Deliveries in flight now, by endpoint id. */
   inFlight: Map<number, number>;
 }
@@ -61,8 +64,11 @@ async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairne
       UNION ALL
       SELECT (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.state = 'pending' AND d.endpoint_id > e.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
       FROM endpoints e WHERE e.endpoint_id IS NOT NULL
+    ), shares AS (
+      SELECT e.endpoint_id, CASE WHEN w.kind = 'dashboard' THEN ${fairness.perDashboard}::int ELSE ${fairness.perEndpoint}::int END AS share
+      FROM endpoints e JOIN webhook_endpoints w ON w.id = e.endpoint_id
     ), due AS (
-      SELECT pick.id FROM endpoints e
+      SELECT pick.id FROM shares e
       LEFT JOIN unnest(${busyIds}::int[], ${busyCounts}::int[]) AS busy(endpoint_id, n) ON busy.endpoint_id = e.endpoint_id
       CROSS JOIN LATERAL (
         SELECT locked.id, locked.next_attempt_at, row_number() OVER (ORDER BY locked.next_attempt_at) AS rn
@@ -70,11 +76,11 @@ async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairne
           SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
           WHERE d.endpoint_id = e.endpoint_id AND d.state = 'pending' AND d.next_attempt_at <= now()
           ORDER BY d.next_attempt_at
-          LIMIT ${fairness.perEndpoint}
+          LIMIT e.share
           FOR UPDATE SKIP LOCKED
         ) locked
       ) pick
-      WHERE e.endpoint_id IS NOT NULL AND pick.rn <= ${fairness.perEndpoint} - coalesce(busy.n, 0)
+      WHERE pick.rn <= e.share - coalesce(busy.n, 0)
       -- Round robin: every endpoint's oldest before any endpoint's second.
       ORDER BY pick.rn, pick.next_attempt_at
       LIMIT ${limit}
@@ -384,8 +390,9 @@ export interface DeliveryWorkerOptions {
   schedule?: number[];
   timeoutMs?: number;
   pollMs?: number;
+  /** Deliveries in flight at once (a dashboard batch counts each of its deliveries). */
   maxInFlight?: number;
-  /** Default: half of maxInFlight. */
+  /** For a business's endpoint; default 32, or half of maxInFlight when that is less. */
   maxPerEndpoint?: number;
 }
 
@@ -400,9 +407,11 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   // The lease outlives the attempt's timeout, so no other instance can start the same delivery while one is in flight.
   const leaseMs = timeoutMs + 5_000;
   const pollMs = opts.pollMs ?? 200;
-  const maxInFlight = opts.maxInFlight ?? 64;
-  // Half the slots at most for one endpoint, so the others always have room.
-  const perEndpoint = opts.maxPerEndpoint ?? Math.max(1, Math.floor(maxInFlight / 2));
+  const maxInFlight = opts.maxInFlight ?? 512;
+  // Half the slots at most for one dashboard endpoint, so the others always have room: two full batches, so one is
+  // claimed and sent while the other is answered. A business's own receiver gets at most 32 requests at once.
+  const perDashboard = Math.max(1, Math.floor(maxInFlight / 2));
+  const perEndpoint = opts.maxPerEndpoint ?? Math.min(BUSINESS_ENDPOINT_IN_FLIGHT, perDashboard);
   const byEndpoint = new Map<number, number>();
   const record = attemptRecorder(db, { schedule });
   let stopped = false;
@@ -445,7 +454,7 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
     try {
       const free = maxInFlight - inFlight.size;
       if (free > 0) {
-        const claimed = await claimDueDeliveries(db, free, leaseMs, { perEndpoint, inFlight: byEndpoint });
+        const claimed = await claimDueDeliveries(db, free, leaseMs, { perEndpoint, perDashboard, inFlight: byEndpoint });
         // Stopped while claiming: these are handed back by stop(), never started.
         for (const d of claimed) claimedNow.set(d.id, { attempts: d.attempts, started: !stopped });
         if (stopped) return;

@@ -7,7 +7,7 @@ import { ServiceError } from '../errors';
  */
 export const BATCH_HEADER = 'webhook-batch';
 /** The most deliveries one batch holds, and the most bytes. */
-export const MAX_BATCH_ITEMS = 32;
+export const MAX_BATCH_ITEMS = 128;
 export const MAX_BATCH_BYTES = 2 * 1024 * 1024;
 /**
  * The most bytes one delivery may take inside a batch: its 64 KB body escaped as a JSON

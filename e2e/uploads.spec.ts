@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { formatMoney } from '../components/ui/money';
 import { baseUrl, call, download, expectAccessible, fundedCard, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
@@ -89,8 +89,8 @@ test('finance uploads payouts: totals and fees per currency, then results; opera
   expect(refused?.status()).toBe(403);
 });
 
-test('a payout upload over the approval threshold waits for a second person: the owner approves what finance uploaded', async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
+/** Finance's upload of two payouts that together reach the owner's approval threshold of 500, started and waiting for a second person. */
+async function payoutUploadAwaitingApproval(page: Page) {
   const biz = await seedBusiness();
   const source = await fundedCard(biz, 100_000);
   const destination = (await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'To' })).body.data
@@ -115,6 +115,12 @@ test('a payout upload over the approval threshold waits for a second person: the
   await page.getByRole('button', { name: 'Start 2 payouts' }).click();
   await expect(page.getByTestId('upload-status-text')).toContainText('waiting for a second person');
   await expect(page.getByRole('button', { name: 'Approve and run' })).toHaveCount(0);
+  return { biz, destination, jobUrl };
+}
+
+test('a payout upload over the approval threshold waits for a second person: the owner approves what finance uploaded', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const { biz, destination, jobUrl } = await payoutUploadAwaitingApproval(page);
   await screenshots(page, testInfo, 'payouts-upload-awaiting');
   expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(0);
 
@@ -125,4 +131,17 @@ test('a payout upload over the approval threshold waits for a second person: the
   await expect(page.getByTestId('upload-status-text')).toContainText('Done');
   await expect(page.getByTestId('upload-succeeded')).toHaveText('2');
   expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(50_000);
+});
+
+test('finance cancels its own waiting upload: the progress counts its rows as cancelled, not run, and nothing moves', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const { biz, destination } = await payoutUploadAwaitingApproval(page);
+  await page.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(page.getByTestId('upload-status-text')).toContainText('Cancelled');
+  await expect(page.getByTestId('upload-progress-text')).toHaveText('0 of 2 rows (2 cancelled)');
+  const bar = page.getByRole('progressbar', { name: 'Progress' });
+  await expect(bar).toHaveAttribute('aria-valuetext', '0 of 2 rows (2 cancelled)');
+  await expect(page.getByTestId('upload-succeeded')).toHaveText('0');
+  await screenshots(page, testInfo, 'payouts-upload-cancelled');
+  expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(0);
 });

@@ -50,8 +50,12 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
   });
 
   const valid = job.rowCount - job.invalidCount;
-  const finished = (job.counts.succeeded ?? 0) + (job.counts.failed ?? 0) + (job.counts.cancelled ?? 0);
-  const percent = valid === 0 ? 100 : Math.floor((finished * 100) / valid);
+  const run = (job.counts.succeeded ?? 0) + (job.counts.failed ?? 0);
+  const cancelled = job.counts.cancelled ?? 0;
+  // A cancelled row is over but was never run: the bar shows it apart, in grey, and the text counts it apart.
+  const share = (n: number) => (valid === 0 ? 0 : Math.floor((n * 100) / valid));
+  const percent = valid === 0 ? 100 : share(run + cancelled);
+  const progressText = `${run.toLocaleString('en')} of ${valid.toLocaleString('en')} rows${cancelled > 0 ? ` (${cancelled.toLocaleString('en')} cancelled)` : ''}`;
   const mine = job.createdBy === userId;
   const currencies = Object.entries(job.totals);
 
@@ -101,9 +105,7 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
           <div className="mt-4">
             <div className="flex justify-between text-sm text-slate-700">
               <span id="upload-progress-label">Progress</span>
-              <span data-testid="upload-progress-text">
-                {finished.toLocaleString('en')} of {valid.toLocaleString('en')} rows
-              </span>
+              <span data-testid="upload-progress-text">{progressText}</span>
             </div>
             <div
               role="progressbar"
@@ -111,9 +113,11 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent}
-              className="mt-1 h-3 overflow-hidden rounded-full bg-slate-200"
+              aria-valuetext={progressText}
+              className="mt-1 flex h-3 overflow-hidden rounded-full bg-slate-200"
             >
-              <div className="h-full bg-emerald-600 transition-all" style={{ width: `${percent}%` }} />
+              <div className="h-full bg-emerald-600 transition-all" style={{ width: `${share(run)}%` }} />
+              <div className="h-full bg-slate-400 transition-all" data-testid="upload-progress-cancelled" style={{ width: `${share(cancelled)}%` }} />
             </div>
           </div>
         )}

@@ -10,9 +10,16 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 const EXCERPT_CHARS = 1000;
 const MAX_READ_BYTES = 64 * 1024;
 
+/**
+ * The deliveries a worker may have in flight by default, and the sockets an
+ * agent may open to one host: as many, so no delivery waits for a socket while
+ * its timeout runs (many businesses' endpoints may sit behind one relay host).
+ */
+export const MAX_DELIVERIES_IN_FLIGHT = 512;
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_DELIVERIES_IN_FLIGHT }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_DELIVERIES_IN_FLIGHT }),
 };
 
 export interface DeliverWebhookOptions {

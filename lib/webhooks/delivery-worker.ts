@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 import type { Mode } from '../validation';
-import { DEFAULT_TIMEOUT_MS, deliverWebhook, type DeliveryAttemptResult } from './deliver-webhook';
+import { DEFAULT_TIMEOUT_MS, deliverWebhook, type DeliveryAttemptResult, MAX_DELIVERIES_IN_FLIGHT } from './deliver-webhook';
 import { dashboardWebhookUrl } from './endpoints';
 import { signatureHeaders } from './signing';
 import { BATCH_HEADER, MAX_BATCH_BYTES, MAX_BATCH_ITEMS, type BatchItemResult } from './webhook-batch';
@@ -76,7 +76,7 @@ async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairne
           SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
           WHERE d.endpoint_id = e.endpoint_id AND d.state = 'pending' AND d.next_attempt_at <= now()
           ORDER BY d.next_attempt_at
-          LIMIT e.share
+          LIMIT greatest(e.share - coalesce(busy.n, 0), 0)
           FOR UPDATE SKIP LOCKED
         ) locked
       ) pick
@@ -407,9 +407,9 @@ export function startDeliveryWorker(db: Db, opts: DeliveryWorkerOptions = {}): (
   // The lease outlives the attempt's timeout, so no other instance can start the same delivery while one is in flight.
   const leaseMs = timeoutMs + 5_000;
   const pollMs = opts.pollMs ?? 200;
-  const maxInFlight = opts.maxInFlight ?? 512;
-  // Half the slots at most for one dashboard endpoint, so the others always have room: two full batches, so one is
-  // claimed and sent while the other is answered. A business's own receiver gets at most 32 requests at once.
+  const maxInFlight = opts.maxInFlight ?? MAX_DELIVERIES_IN_FLIGHT;
+  // Half the slots at most for one dashboard endpoint, so the others always have room: room for two full batches, so
+  // one can be sent while the other is answered. A business's own receiver gets at most 32 requests at once.
   const perDashboard = Math.max(1, Math.floor(maxInFlight / 2));
   const perEndpoint = opts.maxPerEndpoint ?? Math.min(BUSINESS_ENDPOINT_IN_FLIGHT, perDashboard);
   const byEndpoint = new Map<number, number>();

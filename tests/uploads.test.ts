@@ -272,6 +272,28 @@ describe('payout uploads', () => {
     expect((await listUploadJobs(testDb(), scope)).find((j) => j.reference === reference)?.status).toBe('expired');
   });
 
+  it('a waiting upload an older instance left without a date (a rolling deploy) gets the full time from the sweep, then expires', async () => {
+    const { scope, preview } = await overThresholdFile(100_000);
+    const reference = await preview();
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+    await testDb().execute(sql`UPDATE upload_jobs SET expires_at = NULL WHERE reference = ${reference}`);
+    await expireUploads(testDb());
+    const { rows } = await testDb().execute<{ left_ms: number; status: string }>(
+      sql`SELECT extract(epoch FROM expires_at - now()) * 1000 AS left_ms, status FROM upload_jobs WHERE reference = ${reference}`,
+    );
+    expect(rows[0].status).toBe('awaiting_approval');
+    expect(Number(rows[0].left_ms)).toBeGreaterThan(APPROVAL_TTL_MS - 60_000);
+    expect((await getUploadJob(testDb(), { ...scope, reference })).expiresAt).not.toBeNull();
+    await testDb().execute(sql`UPDATE upload_jobs SET expires_at = now() - interval '1 second' WHERE reference = ${reference}`);
+    await expect
+      .poll(async () => {
+        await expireUploads(testDb());
+        return (await jobOf(reference)).status;
+      })
+      .toBe('expired');
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+  });
+
   it('hold no money while waiting: each row is checked against the balance when it runs, and a refused row is reported', async () => {
     const { biz, card, to, scope, preview } = await overThresholdFile(60_000);
     const reference = await preview();

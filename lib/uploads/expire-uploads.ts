@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { APPROVAL_TTL_MS } from '../approvals/approval-request';
 import { backgroundLoop, type Stop } from '../background-loop';
 import { recordAudit } from '../audit';
 import type { Db } from '../db/client';
@@ -19,6 +20,11 @@ const BATCH = 50;
  * for a waiting upload, so nothing is released. True when more may be due.
  */
 export async function expireUploads(db: Db, batch = BATCH): Promise<boolean> {
+  // An instance older than expiry (during a rolling deploy) can leave an upload waiting with no date: it gets the full
+  // time from now, never less than it would have had, instead of waiting forever.
+  await db.execute(sql`
+    UPDATE upload_jobs SET expires_at = now() + make_interval(secs => ${APPROVAL_TTL_MS / 1000})
+    WHERE status = 'awaiting_approval' AND expires_at IS NULL`);
   for (let i = 0; i < batch; i++) {
     const expired = await inTransaction(db, async (tx) => {
       const { rows } = await tx.execute<{ id: number; business_id: number; mode: Mode; reference: string; kind: string }>(sql`

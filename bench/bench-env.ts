@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../lib/db/client';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { ensureProductionBuild, startTestServer, type TestServer } from '../tests/test-server';
@@ -42,6 +44,29 @@ export async function openBenchEnv(opts: { server?: boolean; serverEnv?: Record<
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** BENCH_CPU_PROF=<dir>: the server's environment to write a V8 CPU profile there when it stops (bench/payouts/profile-summary.ts reads it). */
+export function cpuProfileEnv(): Record<string, string> {
+  return process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'payouts', 'cpu-profile.cjs')}` } : {};
+}
+
+/**
+ * Waits until no webhook delivery is pending, of the endpoints `endpoints`
+ * picks (a condition on `w`, webhook_endpoints; all by default); answers the
+ * seconds it took.
+ */
+export async function deliveriesDrained(db: Db, o: { endpoints?: SQL; timeoutMs?: number } = {}): Promise<number> {
+  const started = performance.now();
+  const timeoutMs = o.timeoutMs ?? 600_000;
+  for (;;) {
+    const { rows } = await db.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+      WHERE d.state = 'pending' AND ${o.endpoints ?? sql`true`}`);
+    if (rows[0].n === 0) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutMs) throw new Error(`${rows[0].n} webhook deliveries still pending after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export function percentile(samples: number[], p: number): number {

@@ -11,6 +11,7 @@ import { BATCH_HEADER, MAX_BATCH_ITEM_BYTES, MAX_BATCH_ITEMS } from '../lib/webh
 import { createTestBusiness, testDb } from './helpers';
 import { createScratchDatabase } from './test-server';
 import { emitPaymentEvent } from './webhook-events';
+import { startReceiver } from './api/webhooks-receiver';
 
 /** The receiving route's handler behind a plain Node.js server: what Next.js hands it, without the rest of the app. */
 function routeServer(): Promise<{ url: (publicId: string) => string; close(): Promise<void>; requests: () => number }> {
@@ -193,23 +194,19 @@ describe("the worker's share for a dashboard endpoint", () => {
     const { db, pool } = createDb(url, 4);
     let open = 0;
     let mostOpen = 0;
-    const sizes: number[] = [];
+    type Batch = { deliveries: { headers: Record<string, string> }[] };
+    const deliveriesOf = (body: Buffer) => (JSON.parse(body.toString('utf8')) as Batch).deliveries;
     // Stands in for our receiving route: answers each delivery of a batch 200 after a while, so requests overlap.
-    const receiver = http.createServer(async (req, res) => {
+    const receiver = await startReceiver(async (req) => {
       mostOpen = Math.max(mostOpen, ++open);
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const { deliveries } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { deliveries: { headers: Record<string, string> }[] };
-      sizes.push(deliveries.length);
       await new Promise((r) => setTimeout(r, 200));
       open--;
-      const results = deliveries.map((d) => ({ id: d.headers['webhook-id'], status: 200, message: 'Webhook received' }));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', data: { results } }));
+      const results = deliveriesOf(req.body).map((d) => ({ id: d.headers['webhook-id'], status: 200, message: 'Webhook received' }));
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'success', data: { results } }) };
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const appUrl = process.env.APP_URL;
     // The worker sends a dashboard endpoint's deliveries to this instance's own address.
-    process.env.APP_URL = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+    process.env.APP_URL = receiver.url;
     let stop: (() => Promise<void>) | undefined;
     try {
       const business = await createBusiness(db, { name: 'Dashboard share' });
@@ -220,6 +217,7 @@ describe("the worker's share for a dashboard endpoint", () => {
           timeout: 30_000,
         })
         .toBe(300);
+      const sizes = receiver.requests.map((r) => deliveriesOf(r.body).length);
       expect(Math.max(...sizes)).toBe(MAX_BATCH_ITEMS);
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(300);
       expect(mostOpen).toBe(2);
@@ -229,7 +227,7 @@ describe("the worker's share for a dashboard endpoint", () => {
       await stop?.();
       if (appUrl === undefined) delete process.env.APP_URL;
       else process.env.APP_URL = appUrl;
-      await new Promise((r) => receiver.close(r));
+      await receiver.close();
       await pool.end();
     }
   }, 60_000);

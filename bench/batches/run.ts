@@ -8,7 +8,7 @@ import { ITEMS_PER_COMMIT } from '../../lib/batches/batch-limits';
 import { createDb } from '../../lib/db/client';
 import { clearingAccountId } from '../../lib/ledger/accounts';
 import { postTransaction } from '../../lib/ledger/post-transaction';
-import { fmt, openBenchEnv, percentile, request, writeResult } from '../bench-env';
+import { cpuProfileEnv, deliveriesDrained, fmt, openBenchEnv, percentile, request, writeResult } from '../bench-env';
 import { pgbenchPayoutScript } from '../payouts/pgbench-payout-script';
 import { pgbenchChunkStatement } from './pgbench-chunk-script';
 import { cpuWindow, type CpuWindow, ensureWrk, runWrk } from '../payouts/http-load';
@@ -36,8 +36,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CARD_RUNS = Number(process.env.BENCH_CARD_CALLS ?? 5);
 const ITEMS = 100;
 const CONNECTIONS = 8;
-/** BENCH_WEBHOOKS=off: the HTTP rounds without any webhook delivery (the business's endpoints handed to another business). */
-const WEBHOOKS = process.env.BENCH_WEBHOOKS !== 'off';
 const PGLEDGER_DIR = process.env.PGLEDGER_DIR ?? '/work/.mirror/pgr0ss+pgledger/repo';
 const CHUNK_SIZES = (process.env.BENCH_CHUNK_SIZES ?? '').split(',').filter(Boolean).map(Number);
 /** The per-item path's commit size, as measured before the chunk statement. */
@@ -120,13 +118,9 @@ async function main() {
   ensureWrk();
   // The pool is the production default (lib/db/client.ts), not the test servers' 8: with 8 batches in flight, each holding a
   // connection for its transaction, every other read of the server queued behind them.
-  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (bench/payouts/profile-summary.ts reads it).
-  const profile: Record<string, string> = process.env.BENCH_CPU_PROF
-    ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, '../payouts/cpu-profile.cjs')}` }
-    : {};
   const env = await openBenchEnv({
     server: true,
-    serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', DB_POOL_SIZE: '20', ...profile },
+    serverEnv: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', DB_POOL_SIZE: '20', ...cpuProfileEnv() },
   });
   const base = env.server!.baseUrl;
   const { db, pool } = createDb(env.databaseUrl, 4);
@@ -187,22 +181,8 @@ async function main() {
     }
     await db.execute(sql`VACUUM ANALYZE`);
     const cardsFile = writeScript(tmp, 'cards.txt', `${cards.join('\n')}\n`);
-    if (!WEBHOOKS) {
-      const other = await post('/api/admin/businesses', `Bearer ${env.adminToken}`, { name: 'bench batches, endpoints parked' });
-      await db.execute(sql`UPDATE webhook_endpoints SET business_id = ${(other.body as { data: { id: number } }).data.id} WHERE business_id = ${biz.id}`);
-    }
     /** Waits until the server has delivered every webhook of the business, so a round's backlog never runs into the next round. */
-    const drained = async () => {
-      const t = performance.now();
-      for (;;) {
-        const r = await db.execute<{ n: number }>(sql`
-          SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-          WHERE d.state = 'pending' AND w.business_id = ${biz.id}`);
-        if (r.rows[0].n === 0) return (performance.now() - t) / 1000;
-        if (performance.now() - t > 600_000) throw new Error(`${r.rows[0].n} deliveries still pending after ten minutes`);
-        await new Promise((res) => setTimeout(res, 200));
-      }
-    };
+    const drained = () => deliveriesDrained(db, { endpoints: sql`w.business_id = ${biz.id}` });
 
     // 2. HTTP: single payouts and batches of ITEMS, taking turns; a short untimed warm-up of each first.
     runWrk({ baseUrl: base, seconds: 2, connections: CONNECTIONS, payouts: { cardsFile, apiKey: key } });
@@ -221,12 +201,12 @@ async function main() {
       singleCpu: CpuPerPayout;
       batchCpu: CpuPerPayout;
     }[] = [];
+    // CPU of the server and of PostgreSQL from the round's start until its webhooks are delivered, per payout.
+    const perPayout = async (cpu: CpuWindow, payouts: number): Promise<CpuPerPayout> => {
+      const used = await cpu.stop();
+      return { serverMs: used.serverMs / payouts, postgresMs: used.postgresMs / payouts };
+    };
     for (let round = 1; round <= ROUNDS; round++) {
-      // CPU of the server and of PostgreSQL from the round's start until its webhooks are delivered, per payout.
-      const perPayout = async (cpu: CpuWindow, payouts: number) => {
-        const used = await cpu.stop();
-        return { serverMs: used.serverMs / payouts, postgresMs: used.postgresMs / payouts };
-      };
       let cpu = await cpuWindow([env.server!.process.pid!], env.databaseUrl);
       const single = runWrk({ baseUrl: base, seconds: SECONDS, connections: CONNECTIONS, payouts: { cardsFile, apiKey: key } });
       const drainSingleS = await drained();

@@ -15,7 +15,7 @@ import { postTransaction } from '../../lib/ledger/post-transaction';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createPayout } from '../../lib/payouts/create-payout';
 import { ensureProductionBuild, startTestServer, type TestServer } from '../../tests/test-server';
-import { fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
+import { cpuProfileEnv, deliveriesDrained, fmt, openBenchEnv, percentile, timeCalls, writeResult } from '../bench-env';
 import { registerWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { startHistoryTotalsFolding } from '../../lib/dashboard/history-totals-fold';
 import { cpuWindow, ensureWrk, type MachineCpu, machineCpuWindow, runWrk } from './http-load';
@@ -56,9 +56,7 @@ const OBSERVABILITY_COMPARE = process.env.BENCH_OBSERVABILITY === 'compare';
 const OBSERVED_ENV = { LOG_LEVEL: 'info', METRICS_TOKEN: 'bench-metrics-token' };
 const UNOBSERVED_ENV = { LOG_LEVEL: 'silent' };
 // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops.
-const serverEnv: Record<string, string> | undefined = process.env.BENCH_CPU_PROF
-  ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` }
-  : undefined;
+const serverEnv: Record<string, string> | undefined = process.env.BENCH_CPU_PROF ? cpuProfileEnv() : undefined;
 const ACTOR = { type: 'system', id: 'bench' } as const;
 // Servers write their log lines to files: this process blocks in spawnSync while wrk runs and would read no pipe meanwhile.
 const SERVER_LOGS = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-logs-'));
@@ -205,14 +203,7 @@ async function pendingDeliveries(db: Db): Promise<number> {
 }
 
 /** Waits until no webhook delivery is pending (at most five minutes); answers the seconds it took. */
-async function drain(db: Db): Promise<number> {
-  const started = performance.now();
-  while ((await pendingDeliveries(db)) > 0) {
-    if (performance.now() - started > 300_000) throw new Error('webhook deliveries still pending after five minutes');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return (performance.now() - started) / 1000;
-}
+const drain = (db: Db) => deliveriesDrained(db, { timeoutMs: 300_000 });
 
 /** The business's own webhook receiver for the multi-instance run: answers 200 and counts each webhook-id it sees. */
 async function startReceiver(): Promise<{ url: string; seen: Map<string, number>; close(): Promise<void> }> {

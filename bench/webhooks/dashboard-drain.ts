@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createDb } from '../../lib/db/client';
-import { fmt, openBenchEnv, request, writeResult } from '../bench-env';
+import { cpuProfileEnv, deliveriesDrained, fmt, openBenchEnv, request, writeResult } from '../bench-env';
 import { cpuWindow } from '../payouts/http-load';
 import { emitPaymentEvent } from '../../tests/webhook-events';
 
@@ -19,11 +18,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 async function main() {
-  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (bench/payouts/profile-summary.ts reads it).
-  const profile: Record<string, string> = process.env.BENCH_CPU_PROF
-    ? { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, '../payouts/cpu-profile.cjs')}` }
-    : {};
-  const env = await openBenchEnv({ server: true, serverEnv: { DB_POOL_SIZE: '20', ...profile } });
+  const env = await openBenchEnv({ server: true, serverEnv: { DB_POOL_SIZE: '20', ...cpuProfileEnv() } });
   const { db, pool } = createDb(env.databaseUrl, 8);
   try {
     const res = await request(`${env.server!.baseUrl}/api/admin/businesses`, {
@@ -47,14 +42,7 @@ async function main() {
       const cpu = await cpuWindow([env.server!.process.pid!], env.databaseUrl);
       const t = performance.now();
       await db.execute(sql`UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), attempts = 0 WHERE endpoint_id = ${endpoint}`);
-      for (;;) {
-        const { rows } = await db.execute<{ n: number }>(
-          sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${endpoint} AND state = 'pending'`,
-        );
-        if (rows[0].n === 0) break;
-        if (performance.now() - t > 600_000) throw new Error(`${rows[0].n} deliveries still pending after ten minutes`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await deliveriesDrained(db, { endpoints: sql`w.id = ${endpoint}` });
       const seconds = (performance.now() - t) / 1000;
       const used = await cpu.stop();
       const delivered = await db.execute<{ n: number }>(

@@ -80,7 +80,6 @@ async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairne
           FOR UPDATE SKIP LOCKED
         ) locked
       ) pick
-      WHERE pick.rn <= e.share - coalesce(busy.n, 0)
       -- Round robin: every endpoint's oldest before any endpoint's second.
       ORDER BY pick.rn, pick.next_attempt_at
       LIMIT ${limit}

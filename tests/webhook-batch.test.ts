@@ -196,10 +196,12 @@ describe("the worker's share for a dashboard endpoint", () => {
     let mostOpen = 0;
     type Batch = { deliveries: { headers: Record<string, string> }[] };
     const deliveriesOf = (body: Buffer) => (JSON.parse(body.toString('utf8')) as Batch).deliveries;
-    // Stands in for our receiving route: answers each delivery of a batch 200 after a while, so requests overlap.
+    // Stands in for our receiving route: holds each batch until another is open too (or 5 s have passed), then answers
+    // each delivery 200; so two requests the worker sends at once are seen at once however loaded the machine is.
     const receiver = await startReceiver(async (req) => {
       mostOpen = Math.max(mostOpen, ++open);
-      await new Promise((r) => setTimeout(r, 200));
+      const until = Date.now() + 5_000;
+      while (open < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
       open--;
       const results = deliveriesOf(req.body).map((d) => ({ id: d.headers['webhook-id'], status: 200, message: 'Webhook received' }));
       return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'success', data: { results } }) };

@@ -86,7 +86,9 @@ async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairne
     ), claimed AS (
       UPDATE webhook_deliveries d
       SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
-      FROM due WHERE d.id = due.id
+      -- The ids again as an array: the plan then probes the primary key whatever the statistics say (with stale ones,
+      -- the join read the whole table each time; bench/batches/NOTE.md).
+      FROM due WHERE d.id = due.id AND d.id = ANY(ARRAY(SELECT id FROM due))
       RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
     )
     SELECT c.id, c.attempts, c.endpoint_id, e.event_id AS webhook_id, e.body, e.mode, w.kind, w.url, w.public_id, w.secret,
@@ -209,12 +211,14 @@ async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: RecordAttem
              i.status_code, i.duration_ms, i.error, i.response_excerpt,
              i.private_detail || jsonb_build_object('finished_at', now())
       FROM input i JOIN webhook_deliveries d ON d.id = i.id
+      -- As in the claim: the ids as an array, so the primary key is probed whatever the statistics say.
+      WHERE d.id = ANY(${sql.param(c.id)}::bigint[])
     )
     UPDATE webhook_deliveries d
     SET state = CASE WHEN i.outcome = 'retry' THEN d.state ELSE i.outcome END,
         delivered_at = CASE WHEN i.outcome <> 'delivered' THEN d.delivered_at WHEN i.private_detail IS NULL THEN now() ELSE d.last_attempt_at END,
         next_attempt_at = CASE WHEN i.outcome = 'retry' THEN now() + i.delay_ms * interval '1 millisecond' ELSE d.next_attempt_at END
-    FROM input i WHERE d.id = i.id AND d.attempts = i.attempts AND d.state = 'pending'
+    FROM input i WHERE d.id = i.id AND d.id = ANY(${sql.param(c.id)}::bigint[]) AND d.attempts = i.attempts AND d.state = 'pending'
     RETURNING i.outcome, extract(epoch FROM now() - d.created_at)::float8 AS lag`);
   const m = metrics();
   if (m) {

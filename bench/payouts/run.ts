@@ -55,8 +55,7 @@ const HTTP_PAIRS = Number(process.env.BENCH_HTTP_PAIRS ?? 3);
 const OBSERVABILITY_COMPARE = process.env.BENCH_OBSERVABILITY === 'compare';
 const OBSERVED_ENV = { LOG_LEVEL: 'info', METRICS_TOKEN: 'bench-metrics-token' };
 const UNOBSERVED_ENV = { LOG_LEVEL: 'silent' };
-// BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops.
-const serverEnv: Record<string, string> | undefined = process.env.BENCH_CPU_PROF ? cpuProfileEnv() : undefined;
+const serverEnv = cpuProfileEnv();
 const ACTOR = { type: 'system', id: 'bench' } as const;
 // Servers write their log lines to files: this process blocks in spawnSync while wrk runs and would read no pipe meanwhile.
 const SERVER_LOGS = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-payouts-logs-'));
@@ -410,10 +409,8 @@ async function main() {
       stdoutFile: serverLogFile(),
       env: { ...serverEnv, ...OBSERVED_ENV },
     });
-    const drainStarted = performance.now();
     const backlog = await pendingDeliveries(db);
-    while ((await pendingDeliveries(db)) > 0 && performance.now() - drainStarted < 300_000) await new Promise((r) => setTimeout(r, 500));
-    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const drainSeconds = await drain(db);
     console.log(`webhook backlog of ${backlog} deliveries drained in ${fmt(drainSeconds)} s (${fmt(backlog / drainSeconds)}/s)`);
     results.webhook_backlog = backlog;
     results.webhook_drain_per_second = backlog / drainSeconds;

@@ -4,12 +4,12 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { setApprovalThreshold } from '@/server/actions/approvals';
 import { Button } from '@/components/ui/button';
-import { unitsText } from '@/lib/actions/amount.validation';
+import { groupedUnitsText } from '@/lib/money-text';
 
 /** One currency's approval threshold: an amount in currency units, or empty for none. */
 export function ThresholdForm({ currency, amount }: { currency: string; amount: number | null }) {
   const router = useRouter();
-  const [value, setValue] = useState(amount === null ? '' : unitsText(amount));
+  const [value, setValue] = useState(amount === null ? '' : groupedUnitsText(amount));
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const id = `threshold-${currency}`;
@@ -25,7 +25,7 @@ export function ThresholdForm({ currency, amount }: { currency: string; amount: 
       text:
         result.data.amount === null
           ? 'No threshold: payouts go at once.'
-          : `Saved: payouts of ${currency} ${unitsText(result.data.amount)} or more wait for approval.`,
+          : `Saved: payouts of ${currency} ${groupedUnitsText(result.data.amount)} or more wait for approval.`,
     });
     router.refresh();
   };

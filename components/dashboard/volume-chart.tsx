@@ -2,6 +2,7 @@
 
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { formatMoney } from '@/components/ui/money';
+import { unitsText } from '@/lib/money-text';
 
 export interface VolumePoint {
   /** A calendar day of the business's zone, YYYY-MM-DD. */
@@ -26,10 +27,8 @@ const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFracti
 
 /** A tick's amount in currency units ("1.5K", "250", "0.5"), from minor units without float division. */
 function unitsTick(minor: number): string {
-  const whole = Math.trunc(minor / 100);
-  const cents = String(minor % 100).padStart(2, '0');
-  // Intl formats a decimal string exactly (see components/ui/money.ts).
-  return compact.format(`${whole}.${cents}` as unknown as number);
+  // Intl formats a decimal string exactly (ECMA-402 v3); its typings know only numbers.
+  return compact.format(unitsText(minor) as unknown as number);
 }
 
 /** Round steps (1, 2 or 5 times a power of ten, in minor units) so that about four gridlines cover the largest day. */

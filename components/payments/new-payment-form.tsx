@@ -7,7 +7,7 @@ import { type FieldErrors as FormErrors, useForm, useWatch } from 'react-hook-fo
 import { startPayment } from '@/server/actions/payments';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { unitsText } from '@/lib/actions/amount.validation';
+import { groupedUnitsText } from '@/lib/money-text';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import { createPaymentFormSchema, type CreatePaymentFormInput, type CreatePaymentFormValues } from '@/lib/actions/payment.validation';
 import type { CreatedPayment } from '@/lib/payments/create-payment';
@@ -114,7 +114,7 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
             <p>
               The card would receive{' '}
               <span className="font-semibold tabular-nums text-slate-900" data-testid="confirm-amount">
-                {unitsText(confirming.amount)}
+                {groupedUnitsText(confirming.amount)}
               </span>{' '}
               in its currency:
             </p>

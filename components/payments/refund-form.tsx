@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
-import { toMinorUnits, unitsText } from '@/lib/actions/amount.validation';
+import { toMinorUnits } from '@/lib/actions/amount.validation';
+import { groupedUnitsText } from '@/lib/money-text';
 import { refundFormSchema, type RefundFormInput } from '@/lib/actions/refund.validation';
 import { refundPayment } from '@/server/actions/refunds';
 
@@ -26,7 +27,7 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const fresh = (): RefundFormInput => ({ reference, amount: unitsText(refundable), reason: '', submission_id: newSubmissionId() });
+  const fresh = (): RefundFormInput => ({ reference, amount: groupedUnitsText(refundable), reason: '', submission_id: newSubmissionId() });
   const { register, handleSubmit, setError, reset, watch, formState } = useForm<RefundFormInput>({
     resolver: zodResolver(refundFormSchema),
     defaultValues: fresh(),
@@ -66,7 +67,7 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
       }`,
     });
     setOpen(false);
-    reset({ ...fresh(), amount: unitsText(r.refundable_amount) });
+    reset({ ...fresh(), amount: groupedUnitsText(r.refundable_amount) });
     router.refresh();
   });
 

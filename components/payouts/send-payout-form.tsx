@@ -9,7 +9,7 @@ import { previewPayout, sendPayout } from '@/server/actions/payouts';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';
-import { unitsText } from '@/lib/actions/amount.validation';
+import { groupedUnitsText } from '@/lib/money-text';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import { sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
 import { PAYERS } from '@/lib/payouts/payout-rules';
@@ -156,7 +156,7 @@ export function SendPayoutForm({
   const busy = send.isPending || send.isSuccess;
   const confirmRecipient = confirming?.recipient;
   const confirmCurrency = currency ?? confirmRecipient?.currency;
-  const confirmMoney = (minor: number) => (confirmCurrency ? formatMoney(minor, confirmCurrency) : unitsText(minor));
+  const confirmMoney = (minor: number) => (confirmCurrency ? formatMoney(minor, confirmCurrency) : groupedUnitsText(minor));
 
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate className="grid gap-6 lg:grid-cols-[1fr_20rem]">

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
-import { unitsText } from '@/lib/actions/amount.validation';
+import { groupedUnitsText } from '@/lib/money-text';
 import { type LimitsFormInput, limitsFormSchema } from '@/lib/actions/limits.validation';
 import type { CurrencyLimits } from '@/lib/limits/business-limits';
 import { updateLimits } from '@/server/actions/limits';
@@ -19,7 +19,7 @@ const FIELDS = [
   ['max_card_balance', 'Most a card may hold', 'Payments and top-ups that would pass it are refused.'],
 ] as const;
 
-const asText = (minor: number | null) => (minor === null ? '' : unitsText(minor));
+const asText = (minor: number | null) => (minor === null ? '' : groupedUnitsText(minor));
 
 /** One currency's limits in currency units; an empty field is no limit. */
 export function LimitsForm({ limits, mode }: { limits: CurrencyLimits; mode: string }) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_AMOUNT } from '../validation';
-import { amountText, majorAmountText, parseAmountText, toMinorUnits, unitsText } from './amount.validation';
+import { groupedUnitsText } from '../money-text';
+import { amountText, majorAmountText, parseAmountText, toMinorUnits } from './amount.validation';
 
 const minor = (typed: string) => amountText.safeParse(typed);
 const message = (typed: string) => {
@@ -31,7 +32,7 @@ describe('amounts as people type them', () => {
   });
 
   it('gives the real limit, in currency units, for a too large amount', () => {
-    expect(unitsText(MAX_AMOUNT)).toBe('10,000,000,000.00');
+    expect(groupedUnitsText(MAX_AMOUNT)).toBe('10,000,000,000.00');
     expect(message('10,000,000,000.01')).toBe('The most one amount can be is 10,000,000,000.00.');
     expect(message('99999999999999999999')).toBe('The most one amount can be is 10,000,000,000.00.');
     expect(minor('10,000,000,000')).toEqual({ success: true, data: MAX_AMOUNT });

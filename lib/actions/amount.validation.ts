@@ -1,14 +1,9 @@
 import { z } from 'zod';
+import { groupedUnitsText } from '../money-text';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../validation';
 
 /** Amounts at or above this (in minor units: 100,000.00 of any currency) are sent only after the user confirms them. */
 export const CONFIRM_AT_MINOR = 10_000_000;
-
-/** Minor units as plain figures with grouping, no currency ("10,000,000,000.00"), by integer arithmetic. */
-export function unitsText(minor: number): string {
-  const whole = String(Math.trunc(minor / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${whole}.${String(minor % 100).padStart(2, '0')}`;
-}
 
 const GROUPED = /^\d{1,3}(?:([,\s])\d{3})?(?:\1\d{3})*(?:\.\d+)?$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
@@ -32,7 +27,7 @@ export function parseAmountText(raw: string): { ok: true; text: string } | { ok:
   // Compared as digit strings: a long typed number never becomes a float.
   const max = String(MAX_AMOUNT / 100);
   if (digits.length > max.length || (digits.length === max.length && digits > max) || (digits === max && Number(frac || 0) > 0)) {
-    return { ok: false, message: `The most one amount can be is ${unitsText(MAX_AMOUNT)}.` };
+    return { ok: false, message: `The most one amount can be is ${groupedUnitsText(MAX_AMOUNT)}.` };
   }
   return { ok: true, text: frac ? `${digits}.${frac}` : digits };
 }
@@ -56,6 +51,6 @@ export const amountText = majorAmountText.transform(toMinorUnits).pipe(
   z
     .number()
     .int()
-    .min(MIN_AMOUNT, { error: `The smallest amount is ${unitsText(MIN_AMOUNT)}.` })
-    .max(MAX_AMOUNT, { error: `The most one amount can be is ${unitsText(MAX_AMOUNT)}.` }),
+    .min(MIN_AMOUNT, { error: `The smallest amount is ${groupedUnitsText(MIN_AMOUNT)}.` })
+    .max(MAX_AMOUNT, { error: `The most one amount can be is ${groupedUnitsText(MAX_AMOUNT)}.` }),
 );

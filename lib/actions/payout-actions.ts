@@ -9,7 +9,7 @@ import { payoutParties } from '../payouts/payout-parties';
 import { merchantRefusal, type PayoutQuote, payerRule, quotePayout } from '../payouts/payout-quote';
 import { previewRecipient, type RecipientPreview } from '../payouts/recipient-preview';
 import type { Currency } from '../validation';
-import { unitsText } from './amount.validation';
+import { groupedUnitsText } from '../money-text';
 import { defineAction } from './define-action';
 import { lookupRecipientSchema, previewPayoutSchema, sendPayoutSchema, toPayoutRequest } from './payout.validation';
 import { runOnce } from './run-once';
@@ -44,7 +44,7 @@ function refusalFor(err: ServiceError, currency: Currency, fee: number, bankSlug
     return {
       code: err.code,
       field: 'amount',
-      message: `The amount must be more than the service fee of ${currency} ${unitsText(fee)}, since the fee comes out of it.`,
+      message: `The amount must be more than the service fee of ${currency} ${groupedUnitsText(fee)}, since the fee comes out of it.`,
     };
   }
   if (err.code === 'payout_request_failed' && bankSlug) {

@@ -4,7 +4,7 @@ import type { CardRow } from '../cards/card-view';
 import { checkCardNumberParam } from '../cards/get-card';
 import type { DbOrTx } from '../db/client';
 import { cardNotFound } from '../errors';
-import { unitsText } from '../actions/amount.validation';
+import { groupedUnitsText } from '../money-text';
 import { holdStatus, type TillHoldRow, type TillHoldStatus } from '../holds/till-hold-view';
 import type { Mode } from '../validation';
 import { dayIn } from './time-zone';
@@ -176,7 +176,7 @@ function approvalEvent(action: string, d: Record<string, unknown>): { title: str
       : d.kind === 'refund'
         ? 'Refund'
         : 'Payout';
-  const amount = `${String(d.currency)} ${unitsText(Number(d.amount))}`;
+  const amount = `${String(d.currency)} ${groupedUnitsText(Number(d.amount))}`;
   const reason = typeof d.reason_code === 'string' ? String(d.reason_code).replaceAll('_', ' ') : null;
   const parts = [
     `${amount} (${String(d.reference)}).`,
@@ -327,7 +327,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       kind: 'movement',
       at: iso(r.created_at),
       title,
-      detail: till && kind === 'hold' ? tillHoldDetail(till, `${card.currency} ${unitsText(Number(r.hold_captured ?? 0))}`) : null,
+      detail: till && kind === 'hold' ? tillHoldDetail(till, `${card.currency} ${groupedUnitsText(Number(r.hold_captured ?? 0))}`) : null,
       holdState: till && kind === 'hold' ? till : null,
       // A card-to-card payout from another business's card: its people and keys are not ours to name.
       actor: r.business_id !== null && Number(r.business_id) !== opts.businessId ? 'another business' : actorLabel(r),
@@ -411,7 +411,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
         detail:
           moved === null || moved === 0
             ? 'It held no money when it expired. The card is read-only.'
-            : `Its balance of ${card.currency} ${unitsText(moved)} became breakage. The card is read-only.`,
+            : `Its balance of ${card.currency} ${groupedUnitsText(moved)} became breakage. The card is read-only.`,
         actor: 'the service',
       });
       continue;

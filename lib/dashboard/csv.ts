@@ -16,14 +16,9 @@ export function csvCell(value: CsvValue): string {
 
 export const csvLine = (cells: readonly CsvValue[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-/**
- * Minor units as a plain decimal in currency units ("1234.50", "-0.05"): what a
- * spreadsheet sums. Split as integers, never divided as a float, so every amount prints to the cent.
- */
-export function unitsText(minor: number): string {
-  const abs = BigInt(Math.abs(minor));
-  return `${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-}
+import { unitsText } from '../money-text';
+
+export { unitsText };
 
 /** A time column's header names the zone its values are in, so a reader of the file knows whose day it is. */
 export const timeColumn = (name: string, timeZone: string) => `${name} (${timeZone})`;

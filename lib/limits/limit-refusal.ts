@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors';
-import { formatMinor } from '../rails/chapa/money-text';
+import { groupedUnitsText } from '../money-text';
 
 export const LIMIT_NAMES = ['max_payout', 'daily_payout', 'max_card_balance'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
@@ -18,5 +18,5 @@ const SENTENCES: Record<LimitName, (value: string) => string> = {
 
 /** The one answer for a refusal by a limit: 400 Limit exceeded, the limit named with its value in currency units. */
 export function limitExceededError(exceeded: LimitExceeded, currency: string): ServiceError {
-  return new ServiceError('limit_exceeded', SENTENCES[exceeded.limit](`${formatMinor(Number(exceeded.value))} ${currency}`), { field: 'amount' });
+  return new ServiceError('limit_exceeded', SENTENCES[exceeded.limit](`${groupedUnitsText(Number(exceeded.value))} ${currency}`), { field: 'amount' });
 }

@@ -6,7 +6,7 @@ import { payments } from '../db/schema';
 import { readVerifiedTransaction } from '../rails/chapa/chapa-answers';
 import { callChapa } from '../rails/chapa/chapa-client';
 import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
-import { formatMinor } from '../rails/chapa/money-text';
+import { groupedUnitsText } from '../money-text';
 import { completePayment } from './complete-payment';
 import type { Payment } from './payment-view';
 import { logger } from '../observability/logger';
@@ -133,8 +133,8 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
 
   if (verified.state === 'success') {
     if (verified.amount !== expected || verified.currency !== payment.currency) {
-      const said = `${formatMinor(verified.amount)} ${verified.currency}`;
-      const wanted = `${formatMinor(expected)} ${payment.currency}`;
+      const said = `${groupedUnitsText(verified.amount)} ${verified.currency}`;
+      const wanted = `${groupedUnitsText(expected)} ${payment.currency}`;
       return settle(
         db,
         payment,
@@ -144,7 +144,14 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
         verified.chapaReference,
       );
     }
-    return settle(db, payment, 'success', 'verified', `Chapa's verify confirmed ${formatMinor(expected)} ${payment.currency} paid.`, verified.chapaReference);
+    return settle(
+      db,
+      payment,
+      'success',
+      'verified',
+      `Chapa's verify confirmed ${groupedUnitsText(expected)} ${payment.currency} paid.`,
+      verified.chapaReference,
+    );
   }
   if (verified.state === 'failed')
     return settle(db, payment, 'failed', 'verified', `Chapa's verify reported the payment ${verified.raw.split(' ')[0]}.`, verified.chapaReference);

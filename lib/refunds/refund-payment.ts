@@ -10,7 +10,7 @@ import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import { eventPaymentType, type Payment } from '../payments/payment-view';
 import { chapaConfig, LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
-import { formatMinor } from '../rails/chapa/money-text';
+import { groupedUnitsText } from '../money-text';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { refundEventPayload } from '../webhooks/payloads';
@@ -85,7 +85,7 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
     if (left <= 0) throw new ServiceError('payment_not_refundable', 'This payment has been refunded in full.');
     const amount = opts.amount ?? left;
     if (amount > left) {
-      throw validationError('amount', `amount must be at most ${left} (${formatMinor(left)} ${payment.currency}), what is left to refund of this payment`);
+      throw validationError('amount', `amount must be at most ${left} (${groupedUnitsText(left)} ${payment.currency}), what is left to refund of this payment`);
     }
 
     const card = await lockPaymentCard(tx, payment);

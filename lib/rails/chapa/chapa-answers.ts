@@ -1,3 +1,4 @@
+import { unitsText } from '../../money-text';
 /**
  * Reading Chapa's answers: strict where money depends on them, lenient where its
  * docs disagree with themselves (amounts as numbers or strings, a `status` field
@@ -34,7 +35,7 @@ export function parseMinorUnits(value: unknown): number | null {
 /** Integer minor units as the decimal text Chapa expects ("123.45"). */
 export function toMajorUnits(minor: number): string {
   if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError(`not an amount in minor units: ${minor}`);
-  return `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+  return unitsText(minor);
 }
 
 /** The body's `status`, lower-cased, or null when there is none. */

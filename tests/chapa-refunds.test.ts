@@ -99,6 +99,22 @@ describe('live refunds through Chapa', () => {
     expect((await paymentRecord(ref)).refunded_amount).toBe(6_000);
   });
 
+  it('a refund Chapa keeps refusing waits at most the capped ten minutes between tries, however many it has had', async () => {
+    const { ref } = await paidLive(2_000);
+    await stack.fake.switches({ failures: { refund: { mode: '503', times: 1_000 } } });
+    const res = await live.post(`/api/v1/card/payments/${ref}/refund`, {});
+    const reference = res.body.data.refund_reference as string;
+    await poll(async () => (await refundRow(reference)).attempts).toBeGreaterThanOrEqual(1);
+    // Thirty tries in: uncapped, the 200 ms base doubled thirty times would be days.
+    await testDb().execute(sql`UPDATE refunds SET attempts = 30, next_attempt_at = now() WHERE reference = ${reference}`);
+    await poll(async () => (await refundRow(reference)).attempts).toBe(31);
+    const { rows } = await testDb().execute<{ wait: number }>(
+      sql`SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM refunds WHERE reference = ${reference}`,
+    );
+    expect(rows[0].wait).toBeLessThanOrEqual(600);
+    expect((await refundRow(reference)).status).toBe('pending');
+  });
+
   it('a resend Chapa refuses as a used reference counts as the earlier send having arrived', async () => {
     const { ref } = await paidLive(3_000);
     // Chapa takes the refund, but the answer is lost (a 502 from its edge after processing is played by sending it first ourselves).

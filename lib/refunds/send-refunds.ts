@@ -3,10 +3,10 @@ import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
 import { textField, type ChapaBody } from '../rails/chapa/chapa-answers';
 import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
-import { retryDelayMs } from '../rails/chapa/rail-requests';
 import { requestRefund, saysReferenceUsed } from '../rails/chapa/refunds';
 import { settleRefund } from './settle-refund';
 import { logger } from '../observability/logger';
+import { nextAttemptSql } from '../retry-backoff';
 
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
@@ -36,7 +36,7 @@ async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claime
       ORDER BY r.next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
     )
     UPDATE refunds r SET request_state = 'sending', attempts = r.attempts + 1, updated_at = now(),
-      next_attempt_at = now() + make_interval(secs => greatest(${config.timeoutMs * 2}, ${retryDelayMs(1)} * power(2, least(r.attempts, 20))) / 1000.0)
+      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, config.timeoutMs * 2)}
     FROM due, payments p
     WHERE r.id = due.id AND p.id = r.payment_id
     RETURNING r.id, r.reference, p.link_reference AS tx_ref, r.amount, r.reason, r.attempts`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchBank, readBanks } from './chapa-banks';
-import { retryDelayMs } from './rail-requests';
+import { retryDelayMs } from '../../retry-backoff';
 import { readVerifiedTransfer, transferState } from './transfers';
 
 describe('mapping our bank slugs to Chapa’s GET /banks', () => {

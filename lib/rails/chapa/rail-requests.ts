@@ -6,27 +6,13 @@ import { textField, type ChapaBody } from './chapa-answers';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestTransfer, verifyTransfer, type TransferCheck } from './transfers';
 import { logger } from '../../observability/logger';
+import { nextAttemptSql, retryDelayMs } from '../../retry-backoff';
 
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
 const POLL_MS = 500;
 /** A claim's lease in call timeouts: a pass makes at most two Chapa calls (verify, send), with room to spare. */
 const LEASE_TIMEOUTS = 4;
-
-/**
- * Backoff between tries of one request (sending it, or asking verify how it
- * ended): the first retry within a minute, doubling to at most ten minutes.
- * CHAPA_RETRY_BASE_MS and CHAPA_RETRY_MAX_MS shorten it for tests.
- */
-export function retryDelayMs(tries: number, env: Record<string, string | undefined> = process.env): number {
-  const read = (raw: string | undefined, fallback: number) => {
-    const n = Number(raw);
-    return raw && Number.isFinite(n) && n > 0 ? n : fallback;
-  };
-  const base = read(env.CHAPA_RETRY_BASE_MS, 30_000);
-  const max = read(env.CHAPA_RETRY_MAX_MS, 600_000);
-  return Math.min(max, base * 2 ** Math.max(0, Math.min(tries, 20) - 1));
-}
 
 type Claimed = {
   id: number;
@@ -52,8 +38,6 @@ type Claimed = {
  * the row while this one waits for Chapa.
  */
 async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claimed[]> {
-  const base = retryDelayMs(1);
-  const max = retryDelayMs(Number.MAX_SAFE_INTEGER);
   const result = await db.execute<Claimed & { payout_status: string }>(sql`
     WITH due AS (
       SELECT r.id, p.status AS payout_status FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
@@ -64,7 +48,7 @@ async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claime
       state = CASE WHEN due.payout_status <> 'pending' THEN 'done' WHEN r.state = 'queued' THEN 'sending' ELSE r.state END,
       attempts = CASE WHEN due.payout_status <> 'pending' THEN r.attempts ELSE r.attempts + 1 END,
       last_error = CASE WHEN due.payout_status <> 'pending' THEN 'the payout was ' || due.payout_status || ' before this request went further' ELSE r.last_error END,
-      next_attempt_at = now() + make_interval(secs => greatest(${config.timeoutMs * LEASE_TIMEOUTS}, least(${max}, ${base} * power(2, least(r.attempts, 20)))) / 1000.0),
+      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, config.timeoutMs * LEASE_TIMEOUTS)},
       updated_at = now()
     FROM due, payouts p
     WHERE r.id = due.id AND p.id = r.payout_id

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 const ROOT = import.meta.dirname;
 const UNIT_DIRS = ['lib', 'components'];
+/** Rules over the source itself (imports, layers): no database, no server. */
+const RULES = 'tests/rules/**/*.test.ts';
 
 /** Test files under lib/ and components/ that reach for the shared server or database (through tests/ or inject). */
 function needsServer(): string[] {
@@ -32,8 +34,11 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT_DIRS.map((d) => `${d}/**/*.test.ts`), exclude: serverFiles } },
-      { extends: true, test: { name: 'integration', include: ['tests/**/*.test.ts', ...serverFiles], globalSetup: ['tests/global-setup.ts'] } },
+      { extends: true, test: { name: 'unit', include: [...UNIT_DIRS.map((d) => `${d}/**/*.test.ts`), RULES], exclude: serverFiles } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['tests/**/*.test.ts', ...serverFiles], exclude: [RULES], globalSetup: ['tests/global-setup.ts'] },
+      },
     ],
   },
 });

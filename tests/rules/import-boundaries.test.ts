@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Modules that must never reach the browser: the database, the server's session, Node.js itself. */
 const SERVER_ONLY = [/^node:/, /^pg$/, /^drizzle-orm/, /^next-auth$/, /^server-only$/, /^lib\/db\//, /^server\/(session|run-action)\.ts$/];
 

@@ -1,5 +1,5 @@
 /** Where next-auth keeps the address to return to after sign-in (the second name on https). */
-export const CALLBACK_COOKIES = ['next-auth.callback-url', '__Secure-next-auth.callback-url'];
+const CALLBACK_COOKIES = ['next-auth.callback-url', '__Secure-next-auth.callback-url'];
 
 /** The header that clears each of them. */
 export const CLEAR_CALLBACK_COOKIES = CALLBACK_COOKIES.map((name) => `${name}=; Path=/; Max-Age=0`);

@@ -7,8 +7,18 @@ import path from 'node:path';
 import next from 'next';
 // The multipart parser Next.js decodes actions with, so a body it would choke on is refused first.
 import busboy from 'next/dist/compiled/busboy';
-import { checkActionBody, envelopeOf, MAX_ACTION_BODY_BYTES, MAX_ACTION_FIELDS, mayBeServerAction, type MultipartFields } from '../lib/api/action-body';
+import {
+  checkActionBody,
+  envelopeOf,
+  MAX_ACTION_BODY_BYTES,
+  MAX_ACTION_FIELDS,
+  mayBeServerAction,
+  type MultipartField,
+  type MultipartFields,
+} from '../lib/api/action-body';
 import { rawRefusal, refuseMethod, refuseUnparsedMethod } from '../lib/api/api-methods';
+import { ENVELOPE_REFUSAL, giveBareRefusalsABody, PAGE_REFUSAL } from '../lib/api/bare-refusals';
+import { CLEAR_CALLBACK_COOKIES, holdsBadCallbackCookie, withoutCallbackCookies } from '../lib/auth/callback-cookie';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
 import { holdRequestBody } from '../lib/api/hold-request-body';
 import { LINGER_MS, lingerWhenBodyUnread } from '../lib/api/lingering-close';
@@ -17,18 +27,21 @@ import { securityHeaders } from '../lib/api/security-headers';
 import { positiveEnv } from '../lib/api/rate-limit';
 import { ensureSecrets, readSettings } from '../lib/config';
 import { ServiceError } from '../lib/errors';
-import { createDb } from '../lib/db/client';
+import { closeDb, createDb } from '../lib/db/client';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { startBackgroundWork } from '../lib/background';
 import { drainable } from '../lib/lifecycle/graceful-shutdown';
 import { seedIfEmpty } from '../lib/seed';
+import { routeConsoleToLogger } from '../lib/observability/console-to-log';
 import { logger } from '../lib/observability/logger';
 import { watchPool } from '../lib/observability/metrics';
 import { observeRequests } from '../lib/observability/observe-requests';
 
 /** npm start: database (embedded unless DATABASE_URL), migrations, seed, build if needed, then serve. */
 async function main() {
+  // Next.js and the libraries it loads write errors with console.*: as JSON lines like every other.
+  routeConsoleToLogger(logger);
   const settings = readSettings();
   const secrets = ensureSecrets(settings);
   let embedded: EmbeddedDatabase | undefined;
@@ -58,11 +71,12 @@ async function main() {
     const graceMs = positiveEnv('SHUTDOWN_GRACE_MS', 10_000);
     const settleMs = Number(process.env.SHUTDOWN_SETTLE_MS) || 0;
     await Promise.all([
-      drain ? drain({ graceMs, settleMs, log: (l) => console.log(l) }) : server?.close(),
+      drain ? drain({ graceMs, settleMs, log: (l) => logger.info(l) }) : server?.close(),
       // Requests still running may write outbox events: the workers stop beside them, and any delivery of theirs is handed back.
       stopWork().catch(() => {}),
     ]);
-    await pool.end().catch(() => {});
+    // Every pool ends before the database may stop: an idle connection PostgreSQL ends is not an error to log.
+    await Promise.all([pool.end(), closeDb()]).catch(() => {});
     await stopTracing().catch(() => {});
     await embedded?.stop().catch(() => {});
     process.exit(code);
@@ -84,6 +98,10 @@ async function main() {
     const handle = app.getRequestHandler();
     const trustedHops = trustedProxyHops();
     const headers = securityHeaders({ https: settings.appUrl.startsWith('https:') });
+    const publicFiles = new Set(
+      fs.readdirSync(path.join(process.cwd(), 'public'), { recursive: true, encoding: 'utf8' }).map((f) => `/${f.split(path.sep).join('/')}`),
+    );
+    const isStatic = (p: string) => publicFiles.has(p);
     const listener: http.RequestListener = (req, res) => {
       // Whatever the client wrote in X-Forwarded-For is replaced: sign-in and back office limits read this one address.
       req.headers['x-forwarded-for'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedHops);
@@ -94,11 +112,21 @@ async function main() {
         res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(MALFORMED_PATH_BODY);
         return;
       }
-      const refusedMethod = refuseMethod(req.method ?? '', req.url ?? '/');
+      const refusedMethod = refuseMethod(req.method ?? '', req.url ?? '/', isStatic);
       if (refusedMethod) {
-        res.writeHead(refusedMethod.status, { 'content-type': 'application/json; charset=utf-8', allow: refusedMethod.allow }).end(refusedMethod.body);
+        const type = refusedMethod.contentType ? { 'content-type': refusedMethod.contentType } : {};
+        res.writeHead(refusedMethod.status, { ...type, allow: refusedMethod.allow }).end(refusedMethod.body);
         return;
       }
+      const url = req.url ?? '/';
+      // next-auth answers a stored callback address that is no path of ours with a 500 on every page: it is
+      // dropped and cleared (its own routes refuse it with a 400 and clear it too).
+      if (!url.startsWith('/api/auth/') && holdsBadCallbackCookie(req.headers.cookie)) {
+        req.headers.cookie = withoutCallbackCookies(req.headers.cookie ?? '');
+        res.appendHeader('set-cookie', CLEAR_CALLBACK_COOKIES);
+      }
+      if (!url.startsWith('/_next/') && !isStatic(url.split('?', 1)[0]))
+        giveBareRefusalsABody(req, res, url.startsWith('/api/') ? ENVELOPE_REFUSAL : PAGE_REFUSAL);
       if (mayBeServerAction(req.method, req.url ?? '/', req.headers)) return void handleAction(req, res);
       void handle(req, res);
     };
@@ -123,7 +151,7 @@ async function main() {
       // As Node.js's own handler: nothing is written over an answer already under way.
       const answering = (socket as typeof socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
       if (!socket.writable || answering || err.code === 'ECONNRESET') return void socket.destroy();
-      const refused = err.code === 'HPE_INVALID_METHOD' ? refuseUnparsedMethod(err.rawPacket) : undefined;
+      const refused = err.code === 'HPE_INVALID_METHOD' ? refuseUnparsedMethod(err.rawPacket, isStatic) : undefined;
       if (!refused) return void socket.end(`HTTP/1.1 ${PARSER_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request'}\r\nconnection: close\r\n\r\n`);
       socket.end(rawRefusal(refused, headers.for('/api/').response));
       socket.pause();
@@ -152,18 +180,21 @@ const PARSER_ERROR_STATUS: Record<string, string> = {
 /** The text fields of a multipart body as Next.js's own parser reads them; rejects on a malformed one. */
 const multipartFields: MultipartFields = (body, headers) =>
   new Promise((resolve, reject) => {
-    const fields: string[] = [];
+    const fields: MultipartField[] = [];
     const parser = busboy({ headers, defParamCharset: 'utf8', limits: { fieldSize: MAX_ACTION_BODY_BYTES, fields: MAX_ACTION_FIELDS } });
-    parser.on('field', (_name: string, value: string) => fields.push(value));
+    parser.on('field', (name: string, text: string) => fields.push({ name, text }));
     // React follows "$N" references from field to field as it decodes: thousands of one-level fields chain as deep as one deep field.
     parser.on('fieldsLimit', () => reject(new Error('too many fields')));
-    parser.on('file', (_name: string, stream: NodeJS.ReadableStream) => stream.resume());
+    parser.on('file', (name: string, stream: NodeJS.ReadableStream) => {
+      fields.push({ name, text: null });
+      stream.resume();
+    });
     parser.on('error', reject);
     parser.on('close', () => resolve(fields));
     parser.end(body);
   });
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  logger.error({ err }, 'start failed');
   process.exit(1);
 });

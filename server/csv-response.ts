@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { errorResponse } from '@/lib/api/api-route';
 import type { Permission } from '@/lib/auth/permissions';
 import type { DashboardSession } from '@/lib/auth/session-types';
 import { dayIn } from '@/lib/dashboard/time-zone';
 import { logger } from '@/lib/observability/logger';
+import { requestIdOf } from '@/lib/observability/request-context';
+import { headers } from 'next/headers';
 import { requireAction } from './session';
 
 /** A CSV file for the dashboard: its header line, then text chunks (a batch of lines each) as the reader asks for them. */
@@ -26,7 +27,7 @@ export async function csvExport(permission: Permission, build: (session: Dashboa
     session = await requireAction(permission);
     file = await build(session);
   } catch (err) {
-    return errorResponse(err, randomUUID());
+    return errorResponse(err, requestIdOf(await headers()));
   }
   const encoder = new TextEncoder();
   const { chunks } = file;

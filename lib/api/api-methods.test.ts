@@ -10,13 +10,24 @@ describe('refuseMethod', () => {
       expect(JSON.parse(refuseMethod('PROPFIND', prefix)!.body)).toMatchObject({ status: 'error', message: 'Method not allowed' });
     }
     expect(refuseMethod('HEAD', '/api/webhooks/x')).toBeUndefined();
-    expect(refuseMethod('TRACE', '/cards')).toBeUndefined();
-    expect(refuseMethod('TRACE', '/api/v1x')).toBeUndefined();
+    expect(refuseMethod('TRACE', '/api/v1x')).toMatchObject({ status: 405, allow: 'GET, POST', contentType: expect.stringContaining('json') });
+  });
+
+  it('refuses elsewhere what Next.js does not route: a page on pages and dashboard routes, a bare 405 on static files', () => {
+    for (const method of ['GET', 'POST', 'HEAD', 'OPTIONS']) expect(refuseMethod(method, '/cards?x=1')).toBeUndefined();
+    for (const method of ['PUT', 'PATCH', 'DELETE']) expect(refuseMethod(method, '/cards?x=1')).toMatchObject({ status: 405, allow: 'GET, POST' });
+    expect(refuseMethod('TRACE', '/payouts/export')).toMatchObject({ status: 405, allow: 'GET, POST', contentType: expect.stringContaining('html') });
+    expect(refuseMethod('PROPFIND', '/cards')!.body).toContain('<h1>Method not allowed</h1>');
+    const isStatic = (p: string) => p === '/favicon.ico';
+    expect(refuseMethod('GET', '/favicon.ico', isStatic)).toBeUndefined();
+    for (const method of ['POST', 'PUT', 'TRACE', 'OPTIONS'])
+      expect(refuseMethod(method, '/favicon.ico', isStatic)).toMatchObject({ status: 405, allow: 'GET, HEAD', body: '' });
+    expect(refuseMethod('DELETE', '/_next/static/chunks/x.js')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
   });
 
   it('reads the method and path of a request the parser refused', () => {
     expect(refuseUnparsedMethod(Buffer.from('FOO /api/admin/businesses HTTP/1.1\r\nhost: x\r\n\r\n'))).toMatchObject({ status: 405 });
-    expect(refuseUnparsedMethod(Buffer.from('FOO /login HTTP/1.1\r\n\r\n'))).toBeUndefined();
+    expect(refuseUnparsedMethod(Buffer.from('FOO /login HTTP/1.1\r\n\r\n'))).toMatchObject({ status: 405, contentType: expect.stringContaining('html') });
     expect(refuseUnparsedMethod(Buffer.from('\u0000garbage'))).toBeUndefined();
     expect(refuseUnparsedMethod(undefined)).toBeUndefined();
   });

@@ -2,6 +2,7 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { requestAddress } from '../api/client-address';
 import { getDb } from '../db/client';
+import { logger } from '../observability/logger';
 import { signInLimits } from './sign-in-limits';
 import { authorizeSignIn } from './sign-in';
 import type { Role } from './users';
@@ -33,6 +34,12 @@ export const authOptions: NextAuthOptions = {
   secret: process.env.AUTH_SECRET,
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: '/login' },
+  // next-auth's own logger prints several lines of text; these are the service's JSON lines.
+  logger: {
+    error: (code, metadata) => logger.error({ code, err: metadata instanceof Error ? metadata : metadata.error }, `next-auth: ${code}`),
+    warn: (code) => logger.warn({ code }, `next-auth: ${code}`),
+    debug: () => {},
+  },
   providers: [
     CredentialsProvider({
       name: 'Email and password',

@@ -81,7 +81,19 @@ describe('isCalendarDay', () => {
   it('takes real days from 1970 to 9998 only', () => {
     expect(isCalendarDay('2026-11-24')).toBe(true);
     expect(isCalendarDay('2024-02-29')).toBe(true);
-    for (const bad of ['2026-02-30', '9999-12-31', '1969-12-31', '0000-01-01', '2026-1-01', '', undefined, '2026-11-24T00:00']) {
+    for (const bad of [
+      '2026-02-30',
+      '2026-13-45',
+      '2026-99-99',
+      '2026-00-10',
+      '9999-12-31',
+      '1969-12-31',
+      '0000-01-01',
+      '2026-1-01',
+      '',
+      undefined,
+      '2026-11-24T00:00',
+    ]) {
       expect(isCalendarDay(bad), String(bad)).toBe(false);
     }
   });

@@ -64,7 +64,9 @@ export function zonedDayStart(day: string, timeZone: string): Date {
 export function isCalendarDay(value: string | undefined): value is string {
   if (!value || !/^\d{4}-\d\d-\d\d$/.test(value)) return false;
   const year = Number(value.slice(0, 4));
-  return year >= 1970 && year <= 9998 && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  // Month 13 or day 45 is no date at all: toISOString would throw on it.
+  const at = new Date(`${value}T00:00:00Z`);
+  return year >= 1970 && year <= 9998 && !Number.isNaN(at.getTime()) && at.toISOString().startsWith(value);
 }
 
 /** The calendar day after `day` (YYYY-MM-DD). */

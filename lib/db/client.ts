@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { logger } from '../observability/logger';
+import { outsideRequest } from '../observability/request-context';
 import { watchPool } from '../observability/metrics';
 import * as schema from './schema';
 
@@ -18,8 +19,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 
 export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
+  pool.on('error', poolErrorLogger('postgres pool error', 'error'));
   return { db: drizzle(pool, { schema }), pool };
+}
+
+/**
+ * Logs an idle client's error once, outside whichever request first opened the connection. PostgreSQL
+ * ending its sessions as it shuts down (57P01 and its kin) is news, not a fault of ours: the pool opens new ones.
+ */
+export function poolErrorLogger(message: string, level: 'error' | 'warn'): (err: Error & { code?: string }) => void {
+  return (err) =>
+    outsideRequest(() => {
+      if (err.code?.startsWith('57P')) logger.warn({ code: err.code, reason: err.message }, 'postgres ended an idle connection');
+      else logger[level]({ err }, message);
+    });
 }
 
 const globalForDb = globalThis as unknown as { __giftcardDb?: { db: Db; pool: pg.Pool } };
@@ -33,4 +46,11 @@ export function getDb(): Db {
     watchPool('requests', globalForDb.__giftcardDb.pool);
   }
   return globalForDb.__giftcardDb.db;
+}
+
+/** Ends the app's shared pool, if one was opened: at shutdown, before the database it connects to may stop. */
+export async function closeDb(): Promise<void> {
+  const shared = globalForDb.__giftcardDb;
+  globalForDb.__giftcardDb = undefined;
+  await shared?.pool.end();
 }

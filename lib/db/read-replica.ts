@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { ServiceError } from '../errors';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { type Db, getDb } from './client';
+import { type Db, getDb, poolErrorLogger } from './client';
 import { logger } from '../observability/logger';
 import * as schema from './schema';
 
@@ -163,7 +163,7 @@ function readReplicaOptions(env: NodeJS.ProcessEnv = process.env): ReadReplicaOp
 /** A replica whose host stops answering must not hold a page: connecting gives up after 2 s and read() falls back. */
 function replicaPool(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DB_POOL_SIZE ?? 20), idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
-  pool.on('error', (err) => logger.warn({ err }, 'read replica pool error'));
+  pool.on('error', poolErrorLogger('read replica pool error', 'warn'));
   return drizzle(pool, { schema });
 }
 

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
 import { currentRequest } from './request-context';
-
-const REDACTED = '[redacted]';
+import { REDACTED, scrub } from './scrub';
 
 /** Keys whose values never reach a log line: at the top of a line, or in its headers, body or input. */
 const SECRET_KEYS = [
@@ -21,20 +20,6 @@ const SECRET_KEYS = [
 ];
 // Named paths only: wildcard paths cost pino about 19 µs a line, eight times the line itself (bench/observability).
 const REDACT_PATHS = SECRET_KEYS.flatMap((k) => ['', 'headers', 'body', 'input'].map((under) => (under ? `${under}["${k}"]` : `["${k}"]`)));
-
-// Text written by a library or an error message can quote a request: keys, webhook secrets (percent-encoded too, as in
-// a query), bearer tokens and any run of 9 or more digits (card numbers, phone numbers, spaced or not) are masked.
-const SECRET_TEXT = /\bsk_(?:test|live)_[0-9A-Za-z]+|\bwhsec_[0-9A-Za-z+/=%]+|\bBearer\s+\S+|\+?\d(?:[\d -]?\d){8,}/gi;
-
-/** A text with secrets masked; the configured tokens too, whatever they look like. */
-export function scrub(text: string): string {
-  let out = text;
-  for (const name of ['ADMIN_TOKEN', 'AUTH_SECRET', 'METRICS_TOKEN']) {
-    const value = process.env[name];
-    if (value && value.length >= 8 && out.includes(value)) out = out.replaceAll(value, REDACTED);
-  }
-  return out.replace(SECRET_TEXT, REDACTED);
-}
 
 function scrubError(err: unknown): unknown {
   if (!(err instanceof Error)) return typeof err === 'string' ? scrub(err) : err;

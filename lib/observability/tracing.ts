@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { scrub } from './logger';
+import { scrub } from './scrub';
 
 const URL_ATTRIBUTES = ['http.target', 'http.url', 'url.path', 'url.query', 'url.full'];
 

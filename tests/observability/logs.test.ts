@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, createCard, createTestBusiness, randomPhone, type TestBusiness } from '../helpers';
+import { apiClient, createCard, createTestBusiness, randomPhone, type TestBusiness, waitFor } from '../helpers';
 import { startTestServer, type TestServer } from '../test-server';
 import { logLines, requestLine } from './server-logs';
 
@@ -114,5 +114,52 @@ describe('request logs', () => {
     };
     for (const [name, secret] of Object.entries(secrets)) expect(output.includes(secret), `${name} in the log`).toBe(false);
     expect(output).not.toMatch(/Bearer /i);
+  });
+});
+
+describe('request ids and error lines', () => {
+  it('replace a client id that holds an API key or a card number, which would otherwise be logged verbatim', async () => {
+    const card = await createCard(biz.test);
+    for (const bad of [biz.keys.live, `trace-${biz.keys.test}`, card.card_number, `id.${card.card_number}`]) {
+      const res = await fetch(`${server.baseUrl}/api/v1/banks`, { headers: { 'x-request-id': bad } });
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^req_[0-9A-Za-z]{20}$/);
+      await requestLine(server, id!);
+      expect(server.output().includes(bad), bad).toBe(false);
+    }
+  });
+
+  it('quote the request id on dashboard route errors, not one of their own', async () => {
+    for (const p of [
+      '/api/dashboard/payouts',
+      '/api/dashboard/payments',
+      '/api/dashboard/deliveries',
+      '/api/dashboard/live',
+      '/payouts/export',
+      '/reports/statement/export',
+    ]) {
+      const id = `obs-dash-${p.replaceAll('/', '-')}`;
+      const res = await fetch(`${server.baseUrl}${p}`, { headers: { 'x-request-id': id } });
+      expect(res.status, p).toBe(401);
+      expect(res.headers.get('x-request-id'), p).toBe(id);
+      expect((await requestLine(server, id)).status).toBe(401);
+    }
+    const upload = await fetch(`${server.baseUrl}/api/dashboard/uploads/cards`, { method: 'POST', headers: { 'x-request-id': 'obs-dash-upload' } });
+    expect(upload.headers.get('x-request-id')).toBe('obs-dash-upload');
+  });
+
+  it('write what Next.js and next-auth report as one JSON line each, at error level, with the request id', async () => {
+    // An action id no build has: Next.js reports it; a session cookie that is not a token: next-auth reports it.
+    await fetch(`${server.baseUrl}/login`, { method: 'POST', headers: { 'next-action': 'f'.repeat(42), 'x-request-id': 'obs-next-1' }, body: '[]' });
+    await fetch(`${server.baseUrl}/api/auth/session`, { headers: { cookie: 'next-auth.session-token=not-a-token', 'x-request-id': 'obs-auth-1' } });
+    const next = await waitFor(async () => logLines(server).find((l) => l.request_id === 'obs-next-1' && /Server Action/.test(String(l.msg))));
+    expect(next.level).toMatch(/^(warn|error)$/);
+    const auth = await waitFor(async () => logLines(server).find((l) => l.request_id === 'obs-auth-1' && l.msg !== 'request'));
+    expect(auth).toMatchObject({ level: 'error', code: 'JWT_SESSION_ERROR' });
+    const notJson = server
+      .output()
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('{'));
+    expect(notJson).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { errorResponse } from '@/lib/api/api-route';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { listDeliveryLog } from '@/lib/dashboard/list-delivery-log';
 import { getDb } from '@/lib/db/client';
 import { requireAction } from '@/server/session';
@@ -14,6 +15,6 @@ export async function GET(req: Request) {
     const log = await listDeliveryLog(getDb(), { businessId: session.businessId, mode: session.mode, page, limit: 20 });
     return Response.json(log, { headers: { 'cache-control': 'no-store' } });
   } catch (err) {
-    return errorResponse(err, 'dashboard deliveries');
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }

@@ -1,5 +1,6 @@
 import { requireAction } from '@/server/session';
 import { errorResponse } from '@/lib/api/api-route';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { requestAddress } from '@/lib/api/client-address';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
@@ -17,7 +18,7 @@ export async function GET(req: Request) {
     session = await requireAction('cards:read');
     release = await takeLiveStream(getDb(), liveSessionKey(req.headers.get('cookie'), session.userId), requestAddress(req.headers));
   } catch (err) {
-    return errorResponse(err, 'live');
+    return errorResponse(err, requestIdOf(req.headers));
   }
   const encoder = new TextEncoder();
   let unsubscribe: (() => void | Promise<void>) | undefined;

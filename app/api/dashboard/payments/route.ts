@@ -1,5 +1,6 @@
 import { toPaymentItems } from '@/components/payouts-list/list-items';
 import { errorResponse } from '@/lib/api/api-route';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { paymentsListPage } from '@/lib/dashboard/history-lists';
 import { pageRead } from '@/server/read-your-writes';
 import { requireAction } from '@/server/session';
@@ -16,6 +17,6 @@ export async function GET(req: Request) {
     } = await pageRead((db) => paymentsListPage(db, { ...session, params }));
     return Response.json(toPaymentItems(page, totals), { headers: { 'cache-control': 'no-store' } });
   } catch (err) {
-    return errorResponse(err, 'dashboard payments');
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }

@@ -1,5 +1,6 @@
 import { toPayoutItems } from '@/components/payouts-list/list-items';
 import { errorResponse } from '@/lib/api/api-route';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { payoutsListPage } from '@/lib/dashboard/history-lists';
 import { pageRead } from '@/server/read-your-writes';
 import { requireAction } from '@/server/session';
@@ -16,6 +17,6 @@ export async function GET(req: Request) {
     } = await pageRead((db) => payoutsListPage(db, { ...session, params }));
     return Response.json(toPayoutItems(page, merchantNames, totals), { headers: { 'cache-control': 'no-store' } });
   } catch (err) {
-    return errorResponse(err, 'dashboard payouts');
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }

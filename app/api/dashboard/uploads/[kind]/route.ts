@@ -2,7 +2,7 @@ import { errorResponse } from '@/lib/api/api-route';
 import { readBodyBytes } from '@/lib/api/read-body';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
-import { newRequestId } from '@/lib/ids';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { MAX_UPLOAD_BYTES } from '@/lib/uploads/parse-csv';
 import { previewUpload } from '@/lib/uploads/preview-upload';
 import { isUploadKind, UPLOAD_KINDS } from '@/lib/uploads/upload-kinds';
@@ -27,7 +27,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ kind: s
     const data = await previewUpload(getDb(), { businessId: session.businessId, mode: session.mode, userId: session.userId, kind, fileName, text });
     return Response.json({ status: 'success', data }, { status: 201 });
   } catch (err) {
-    return errorResponse(err, newRequestId());
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }
 

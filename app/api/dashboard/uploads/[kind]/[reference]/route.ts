@@ -1,7 +1,7 @@
 import { errorResponse } from '@/lib/api/api-route';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
-import { newRequestId } from '@/lib/ids';
+import { requestIdOf } from '@/lib/observability/request-context';
 import { isUploadKind, UPLOAD_KINDS } from '@/lib/uploads/upload-kinds';
 import { getUploadJob } from '@/lib/uploads/upload-view';
 import { requireAction } from '@/server/session';
@@ -9,7 +9,7 @@ import { requireAction } from '@/server/session';
 export const dynamic = 'force-dynamic';
 
 /** An upload's status, counts and shown rows, for the job page's polling. */
-export async function GET(_req: Request, { params }: { params: Promise<{ kind: string; reference: string }> }) {
+export async function GET(req: Request, { params }: { params: Promise<{ kind: string; reference: string }> }) {
   try {
     const { kind, reference } = await params;
     if (!isUploadKind(kind)) throw new ServiceError('not_found', 'Uploads are of cards or payouts.');
@@ -17,6 +17,6 @@ export async function GET(_req: Request, { params }: { params: Promise<{ kind: s
     const data = await getUploadJob(getDb(), { businessId: session.businessId, mode: session.mode, kind, reference });
     return Response.json({ status: 'success', data }, { headers: { 'cache-control': 'private, no-store' } });
   } catch (err) {
-    return errorResponse(err, newRequestId());
+    return errorResponse(err, requestIdOf(req.headers));
   }
 }

@@ -199,10 +199,15 @@ describe('the confirmation the forms ask for', () => {
   });
 
   it('is required for a card top-up of 100,000.00 or more, from a link or the business balance', async () => {
-    for (const source_ of ['link', 'business'] as const) {
-      const input = { card_number: source.card_number, source: source_, amount: '100000', submission_id: randomUUID() };
-      expect(await runActionAs(topUpCardAction, session(a, 'operator'), input)).toMatchObject(refused);
-    }
+    const input = (source_: 'link' | 'business') => ({ card_number: source.card_number, source: source_, amount: '100000', submission_id: randomUUID() });
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), input('link'))).toMatchObject(refused);
+    // A top-up the business balance cannot pay is refused for that first, never asked to be confirmed; nothing moves.
+    const before = await payoutCount();
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), input('business'))).toMatchObject({ ok: false, code: 'insufficient_balance' });
+    expect(await payoutCount()).toBe(before);
+    expect((await adminClient().post(`/api/admin/businesses/${a.id}/balance`, { mode: 'test', currency: 'ETB', amount: 10_000_000 })).status).toBe(200);
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), input('business'))).toMatchObject(refused);
+    expect(await payoutCount()).toBe(before);
     const link = { card_number: source.card_number, source: 'link', amount: '100000', submission_id: randomUUID(), confirmed: true };
     expect(await runActionAs(topUpCardAction, session(a, 'operator'), link)).toMatchObject({ ok: true });
   });

@@ -7,7 +7,7 @@ import { ALL_ACTIONS } from '../lib/actions/all-actions';
 import { topUpCardAction } from '../lib/actions/card-actions';
 import { runActionAs } from '../lib/actions/define-action';
 import { startPayment } from '../lib/actions/payment-actions';
-import { previewPayout, sendPayout } from '../lib/actions/payout-actions';
+import { checkPayout, previewPayout, sendPayout } from '../lib/actions/payout-actions';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';
 
 // The actions run in this process against the tests' database, as the server would run them.
@@ -71,7 +71,7 @@ const paymentInput = () => ({ submission_id: randomUUID(), type: 'hosted', card_
 
 describe('payout and payment actions', () => {
   it('are registered in ALL_ACTIONS with money:move', () => {
-    for (const def of [previewPayout, sendPayout, startPayment]) {
+    for (const def of [previewPayout, checkPayout, sendPayout, startPayment]) {
       expect(ALL_ACTIONS).toContain(def);
       expect(def.permission).toBe('money:move');
     }
@@ -188,6 +188,24 @@ describe('the confirmation the forms ask for', () => {
     const { confirmed: _, destination_card_number: __, ...small } = bank;
     expect(await runActionAs(sendPayout, session(a, 'operator'), { ...small, amount: '2.00' })).toMatchObject({ ok: true });
     expect(await runActionAs(sendPayout, session(a, 'operator'), { ...small, submission_id: randomUUID(), amount: '100,000' })).toMatchObject(refused);
+  });
+
+  it('is asked only of a payout its own statement would take: checkPayout refuses one over a limit, and moves nothing', async () => {
+    const before = [await payoutCount(), await balanceOf(source.card_number)];
+    const maxPayout = (max_payout: number | null) => adminClient().put(`/api/admin/businesses/${a.id}/limits`, { mode: 'test', currency: 'ETB', max_payout });
+    expect((await maxPayout(500)).status).toBe(200);
+    try {
+      expect(await runActionAs(checkPayout, session(a, 'operator'), payoutInput())).toMatchObject({
+        ok: false,
+        code: 'limit_exceeded',
+        field: 'amount',
+        message: expect.stringContaining('This payout exceeds the maximum payout limit of 5.00 ETB.'),
+      });
+    } finally {
+      expect((await maxPayout(null)).status).toBe(200);
+    }
+    expect(await runActionAs(checkPayout, session(a, 'operator'), payoutInput())).toMatchObject({ ok: true, data: { passes: true } });
+    expect([await payoutCount(), await balanceOf(source.card_number)]).toEqual(before);
   });
 
   it('is required for payment links of 100,000.00 or more', async () => {

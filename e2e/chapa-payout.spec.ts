@@ -18,6 +18,8 @@ test.beforeAll(async () => {
     databaseUrl: process.env.E2E_DATABASE_URL!,
     adminToken: process.env.E2E_ADMIN_TOKEN!,
     fakeEnv: { CHAPA_FAKE_TRANSFER_SETTLE_MS: '100' },
+    // Each view reads Chapa's listings afresh, so a listing made to fail is read.
+    env: { CHAPA_LIST_CACHE_MS: '0' },
   });
   // The fixtures read E2E_BASE_URL: point them at the live server for this file only.
   sharedBaseUrl = process.env.E2E_BASE_URL;
@@ -109,4 +111,16 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(page.getByTestId('chapa-balances')).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, testInfo, 'chapa-reconciliation');
+
+  // One of Chapa's listings unreadable: the page names that one, and the other side is still compared.
+  await stack.fake.switches({ failures: { transactions_list: { mode: '503', times: 1 } } });
+  await page.reload();
+  await expect(page.getByTestId('provider-unread-transactions')).toContainText(
+    'Chapa’s list of transactions (our payments) could not be read just now (Chapa answered 503)',
+  );
+  await expect(page.getByTestId('provider-unread-transfers')).toHaveCount(0);
+  await expect(provider.locator('tbody tr')).toContainText('Not read');
+  await expect(provider.locator('tbody tr')).toContainText('2,500.00');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshots(page, testInfo, 'chapa-reconciliation-one-listing-unread');
 });

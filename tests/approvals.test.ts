@@ -9,6 +9,7 @@ import { sendDashboardPayout } from '../lib/approvals/dashboard-payout';
 import { refundFromDashboard } from '../lib/approvals/dashboard-refund';
 import { approveRequest, rejectRequest } from '../lib/approvals/decide-approval';
 import { expireApprovals } from '../lib/approvals/expire-approvals';
+import { listApprovals } from '../lib/approvals/list-approvals';
 import { expireDueCards } from '../lib/cards/expire-cards';
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
@@ -165,6 +166,9 @@ describe('deciding', () => {
     const withdrawn = await rejectRequest(testDb(), { ...scope(), reference, userId: users.operator, asMaker: true });
     expect(withdrawn.status).toBe('rejected');
     expect(await apiCard(from)).toMatchObject({ available_amount: 60_000, held_amount: 0 });
+    // Its maker withdrew it: it reads withdrawn, not rejected, wherever it is listed.
+    const [listed] = await listApprovals(testDb(), { ...scope(), view: { reference }, limit: 1 });
+    expect(listed.status).toBe('withdrawn');
   });
 
   it('two approvers at once: exactly one wins, and the payout is made once', async () => {
@@ -417,6 +421,7 @@ describe('a dashboard refund at or above the threshold', () => {
     expect(waiting.approval.amount).toBe(70_000);
     expect(await apiCard(number)).toMatchObject({ available_amount: 0, held_amount: 70_000 });
     await rejectRequest(testDb(), { ...scope(), reference: waiting.approval.reference, userId: users.owner, asMaker: false });
+    expect((await listApprovals(testDb(), { ...scope(), view: { reference: waiting.approval.reference }, limit: 1 }))[0].status).toBe('rejected');
     expect(await apiCard(number)).toMatchObject({ available_amount: 70_000, held_amount: 0 });
     expect(await refunded(reference)).toBe(0);
     await expectLedgerClean();

@@ -19,6 +19,21 @@ const entry = (action: string, target: string | null, details: Record<string, un
 });
 
 describe('audit entries as sentences', () => {
+  it('tells an expiry extension with both days in the business’s zone, and the expiry policy’s old and new rule', () => {
+    const extended = entry('card.expiry_extended', '4921583047261138', {
+      from: '2027-01-31T20:59:59.999Z',
+      to: '2027-06-30T20:59:59.999Z',
+      reason: 'Asked nicely',
+    });
+    expect(said(extended)).toBe('Extended the expiry of card 4921583047261138 from 2027-01-31 to 2027-06-30. Reason given: “Asked nicely”.');
+    const policy = entry('business.expiry_policy_changed', null, { from: { policy: 'never', months: null }, to: { policy: 'after_last_load', months: 12 } });
+    expect(said(policy)).toBe(
+      'Changed the card expiry policy from “never expire” to “expire 12 months after their last load”, for cards issued or loaded from now on.',
+    );
+    const back = entry('business.expiry_policy_changed', null, { from: { policy: 'after_issue', months: 1 }, to: { policy: 'never', months: null } });
+    expect(said(back)).toBe('Changed the card expiry policy from “expire 1 month after issue” to “never expire”, for cards issued or loaded from now on.');
+  });
+
   it('tells CSV uploads started, held for approval, decided and cancelled', () => {
     expect(said(entry('upload.started', 'upl_1', { kind: 'cards' }))).toBe('Started the CSV upload of cards upl_1.');
     expect(said(entry('upload.awaiting_approval', 'upl_2', { kind: 'payouts' }))).toBe(

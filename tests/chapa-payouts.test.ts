@@ -7,9 +7,11 @@ import { readChapaConfig } from '../lib/rails/chapa/config';
 import { chapaTransferOf } from '../lib/rails/chapa/rail-request-view';
 import { settlePayout } from '../lib/payouts/settle-payout';
 import { CUT_SHORT, providerReconciliation } from '../lib/reports/provider-reconciliation';
+import { reconciliationCsvFile } from '../lib/reports/reconciliation/export';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
 import { apiClient, waitFor } from './helpers';
+import { parseCsv } from './parse-csv';
 import { createScratchDatabase } from './test-server';
 
 /**
@@ -17,6 +19,7 @@ import { createScratchDatabase } from './test-server';
  * second app server with CHAPA_* set, its own database, retries shortened.
  */
 
+const PROVIDER_COLUMNS = 11;
 const ADMIN = 'adm_chapa_payouts_0123456789abcdef_0123';
 const RETRY = { CHAPA_RETRY_BASE_MS: '300', CHAPA_RETRY_MAX_MS: '1200' };
 const FAKE = { CHAPA_FAKE_TRANSFER_SETTLE_MS: '100' };
@@ -507,8 +510,8 @@ describe('the provider side in reports', () => {
 
     const today = new Date().toISOString().slice(0, 10);
     const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
-    expect(report).toMatchObject({ available: true, complete: true });
-    if (!report?.available) throw new Error('no report');
+    expect(report).toMatchObject({ complete: true, unread: [] });
+    if (!report) throw new Error('no report');
     expect(report.days).toHaveLength(1);
     const [day] = report.days;
     expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, chapaSettled: 1_100 + 1_300, payments: 1 });
@@ -522,11 +525,40 @@ describe('the provider side in reports', () => {
         detail: 'Still pending here; Chapa says success.',
       }),
     ]);
+    // One listing unreadable: the other side is still compared, and the report names the listing that failed.
+    const opts = { businessId: c.businessId, mode: 'live' as const, timeZone: 'UTC', from: today, to: today };
     await stack.fake.switches({ failures: { transfers_list: { mode: '502', times: 1 } } });
-    expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toEqual({
-      available: false,
-      reason: 'Chapa answered 502',
+    const noTransfers = await providerReconciliation(db, config(), opts);
+    expect(noTransfers).toMatchObject({ unread: [{ listing: 'transfers', reason: 'Chapa answered 502' }] });
+    expect(noTransfers?.days).toEqual([
+      expect.objectContaining({ transfers: 3, oursSettled: 1_100, chapaSettled: null, payments: 1, chapaReceived: day.oursReceived, differences: [] }),
+    ]);
+    await stack.fake.switches({ failures: { transactions_list: { mode: '503', times: 1 } } });
+    const noPayments = await providerReconciliation(db, config(), opts);
+    expect(noPayments).toMatchObject({ unread: [{ listing: 'transactions', reason: 'Chapa answered 503' }] });
+    expect(noPayments?.days).toEqual([
+      expect.objectContaining({ chapaSettled: 2_400, chapaReceived: null, differences: [expect.objectContaining({ reference: lagRef })] }),
+    ]);
+    // The CSV carries the same provider columns, the unread listing named on the day's line.
+    await stack.fake.switches({ failures: { transactions_list: { mode: '503', times: 1 } } });
+    const file = await reconciliationCsvFile(db, { ...opts, chapa: config() });
+    let text = file.header;
+    for await (const chunk of file.chunks) text += chunk;
+    const lines = parseCsv(text);
+    const dayLine = lines.find((l) => l.line === 'day');
+    expect(dayLine).toMatchObject({
+      chapa_payments: '1',
+      chapa_transfers: '3',
+      chapa_received_chapa: 'not read',
+      chapa_received_chapa_minor: '',
+      chapa_paid_out_ledger: '11.00',
+      chapa_paid_out_chapa: '24.00',
+      chapa_paid_out_chapa_minor: '2400',
     });
+    expect(dayLine?.chapa_differences).toContain('Chapa’s list of transactions (our payments) could not be read (Chapa answered 503): not compared');
+    expect(dayLine?.chapa_differences).toContain(`${lagRef}: Still pending here; Chapa says success.`);
+    const total = lines.find((l) => l.line === 'total') ?? {};
+    expect(Object.entries(total).filter(([k, v]) => k.startsWith('chapa_') && v === '')).toHaveLength(PROVIDER_COLUMNS);
     // Test mode, or no Chapa key: no provider column at all.
     expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
     expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
@@ -539,13 +571,13 @@ describe('the provider side in reports', () => {
     const today = new Date().toISOString().slice(0, 10);
     const view = () => providerReconciliation(db, config('60000'), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
     const before = await listReads();
-    expect(await view()).toMatchObject({ available: true, complete: true, days: [{ transfers: 1, oursSettled: 1_400, differences: [] }] });
+    expect(await view()).toMatchObject({ complete: true, days: [{ transfers: 1, oursSettled: 1_400, differences: [] }] });
     const afterFirst = await listReads();
     expect(afterFirst).toBeGreaterThan(before);
     // A payout settled after the cached listing was read: not reported missing at Chapa from the older picture.
     const second = await payout(c, 1_500, 'cbe', '1000123456789');
     await expect.poll(() => payoutStatus(c.live, second.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
-    for (let i = 0; i < 5; i++) expect(await view()).toMatchObject({ available: true, days: [{ transfers: 2, oursSettled: 2_900, differences: [] }] });
+    for (let i = 0; i < 5; i++) expect(await view()).toMatchObject({ days: [{ transfers: 2, oursSettled: 2_900, differences: [] }] });
     expect(await listReads()).toBe(afterFirst);
   });
 
@@ -574,8 +606,8 @@ describe('the provider side in reports', () => {
     }
     const today = new Date().toISOString().slice(0, 10);
     const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
-    expect(report).toMatchObject({ available: true, complete: false });
-    if (!report?.available) throw new Error('no report');
+    expect(report).toMatchObject({ complete: false, unread: [] });
+    if (!report) throw new Error('no report');
     const details = report.days.flatMap((d) => d.differences.map((x) => x.detail));
     expect(details).toEqual([CUT_SHORT]);
     expect(details.join(' ')).not.toContain('lists no');

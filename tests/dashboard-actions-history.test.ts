@@ -7,7 +7,7 @@ import { ALL_ACTIONS } from '../lib/actions/all-actions';
 import { topUpCardAction } from '../lib/actions/card-actions';
 import { runActionAs } from '../lib/actions/define-action';
 import { startPayment } from '../lib/actions/payment-actions';
-import { previewPayout, sendPayout } from '../lib/actions/payout-actions';
+import { checkPayout, previewPayout, sendPayout } from '../lib/actions/payout-actions';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from './helpers';
 
 // The actions run in this process against the tests' database, as the server would run them.
@@ -71,7 +71,7 @@ const paymentInput = () => ({ submission_id: randomUUID(), type: 'hosted', card_
 
 describe('payout and payment actions', () => {
   it('are registered in ALL_ACTIONS with money:move', () => {
-    for (const def of [previewPayout, sendPayout, startPayment]) {
+    for (const def of [previewPayout, checkPayout, sendPayout, startPayment]) {
       expect(ALL_ACTIONS).toContain(def);
       expect(def.permission).toBe('money:move');
     }
@@ -190,6 +190,24 @@ describe('the confirmation the forms ask for', () => {
     expect(await runActionAs(sendPayout, session(a, 'operator'), { ...small, submission_id: randomUUID(), amount: '100,000' })).toMatchObject(refused);
   });
 
+  it('is asked only of a payout its own statement would take: checkPayout refuses one over a limit, and moves nothing', async () => {
+    const before = [await payoutCount(), await balanceOf(source.card_number)];
+    const maxPayout = (max_payout: number | null) => adminClient().put(`/api/admin/businesses/${a.id}/limits`, { mode: 'test', currency: 'ETB', max_payout });
+    expect((await maxPayout(500)).status).toBe(200);
+    try {
+      expect(await runActionAs(checkPayout, session(a, 'operator'), payoutInput())).toMatchObject({
+        ok: false,
+        code: 'limit_exceeded',
+        field: 'amount',
+        message: expect.stringContaining('This payout exceeds the maximum payout limit of 5.00 ETB.'),
+      });
+    } finally {
+      expect((await maxPayout(null)).status).toBe(200);
+    }
+    expect(await runActionAs(checkPayout, session(a, 'operator'), payoutInput())).toMatchObject({ ok: true, data: { passes: true } });
+    expect([await payoutCount(), await balanceOf(source.card_number)]).toEqual(before);
+  });
+
   it('is required for payment links of 100,000.00 or more', async () => {
     const before = await paymentCount();
     expect(await runActionAs(startPayment, session(a, 'operator'), { ...paymentInput(), amount: '100000' })).toMatchObject(refused);
@@ -199,10 +217,15 @@ describe('the confirmation the forms ask for', () => {
   });
 
   it('is required for a card top-up of 100,000.00 or more, from a link or the business balance', async () => {
-    for (const source_ of ['link', 'business'] as const) {
-      const input = { card_number: source.card_number, source: source_, amount: '100000', submission_id: randomUUID() };
-      expect(await runActionAs(topUpCardAction, session(a, 'operator'), input)).toMatchObject(refused);
-    }
+    const input = (source_: 'link' | 'business') => ({ card_number: source.card_number, source: source_, amount: '100000', submission_id: randomUUID() });
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), input('link'))).toMatchObject(refused);
+    // A top-up the business balance cannot pay is refused for that first, never asked to be confirmed; nothing moves.
+    const before = await payoutCount();
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), input('business'))).toMatchObject({ ok: false, code: 'insufficient_balance' });
+    expect(await payoutCount()).toBe(before);
+    expect((await adminClient().post(`/api/admin/businesses/${a.id}/balance`, { mode: 'test', currency: 'ETB', amount: 10_000_000 })).status).toBe(200);
+    expect(await runActionAs(topUpCardAction, session(a, 'operator'), input('business'))).toMatchObject(refused);
+    expect(await payoutCount()).toBe(before);
     const link = { card_number: source.card_number, source: 'link', amount: '100000', submission_id: randomUUID(), confirmed: true };
     expect(await runActionAs(topUpCardAction, session(a, 'operator'), link)).toMatchObject({ ok: true });
   });

@@ -32,7 +32,12 @@ describe('the dashboard’s redeem action', () => {
 
     const owner = await runActionAs(redeemCardAction, await session(biz, 'owner'), { ...input, submission_id: randomUUID(), amount: '40' });
     expect(owner).toMatchObject({ ok: false, code: 'insufficient_balance', field: 'amount' });
-    // A large amount needs the dialog's yes, which the server holds the form to.
+    // A large amount over the balance is refused for that first, never asked to be confirmed; it redeems nothing.
+    const over = await runActionAs(redeemCardAction, operator, { ...input, submission_id: randomUUID(), amount: '1000000' });
+    expect(over).toMatchObject({ ok: false, code: 'insufficient_balance', field: 'amount' });
+    expect((await biz.test.get(`/api/v1/card/${card}`)).body.data.available_amount).toBe(3_750);
+    // One the card holds needs the dialog's yes, which the server holds the form to.
+    await fundCard(card, 100_000_000);
     const large = await runActionAs(redeemCardAction, operator, { ...input, submission_id: randomUUID(), amount: '1000000' });
     expect(large).toMatchObject({ ok: false, code: 'validation_error', fieldErrors: { confirmed: expect.any(String) } });
     for (const role of ['finance', 'support'] as const) {
@@ -42,6 +47,6 @@ describe('the dashboard’s redeem action', () => {
     const other = await createTestBusiness('Redeem actions, other');
     const outsider = await runActionAs(redeemCardAction, await session(other, 'operator'), { ...input, submission_id: randomUUID() });
     expect(outsider).toMatchObject({ ok: false, code: 'card_not_found' });
-    expect((await biz.test.get(`/api/v1/card/${card}`)).body.data.available_amount).toBe(3_750);
+    expect((await biz.test.get(`/api/v1/card/${card}`)).body.data.available_amount).toBe(100_003_750);
   });
 });

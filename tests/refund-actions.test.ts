@@ -49,4 +49,17 @@ describe('the dashboard’s refund action', () => {
     const outsider = await runActionAs(refundPaymentAction, await session(other, 'finance'), { ...input, submission_id: randomUUID() });
     expect(outsider).toMatchObject({ ok: false, code: 'payment_not_found' });
   });
+
+  it('says which balance a refund debited: the card, or the business account once the card was cancelled', async () => {
+    const finance = await session(biz, 'finance');
+    const number = (await createCard(biz.test)).card_number;
+    const started = await biz.test.post('/api/v1/card/payments', { type: 'hosted', amount: 3_000, card_number: number });
+    const reference = started.body.data.link_reference as string;
+    await biz.test.post(`/api/v1/test-helpers/payments/${reference}/complete`, { status: 'success' });
+    const fromCard = await runActionAs(refundPaymentAction, finance, { submission_id: randomUUID(), reference, amount: '5', reason: '' });
+    expect(fromCard).toMatchObject({ ok: true, data: { sent: true, debited: 'card' } });
+    expect((await biz.test.delete(`/api/v1/card/${number}`)).status).toBe(200);
+    const fromBusiness = await runActionAs(refundPaymentAction, finance, { submission_id: randomUUID(), reference, amount: '5', reason: '' });
+    expect(fromBusiness).toMatchObject({ ok: true, data: { sent: true, debited: 'business_account', refund: { amount: 500, refunded_amount: 1_000 } } });
+  });
 });

@@ -134,7 +134,7 @@ describe('the delivery log', () => {
         return found?.attempts.length ? found : undefined;
       });
       expect(entry.payload).toBe(received.body.toString('utf8'));
-      expect(entry.subject).toEqual({ kind: 'payout', reference, href: `/payouts/${reference}` });
+      expect(entry.subject).toEqual({ label: 'Payout', reference, href: `/payouts/${reference}` });
       const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
       expect(headers['webhook-id']).toBe(received.headers['webhook-id']);
       expect(Object.keys(headers).sort()).toEqual(
@@ -145,6 +145,27 @@ describe('the delivery log', () => {
         expect(JSON.stringify(entry)).not.toContain(String(received.headers[name]));
       }
       expect(JSON.stringify(entry)).not.toContain((await findEndpoint(testDb(), biz.id, 'test', 'business'))!.secret);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('links a hold’s events to its card’s page, never to a payout page that does not exist', async () => {
+    const receiver = await startReceiver();
+    try {
+      const set = await runActionAs(setWebhookUrl, owner, { url: `${receiver.url}/holds` });
+      if (!set.ok) throw new Error(set.message);
+      const card = await createCard(biz.test);
+      await fundCard(card.card_number, 3_000);
+      const placed = await biz.test.post(`/api/v1/card/${card.card_number}/holds`, { amount: 700 });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+      const reference = placed.body.data.hold_reference as string;
+      const entry = await waitFor(async () => {
+        const { items } = await listDeliveryLog(testDb(), { businessId: biz.id, mode: 'test', page: 1, limit: 20 });
+        return items.find((i) => i.subject.reference === reference);
+      });
+      expect(entry.type).toBe('hold.created');
+      expect(entry.subject).toEqual({ label: 'Hold', reference, href: `/cards/${card.card_number}` });
     } finally {
       await receiver.close();
     }

@@ -1,7 +1,7 @@
 import { bankName } from '@/components/history/payout-labels';
 import { formatMoney } from '@/components/ui/money';
 import type { AuditEntry, AuditSubject } from '@/lib/dashboard/list-audit-log';
-import { formatDateTime } from '@/lib/dashboard/time-zone';
+import { dayIn, formatDateTime } from '@/lib/dashboard/time-zone';
 import { API_KEY_SCOPES } from '@/lib/keys/key-scopes';
 
 const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support' };
@@ -72,6 +72,10 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         const moved = moneyOf(d.moved_to_business_account, currency);
         return moved ? `Cancelled card ${target}; its balance of ${moved} moved to the business balance.` : `Cancelled card ${target}.`;
       }
+      if (verb === 'expiry_extended') {
+        const day = (v: unknown) => (text(v) && !Number.isNaN(Date.parse(String(v))) ? dayIn(timeZone, new Date(String(v))) : 'an unknown day');
+        return `Extended the expiry of card ${target} from ${day(d.from)} to ${day(d.to)}.${reason}`;
+      }
       return `Changed card ${target}.`;
     }
     case 'hold': {
@@ -140,6 +144,17 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         return d.required
           ? 'Required two-factor sign-in for everyone in the business; users without it must set it up before anything else.'
           : 'Stopped requiring two-factor sign-in for the business.';
+      if (verb === 'expiry_policy_changed') {
+        const policy = (v: unknown) => {
+          const p = (v ?? {}) as Record<string, unknown>;
+          const months = num(p.months);
+          const span = months === null ? 'some months' : `${months} month${months === 1 ? '' : 's'}`;
+          if (p.policy === 'after_issue') return `expire ${span} after issue`;
+          if (p.policy === 'after_last_load') return `expire ${span} after their last load`;
+          return 'never expire';
+        };
+        return `Changed the card expiry policy from “${policy(d.from)}” to “${policy(d.to)}”, for cards issued or loaded from now on.`;
+      }
       return 'Changed the business settings.';
     }
     case 'api_key':

@@ -13,7 +13,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { toMinorUnits } from '@/lib/actions/amount.validation';
-import { isLargeAmount } from '@/lib/actions/confirmation';
 import { redeemFormSchema, type RedeemForm } from '@/lib/actions/redemption.validation';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
@@ -31,6 +30,8 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
   const submit = async (values: RedeemForm) => {
     setOutcome(null);
     const result = await redeemCard(values);
+    // A large amount: the server has made every check of the redemption, and asks for a yes only of one that would go through.
+    if (!result.ok && result.fieldErrors?.confirmed) return setConfirming(values);
     setConfirming(null);
     if (!result.ok) {
       // Too little on the card, or a fee above the amount, belong on the amount; a disabled card is said below the form.
@@ -52,10 +53,7 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
     router.refresh();
   };
 
-  const onSubmit = handleSubmit(async (values) => {
-    if (isLargeAmount(toMinorUnits(values.amount)) && !values.confirmed) return setConfirming(values);
-    await submit(values);
-  });
+  const onSubmit = handleSubmit(submit);
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Redeem">

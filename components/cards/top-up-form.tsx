@@ -16,7 +16,6 @@ import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toMinorUnits } from '@/lib/actions/amount.validation';
-import { isLargeAmount } from '@/lib/actions/confirmation';
 
 type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string; text: string } | { kind: 'error'; text: string };
 
@@ -36,6 +35,8 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
   const submit = async (values: TopUpForm) => {
     setOutcome(null);
     const result = await topUpCard(values);
+    // A large amount: the server has made every check of the top-up, and asks for a yes only of one that would go through.
+    if (!result.ok && result.fieldErrors?.confirmed) return setConfirming(values);
     setConfirming(null);
     if (!result.ok) {
       if (result.fieldErrors?.amount) setError('amount', { message: result.fieldErrors.amount }, { shouldFocus: true });
@@ -57,10 +58,7 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
     router.refresh();
   };
 
-  const onSubmit = handleSubmit(async (values) => {
-    if (isLargeAmount(toMinorUnits(values.amount)) && !values.confirmed) return setConfirming(values);
-    await submit(values);
-  });
+  const onSubmit = handleSubmit(submit);
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Top up">

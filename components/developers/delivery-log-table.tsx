@@ -35,7 +35,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                     className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
                     data-testid="delivery-subject"
                   >
-                    {d.subject.kind === 'payout' ? 'Payout' : 'Payment'} <span className="break-all font-mono">{d.subject.reference}</span>
+                    {d.subject.label} <span className="break-all font-mono">{d.subject.reference}</span>
                   </Link>
                 </p>
                 <p className={`text-sm ${d.state === 'delivered' ? 'text-slate-700' : 'text-red-800'}`} data-testid="delivery-explanation">

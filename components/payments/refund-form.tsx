@@ -60,11 +60,10 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
       return;
     }
     const r = result.data.refund;
+    const debited = result.data.debited === 'card' ? 'The card was debited' : 'The business balance was debited (the card had been cancelled)';
     setOutcome({
       tone: 'success',
-      text: `${formatMoney(r.amount, currency)} refunded (${r.refund_reference}). ${
-        r.status === 'pending' ? 'The card was debited; Chapa repays the payer.' : 'The card was debited and the payer repaid.'
-      }`,
+      text: `${formatMoney(r.amount, currency)} refunded (${r.refund_reference}). ${debited}${r.status === 'pending' ? '; Chapa repays the payer.' : ' and the payer repaid.'}`,
     });
     setOpen(false);
     reset({ ...fresh(), amount: groupedUnitsText(r.refundable_amount) });

@@ -10,6 +10,7 @@ import { StatusBadge } from '@/components/ui/status-badge';
 import { TableHead } from '@/components/ui/table-head';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import type { ListView } from '@/lib/dashboard/keyset-cursor';
+import { isReversedRange } from '@/lib/dashboard/time-zone';
 import { fetchJson } from './fetch-json';
 import type { HistoryRow, ListPage } from './list-items';
 import { ListPager } from './list-pager';
@@ -45,6 +46,13 @@ export function HistoryList<T extends HistoryRow>({ kind, search, filters, view,
   // The page hydrates this query, so there is data from the first paint.
   if (!data) return null;
   const filtered = Object.values(filters).some(Boolean);
+  if (data.rows.length === 0 && isReversedRange(filters)) {
+    return (
+      <EmptyState title={`No ${kind} match these dates: the range is reversed`}>
+        The first day ({filters.from}) is after the last ({filters.to}). Swap them to see the {kind} between.
+      </EmptyState>
+    );
+  }
   if (data.rows.length === 0) {
     return (
       <EmptyState title={filtered ? `No ${kind} match these filters` : `No ${kind} yet`}>

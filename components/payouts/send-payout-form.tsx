@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { type FieldErrors as FormErrors, useForm, useWatch } from 'react-hook-form';
-import { previewPayout, sendPayout } from '@/server/actions/payouts';
+import { checkPayout, previewPayout, sendPayout } from '@/server/actions/payouts';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';
@@ -113,6 +113,16 @@ export function SendPayoutForm({
 
   const onInvalid = (errs: FormErrors<SendPayoutInput>) => focusFirst(errs);
 
+  /** Asks for a yes only of a payout its own statement would take now (limits included); else says why, on its field. */
+  const ask = async (question: NonNullable<typeof confirming>) => {
+    const refused = await unwrap(checkPayout(question.typed)).then(
+      () => null,
+      (err: unknown) => failureOf(err),
+    );
+    if (refused) return place(refused);
+    setConfirming(question);
+  };
+
   const onValid = async (v: SendPayoutValues) => {
     if (send.isPending || send.isSuccess) return;
     setAlert(null);
@@ -144,12 +154,12 @@ export function SendPayoutForm({
         setError('destination_card_number', { message: who.reason ?? 'This card cannot receive money.' });
         return focusFirst({ destination_card_number: true });
       }
-      return setConfirming({ values: v, typed, recipient: who });
+      return ask({ values: v, typed, recipient: who });
     }
     if (v.destination_type === 'b2b') {
-      if (checked?.merchantName) return setConfirming({ values: v, typed, business: { name: checked.merchantName, merchantId: v.merchant_id! } });
+      if (checked?.merchantName) return ask({ values: v, typed, business: { name: checked.merchantName, merchantId: v.merchant_id! } });
     }
-    if (isLargeAmount(v.amount)) return setConfirming({ values: v, typed });
+    if (isLargeAmount(v.amount)) return ask({ values: v, typed });
     send.mutate(typed);
   };
 

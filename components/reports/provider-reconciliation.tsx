@@ -1,7 +1,7 @@
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import type { ChapaBalancesView } from '@/lib/rails/chapa/chapa-balances';
-import type { ProviderReconciliation } from '@/lib/reports/provider-reconciliation';
+import { LISTING_NAMES, type ProviderReconciliation } from '@/lib/reports/provider-reconciliation';
 import { dayLabel } from './reconciliation-table';
 
 /** Chapa's balances, as GET /balances gives them now (owner and finance; the service's own Chapa account). */
@@ -32,6 +32,9 @@ export function ChapaBalances({ view }: { view: ChapaBalancesView }) {
   );
 }
 
+const chapaFigure = (minor: number | null, currency: string) =>
+  minor === null ? <span className="text-slate-600">Not read</span> : formatMoney(minor, currency);
+
 /** The provider column: each live day's Chapa transactions and transfers against our payments and payouts, differences listed. */
 export function ProviderReconciliationSection({ report }: { report: ProviderReconciliation }) {
   return (
@@ -39,9 +42,15 @@ export function ProviderReconciliationSection({ report }: { report: ProviderReco
       <h2 id="provider-recon" className="mb-2 text-lg font-semibold text-slate-900">
         Chapa against our ledger
       </h2>
-      {!report.available ? (
-        <Notice tone="error">Chapa’s list of transfers could not be read just now ({report.reason}). Reload the page to try again.</Notice>
-      ) : report.days.length === 0 ? (
+      {report.unread.map((u) => (
+        <div key={u.listing} className="mb-3" data-testid={`provider-unread-${u.listing}`}>
+          <Notice tone="error">
+            {LISTING_NAMES[u.listing]} could not be read just now ({u.reason}): its column shows “Not read” and nothing of it is compared. Reload the page to
+            try again.
+          </Notice>
+        </div>
+      ))}
+      {report.days.length === 0 ? (
         <p className="text-sm text-slate-700">No payment or payout went through Chapa on these days.</p>
       ) : (
         <>
@@ -95,12 +104,14 @@ export function ProviderReconciliationSection({ report }: { report: ProviderReco
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{d.payments}</td>
                     <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.oursReceived, d.currency)}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.chapaReceived, d.currency)}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{chapaFigure(d.chapaReceived, d.currency)}</td>
                     <td className="px-3 py-2 text-right tabular-nums">{d.transfers}</td>
                     <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.oursSettled, d.currency)}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(d.chapaSettled, d.currency)}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{chapaFigure(d.chapaSettled, d.currency)}</td>
                     <td className="px-3 py-2">
-                      {d.differences.length === 0 ? (
+                      {d.differences.length === 0 && (d.chapaReceived === null || d.chapaSettled === null) ? (
+                        <span className="text-slate-700">None among what was read</span>
+                      ) : d.differences.length === 0 ? (
                         <span className="text-emerald-800">None</span>
                       ) : (
                         <ul className="space-y-1">

@@ -4,7 +4,8 @@ import { createCard as createCardCore } from '../cards/create-card';
 import { setCardStatus } from '../cards/set-card-status';
 import { ServiceError } from '../errors';
 import { createPayment } from '../payments/create-payment';
-import { createTransfer } from '../payouts/create-transfer';
+import { dryRun } from '../db/dry-run';
+import { createTransfer, recordTransfer } from '../payouts/create-transfer';
 import { toMinorUnits } from './amount.validation';
 import { normaliseTypedPhone } from '../cards/phone';
 import { cardRefSchema, createCardFormSchema, disableCardFormSchema, topUpFormSchema } from './cards.validation';
@@ -97,19 +98,19 @@ export const topUpCardAction = defineAction({
   schema: topUpFormSchema,
   handler: async ({ db, session, input }) => {
     const amount = toMinorUnits(input.amount);
+    const base = { businessId: session.businessId, mode: session.mode, actor: session.actor };
+    const transfer = { ...base, input: { amount, bank_slug: 'link', account_number: input.card_number, account_name: `Top-up by ${session.email}` } };
+    // Before asking for a yes, the top-up's own refusal (too little in the business account), never after it.
+    if (input.source === 'business' && isLargeAmount(amount) && input.confirmed !== true) await dryRun(db, (on) => recordTransfer(on, transfer));
     requireConfirmation(isLargeAmount(amount), input.confirmed);
     return runOnce(
       db,
       session,
       { action: 'cards.top_up', submissionId: input.submission_id, input: [input.card_number, input.source, amount] },
       async (): Promise<TopUpResult> => {
-        const base = { businessId: session.businessId, mode: session.mode, actor: session.actor };
         if (input.source === 'business') {
-          const transfer = await createTransfer(db, {
-            ...base,
-            input: { amount, bank_slug: 'link', account_number: input.card_number, account_name: `Top-up by ${session.email}` },
-          });
-          return { source: 'business', reference: transfer.provider_reference, amount };
+          const made = await createTransfer(db, transfer);
+          return { source: 'business', reference: made.provider_reference, amount };
         }
         const payment = await createPayment(db, { ...base, input: { type: 'hosted', amount, card_number: input.card_number } });
         return { source: 'link', linkReference: payment.link_reference, checkoutUrl: payment.checkout_url!, amount, serviceFee: payment.service_fee };

@@ -5,6 +5,9 @@ import { businesses } from '../db/schema';
 import type { ErrorCode, ServiceError } from '../errors';
 import { findBank } from '../rails/banks';
 import { sendDashboardPayout } from '../approvals/dashboard-payout';
+import { dryRun } from '../db/dry-run';
+import { writeRequestedPayout } from '../payouts/create-payout';
+import { parsePayoutRequest } from '../payouts/payout-request';
 import { payoutParties } from '../payouts/payout-parties';
 import { merchantRefusal, type PayoutQuote, payerRule, quotePayout } from '../payouts/payout-quote';
 import { previewRecipient, type RecipientPreview } from '../payouts/recipient-preview';
@@ -148,6 +151,24 @@ export const lookupRecipient = defineAction({
       cardNumber: input.destination_card_number,
       sourceCardNumber: input.card_number && /^\d{16}$/.test(input.card_number) ? input.card_number : undefined,
     }),
+});
+
+/**
+ * The form's last check before its dialog asks for a yes: the payout's own
+ * statement, run and rolled back (quiet, telling no rail), so whatever it
+ * would refuse (a limit, the balance, a card changed since the preview) is
+ * refused here, never after the yes.
+ */
+export const checkPayout = defineAction({
+  name: 'checkPayout',
+  permission: 'money:move',
+  schema: sendPayoutSchema,
+  handler: async ({ db, session, input }) => {
+    const request = parsePayoutRequest(toPayoutRequest(input));
+    const opts = { businessId: session.businessId, mode: session.mode, actor: session.actor, quiet: true };
+    await dryRun(db, (tx) => writeRequestedPayout(db, opts, request, tx));
+    return { passes: true };
+  },
 });
 
 /** Sends a payout as the signed-in user, once per form submission. */

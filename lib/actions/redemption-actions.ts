@@ -1,5 +1,6 @@
 import { redeemCard, type Redemption } from '../redemptions/redeem-card';
 import { toMinorUnits } from './amount.validation';
+import { dryRun } from '../db/dry-run';
 import { isLargeAmount, requireConfirmation } from './confirmation';
 import { defineAction } from './define-action';
 import { redeemFormSchema } from './redemption.validation';
@@ -12,21 +13,24 @@ export const redeemCardAction = defineAction({
   schema: redeemFormSchema,
   handler: async ({ db, session, input }) => {
     const amount = toMinorUnits(input.amount);
-    requireConfirmation(isLargeAmount(amount), input.confirmed);
     const merchantReference = input.merchant_reference || undefined;
+    const redeem = (on: typeof db) =>
+      redeemCard(on, {
+        businessId: session.businessId,
+        mode: session.mode,
+        actor: session.actor,
+        cardNumber: input.card_number,
+        amount,
+        merchant_reference: merchantReference,
+      });
+    // Before asking for a yes, the redemption's own refusal (too little on the card), never after it.
+    if (isLargeAmount(amount) && input.confirmed !== true) await dryRun(db, redeem);
+    requireConfirmation(isLargeAmount(amount), input.confirmed);
     return runOnce<Redemption>(
       db,
       session,
       { action: 'cards.redeem', submissionId: input.submission_id, input: [input.card_number, amount, merchantReference ?? null] },
-      () =>
-        redeemCard(db, {
-          businessId: session.businessId,
-          mode: session.mode,
-          actor: session.actor,
-          cardNumber: input.card_number,
-          amount,
-          merchant_reference: merchantReference,
-        }),
+      () => redeem(db),
     );
   },
 });

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import { ServiceError } from '../errors';
 import { businessAccountId } from '../ledger/accounts';
-import { refundPayment, refundSource } from '../refunds/refund-payment';
+import { type RefundDebited, refundPaymentFrom, refundSource } from '../refunds/refund-payment';
 import type { RefundRecord } from '../refunds/refund-view';
 import type { Mode } from '../validation';
 import { payoutNeedsApproval } from './approval-thresholds';
@@ -22,7 +22,7 @@ export interface DashboardRefundOptions {
   reason?: string;
 }
 
-export type DashboardRefundResult = { sent: true; refund: RefundRecord } | { sent: false; approval: ApprovalRequested };
+export type DashboardRefundResult = { sent: true; refund: RefundRecord; debited: RefundDebited } | { sent: false; approval: ApprovalRequested };
 
 /**
  * A refund asked for from a payment's page: made at once, or, at or above
@@ -44,7 +44,7 @@ export async function refundFromDashboard(db: Db, opts: DashboardRefundOptions):
   // Anything that is not a valid refund over the threshold gets refundPayment's own answer (not found, not refundable, too much).
   if (!needsApproval) {
     const { userId: _maker, ...refund } = opts;
-    return { sent: true, refund: await refundPayment(db, { ...refund, actor }) };
+    return { sent: true, ...(await refundPaymentFrom(db, { ...refund, actor })) };
   }
   const [card] = await selectCards(db, sql`c.id = ${payment.cardId} AND c.business_id = ${opts.businessId} AND c.mode = ${opts.mode}`);
   if (!card) throw new ServiceError('payment_not_refundable', 'The card this payment credited is gone.');

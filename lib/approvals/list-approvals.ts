@@ -6,7 +6,8 @@ import type { ApprovalKind, ApprovalStatus } from './approval-request';
 export interface ApprovalListItem {
   reference: string;
   kind: ApprovalKind;
-  status: ApprovalStatus;
+  /** Withdrawn: rejected by the teammate who asked (stored as rejected, as its money is released the same way). */
+  status: ApprovalStatus | 'withdrawn';
   currency: Currency;
   amount: number;
   held: number;
@@ -70,7 +71,7 @@ export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Pro
   return rows.map((r) => ({
     reference: String(r.reference),
     kind: r.kind as ApprovalKind,
-    status: r.status as ApprovalStatus,
+    status: r.status === 'rejected' && r.decided_by !== null && Number(r.decided_by) === Number(r.maker_user_id) ? 'withdrawn' : (r.status as ApprovalStatus),
     currency: r.currency as Currency,
     amount: Number(r.amount),
     held: Number(r.held),

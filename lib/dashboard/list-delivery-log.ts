@@ -19,8 +19,8 @@ export interface DeliveryLogEntry {
   payload: string;
   /** The headers of the latest attempt (or of the first, before any), signatures hidden. */
   headers: { name: string; value: string }[];
-  /** The dashboard page of the payout or payment the event is about. */
-  subject: { kind: 'payout' | 'payment'; reference: string; href: string };
+  /** What the event is about and its dashboard page: a hold, a redemption or an expiry is shown on its card's page. */
+  subject: { label: string; reference: string; href: string };
   url: string;
   state: string;
   createdAt: string;
@@ -33,6 +33,18 @@ export interface ListDeliveryLogOptions {
   mode: Mode;
   page: number;
   limit: number;
+}
+
+const CARD_SUBJECTS: Record<string, string> = { hold: 'Hold', card: 'Card' };
+
+function subjectOf(type: string, reference: string, body: string): DeliveryLogEntry['subject'] {
+  const family = type.split('.')[0];
+  if (family === 'payment' || family === 'payout') {
+    return { label: family === 'payment' ? 'Payment' : 'Payout', reference, href: `/${family}s/${encodeURIComponent(reference)}` };
+  }
+  const card = (JSON.parse(body) as { card_number?: unknown }).card_number;
+  const label = type === 'card.redeemed' ? 'Redemption' : (CARD_SUBJECTS[family] ?? 'Event');
+  return { label, reference, href: typeof card === 'string' ? `/cards/${encodeURIComponent(card)}` : '/developers' };
 }
 
 /**
@@ -62,7 +74,6 @@ export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promis
     hasNext: rows.length > o.limit,
     items: rows.slice(0, o.limit).map((r) => {
       const attempts = (r.attempt_log as DeliveryAttempt[]).map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt)! }));
-      const kind = String(r.type).startsWith('payment.') ? 'payment' : 'payout';
       const reference = String(r.subject_reference);
       const sentAt = Date.parse(attempts[0]?.attemptedAt ?? iso(r.created_at)!);
       return {
@@ -70,7 +81,7 @@ export async function listDeliveryLog(db: Db, o: ListDeliveryLogOptions): Promis
         type: String(r.type),
         payload: String(r.body),
         headers: headersAsShown(String(r.event_id), Math.floor(sentAt / 1000), r.rotating === true),
-        subject: { kind, reference, href: `/${kind}s/${encodeURIComponent(reference)}` },
+        subject: subjectOf(String(r.type), reference, String(r.body)),
         url: String(r.url),
         state: String(r.state),
         createdAt: iso(r.created_at)!,

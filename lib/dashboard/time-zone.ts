@@ -69,6 +69,9 @@ export function isCalendarDay(value: string | undefined): value is string {
   return year >= 1970 && year <= 9998 && !Number.isNaN(at.getTime()) && at.toISOString().startsWith(value);
 }
 
+/** A from day after the to day (both YYYY-MM-DD): a list filtered so is empty for that reason alone, and says so. */
+export const isReversedRange = (f: { from?: string; to?: string }) => f.from !== undefined && f.to !== undefined && f.from > f.to;
+
 /** The calendar day after `day` (YYYY-MM-DD). */
 export function nextDay(day: string): string {
   const [y, m, d] = day.split('-').map(Number);

@@ -41,6 +41,18 @@ const LIVE_SETTLE_AFTER_MS = 0;
  * inside the business's own books.
  */
 export async function createTransfer(db: Db, opts: CreateTransferOptions) {
+  const payout = await recordTransfer(db, opts);
+  announceCreated(db, opts.businessId, opts.mode, 'payout', payout.reference);
+  return {
+    provider_reference: payout.reference,
+    status: 'PENDING',
+    created_at: payout.createdAt.toISOString(),
+    updated_at: payout.updatedAt.toISOString(),
+  };
+}
+
+/** The top-up's checks and writes, without telling the live pages: what createTransfer does, and what a dry run of it checks. */
+export async function recordTransfer(db: Db, opts: CreateTransferOptions) {
   const input = parseInput(transferSchema, opts.input);
   if (input.bank_slug !== 'link') throw new ServiceError('invalid_bank_slug', 'A ledger top-up takes bank_slug link.');
   const card = await requireOwnCard(db, opts.businessId, opts.mode, input.account_number);
@@ -52,7 +64,7 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
   ]);
   const settleMs = opts.mode === 'live' ? LIVE_SETTLE_AFTER_MS : sandboxBankRail.settleAfterMs();
   const reference = newReference('trf');
-  const payout = await inTransaction(db, async (tx) => {
+  return inTransaction(db, async (tx) => {
     const locked = await tx.execute<{ status: number; cancelled: boolean }>(
       sql`SELECT status, cancelled_at IS NOT NULL AS cancelled FROM cards WHERE id = ${card.id} FOR NO KEY UPDATE`,
     );
@@ -106,11 +118,4 @@ export async function createTransfer(db: Db, opts: CreateTransferOptions) {
     });
     return row;
   });
-  announceCreated(db, opts.businessId, opts.mode, 'payout', payout.reference);
-  return {
-    provider_reference: payout.reference,
-    status: 'PENDING',
-    created_at: payout.createdAt.toISOString(),
-    updated_at: payout.updatedAt.toISOString(),
-  };
 }

@@ -63,6 +63,14 @@ export async function refundSource(
  * The payer's service fee is not refunded: at most `amount` comes back.
  */
 export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise<RefundRecord> {
+  return (await refundPaymentFrom(db, opts)).refund;
+}
+
+/** Where a refund took its money from: the card, or the business account when the card had been cancelled (or never got it). */
+export type RefundDebited = 'card' | 'business_account';
+
+/** refundPayment, also saying which account it debited (the dashboard tells staff). */
+export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Promise<{ refund: RefundRecord; debited: RefundDebited }> {
   const scope = and(eq(payments.linkReference, opts.reference.trim()), eq(payments.businessId, opts.businessId), eq(payments.mode, opts.mode));
   const [probe] = await db.select().from(payments).where(scope);
   if (!probe) throw new ServiceError('payment_not_found', 'No payment with this link_reference belongs to your business.');
@@ -75,8 +83,9 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
   const clearing = await clearingAccountId(db, refundClearingRail(probe.type), probe.mode, probe.currency);
   const businessAccount = await businessAccountId(db, probe.businessId, probe.mode, probe.currency);
   const reason = opts.reason?.trim() ? opts.reason.trim().slice(0, REFUND_REASON_MAX) : null;
+  const debitedOf = (source: number): RefundDebited => (source === businessAccount ? 'business_account' : 'card');
 
-  const record = await inTransaction(db, async (tx) => {
+  const { record, debited } = await inTransaction(db, async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, probe.id)).for('update');
     if (payment.status !== 'success' || payment.transactionId === null) {
       throw new ServiceError('payment_not_refundable', 'Only a paid (successful) payment can be refunded.');
@@ -170,14 +179,14 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
         refund_reference: reference,
         amount,
         refunded_amount: updated.refundedAmount,
-        debited: source === businessAccount ? 'business_account' : 'card',
+        debited: debitedOf(source),
         transaction_id: posted.transactionId,
         ...(reason ? { reason } : {}),
       },
     });
-    return toRefundRecord(refund, updated);
+    return { record: toRefundRecord(refund, updated), debited: debitedOf(source) };
   });
-  if (!live || opts.sendAfterCommit) return record;
+  if (!live || opts.sendAfterCommit) return { refund: record, debited };
   // Sent straight after the commit; if that does not get through, the worker sends it (lib/refunds/send-refunds.ts).
   const sent = await sendRefundNow(db, record.refund_reference);
   const [refund] = await db.select().from(refunds).where(eq(refunds.reference, record.refund_reference));
@@ -185,5 +194,5 @@ export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise
   if (sent === 'failed') {
     throw new ServiceError('refund_request_failed', `${refund.failureReason ?? 'Chapa refused the refund.'} The amount went back (${refund.reference}).`);
   }
-  return toRefundRecord(refund, payment);
+  return { refund: toRefundRecord(refund, payment), debited };
 }

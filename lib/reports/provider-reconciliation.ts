@@ -25,16 +25,31 @@ interface ProviderDay {
   transfers: number;
   /** What our ledger paid out through Chapa and settled, in minor units (what the destinations receive). */
   oursSettled: number;
-  /** What Chapa says it paid for the same references. */
-  chapaSettled: number;
-  /** Live payments through Chapa, what our ledger credited for them (amount and fee, what the customer paid) and what Chapa says was paid. */
+  /** What Chapa says it paid for the same references; null when its list of transfers could not be read. */
+  chapaSettled: number | null;
+  /** Live payments through Chapa, what our ledger credited for them (amount and fee, what the customer paid) and what Chapa says was paid (null: not read). */
   payments: number;
   oursReceived: number;
-  chapaReceived: number;
+  chapaReceived: number | null;
   differences: ProviderDifference[];
 }
 
-export type ProviderReconciliation = { available: false; reason: string } | { available: true; complete: boolean; days: ProviderDay[] };
+/** One of Chapa's two listings that could not be read: its side is left uncompared, the other side still is. */
+export interface UnreadListing {
+  listing: 'transfers' | 'transactions';
+  reason: string;
+}
+
+export interface ProviderReconciliation {
+  complete: boolean;
+  days: ProviderDay[];
+  unread: UnreadListing[];
+}
+
+export const LISTING_NAMES: Record<UnreadListing['listing'], string> = {
+  transfers: 'Chapa’s list of transfers (our payouts)',
+  transactions: 'Chapa’s list of transactions (our payments)',
+};
 
 type OurTransfer = {
   reference: string;
@@ -128,7 +143,7 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
       AND created_at >= ${range.start.toISOString()}::timestamptz AND created_at < ${range.end.toISOString()}::timestamptz
       ${opts.currency ? sql`AND currency = ${opts.currency}` : sql``}
     ORDER BY created_at, id`);
-  if (rows.rows.length === 0 && paymentRows.rows.length === 0) return { available: true, complete: true, days: [] };
+  if (rows.rows.length === 0 && paymentRows.rows.length === 0) return { complete: true, days: [], unread: [] };
   // Both listings are the whole Chapa account's, the same for every business: read once per CHAPA_LIST_CACHE_MS, not per view.
   const account = `${config.baseUrl} ${config.secretKey}`;
   const none = { readAt: new Date(), value: { ok: true as const, transfers: [], transactions: [], complete: true } };
@@ -138,28 +153,38 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
   ]);
   const listed = transferList.value;
   const listedPayments = paymentList.value;
-  if (!listed.ok) return { available: false, reason: listed.reason };
-  if (!listedPayments.ok) return { available: false, reason: listedPayments.reason };
-  const transferListing = { complete: listed.complete, readAt: transferList.readAt };
-  const paymentListing = { complete: listedPayments.complete, readAt: paymentList.readAt };
-  const byReference = new Map(listed.transfers.map((t) => [t.reference, t]));
-  const byTxRef = new Map(listedPayments.transactions.map((t) => [t.txRef, t]));
+  const unread: UnreadListing[] = [];
+  if (!listed.ok) unread.push({ listing: 'transfers', reason: listed.reason });
+  if (!listedPayments.ok) unread.push({ listing: 'transactions', reason: listedPayments.reason });
   const days = new Map<string, ProviderDay>();
   const dayOf = (d: string, currency: Currency) => {
     const key = `${d} ${currency}`;
     let day = days.get(key);
     if (!day) {
-      day = { day: d, currency, transfers: 0, oursSettled: 0, chapaSettled: 0, payments: 0, oursReceived: 0, chapaReceived: 0, differences: [] };
+      day = {
+        day: d,
+        currency,
+        transfers: 0,
+        oursSettled: 0,
+        chapaSettled: listed.ok ? 0 : null,
+        payments: 0,
+        oursReceived: 0,
+        chapaReceived: listedPayments.ok ? 0 : null,
+        differences: [],
+      };
       days.set(key, day);
     }
     return day;
   };
+  const paymentListing = listedPayments.ok ? { complete: listedPayments.complete, readAt: paymentList.readAt } : null;
+  const byTxRef = new Map(listedPayments.ok ? listedPayments.transactions.map((t) => [t.txRef, t]) : []);
   for (const raw of paymentRows.rows) {
     const ours = { ...raw, paid: Number(raw.paid) };
     const day = dayOf(ours.day, ours.currency);
-    const chapa = byTxRef.get(ours.reference);
     day.payments += 1;
     if (ours.status === 'success') day.oursReceived += ours.paid;
+    if (!paymentListing || day.chapaReceived === null) continue;
+    const chapa = byTxRef.get(ours.reference);
     if (chapa && PAID.has(chapa.status)) day.chapaReceived += chapa.amount ?? 0;
     const detail = paymentDifference(ours, chapa, paymentListing);
     if (detail) {
@@ -174,12 +199,15 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
       });
     }
   }
+  const transferListing = listed.ok ? { complete: listed.complete, readAt: transferList.readAt } : null;
+  const byReference = new Map(listed.ok ? listed.transfers.map((t) => [t.reference, t]) : []);
   for (const raw of rows.rows) {
     const ours = { ...raw, amount: Number(raw.amount) };
     const day = dayOf(ours.day, ours.currency);
-    const chapa = byReference.get(ours.reference);
     day.transfers += 1;
     if (ours.status === 'success') day.oursSettled += ours.amount;
+    if (!transferListing || day.chapaSettled === null) continue;
+    const chapa = byReference.get(ours.reference);
     if (chapa?.state === 'success') day.chapaSettled += chapa.amount ?? 0;
     const detail = difference(ours, chapa, transferListing);
     if (detail) {
@@ -195,5 +223,6 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
     }
   }
   const ordered = [...days.values()].sort((a, b) => a.day.localeCompare(b.day) || a.currency.localeCompare(b.currency));
-  return { available: true, complete: listed.complete && listedPayments.complete, days: ordered };
+  const complete = (!listed.ok || listed.complete) && (!listedPayments.ok || listedPayments.complete);
+  return { complete, days: ordered, unread };
 }

@@ -11,6 +11,10 @@ export async function lookupRecipient(input: unknown) {
   return runAction(defs.lookupRecipient, input);
 }
 
+export async function checkPayout(input: unknown) {
+  return runAction(defs.checkPayout, input);
+}
+
 export async function sendPayout(input: unknown) {
   return runAction(defs.sendPayout, input);
 }

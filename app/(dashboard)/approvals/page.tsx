@@ -22,6 +22,7 @@ const STATUS_WORDS: Record<string, string> = {
   awaiting_approval: 'awaiting approval',
   approved: 'approved',
   rejected: 'rejected',
+  withdrawn: 'withdrawn',
   expired: 'expired',
   failed: 'failed',
 };
@@ -29,6 +30,7 @@ const STATUS_TONE: Record<string, string> = {
   awaiting_approval: 'bg-amber-100 text-amber-900',
   approved: 'bg-emerald-100 text-emerald-900',
   rejected: 'bg-slate-200 text-slate-800',
+  withdrawn: 'bg-slate-200 text-slate-800',
   expired: 'bg-slate-200 text-slate-800',
   failed: 'bg-red-100 text-red-900',
 };
@@ -189,6 +191,7 @@ export default async function ApprovalsPage({ searchParams }: Props) {
           <Notice tone={decided.status === 'failed' ? 'error' : 'success'} testId="decision-outcome">
             {decided.status === 'approved' && `Approved: done as ${decided.resultReference}.`}
             {decided.status === 'rejected' && 'Rejected: its money was released.'}
+            {decided.status === 'withdrawn' && 'Withdrawn: its money was released.'}
             {decided.status === 'expired' && 'It had expired: its money was released.'}
             {decided.status === 'failed' && `Approved, but it could not be done, so its money was released. ${decided.failureReason ?? ''}`}
           </Notice>

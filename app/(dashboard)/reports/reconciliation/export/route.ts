@@ -1,4 +1,5 @@
 import { getDb } from '@/lib/db/client';
+import { chapaConfig } from '@/lib/rails/chapa/config';
 import { requireReconciliationParams } from '@/lib/reports/reconciliation/definitions';
 import { reconciliationCsvFile } from '@/lib/reports/reconciliation/export';
 import { csvExport } from '@/server/csv-response';
@@ -9,7 +10,13 @@ export const dynamic = 'force-dynamic';
 export function GET(req: Request) {
   return csvExport('reports:read', async (session) => {
     const params = requireReconciliationParams(Object.fromEntries(new URL(req.url).searchParams), session.timeZone);
-    const file = await reconciliationCsvFile(getDb(), { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...params });
+    const file = await reconciliationCsvFile(getDb(), {
+      businessId: session.businessId,
+      mode: session.mode,
+      timeZone: session.timeZone,
+      chapa: session.mode === 'live' ? chapaConfig() : null,
+      ...params,
+    });
     return { name: `reconciliation-${params.from}-to-${params.to}`, ...file };
   });
 }

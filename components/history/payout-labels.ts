@@ -45,3 +45,9 @@ export function paymentTypeLabel(type: string, paymentMethod?: string | null): s
   if (type === 'hosted') return 'Checkout link';
   return paymentMethod ? `Wallet charge · ${bankName(paymentMethod)}` : 'Wallet charge';
 }
+
+/** A paid payment that refunds have taken back from, in words ("Refunded", "Partly refunded"), or null when nothing was. */
+export function refundedWords(amount: number, refunded: number): string | null {
+  if (refunded <= 0) return null;
+  return refunded >= amount ? 'Refunded' : 'Partly refunded';
+}

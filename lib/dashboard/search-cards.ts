@@ -144,3 +144,14 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
     total,
   };
 }
+
+/** The card list's search box and status filter from its URL, as the page and its export read them. */
+export function parseCardFilters(params: Record<string, string | string[] | undefined>): { query?: string; status?: CardStatusFilter } {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const query = (one(params.q) ?? '').trim().slice(0, 100);
+  const status = one(params.status);
+  return {
+    query: query || undefined,
+    status: status === 'active' || status === 'disabled' || status === 'cancelled' ? status : undefined,
+  };
+}

@@ -51,6 +51,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <PageHeader
         title="Audit log"
         description={`Who did what in ${session.mode} mode, from the dashboard, the API and the back office; team changes in both modes.`}
+        actions={
+          <LinkButton href={query(filters, {}).replace('/audit', '/audit/export')} variant="secondary" download>
+            Export CSV
+          </LinkButton>
+        }
       />
       <DataAgeNote lagMs={lagMs} />
       <form

@@ -40,7 +40,9 @@ async function expectWithinWidth(locator: ReturnType<Page['locator']>) {
     .toEqual({ left: true, right: true });
 }
 
-test('at 390 px the payouts, payments and audit tables stack with the amount on screen, and every navigation item is reachable from the Menu button', async ({ page }, testInfo) => {
+test('at 390 px the payouts, payments and audit tables stack with the amount on screen, and every navigation item is reachable from the Menu button', async ({
+  page,
+}, testInfo) => {
   const biz = await seedBusiness();
   const { payoutRef, paymentRef } = await seedHistory(biz);
   await signIn(page, biz.emails.owner);

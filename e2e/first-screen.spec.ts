@@ -22,7 +22,11 @@ async function paidPayment(biz: SeededBusiness, card: string, amount: number, re
   return ref;
 }
 
-const top = (page: Page, testId: string) => page.getByTestId(testId).first().evaluate((e) => e.getBoundingClientRect().top);
+const top = (page: Page, testId: string) =>
+  page
+    .getByTestId(testId)
+    .first()
+    .evaluate((e) => e.getBoundingClientRect().top);
 
 test('the first screen: balances lead the Overview, a laptop sees list rows under one filter bar, a phone has one Menu button', async ({ page }, testInfo) => {
   const biz = await seedBusiness();

@@ -48,7 +48,7 @@ test('an operator sends a card-to-card payout with a live fee preview and finds 
   await expect(page.getByTestId('preview-fee')).toHaveText(/2\.00/);
   await expect(page.getByTestId('preview-debit')).toHaveText(/102\.00/);
   await expect(page.getByTestId('preview-credit')).toHaveText(/100\.00/);
-  await page.getByLabel(/Receiver pays/).check();
+  await page.getByLabel(/Recipient pays/).check();
   await expect(page.getByTestId('preview-debit')).toHaveText(/100\.00/);
   await expect(page.getByTestId('preview-credit')).toHaveText(/98\.00/);
   await page.getByLabel(/Sender pays/).check();

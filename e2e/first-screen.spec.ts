@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { baseUrl, call, expectAccessible, fundedCard, seedBusiness, signIn, type SeededBusiness } from './dashboard-fixtures';
+import { admin, baseUrl, call, expectAccessible, fundedCard, seedBusiness, signIn, type SeededBusiness } from './dashboard-fixtures';
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -116,4 +116,40 @@ test('a payment refunded in full or in part says so in the list, on the Overview
   await page.screenshot({ path: testInfo.outputPath('payment-partly-refunded-390.png') });
   await page.goto(`${baseUrl()}/payments/${full}`);
   await expect(page.getByTestId('refunded-label')).toHaveText('Refunded');
+});
+
+test('the sign-in page offers "Forgot password?", which says to ask an owner when the service sends no mail; Settings shows the fee schedule', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${baseUrl()}/login`);
+  await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('sign-in-1280.png') });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: testInfo.outputPath('sign-in-390.png') });
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot$/);
+  // The test server runs without SMTP_URL.
+  await expect(page.getByTestId('forgot-ask-owner')).toContainText('ask an owner of your business');
+  await expectAccessible(page);
+  await page.screenshot({ path: testInfo.outputPath('forgot-390.png') });
+
+  const biz = await seedBusiness();
+  const fees = await admin('PUT', `/api/admin/businesses/${biz.id}/fees`, {
+    mode: 'test',
+    rules: [
+      { applies_to: 'bank', percent: '1.5', fixed: 200, min: 100, max: 5_000 },
+      { applies_to: 'card_to_card', percent: '0', fixed: 50 },
+    ],
+  });
+  expect(fees.status).toBe(200);
+  await signIn(page, biz.emails.owner);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`${baseUrl()}/settings`);
+  await expect(page.getByTestId('fee-bank')).toContainText('1.5% + 2.00, at least 1.00, at most 50.00');
+  await expect(page.getByTestId('fee-bank')).toContainText('Sender pays (added on top) or recipient pays (taken from the amount)');
+  await expect(page.getByTestId('fee-card_to_card')).toContainText('0.50');
+  await expect(page.getByTestId('fee-payment')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.screenshot({ path: testInfo.outputPath('settings-fees-1280.png'), fullPage: true });
 });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { signInDashboard } from '../bench/bench-env';
-import { adminClient, createTestBusiness, randomPhone, type TestBusiness } from './helpers';
+import { countAuditLog } from '../lib/dashboard/list-audit-log';
+import { searchCards } from '../lib/dashboard/search-cards';
+import { adminClient, createTestBusiness, randomPhone, testDb, type TestBusiness } from './helpers';
 import { parseCsv } from './parse-csv';
 
 let biz: TestBusiness;
@@ -83,5 +85,18 @@ describe('audit log export', () => {
 
   it('is refused to a role that cannot read the audit log', async () => {
     expect((await get('/audit/export', cookies.support)).status).toBe(403);
+  });
+});
+
+describe('total counts of the lists', () => {
+  it('the card list counts what a search or status matches; the audit log counts what its filters match', async () => {
+    const scope = { businessId: biz.id, mode: 'test' as const, limit: 1 };
+    expect((await searchCards(testDb(), { ...scope, query: 'abebe', countMatches: true })).total).toBe(1);
+    expect((await searchCards(testDb(), { ...scope, status: 'active', countMatches: true })).total).toBe(2);
+    // Without asking, a search runs no count (the header search and the export walk pages).
+    expect((await searchCards(testDb(), { ...scope, status: 'active' })).total).toBeNull();
+    expect(await countAuditLog(testDb(), { businessId: biz.id, mode: 'test', action: 'card' })).toBe(4);
+    expect(await countAuditLog(testDb(), { businessId: biz.id, mode: 'live', action: 'card' })).toBe(1);
+    expect(await countAuditLog(testDb(), { businessId: other.id, mode: 'test', action: 'card' })).toBe(1);
   });
 });

@@ -11,7 +11,7 @@ import { Pager } from '@/components/ui/pager';
 import { can } from '@/lib/auth/permissions';
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
-import { parseCardFilters, searchCards } from '@/lib/dashboard/search-cards';
+import { MATCH_COUNT_CAP, parseCardFilters, searchCards } from '@/lib/dashboard/search-cards';
 
 export const metadata = { title: 'Cards · Gift cards' };
 
@@ -23,6 +23,12 @@ const cursor = (v: string | string[] | undefined) => {
   const s = one(v);
   return s && /^\d{1,15}$/.test(s) ? Number(s) : undefined;
 };
+
+/** "12 active or disabled cards" unfiltered (cancelled ones are listed but not counted), "3 matching cards" filtered. */
+function cardCount(total: number, filtered: boolean): string {
+  const n = total > MATCH_COUNT_CAP ? `more than ${MATCH_COUNT_CAP.toLocaleString('en')}` : total.toLocaleString('en');
+  return `${n} ${filtered ? 'matching' : 'active or disabled'} ${total === 1 ? 'card' : 'cards'}`;
+}
 
 export default async function CardsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const session = await requirePage('cards:read');
@@ -39,6 +45,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       after: cursor(params.after),
       before: cursor(params.before),
       limit: PAGE_SIZE,
+      countMatches: true,
     }),
   );
 
@@ -52,7 +59,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Cards"
-        description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
+        description={`Gift cards in ${session.mode} mode${result.total === null ? '' : ` · ${cardCount(result.total, filtered)}`}.`}
         actions={
           <>
             {can(session.role, 'history:export') && (

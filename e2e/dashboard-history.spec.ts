@@ -32,6 +32,8 @@ async function fundCard(biz: SeededBusiness, cardNumber: string, amount: number)
 const rowStatus = (page: Page, reference: string) => page.getByTestId(`payout-${reference}`).getByTestId('status');
 
 test('an operator sends a card-to-card payout with a live fee preview and finds it in history', async ({ page }, testInfo) => {
+  // Eight pages, each checked with axe and shot at two widths: past 60 s on the shared 2-core machine (it timed out on its last screenshot).
+  test.setTimeout(120_000);
   const biz = await seedBusiness();
   const [source, destination] = [await newCard(biz.keys.test), await newCard(biz.keys.test)];
   await fundCard(biz, source, 50_000);

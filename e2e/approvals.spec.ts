@@ -72,12 +72,16 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   const waiting = request(finance, first);
   await expect(waiting).toContainText(biz.emails.operator);
   await expect(waiting.getByTestId('approval-amount')).toHaveText('ETB 600.00');
+  // The menu says how many wait, so a teammate sees it from any page.
+  await expect(finance.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals 1 waiting' })).toBeVisible();
   await expectAccessible(finance);
   await screenshots(finance, testInfo, 'approvals-queue');
   await waiting.getByRole('button', { name: 'Approve' }).click();
   await expect(finance.getByTestId('decision-outcome')).toHaveText(/^Approved: done as c2c_/);
   await expect.poll(async () => (await cardOf(destination)).available_amount).toBe(60_000);
   expect(await cardOf(source)).toEqual(expect.objectContaining({ available_amount: 440_000, held_amount: 0 }));
+  await finance.goto(`${baseUrl()}/`);
+  await expect(finance.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals', exact: true })).toBeVisible();
 
   // Another one, rejected by the owner with a note: the money comes back.
   const second = await sendPayout(operator, '700');

@@ -40,15 +40,19 @@ async function expectWithinWidth(locator: ReturnType<Page['locator']>) {
     .toEqual({ left: true, right: true });
 }
 
-test('at 390 px the payouts, payments and audit tables stack with the amount on screen, and every navigation item is reachable', async ({ page }, testInfo) => {
+test('at 390 px the payouts, payments and audit tables stack with the amount on screen, and every navigation item is reachable from the Menu button', async ({
+  page,
+}, testInfo) => {
   const biz = await seedBusiness();
   const { payoutRef, paymentRef } = await seedHistory(biz);
   await signIn(page, biz.emails.owner);
   await page.setViewportSize({ width: 390, height: 844 });
 
-  // Navigation: every item visible inside the screen, none hidden behind a sideways scroll.
+  // Navigation: one Menu button; opened, every item visible inside the screen, none hidden behind a sideways scroll.
   await page.goto(`${baseUrl()}/`);
   const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Audit log', exact: true })).toBeHidden();
+  await nav.getByRole('button', { name: 'Menu' }).click();
   for (const name of ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team']) {
     const link = nav.getByRole('link', { name, exact: true });
     await expect(link).toBeVisible();

@@ -10,6 +10,7 @@ import { HeaderSearch } from '@/components/search/header-search';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
+import { countWaitingApprovals } from '@/lib/approvals/list-approvals';
 import { businesses } from '@/lib/db/schema';
 
 const NAV: (NavItem & { permission: Permission })[] = [
@@ -27,7 +28,13 @@ const NAV: (NavItem & { permission: Permission })[] = [
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await requirePage();
-  const [business] = await getDb().select({ name: businesses.name }).from(businesses).where(eq(businesses.id, session.businessId));
+  const db = getDb();
+  const [[business], waiting] = await Promise.all([
+    db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, session.businessId)),
+    can(session.role, 'money:approve') || can(session.role, 'money:move')
+      ? countWaitingApprovals(db, { businessId: session.businessId, mode: session.mode })
+      : 0,
+  ]);
   const preferences = { timeZone: session.timeZone, country: session.country };
   return (
     <DashboardProviders preferences={preferences}>
@@ -57,13 +64,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <SignOutButton />
             </div>
           </div>
-          <nav aria-label="Main" className="mx-auto max-w-6xl px-4 pb-2">
-            <NavLinks
-              items={NAV.filter((n) => can(session.role, n.permission) || (n.href === '/approvals' && can(session.role, 'money:move'))).map(
-                ({ href, label }) => ({ href, label }),
-              )}
-            />
-          </nav>
+          <NavLinks
+            items={NAV.filter((n) => can(session.role, n.permission) || (n.href === '/approvals' && can(session.role, 'money:move'))).map(
+              ({ href, label }) => ({
+                href,
+                label,
+                count: href === '/approvals' ? waiting : undefined,
+              }),
+            )}
+          />
         </header>
         <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
         <LiveRefresh />

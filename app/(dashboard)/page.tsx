@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { OverviewCurrency } from '@/components/dashboard/overview-currency';
 import { OverviewPeriodPicker } from '@/components/dashboard/overview-period-picker';
-import { paymentTypeLabel, payoutTypeLabel } from '@/components/history/payout-labels';
+import { paymentTypeLabel, payoutTypeLabel, refundedWords } from '@/components/history/payout-labels';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
-import { StatusBadge } from '@/components/ui/status-badge';
+import { RefundedBadge, StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
 import { getOverview, parseOverviewPeriod, type OverviewPeriod } from '@/lib/dashboard/overview';
@@ -40,32 +40,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Overview" description={`Balances now, and the money that moved in the period you choose, in ${session.mode} mode.`} />
-      <OverviewPeriodPicker kind={period?.kind ?? 'custom'} from={period?.from ?? input.from ?? ''} to={period?.to ?? input.to ?? ''} error={periodError} />
-      {volume && (
-        <div className="mb-4 space-y-4">
-          <div>
-            <p className="text-sm font-medium text-slate-900" data-testid="period-range">
-              {volume.period.from === volume.period.to ? showDay(volume.period.from) : `${showDay(volume.period.from)} – ${showDay(volume.period.to)}`}{' '}
-              <span className="font-normal text-slate-600">
-                ({dayCount} {dayCount === 1 ? 'day' : 'days'})
-              </span>
-            </p>
-            <p className="mt-1 max-w-3xl text-sm text-slate-600" data-testid="net-volume-definition">
-              <strong className="font-medium text-slate-800">Net volume</strong> is money paid in (paid payments and card-to-card payouts from other businesses’
-              cards: what your cards received) minus money sent out of the business (successful bank, wallet, business-to-business and card-to-card payouts to
-              another business’s card: what left the cards, with the fee when the sender paid it). Card-to-card moves between your own cards and top-ups from
-              your business balance stay inside the business: listed, not counted. Fees are the service fees on paid payments (paid by the customer on top) and
-              on successful payouts. Each payment or payout counts on the day it was made, in its status now.
-            </p>
-          </div>
-          {volume.totals.length === 0 ? (
-            <EmptyState title="Nothing moved in this period">Payments and payouts made in these days appear here.</EmptyState>
-          ) : (
-            volume.totals.map((t) => <OverviewCurrency key={t.currency} totals={t} points={volume.days.filter((d) => d.currency === t.currency)} />)
-          )}
-        </div>
-      )}
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="mb-6 grid gap-4 md:grid-cols-2">
         <Panel title="Balances now">
           {overview.balances.length === 0 ? (
             <EmptyState title="No money yet">Create a card and top it up to see balances here.</EmptyState>
@@ -126,6 +101,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                   <div className="flex items-center gap-2">
                     <span className="tabular-nums">{formatMoney(r.amount, r.currency)}</span>
                     <StatusBadge status={r.status} />
+                    <RefundedBadge words={refundedWords(r.amount, r.refundedAmount)} />
                   </div>
                 </li>
               ))}
@@ -134,6 +110,31 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <TimeZoneNote className="mt-2" />
         </Panel>
       </div>
+      <OverviewPeriodPicker kind={period?.kind ?? 'custom'} from={period?.from ?? input.from ?? ''} to={period?.to ?? input.to ?? ''} error={periodError} />
+      {volume && (
+        <div className="mb-4 space-y-4">
+          <div>
+            <p className="text-sm font-medium text-slate-900" data-testid="period-range">
+              {volume.period.from === volume.period.to ? showDay(volume.period.from) : `${showDay(volume.period.from)} – ${showDay(volume.period.to)}`}{' '}
+              <span className="font-normal text-slate-600">
+                ({dayCount} {dayCount === 1 ? 'day' : 'days'})
+              </span>
+            </p>
+            <p className="mt-1 max-w-3xl text-sm text-slate-600" data-testid="net-volume-definition">
+              <strong className="font-medium text-slate-800">Net volume</strong> is money paid in (paid payments and card-to-card payouts from other businesses’
+              cards: what your cards received) minus money sent out of the business (successful bank, wallet, business-to-business and card-to-card payouts to
+              another business’s card: what left the cards, with the fee when the sender paid it). Card-to-card moves between your own cards and top-ups from
+              your business balance stay inside the business: listed, not counted. Fees are the service fees on paid payments (paid by the customer on top) and
+              on successful payouts. Each payment or payout counts on the day it was made, in its status now.
+            </p>
+          </div>
+          {volume.totals.length === 0 ? (
+            <EmptyState title="Nothing moved in this period">Payments and payouts made in these days appear here.</EmptyState>
+          ) : (
+            volume.totals.map((t) => <OverviewCurrency key={t.currency} totals={t} points={volume.days.filter((d) => d.currency === t.currency)} />)
+          )}
+        </div>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
@@ -118,9 +119,14 @@ export function LoginForm({ notice }: { notice?: string }) {
         <input id="email" name="email" type="email" autoComplete="username" required className={input} />
       </div>
       <div>
-        <label htmlFor="password" className="block text-sm font-medium text-slate-700">
-          Password
-        </label>
+        <div className="flex items-baseline justify-between gap-2">
+          <label htmlFor="password" className="block text-sm font-medium text-slate-700">
+            Password
+          </label>
+          <Link href="/forgot" className="text-sm font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950">
+            Forgot password?
+          </Link>
+        </div>
         <input id="password" name="password" type="password" autoComplete="current-password" required className={input} />
       </div>
       {error && (

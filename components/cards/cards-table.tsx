@@ -3,7 +3,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { CardRow } from '@/lib/cards/card-view';
-import { cardStatusLabel } from './card-status-label';
+import { cardStatusLabel } from '@/lib/cards/card-status';
 import { TableHead } from '@/components/ui/table-head';
 
 /** A table on wide screens; at phone width each card becomes a stacked block, so nothing scrolls sideways. */

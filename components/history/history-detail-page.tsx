@@ -4,7 +4,7 @@ import type { LedgerTrailEntry } from '@/lib/dashboard/ledger-trail';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader, Panel } from '@/components/ui/page-header';
-import { StatusBadge } from '@/components/ui/status-badge';
+import { RefundedBadge, StatusBadge } from '@/components/ui/status-badge';
 import { DetailField } from './detail-field';
 import { LedgerTrailTable } from './ledger-trail-table';
 
@@ -15,6 +15,8 @@ export interface HistoryDetail {
   reference: string;
   status: string;
   statusTestId: string;
+  /** Beside the status: what happened since (a paid payment refunded in full or in part). */
+  statusNote?: string | null;
   /** Why it failed or was cancelled, and what that meant for the money. */
   failure?: { heading: string; reason: string | null; consequence: string };
   /** What happens next while it is pending, when there is something to say. */
@@ -39,8 +41,11 @@ export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
         title={detail.title}
         description={detail.reference}
         actions={
-          <span data-testid={detail.statusTestId}>
-            <StatusBadge status={detail.status} />
+          <span className="flex flex-wrap items-center gap-2">
+            <span data-testid={detail.statusTestId}>
+              <StatusBadge status={detail.status} />
+            </span>
+            <RefundedBadge words={detail.statusNote} />
           </span>
         }
       />

@@ -4,7 +4,7 @@ import type { PaymentDetailData } from '@/lib/dashboard/history-details';
 import { nextActionMessage } from '@/lib/payments/live-payment';
 import { DetailField } from './detail-field';
 import { CardLink, type HistoryDetail } from './history-detail-page';
-import { bankName } from './payout-labels';
+import { bankName, refundedWords } from './payout-labels';
 
 /** A payment's page: what the customer paid and the card got, where it came from, and Chapa's verify in live mode. */
 export function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: string): HistoryDetail {
@@ -18,6 +18,7 @@ export function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: str
     reference: payment.linkReference,
     status: payment.status,
     statusTestId: 'payment-status',
+    statusNote: refundedWords(payment.amount, payment.refundedAmount),
     failure: ended
       ? {
           heading: payment.status === 'cancelled' ? 'Why it was cancelled' : 'Why it failed',

@@ -24,24 +24,27 @@ export function payoutDestination(p: DestinationFields, merchantName?: string | 
   return `${bankName(p.bankSlug)} · ${p.accountNumber}`;
 }
 
-/** Who bore the fee, in words: SPEC.md's charge_payer table. */
-export function feePayerText(chargePayer: string): string {
-  switch (chargePayer) {
-    case 'sender':
-      return 'Sender: added to what the source card pays';
-    case 'receiver':
-      return 'Receiver: taken from what the destination gets';
-    case 'business':
-      return 'Business: taken from what the destination gets';
-    case 'customer':
-      return 'Customer: added to what the source card pays';
-    default:
-      return 'Not recorded';
-  }
-}
+const SENDER_PAYS = 'Sender pays: the fee is added on top, the card pays the amount plus the fee';
+const RECIPIENT_PAYS = 'Recipient pays: the fee is taken from the amount, the destination gets less';
+
+/**
+ * Who pays a payout's fee, in the dashboard's one pair of words for every payout type, from the API's
+ * charge_payer (SPEC.md's values differ by type: sender or receiver card to card, customer or business
+ * otherwise). The README's "Who pays the fee" table says the same.
+ */
+export const FEE_PAYER_WORDS: Record<string, string> = { sender: SENDER_PAYS, customer: SENDER_PAYS, receiver: RECIPIENT_PAYS, business: RECIPIENT_PAYS };
+
+/** Who bore the fee, in the words above; an unknown value says so. */
+export const feePayerText = (chargePayer: string): string => FEE_PAYER_WORDS[chargePayer] ?? 'Not recorded';
 
 /** A payment's kind in words: a hosted checkout link, or a charge to a named wallet. */
 export function paymentTypeLabel(type: string, paymentMethod?: string | null): string {
   if (type === 'hosted') return 'Checkout link';
   return paymentMethod ? `Wallet charge · ${bankName(paymentMethod)}` : 'Wallet charge';
+}
+
+/** A paid payment that refunds have taken back from, in words ("Refunded", "Partly refunded"), or null when nothing was. */
+export function refundedWords(amount: number, refunded: number): string | null {
+  if (refunded <= 0) return null;
+  return refunded >= amount ? 'Refunded' : 'Partly refunded';
 }

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
-import { StatusBadge } from '@/components/ui/status-badge';
+import { RefundedBadge, StatusBadge } from '@/components/ui/status-badge';
 import { TableHead } from '@/components/ui/table-head';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import type { ListView } from '@/lib/dashboard/keyset-cursor';
@@ -85,6 +85,8 @@ export function HistoryList<T extends HistoryRow>({ kind, search, filters, view,
                 </td>
                 <td className="md:px-4 md:py-3" data-testid="status">
                   <StatusBadge status={p.status} />
+                  {p.refunded && ' '}
+                  <RefundedBadge words={p.refunded} />
                   {p.failureReason && (
                     <p className="mt-1 text-xs text-red-800 md:max-w-56" data-testid="failure-reason">
                       {p.failureReason}

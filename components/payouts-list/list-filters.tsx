@@ -10,12 +10,13 @@ export interface FilterOption {
 }
 
 const control =
-  'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-emerald-700';
+  'mt-0.5 block min-h-10 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-emerald-700';
+const labelClass = 'block text-xs font-medium text-slate-700';
 
 function FilterSelect({ name, label, all, options, value }: { name: string; label: string; all?: string; options: FilterOption[]; value?: string }) {
   return (
     <div>
-      <label htmlFor={`filter-${name}`} className="block text-sm font-medium text-slate-700">
+      <label htmlFor={`filter-${name}`} className={labelClass}>
         {label}
       </label>
       <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} className={control}>
@@ -54,58 +55,65 @@ export function ListFilters({
   const setCount =
     [values.type, values.status, values.from, values.to].filter(Boolean).length + (view.sort !== LIST_SORTS[0] || view.size !== PAGE_SIZES[0] ? 1 : 0);
   return (
-    <form
-      method="get"
-      action={path}
-      className="mb-4 grid grid-cols-[1fr_auto] gap-x-2 gap-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 max-md:py-3 md:grid-cols-4 md:gap-x-3"
-      aria-label="Filters"
-    >
-      <div className="col-span-2 md:col-span-4">
-        <label htmlFor="filter-q" className="block text-sm font-medium text-slate-700">
-          Search
-        </label>
-        <input id="filter-q" name="q" type="search" maxLength={100} defaultValue={values.q ?? ''} aria-describedby="filter-q-hint" className={control} />
-        <p id="filter-q-hint" className="mt-1 text-xs text-slate-600">
-          {searchHint}
-        </p>
-      </div>
-      {/* Folded under 768 px unless one is set, beside Apply, so the list starts on a phone's first screen; always open above. */}
-      <details
-        open={setCount > 0}
-        className="open:col-span-2 md:col-span-4 md:[&::details-content]:[content-visibility:visible] md:[&>summary]:hidden"
-        data-testid="more-filters"
-      >
-        <summary className="flex min-h-10 cursor-pointer items-center rounded-lg px-1 text-sm font-medium text-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-700">
-          Filters and order{setCount > 0 ? ` (${setCount} set)` : ''}
-        </summary>
-        <div className="mt-2 grid grid-cols-2 gap-3 md:mt-0 md:grid-cols-4">
-          <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
-          <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
-          <div>
-            <label htmlFor="filter-from" className="block text-sm font-medium text-slate-700">
-              From
-            </label>
-            <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} aria-describedby="filter-days-zone" className={control} />
-          </div>
-          <div>
-            <label htmlFor="filter-to" className="block text-sm font-medium text-slate-700">
-              To
-            </label>
-            <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
-          </div>
-          <FilterSelect name="sort" label="Sort by" options={LIST_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))} value={view.sort} />
-          <FilterSelect name="size" label="Per page" options={PAGE_SIZES.map((s) => ({ value: String(s), label: `${s} rows` }))} value={String(view.size)} />
-          <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="col-span-2 md:col-span-4" />
+    <form method="get" action={path} className="mb-4 rounded-xl bg-white px-3 py-2.5 shadow-sm ring-1 ring-slate-200" aria-label="Filters">
+      {/* One bar from 1024 px (search, six filters, the buttons), so a laptop's first screen reaches the rows; two lines between. */}
+      <div className="flex flex-wrap items-end gap-2 lg:flex-nowrap">
+        <div className="basis-full lg:w-56 lg:shrink-0 lg:basis-auto">
+          <label htmlFor="filter-q" className={labelClass}>
+            Search
+          </label>
+          <input
+            id="filter-q"
+            name="q"
+            type="search"
+            maxLength={100}
+            defaultValue={values.q ?? ''}
+            aria-describedby="filter-q-hint"
+            title={searchHint}
+            className={control}
+          />
+          <p id="filter-q-hint" className="mt-0.5 text-xs text-slate-600 lg:sr-only">
+            {searchHint}
+          </p>
         </div>
-      </details>
-      <div className="flex items-start gap-2 md:col-span-2">
-        <Button type="submit" size="sm" block={false}>
-          Apply
-        </Button>
-        <LinkButton href={path} variant="secondary">
-          Clear
-        </LinkButton>
+        {/* Folded under 768 px unless one is set, beside Apply, so the list starts on a phone's first screen; always open above. */}
+        <details
+          open={setCount > 0}
+          className="min-w-0 flex-1 open:basis-full md:basis-full lg:basis-auto lg:open:basis-auto md:[&::details-content]:[content-visibility:visible] md:[&>summary]:hidden"
+          data-testid="more-filters"
+        >
+          <summary className="flex min-h-10 cursor-pointer items-center rounded-lg px-1 text-sm font-medium text-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-700">
+            Filters and order{setCount > 0 ? ` (${setCount} set)` : ''}
+          </summary>
+          <div className="mt-2 grid grid-cols-2 gap-2 md:mt-0 md:grid-cols-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8.5rem_8.5rem_minmax(0,1.1fr)_minmax(0,0.9fr)]">
+            <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
+            <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
+            <div>
+              <label htmlFor="filter-from" className={labelClass}>
+                From
+              </label>
+              <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} aria-describedby="filter-days-zone" className={control} />
+            </div>
+            <div>
+              <label htmlFor="filter-to" className={labelClass}>
+                To
+              </label>
+              <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
+            </div>
+            <FilterSelect name="sort" label="Sort by" options={LIST_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))} value={view.sort} />
+            <FilterSelect name="size" label="Per page" options={PAGE_SIZES.map((s) => ({ value: String(s), label: `${s} rows` }))} value={String(view.size)} />
+          </div>
+        </details>
+        <div className="flex shrink-0 items-end gap-2">
+          <Button type="submit" size="sm" block={false}>
+            Apply
+          </Button>
+          <LinkButton href={path} variant="secondary">
+            Clear
+          </LinkButton>
+        </div>
       </div>
+      <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="mt-1" />
     </form>
   );
 }

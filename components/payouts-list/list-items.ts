@@ -2,7 +2,7 @@ import type { HistoryTotals } from '@/lib/dashboard/history-totals';
 import type { KeysetPage } from '@/lib/dashboard/keyset-cursor';
 import type { Payment } from '@/lib/payments/payment-view';
 import type { PayoutRow } from '@/lib/payouts/payout-view';
-import { paymentTypeLabel, payoutDestination, payoutTypeLabel } from '@/components/history/payout-labels';
+import { paymentTypeLabel, payoutDestination, payoutTypeLabel, refundedWords } from '@/components/history/payout-labels';
 
 /** What every history row has, payout or payment: words and figures only, so the live JSON stays small and carries no ids. */
 export interface HistoryRow {
@@ -14,6 +14,8 @@ export interface HistoryRow {
   currency: string;
   createdAt: string;
   failureReason: string | null;
+  /** A paid payment refunded in full or in part, in words. */
+  refunded?: string | null;
 }
 
 export interface PayoutItem extends HistoryRow {
@@ -69,6 +71,7 @@ export function toPaymentItems(page: KeysetPage<Payment>, totals?: HistoryTotals
       currency: p.currency,
       cardNumber: p.cardNumber,
       orderReference: p.merchantReference,
+      refunded: refundedWords(p.amount, p.refundedAmount),
       createdAt: new Date(p.createdAt).toISOString(),
       failureReason: p.status === 'failed' || p.status === 'cancelled' ? (p.failureReason ?? 'No reason was recorded.') : null,
     })),

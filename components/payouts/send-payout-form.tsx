@@ -13,6 +13,7 @@ import { groupedUnitsText } from '@/lib/money-text';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import { sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
 import { PAYERS } from '@/lib/payouts/payout-rules';
+import { FEE_PAYER_WORDS } from '@/components/history/payout-labels';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
 import type { BankOrWallet } from '@/lib/rails/banks';
 import { FormField } from '@/components/ui/field';
@@ -29,12 +30,6 @@ import { previewInput, recipientQuery, usePayoutPreview } from './use-payout-pre
 const TYPE_LABELS: Record<DestinationType, string> = { card_to_card: 'Another gift card', b2b: 'Another business (B2B)', bank: 'Bank or wallet account' };
 
 /** Who pays the fee, said by what it does to the money: added to what leaves the card, or taken from what the destination gets. */
-const PAYER_LABELS: Record<string, string> = {
-  sender: 'Sender pays: the fee is added on top, the card pays the amount plus the fee',
-  customer: 'Card pays: the fee is added on top, the card pays the amount plus the fee',
-  receiver: 'Receiver pays: the fee is taken from the amount, the destination card gets less',
-  business: 'Destination pays: the fee is taken from the amount, the destination gets less',
-};
 
 export function SendPayoutForm({
   defaultCard,
@@ -217,7 +212,7 @@ export function SendPayoutForm({
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {PAYERS[type].map((p) => (
               <RadioChoice key={p} value={p} {...register('charge_payer')}>
-                {PAYER_LABELS[p]}
+                {FEE_PAYER_WORDS[p]}
               </RadioChoice>
             ))}
           </div>

@@ -17,3 +17,13 @@ export function StatusBadge({ status }: { status: string }) {
     <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONES[status] ?? 'bg-slate-100 text-slate-800'}`}>{status}</span>
   );
 }
+
+/** Beside a paid payment's status: refunded in full or in part (words from refundedWords), nothing otherwise. */
+export function RefundedBadge({ words }: { words: string | null | undefined }) {
+  if (!words) return null;
+  return (
+    <span className="inline-flex rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-900" data-testid="refunded-label">
+      {words}
+    </span>
+  );
+}

@@ -34,3 +34,8 @@ export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 export type ConfirmTwoFactorInput = z.input<typeof confirmTwoFactorSchema>;
 export type DisableTwoFactorInput = z.input<typeof disableTwoFactorSchema>;
 export type ChoosePasswordInput = z.input<typeof choosePasswordSchema>;
+
+/** The sign-in page's "Forgot password?" form. */
+export const forgotPasswordSchema = z.object({
+  email: z.email({ error: 'Enter your email address, like name@example.com.' }).max(254),
+});

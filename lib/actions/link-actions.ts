@@ -1,9 +1,9 @@
 import { acceptInvitation as accept } from '../auth/invitations';
-import { usePasswordReset } from '../auth/password-resets';
+import { requestPasswordReset, usePasswordReset } from '../auth/password-resets';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
 import { parseInput } from '../validation';
-import { choosePasswordSchema } from './account.validation';
+import { choosePasswordSchema, forgotPasswordSchema } from './account.validation';
 import { type ActionResult, actionFailure } from './define-action';
 import { logger } from '../observability/logger';
 
@@ -30,5 +30,13 @@ export function resetPasswordWithToken(db: Db, input: unknown) {
   return run('resetPassword', async () => {
     const { token, password } = parseInput(choosePasswordSchema, input);
     return usePasswordReset(db, { token, password });
+  });
+}
+
+export function forgotPasswordWithEmail(db: Db, input: unknown) {
+  return run('forgotPassword', async () => {
+    const { email } = parseInput(forgotPasswordSchema, input);
+    await requestPasswordReset(db, { email });
+    return { email };
   });
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { businesses } from '../db/schema';
@@ -8,7 +8,9 @@ import { createUser } from '../auth/users';
 import { apiKeyNameSchema, BACK_OFFICE_KEY_NAME } from '../keys/api-key-name';
 import { issueApiKey } from '../keys/api-keys';
 import { scopesSchema } from '../keys/key-scopes';
-import { modeSchema, parseInput } from '../validation';
+import { pageCount, type PageRequest } from '../api/pagination';
+import { likeEscape } from '../dashboard/search-cards';
+import { modeSchema, parseInput, withoutControlCharacters } from '../validation';
 import { ensureDashboardEndpoint } from '../webhooks/endpoints';
 
 export const createBusinessSchema = z.object({
@@ -63,4 +65,40 @@ export async function issueBusinessKey(db: Db, businessId: number, input: unknow
   const { mode, active, gift_cards_enabled, name = BACK_OFFICE_KEY_NAME, scopes } = parseInput(issueKeySchema, input);
   const issued = await issueApiKey(db, { businessId, mode, name, active, giftCardsEnabled: gift_cards_enabled, scopes });
   return { key: issued.key, name, mode, active: issued.active, gift_cards_enabled: issued.gift_cards_enabled, scopes: issued.scopes };
+}
+
+export interface ListBusinessesOptions {
+  /** A merchant id (exact), or any part of the business's name (case ignored). */
+  search?: string;
+  page: PageRequest;
+}
+
+const searchSchema = z.object({ search: z.string().max(200, { error: 'search must be at most 200 characters.' }).optional() });
+
+/** The back office's list of businesses, newest first, so an operator can find a business's id from its name or merchant id. */
+export async function listBusinesses(db: Db, opts: ListBusinessesOptions) {
+  const search = withoutControlCharacters(parseInput(searchSchema, { search: opts.search }).search ?? '').trim();
+  const like = `%${likeEscape(search.toLowerCase())}%`;
+  const where = search ? sql`(b.merchant_id = ${search} OR lower(b.name) LIKE ${like})` : sql`true`;
+  const [{ rows }, { rows: count }] = await Promise.all([
+    db.execute<{ id: number; merchant_id: string; name: string; time_zone: string; country: string; created_at: Date }>(sql`
+      SELECT b.id, b.merchant_id, b.name, b.time_zone, b.country, b.created_at FROM businesses b
+      WHERE ${where} ORDER BY b.id DESC LIMIT ${opts.page.limit} OFFSET ${opts.page.offset}`),
+    db.execute<{ n: number }>(sql`SELECT count(*)::bigint AS n FROM businesses b WHERE ${where}`),
+  ]);
+  const total = Number(count[0].n);
+  return {
+    items: rows.map((r) => ({
+      id: Number(r.id),
+      merchant_id: r.merchant_id,
+      name: r.name,
+      time_zone: r.time_zone,
+      country: r.country,
+      created_at: new Date(r.created_at).toISOString(),
+    })),
+    total,
+    page: opts.page.page,
+    limit: opts.page.limit,
+    pages: pageCount(total, opts.page.limit),
+  };
 }

@@ -91,3 +91,11 @@ export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Pro
     resultReference: (r.result_reference as string | null) ?? null,
   }));
 }
+
+/** How many requests of the business and mode wait for a decision: the number beside Approvals in the menu. */
+export async function countWaitingApprovals(db: DbOrTx, opts: { businessId: number; mode: Mode }): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM approval_requests
+    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND status = 'awaiting_approval'`);
+  return Number(rows[0]?.n ?? 0);
+}

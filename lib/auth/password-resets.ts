@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../db/client';
 import { businesses, passwordResets, users } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
-import { sendMail } from '../mail/send-mail';
+import { mailConfigured, sendMail } from '../mail/send-mail';
 import type { CreatedLink } from './invitations';
 import { appUrl, linkTokenHash, newLinkToken } from './link-token';
 import { hashPassword } from './users';
@@ -18,6 +18,8 @@ export interface CreatePasswordResetOptions {
   userId: number;
   createdBy: number;
   actor: Actor;
+  /** The teammate asked for it from the sign-in page, not an owner from the Team page: the mail says so. */
+  selfService?: boolean;
 }
 
 /** An owner's single-use link for a teammate to choose a new password; it replaces any earlier unused one of theirs. */
@@ -40,7 +42,9 @@ export async function createPasswordReset(db: Db, opts: CreatePasswordResetOptio
   const mail = await sendMail({
     to: email,
     subject: `Choose a new password for ${businessName}'s gift card dashboard`,
-    text: `An owner of ${businessName} made this link for you to choose a new password (it works once, for ${RESET_HOURS} hours):\n${link}\n\nIf you did not ask for it, tell them.\n`,
+    text: opts.selfService
+      ? `Someone, we hope you, asked on the sign-in page for a link to choose a new password (it works once, for ${RESET_HOURS} hours):\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`
+      : `An owner of ${businessName} made this link for you to choose a new password (it works once, for ${RESET_HOURS} hours):\n${link}\n\nIf you did not ask for it, tell them.\n`,
   });
   return { link, expiresAt: expiresAt.toISOString(), mail, email };
 }
@@ -87,5 +91,40 @@ export async function usePasswordReset(db: Db, opts: { token: string; password: 
       target: user.email,
     });
     return user;
+  });
+}
+
+/** One mailed link per account in this time at most, however often the form is sent: the form must not become a way to flood someone's inbox. */
+const SELF_SERVICE_GAP_MINUTES = 10;
+
+/**
+ * "Forgot password?": mails a reset link to the account with this email, when mail is set up. Whether such an
+ * account exists is never told (the page says the same either way), and a link asked for again within ten
+ * minutes is not mailed again. Without SMTP nothing is made: the page tells the reader to ask an owner.
+ */
+export async function requestPasswordReset(db: Db, opts: { email: string }): Promise<void> {
+  if (!mailConfigured()) return;
+  const [user] = await db
+    .select({ id: users.id, businessId: users.businessId })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, opts.email.trim().toLowerCase()));
+  if (!user) return;
+  const [recent] = await db
+    .select({ id: passwordResets.id })
+    .from(passwordResets)
+    .where(
+      and(
+        eq(passwordResets.userId, user.id),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.createdAt, sql`now() - make_interval(mins => ${SELF_SERVICE_GAP_MINUTES})`),
+      ),
+    );
+  if (recent) return;
+  await createPasswordReset(db, {
+    businessId: user.businessId,
+    userId: user.id,
+    createdBy: user.id,
+    actor: { type: 'user', id: String(user.id) },
+    selfService: true,
   });
 }

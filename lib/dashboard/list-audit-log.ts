@@ -68,6 +68,25 @@ export function parseAuditCursor(raw: string | undefined): { at: string; id: num
   return m ? { at: m[1], id: Number(m[2]) } : undefined;
 }
 
+/** The page's actor and action filters, each as an AND clause on audit_log l. */
+function whoAndWhat(o: Pick<ListAuditLogOptions, 'actorType' | 'action'>): SQL[] {
+  const filters: SQL[] = [];
+  if (o.actorType) filters.push(sql`AND l.actor_type = ${o.actorType}`);
+  if (o.action) filters.push(o.action.includes('.') ? sql`AND l.action = ${o.action}` : sql`AND l.action LIKE ${`${o.action.replace(/[\\%_]/g, '\\$&')}.%`}`);
+  return filters;
+}
+
+/** A count of the log stops here: the page then says "more than 10,000". */
+export const AUDIT_COUNT_CAP = 10_000;
+
+/** How many entries the filters match in this mode and business-wide, up to AUDIT_COUNT_CAP + 1. */
+export async function countAuditLog(db: Db, o: Pick<ListAuditLogOptions, 'businessId' | 'mode' | 'actorType' | 'action'>): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_log l WHERE l.business_id = ${o.businessId} AND (l.mode = ${o.mode} OR l.mode IS NULL)
+      ${sql.join(whoAndWhat(o), sql` `)} LIMIT ${AUDIT_COUNT_CAP + 1}) m`);
+  return Number(rows[0].n);
+}
+
 /**
  * Who did what in one mode, plus the business-wide rows (team changes have no
  * mode), newest first. Paged by a (created_at, id) cursor and each side walks
@@ -77,9 +96,7 @@ export function parseAuditCursor(raw: string | undefined): { at: string; id: num
 export async function listAuditLog(db: Db, o: ListAuditLogOptions): Promise<AuditLogPage> {
   const after = parseAuditCursor(o.after);
   const before = after ? undefined : parseAuditCursor(o.before);
-  const filters: SQL[] = [];
-  if (o.actorType) filters.push(sql`AND l.actor_type = ${o.actorType}`);
-  if (o.action) filters.push(o.action.includes('.') ? sql`AND l.action = ${o.action}` : sql`AND l.action LIKE ${`${o.action.replace(/[\\%_]/g, '\\$&')}.%`}`);
+  const filters = whoAndWhat(o);
   if (before) filters.push(sql`AND (l.created_at, l.id) < (${before.at}::timestamptz, ${before.id})`);
   if (after) filters.push(sql`AND (l.created_at, l.id) > (${after.at}::timestamptz, ${after.id})`);
   const where = sql.join(filters, sql` `);

@@ -318,6 +318,8 @@ export interface Overview {
     status: string;
     currency: string;
     amount: number;
+    /** What refunds took back of a payment (0 for payouts). */
+    refundedAmount: number;
     createdAt: string;
   }[];
   /** Undefined when the page could not read a period (a bad custom range). */
@@ -354,12 +356,13 @@ export async function getOverview(db: DbOrTx, opts: GetOverviewOptions): Promise
       status: string;
       currency: string;
       amount: number;
+      refunded_amount: number;
       created_at: Date;
     }>(sql`
-      (SELECT 'payout' AS kind, reference, payout_type AS type, is_ledger_topup, NULL::text AS payment_method, status, currency, amount, created_at, id FROM payouts
+      (SELECT 'payout' AS kind, reference, payout_type AS type, is_ledger_topup, NULL::text AS payment_method, status, currency, amount, 0::bigint AS refunded_amount, created_at, id FROM payouts
         WHERE business_id = ${businessId} AND mode = ${mode} ORDER BY created_at DESC, id DESC LIMIT 8)
       UNION ALL
-      (SELECT 'payment', link_reference, type, false, payment_method, status, currency, amount, created_at, id FROM payments
+      (SELECT 'payment', link_reference, type, false, payment_method, status, currency, amount, refunded_amount, created_at, id FROM payments
         WHERE business_id = ${businessId} AND mode = ${mode} ORDER BY created_at DESC, id DESC LIMIT 8)
       ORDER BY created_at DESC LIMIT 10`),
     volumeOptions && readPeriodRows(db, volumeOptions),
@@ -389,6 +392,7 @@ export async function getOverview(db: DbOrTx, opts: GetOverviewOptions): Promise
       status: r.status,
       currency: r.currency,
       amount: Number(r.amount),
+      refundedAmount: Number(r.refunded_amount),
       createdAt: new Date(r.created_at).toISOString(),
     })),
     volume,

@@ -29,7 +29,12 @@ export interface SearchCardsOptions {
   after?: number;
   before?: number;
   limit: number;
+  /** Count what a search or status filter matches too (the list's "N matching cards"), up to MATCH_COUNT_CAP. */
+  countMatches?: boolean;
 }
+
+/** A filtered count stops here: the list then says "more than 10,000", and no search counts a whole large table. */
+export const MATCH_COUNT_CAP = 10_000;
 
 export interface CardSearchPage {
   items: CardRow[];
@@ -37,7 +42,7 @@ export interface CardSearchPage {
   nextAfter: number | null;
   /** Cursor for the previous (newer) page, when there is one. */
   prevBefore: number | null;
-  /** Exact only without filters (from the list counters); null when filtered, so no COUNT runs per request. */
+  /** Without filters, exact (from the list counters); filtered, the matches up to MATCH_COUNT_CAP + 1 when countMatches asks, else null. */
   total: number | null;
 }
 
@@ -109,6 +114,7 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
   if (opts.status === 'active') filters.push(sql`c.status = ${ACTIVE}`);
   if (opts.status === 'disabled') filters.push(sql`c.status <> ${sql.raw(String(ACTIVE))}`);
 
+  const matched = sql.join(filters, sql` AND `);
   // The cursor card's own position, read inside the same scope: another business's id finds no row and so no page.
   const position = (id: number) =>
     sql`(SELECT p.created_at, p.id FROM cards p WHERE p.id = ${id} AND p.business_id = ${opts.businessId} AND p.mode = ${opts.mode})`;
@@ -130,7 +136,13 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
   const [rows, total] = await Promise.all([
     // Cut the page from the list index first (an InitPlan), then join holder and balance for those rows only.
     selectCards(db, sql`c.id = ANY(ARRAY(${pageIds}))`, order),
-    query || opts.status ? Promise.resolve(null) : readCounter(db, opts.businessId, opts.mode, 'cards'),
+    query || opts.status
+      ? opts.countMatches
+        ? db
+            .execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM cards c WHERE ${matched} LIMIT ${MATCH_COUNT_CAP + 1}) m`)
+            .then((r) => Number(r.rows[0].n))
+        : Promise.resolve(null)
+      : readCounter(db, opts.businessId, opts.mode, 'cards'),
   ]);
   const more = rows.length > opts.limit;
   const items = rows.slice(0, opts.limit);
@@ -142,5 +154,16 @@ export async function searchCards(db: DbOrTx, opts: SearchCardsOptions): Promise
     nextAfter: last && (backwards ? opts.before !== undefined : more) ? Number(last.id) : null,
     prevBefore: first && (backwards ? more : opts.after !== undefined) ? Number(first.id) : null,
     total,
+  };
+}
+
+/** The card list's search box and status filter from its URL, as the page and its export read them. */
+export function parseCardFilters(params: Record<string, string | string[] | undefined>): { query?: string; status?: CardStatusFilter } {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const query = (one(params.q) ?? '').trim().slice(0, 100);
+  const status = one(params.status);
+  return {
+    query: query || undefined,
+    status: status === 'active' || status === 'disabled' || status === 'cancelled' ? status : undefined,
   };
 }

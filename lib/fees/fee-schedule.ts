@@ -68,6 +68,18 @@ async function feeRuleFor(db: DbOrTx, businessId: number, mode: Mode, kind: FeeK
   return row;
 }
 
+/** One mode's fee schedule as the Settings page shows it: a rule per kind that has one, percent as written ("1.5"). */
+export async function getFeeSchedule(db: DbOrTx, businessId: number, mode: Mode) {
+  const rows = await db
+    .select({ kind: feeRules.appliesTo, percentScaled: feeRules.percentScaled, fixed: feeRules.fixed, min: feeRules.min, max: feeRules.max })
+    .from(feeRules)
+    .where(and(eq(feeRules.businessId, businessId), eq(feeRules.mode, mode)));
+  return FEE_KINDS.flatMap((kind) => {
+    const r = rows.find((row) => row.kind === kind);
+    return r ? [{ kind, percent: formatPercent(r.percentScaled), fixed: r.fixed, min: r.min, max: r.max }] : [];
+  });
+}
+
 export async function serviceFee(db: DbOrTx, businessId: number, mode: Mode, kind: FeeKind, amount: number): Promise<number> {
   return computeFee(await feeRuleFor(db, businessId, mode, kind), amount);
 }

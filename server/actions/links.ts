@@ -1,6 +1,6 @@
 'use server';
 
-import { acceptInvitationWithToken, resetPasswordWithToken } from '@/lib/actions/link-actions';
+import { acceptInvitationWithToken, forgotPasswordWithEmail, resetPasswordWithToken } from '@/lib/actions/link-actions';
 import { getDb } from '@/lib/db/client';
 
 export async function acceptInvitation(input: unknown) {
@@ -9,4 +9,8 @@ export async function acceptInvitation(input: unknown) {
 
 export async function resetPassword(input: unknown) {
   return resetPasswordWithToken(getDb(), input);
+}
+
+export async function forgotPassword(input: unknown) {
+  return forgotPasswordWithEmail(getDb(), input);
 }

@@ -7,7 +7,15 @@ import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
-import { AUDIT_ACTION_FAMILIES, AUDIT_ACTOR_TYPES, listAuditLog, parseAuditCursor, type AuditActorType } from '@/lib/dashboard/list-audit-log';
+import {
+  AUDIT_ACTION_FAMILIES,
+  AUDIT_ACTOR_TYPES,
+  AUDIT_COUNT_CAP,
+  countAuditLog,
+  listAuditLog,
+  parseAuditCursor,
+  type AuditActorType,
+} from '@/lib/dashboard/list-audit-log';
 
 export const metadata = { title: 'Audit log · Gift cards' };
 
@@ -34,23 +42,35 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const actor = AUDIT_ACTOR_TYPES.find((t) => t === sp.actor);
   const action = AUDIT_ACTION_FAMILIES.find((f) => f === sp.action);
-  const { value: log, lagMs } = await pageRead((db) =>
-    listAuditLog(db, {
-      businessId: session.businessId,
-      mode: session.mode,
-      limit: PAGE_SIZE,
-      actorType: actor,
-      action,
-      before: parseAuditCursor(sp.before) ? sp.before : undefined,
-      after: parseAuditCursor(sp.after) ? sp.after : undefined,
-    }),
+  const {
+    value: [log, count],
+    lagMs,
+  } = await pageRead((db) =>
+    Promise.all([
+      listAuditLog(db, {
+        businessId: session.businessId,
+        mode: session.mode,
+        limit: PAGE_SIZE,
+        actorType: actor,
+        action,
+        before: parseAuditCursor(sp.before) ? sp.before : undefined,
+        after: parseAuditCursor(sp.after) ? sp.after : undefined,
+      }),
+      countAuditLog(db, { businessId: session.businessId, mode: session.mode, actorType: actor, action }),
+    ]),
   );
+  const counted = `${count > AUDIT_COUNT_CAP ? `More than ${AUDIT_COUNT_CAP.toLocaleString('en')}` : count.toLocaleString('en')} ${count === 1 ? 'entry' : 'entries'}${actor || action ? ' match these filters' : ''}.`;
   const filters = { actor, action };
   return (
     <>
       <PageHeader
         title="Audit log"
         description={`Who did what in ${session.mode} mode, from the dashboard, the API and the back office; team changes in both modes.`}
+        actions={
+          <LinkButton href={query(filters, {}).replace('/audit', '/audit/export')} variant="secondary" download>
+            Export CSV
+          </LinkButton>
+        }
       />
       <DataAgeNote lagMs={lagMs} />
       <form
@@ -100,7 +120,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           Changes made from the dashboard or with your API keys appear here.
         </EmptyState>
       ) : (
-        <AuditTable items={log.items} timeZone={session.timeZone} />
+        <>
+          <p className="mb-2 text-sm font-medium text-slate-800" data-testid="audit-count">
+            {counted}
+          </p>
+          <AuditTable items={log.items} timeZone={session.timeZone} />
+        </>
       )}
       <Pager
         label="Audit log pages"

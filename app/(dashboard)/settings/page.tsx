@@ -1,16 +1,22 @@
 import { ExpiryPolicyForm } from '@/components/settings/expiry-policy-form';
+import { FeeSchedule } from '@/components/settings/fee-schedule';
 import { LimitsForm } from '@/components/settings/limits-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { getDb } from '@/lib/db/client';
 import { getBusinessExpiry } from '@/lib/business/expiry-policy';
 import { getLimits } from '@/lib/limits/business-limits';
+import { getFeeSchedule } from '@/lib/fees/fee-schedule';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Settings · Gift cards' };
 
 export default async function SettingsPage() {
   const session = await requirePage('settings');
-  const [limits, expiry] = await Promise.all([getLimits(getDb(), session.businessId, session.mode), getBusinessExpiry(getDb(), session.businessId)]);
+  const [limits, expiry, fees] = await Promise.all([
+    getLimits(getDb(), session.businessId, session.mode),
+    getBusinessExpiry(getDb(), session.businessId),
+    getFeeSchedule(getDb(), session.businessId, session.mode),
+  ]);
   return (
     <>
       <PageHeader
@@ -25,6 +31,9 @@ export default async function SettingsPage() {
             is read-only.
           </p>
           <ExpiryPolicyForm policy={expiry.policy} />
+        </Panel>
+        <Panel title={`Service fees in ${session.mode} mode`}>
+          <FeeSchedule rules={fees} mode={session.mode} />
         </Panel>
         {limits.map((l) => (
           <Panel key={l.currency} title={`${l.currency} limits`}>

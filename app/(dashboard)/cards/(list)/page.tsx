@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { CardsTable } from '@/components/cards/cards-table';
+import { filterQuery } from '@/components/payouts-list/list-view';
 import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Button } from '@/components/ui/button';
 import { LinkButton } from '@/components/ui/link-button';
@@ -10,7 +11,7 @@ import { Pager } from '@/components/ui/pager';
 import { can } from '@/lib/auth/permissions';
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
-import { searchCards, type CardStatusFilter } from '@/lib/dashboard/search-cards';
+import { MATCH_COUNT_CAP, parseCardFilters, searchCards } from '@/lib/dashboard/search-cards';
 
 export const metadata = { title: 'Cards · Gift cards' };
 
@@ -23,12 +24,17 @@ const cursor = (v: string | string[] | undefined) => {
   return s && /^\d{1,15}$/.test(s) ? Number(s) : undefined;
 };
 
+/** "12 active or disabled cards" unfiltered (cancelled ones are listed but not counted), "3 matching cards" filtered. */
+function cardCount(total: number, filtered: boolean): string {
+  const n = total > MATCH_COUNT_CAP ? `more than ${MATCH_COUNT_CAP.toLocaleString('en')}` : total.toLocaleString('en');
+  return `${n} ${filtered ? 'matching' : 'active or disabled'} ${total === 1 ? 'card' : 'cards'}`;
+}
+
 export default async function CardsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const session = await requirePage('cards:read');
   const params = await searchParams;
-  const q = (one(params.q) ?? '').trim().slice(0, 100);
-  const statusParam = one(params.status);
-  const status: CardStatusFilter | undefined = statusParam === 'active' || statusParam === 'disabled' || statusParam === 'cancelled' ? statusParam : undefined;
+  const { query, status } = parseCardFilters(params);
+  const q = query ?? '';
   const { value: result, lagMs } = await pageRead((db) =>
     searchCards(db, {
       businessId: session.businessId,
@@ -39,6 +45,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       after: cursor(params.after),
       before: cursor(params.before),
       limit: PAGE_SIZE,
+      countMatches: true,
     }),
   );
 
@@ -52,9 +59,14 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Cards"
-        description={`Gift cards in ${session.mode} mode${result.total !== null ? ` · ${result.total.toLocaleString('en')} active or disabled ${result.total === 1 ? 'card' : 'cards'}` : ''}.`}
+        description={`Gift cards in ${session.mode} mode${result.total === null ? '' : ` · ${cardCount(result.total, filtered)}`}.`}
         actions={
           <>
+            {can(session.role, 'history:export') && (
+              <LinkButton href={`/cards/export${filterQuery({ q, status })}`} variant="secondary" download>
+                Export CSV
+              </LinkButton>
+            )}
             {can(session.role, 'cards:expiry') && (
               <LinkButton href="/cards/expiring" variant="secondary">
                 Expiring soon

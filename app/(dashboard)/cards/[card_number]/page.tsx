@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { cardStatusLabel } from '@/components/cards/card-status-label';
+import { cardStatusLabel } from '@/lib/cards/card-status';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
 import { expiryDay } from '@/components/cards/expiry-day';

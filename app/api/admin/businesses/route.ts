@@ -1,5 +1,6 @@
 import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { createBusiness } from '@/lib/admin/businesses';
+import { parsePageQuery } from '@/lib/api/pagination';
+import { createBusiness, listBusinesses } from '@/lib/admin/businesses';
 
 export const POST = adminRoute(async ({ db, body }) => ({
   status: 201,
@@ -7,4 +8,9 @@ export const POST = adminRoute(async ({ db, body }) => ({
   data: await createBusiness(db, body),
 }));
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');
+export const GET = adminRoute(async ({ db, query }) => ({
+  message: 'Businesses retrieved successfully',
+  data: await listBusinesses(db, { search: query.get('search') ?? undefined, page: parsePageQuery(query) }),
+}));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed('GET, POST');

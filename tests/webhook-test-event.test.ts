@@ -109,7 +109,14 @@ describe('a test event to an address not public', () => {
       }
       // The silent server holds the request until released: the answer came before any reply.
       await silent.waitFor((rs) => rs.length === 1);
-      const shape = ({ queued, ok, statusCode, durationMs, error, responseExcerpt }: TestEventResult) => ({ queued, ok, statusCode, durationMs, error, responseExcerpt });
+      const shape = ({ queued, ok, statusCode, durationMs, error, responseExcerpt }: TestEventResult) => ({
+        queued,
+        ok,
+        statusCode,
+        durationMs,
+        error,
+        responseExcerpt,
+      });
       expect(shape(answers[0])).toEqual({ queued: true, ok: true, statusCode: null, durationMs: null, error: null, responseExcerpt: null });
       expect(shape(answers[1])).toEqual(shape(answers[0]));
       const sentAt = new Date();
@@ -119,7 +126,9 @@ describe('a test event to an address not public', () => {
         return found.items.length === 2 ? found : undefined;
       });
       const sentences = log.items.map((i) => auditSentence(i, 'Africa/Addis_Ababa')).sort();
-      expect(sentences).toEqual([`Sent a test event to ${closedUrl}/closed; it was not delivered.`, `Sent a test event to ${silent.url}/silent; it was delivered.`].sort());
+      expect(sentences).toEqual(
+        [`Sent a test event to ${closedUrl}/closed; it was not delivered.`, `Sent a test event to ${silent.url}/silent; it was delivered.`].sort(),
+      );
       for (const item of log.items) expect(new Date(item.createdAt).getTime()).toBeLessThanOrEqual(sentAt.getTime());
     } finally {
       release();

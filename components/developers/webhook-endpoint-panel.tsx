@@ -65,8 +65,8 @@ export function WebhookEndpointPanel({ endpoint, mode }: { endpoint: WebhookEndp
       const outcome = r.queued
         ? 'It is sent in the background: the address is not public, so its outcome shows only in the audit log.'
         : r.ok
-        ? `Your endpoint answered${r.statusCode === null ? '' : ` HTTP ${r.statusCode}`}${r.durationMs === null ? '' : ` in ${r.durationMs} ms`}.`
-        : `Not delivered: ${r.error ?? (r.statusCode === null ? 'no answer' : `HTTP ${r.statusCode}`)}.`;
+          ? `Your endpoint answered${r.statusCode === null ? '' : ` HTTP ${r.statusCode}`}${r.durationMs === null ? '' : ` in ${r.durationMs} ms`}.`
+          : `Not delivered: ${r.error ?? (r.statusCode === null ? 'no answer' : `HTTP ${r.statusCode}`)}.`;
       setTestResult({ ok: r.ok, text: `Test event ${r.webhookId} sent to ${r.url}. ${outcome}`, body: r.body });
     });
 

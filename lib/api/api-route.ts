@@ -171,7 +171,9 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
             const resume = options.resumeCommitted!(apiCtx, committed);
             return resume && (() => answer(resume));
           });
-        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, legacyFingerprint: legacy, replayCommitted, resumeCommitted }, () => answer(() => handler(apiCtx)));
+        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, legacyFingerprint: legacy, replayCommitted, resumeCommitted }, () =>
+          answer(() => handler(apiCtx)),
+        );
       },
       // An answer over the rate limit stays free of database work, whatever the key.
       remembered && (async (db, err) => err instanceof RateLimitedError || (await authenticateApiKey(db, authorization))),

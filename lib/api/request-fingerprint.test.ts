@@ -10,7 +10,9 @@ describe('request fingerprints', () => {
     const b = requestFingerprints('POST', '/api/v1/card', ' { "a" : { "x":"s", "y":[3,{"p":2,"q":1}] }, "b":1 } ');
     expect(b.fingerprint).toBe(a.fingerprint);
     expect(canonicalJson({ b: 1, a: [2, 1] })).toBe('{"a":[2,1],"b":1}');
-    expect(requestFingerprints('POST', '/api/v1/card', '{"a":[1,2]}').fingerprint).not.toBe(requestFingerprints('POST', '/api/v1/card', '{"a":[2,1]}').fingerprint);
+    expect(requestFingerprints('POST', '/api/v1/card', '{"a":[1,2]}').fingerprint).not.toBe(
+      requestFingerprints('POST', '/api/v1/card', '{"a":[2,1]}').fingerprint,
+    );
     expect(requestFingerprints('POST', '/api/v1/card', '{"a":1}').fingerprint).not.toBe(requestFingerprints('POST', '/api/v1/cards', '{"a":1}').fingerprint);
   });
 
@@ -23,7 +25,11 @@ describe('request fingerprints', () => {
     const first = await withIdempotency(testDb(), { apiKeyId, key, fingerprint: stored }, async () => new Response('{"n":1}', { status: 201 }));
     expect(first.status).toBe(201);
     const { fingerprint, legacy } = requestFingerprints('POST', '/api/v1/card', raw);
-    const retry = await withIdempotency(testDb(), { apiKeyId, key, fingerprint, legacyFingerprint: legacy }, async () => new Response('{"n":2}', { status: 201 }));
+    const retry = await withIdempotency(
+      testDb(),
+      { apiKeyId, key, fingerprint, legacyFingerprint: legacy },
+      async () => new Response('{"n":2}', { status: 201 }),
+    );
     expect(await retry.text()).toBe('{"n":1}');
   });
 });

@@ -76,7 +76,9 @@ export async function requireTillHold(db: DbOrTx, businessId: number, mode: Mode
 
 /** The hold once any transaction ending it has committed or rolled back: its row lock is waited for first. */
 export async function settledTillHold(tx: DbOrTx, businessId: number, mode: Mode, reference: string): Promise<TillHoldRow> {
-  await tx.execute(sql`SELECT id FROM holds WHERE reference = ${reference.trim()} AND kind = 'till' AND business_id = ${businessId} AND mode = ${mode} FOR UPDATE`);
+  await tx.execute(
+    sql`SELECT id FROM holds WHERE reference = ${reference.trim()} AND kind = 'till' AND business_id = ${businessId} AND mode = ${mode} FOR UPDATE`,
+  );
   return requireTillHold(tx, businessId, mode, reference);
 }
 

@@ -75,7 +75,14 @@ export async function sendTestEvent(db: Db, opts: SendTestEventOptions): Promise
       (t) => !t.public,
       () => false,
     );
-    const delivery = deliverWebhook({ url: endpoint.url, mode: opts.mode, guard: true, headers: event.headers, body: Buffer.from(event.body, 'utf8'), timeoutMs: 10_000 });
+    const delivery = deliverWebhook({
+      url: endpoint.url,
+      mode: opts.mode,
+      guard: true,
+      headers: event.headers,
+      body: Buffer.from(event.body, 'utf8'),
+      timeoutMs: 10_000,
+    });
     if (nonPublic) {
       // The outcome is audited when known but stamped now, so the log shows no timing either; the slot
       // stays taken until then, so there are never two at once.
@@ -84,7 +91,17 @@ export async function sendTestEvent(db: Db, opts: SendTestEventOptions): Promise
         .then((result) => auditTestEvent(db, opts, endpoint.url, result.ok, null, startedAt))
         .catch((err) => logger.error({ err }, 'test event: delivery failed to record'))
         .finally(release);
-      return { url: endpoint.url, webhookId: event.webhookId, body: event.body, queued: true, ok: true, statusCode: null, durationMs: null, error: null, responseExcerpt: null };
+      return {
+        url: endpoint.url,
+        webhookId: event.webhookId,
+        body: event.body,
+        queued: true,
+        ok: true,
+        statusCode: null,
+        durationMs: null,
+        error: null,
+        responseExcerpt: null,
+      };
     }
     try {
       const result = await delivery;

@@ -191,7 +191,13 @@ describe('till holds', () => {
       };
       // Each till its own pool, as two tills on two servers.
       const coreCapture = () =>
-        captureHold(createDb(inject('databaseUrl'), 2).db, { businessId: biz.id, mode: 'test', actor: { type: 'api_key', id: 'till' }, reference: placed.hold_reference, amount: 600 }).then(
+        captureHold(createDb(inject('databaseUrl'), 2).db, {
+          businessId: biz.id,
+          mode: 'test',
+          actor: { type: 'api_key', id: 'till' },
+          reference: placed.hold_reference,
+          amount: 600,
+        }).then(
           (hold) => ({ hold }),
           (err: ServiceError) => ({ refused: err.code }),
         );

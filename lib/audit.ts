@@ -9,6 +9,8 @@ export interface RecordAuditOptions {
   action: string;
   target?: string | null;
   details?: Record<string, unknown>;
+  /** When it happened, if not now: an outcome learnt later but stamped at its start. */
+  at?: Date;
 }
 
 /** Who did what, written in the same transaction as the change it describes. */
@@ -21,5 +23,6 @@ export async function recordAudit(tx: DbOrTx, opts: RecordAuditOptions): Promise
     action: opts.action,
     target: opts.target ?? null,
     details: opts.details ?? null,
+    ...(opts.at ? { createdAt: opts.at } : {}),
   });
 }

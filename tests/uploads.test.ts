@@ -5,6 +5,7 @@ import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { ServiceError } from '../lib/errors';
 import { approveUpload, cancelUpload, startUpload } from '../lib/uploads/decide-upload';
 import { expireUploads } from '../lib/uploads/expire-uploads';
+import { normaliseTypedPhone } from '../lib/cards/phone';
 import { previewUpload } from '../lib/uploads/preview-upload';
 import { runUploadPass } from '../lib/uploads/run-uploads';
 import { getUploadJob, listUploadJobs } from '../lib/uploads/upload-view';
@@ -118,6 +119,28 @@ describe('card uploads', () => {
     expect(numbers).toContain(done[0].result_reference);
     expect(numbers).toContain(done[1].result_reference);
     expect(list.body.data.total).toBe(3);
+  });
+
+  it('read phone numbers as the new-card form does: national, with or without the trunk 0, with the country code, or international', async () => {
+    const biz = await createTestBusiness();
+    const phones = [randomPhone(), randomPhone(), randomPhone(), randomPhone()];
+    const national = phones.map((p) => p.slice(4));
+    const written = [`0${national[0]}`, national[1], `251${national[2]}`, `+251 ${national[3].slice(0, 3)} ${national[3].slice(3)}`];
+    const text = ['phone_number,currency,first_name', ...written.map((w, i) => `${w},ETB,Row${i}`)].join('\n');
+    const { reference } = await previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'cards', fileName: 'team.csv', text });
+    const previewed = await rowsOf(reference);
+    expect(previewed.map((r) => [r.status, r.error_message])).toEqual(phones.map(() => ['pending', null]));
+    for (const [i, phone] of phones.entries()) {
+      expect(normaliseTypedPhone(written[i], 'ET').e164).toBe(phone);
+    }
+    await startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'cards' });
+    await runToEnd(reference);
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(phones.map(() => 'succeeded'));
+    for (const phone of phones) {
+      expect((await biz.test.get(`/api/v1/card?phone_number=${encodeURIComponent(phone)}`)).body.data.total).toBe(1);
+    }
+    // The API keeps SPEC.md's rule: POST /card takes international numbers only.
+    expect((await biz.test.post('/api/v1/card', { phone_number: `0${national[0]}`, currency: 'USD' })).status).toBe(400);
   });
 
   it('refuse a file with unknown or missing columns, and another business cannot start the job', async () => {

@@ -8,6 +8,7 @@ import type { DashboardSession } from '../lib/auth/session-types';
 import { listAuditLog } from '../lib/dashboard/list-audit-log';
 import { listDeliveryLog } from '../lib/dashboard/list-delivery-log';
 import { findEndpoint } from '../lib/webhooks/endpoints';
+import type { TestEventResult } from '../lib/webhooks/send-test-event';
 import { serviceSignature, standardSignature } from '../lib/webhooks/signing';
 import { startReceiver } from './api/webhooks-receiver';
 import { adminClient, createCard, createTestBusiness, testDb, waitFor, type TestBusiness } from './helpers';
@@ -49,11 +50,10 @@ describe('send test event', () => {
       const secret = (await findEndpoint(testDb(), biz.id, 'test', 'business'))!.secret;
       const sent = await runActionAs(sendTestWebhook, owner, {});
       if (!sent.ok) throw new Error(sent.message);
-      expect(sent.data.ok).toBe(true);
-      // A loopback address is not public: as in the delivery log, only whether it worked is shown.
-      expect(sent.data.statusCode).toBeNull();
+      // A loopback address is not public: the event is queued, and only whether it worked reaches the audit log.
+      expect(sent.data).toMatchObject({ queued: true, statusCode: null, durationMs: null });
 
-      expect(receiver.requests).toHaveLength(1);
+      await receiver.waitFor((rs) => rs.length === 1);
       const req = receiver.requests[0];
       expect(req.headers['webhook-test']).toBe('true');
       expect(req.headers['webhook-id']).toBe(sent.data.webhookId);
@@ -67,10 +67,72 @@ describe('send test event', () => {
 
       const events = await biz.test.get('/api/v1/events');
       expect(JSON.stringify(events.body)).not.toContain(sent.data.webhookId);
-      const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 5, action: 'webhook.test_sent' });
+      const log = await waitFor(async () => {
+        const found = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 5, action: 'webhook.test_sent' });
+        return found.items.length ? found : undefined;
+      });
       expect(auditSentence(log.items[0], 'Africa/Addis_Ababa')).toBe(`Sent a test event to ${receiver.url}/hooks; it was delivered.`);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('a test event to an address not public', () => {
+  it('is answered at once, the same for a closed port, a slow server and a silent one, and audited when known with the time it was sent', async () => {
+    const other = await createTestBusiness('Test events, timing');
+    const made = await adminClient().post(`/api/admin/businesses/${other.id}/users`, {
+      email: `owner-${randomUUID()}@example.com`,
+      password: 'dashboard-pass-123',
+      role: 'owner',
+    });
+    const session: DashboardSession = { ...owner, userId: made.body.data.id, businessId: other.id, actor: { type: 'user', id: String(made.body.data.id) } };
+    let release!: () => void;
+    const released = new Promise<{ status: number }>((resolve) => {
+      release = () => resolve({ status: 200 });
+    });
+    const silent = await startReceiver(() => released);
+    const closed = await startReceiver();
+    const closedUrl = closed.url;
+    await closed.close();
+    try {
+      const answers: TestEventResult[] = [];
+      for (const url of [`${closedUrl}/closed`, `${silent.url}/silent`]) {
+        expect((await runActionAs(setWebhookUrl, session, { url })).ok).toBe(true);
+        await testDb().execute(sql`DELETE FROM rate_limit_buckets WHERE key LIKE ${`test-event:%:${other.id}:test`}`);
+        const sent = await waitFor(async () => {
+          const r = await runActionAs(sendTestWebhook, session, {});
+          return r.ok || r.code !== 'rate_limited' ? r : undefined;
+        });
+        if (!sent.ok) throw new Error(sent.message);
+        answers.push(sent.data);
+      }
+      // The silent server holds the request until released: the answer came before any reply.
+      await silent.waitFor((rs) => rs.length === 1);
+      const shape = ({ queued, ok, statusCode, durationMs, error, responseExcerpt }: TestEventResult) => ({
+        queued,
+        ok,
+        statusCode,
+        durationMs,
+        error,
+        responseExcerpt,
+      });
+      expect(shape(answers[0])).toEqual({ queued: true, ok: true, statusCode: null, durationMs: null, error: null, responseExcerpt: null });
+      expect(shape(answers[1])).toEqual(shape(answers[0]));
+      const sentAt = new Date();
+      release();
+      const log = await waitFor(async () => {
+        const found = await listAuditLog(testDb(), { businessId: other.id, mode: 'test', limit: 5, action: 'webhook.test_sent' });
+        return found.items.length === 2 ? found : undefined;
+      });
+      const sentences = log.items.map((i) => auditSentence(i, 'Africa/Addis_Ababa')).sort();
+      expect(sentences).toEqual(
+        [`Sent a test event to ${closedUrl}/closed; it was not delivered.`, `Sent a test event to ${silent.url}/silent; it was delivered.`].sort(),
+      );
+      for (const item of log.items) expect(new Date(item.createdAt).getTime()).toBeLessThanOrEqual(sentAt.getTime());
+    } finally {
+      release();
+      await silent.close();
     }
   });
 });
@@ -102,7 +164,7 @@ describe('test event limit', () => {
       expect(refused).toMatchObject({ ok: false, code: 'rate_limited', message: expect.stringContaining('wait a few seconds') });
       expect(await runActionAs(sendTestWebhook, owner, {})).toMatchObject({ ok: false, code: 'rate_limited' });
       expect((await runActionAs(sendTestWebhook, otherOwner, {})).ok).toBe(true);
-      expect(receiver.requests.length - before).toBe(2);
+      await receiver.waitFor((rs) => rs.length - before === 2);
     } finally {
       await receiver.close();
     }

@@ -62,9 +62,11 @@ export function WebhookEndpointPanel({ endpoint, mode }: { endpoint: WebhookEndp
       const result = await sendTestWebhook({});
       if (!result.ok) return setMessage({ tone: 'error', text: result.fieldErrors?.url ?? result.message });
       const r = result.data;
-      const outcome = r.ok
-        ? `Your endpoint answered${r.statusCode === null ? '' : ` HTTP ${r.statusCode}`}${r.durationMs === null ? '' : ` in ${r.durationMs} ms`}.`
-        : `Not delivered: ${r.error ?? (r.statusCode === null ? 'no answer' : `HTTP ${r.statusCode}`)}.`;
+      const outcome = r.queued
+        ? 'It is sent in the background: the address is not public, so its outcome shows only in the audit log.'
+        : r.ok
+          ? `Your endpoint answered${r.statusCode === null ? '' : ` HTTP ${r.statusCode}`}${r.durationMs === null ? '' : ` in ${r.durationMs} ms`}.`
+          : `Not delivered: ${r.error ?? (r.statusCode === null ? 'no answer' : `HTTP ${r.statusCode}`)}.`;
       setTestResult({ ok: r.ok, text: `Test event ${r.webhookId} sent to ${r.url}. ${outcome}`, body: r.body });
     });
 

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { getDb, type Db } from '../db/client';
 import { ServiceError } from '../errors';
 import { sha256Hex } from '../ids';
+import { requestFingerprints } from './request-fingerprint';
 import { authenticateApiKey, rememberedApiKey, type ApiKeyAuth } from '../keys/api-keys';
 import { noteKeyUsed } from '../keys/key-last-used';
 import { requireScope } from '../keys/key-scopes';
@@ -148,7 +149,7 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
           if (remembered) noteKeyUsed(ctx.db, auth.apiKeyId);
           return envelope(result);
         }
-        const fingerprint = sha256Hex(`${req.method} ${new URL(req.url).pathname}\n${raw}`);
+        const { fingerprint, legacy } = requestFingerprints(req.method, new URL(req.url).pathname, raw);
         const replay = options.replayCommitted;
         const replayCommitted =
           replay &&
@@ -170,7 +171,9 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
             const resume = options.resumeCommitted!(apiCtx, committed);
             return resume && (() => answer(resume));
           });
-        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, replayCommitted, resumeCommitted }, () => answer(() => handler(apiCtx)));
+        return withIdempotency(ctx.db, { apiKeyId: auth.apiKeyId, key, fingerprint, legacyFingerprint: legacy, replayCommitted, resumeCommitted }, () =>
+          answer(() => handler(apiCtx)),
+        );
       },
       // An answer over the rate limit stays free of database work, whatever the key.
       remembered && (async (db, err) => err instanceof RateLimitedError || (await authenticateApiKey(db, authorization))),

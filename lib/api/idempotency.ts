@@ -7,8 +7,10 @@ import { ServiceError } from '../errors';
 export interface IdempotencyOptions {
   apiKeyId: number;
   key: string;
-  /** A hash of the method, path and raw body: the same key with another request is refused. */
+  /** A hash of the method, path and body (lib/api/request-fingerprint.ts): the same key with another request is refused. */
   fingerprint: string;
+  /** What a key stored before the canonical fingerprint holds for this request (accepted too, until such keys expire). */
+  legacyFingerprint?: string;
   /**
    * Rebuilds the answer of a run that committed but died before its answer was stored, from
    * what its committed transaction returned; undefined when it cannot. Without it, such a key
@@ -67,7 +69,7 @@ export async function withIdempotency(db: Db, opts: IdempotencyOptions, run: () 
   if (!claim) {
     const [stored] = await db.select().from(idempotencyKeys).where(where);
     if (!stored) throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is being processed; retry shortly.');
-    if (stored.requestHash !== opts.fingerprint) {
+    if (stored.requestHash !== opts.fingerprint && stored.requestHash !== opts.legacyFingerprint) {
       throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key.');
     }
     if (stored.state === 'done') return replayedAnswer(stored.responseBody, stored.responseStatus!);

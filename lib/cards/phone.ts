@@ -19,8 +19,12 @@ export function normalisePhone(input: string): NormalisedPhone {
   return { e164: phone.number, national: phone.nationalNumber };
 }
 
-/** The list filter's national number, with or without its trunk 0, as the candidates to match. */
+/** The list filter's national number, with or without its trunk 0, or an international number's national part, as the candidates to match. */
 export function nationalNumberCandidates(input: string): string[] {
+  if (input.trim().startsWith('+')) {
+    const phone = parsePhoneNumberFromString(input.trim());
+    return phone?.isValid() ? [phone.nationalNumber] : [];
+  }
   const digits = input.replace(/[\s\-().]/g, '');
   if (!/^\d{1,20}$/.test(digits)) return [];
   const withoutTrunk = digits.replace(/^0/, '');
@@ -33,8 +37,8 @@ const DEFAULT_PHONE_COUNTRY = 'ET';
 /**
  * A number typed in a dashboard form, as people write it: national (`0911 234 567`,
  * `911234567`), with the country code but no plus (`251911234567`), or international
- * (`+251 911 234 567`). National numbers are read as the business's country. The API
- * never calls this: it takes E.164 only (normalisePhone).
+ * (`+251 911 234 567`). National numbers are read as the business's country. Forms and
+ * CSV uploads read numbers with it; the API never calls this: it takes E.164 only (normalisePhone).
  */
 export function normaliseTypedPhone(input: string, country: string = DEFAULT_PHONE_COUNTRY): NormalisedPhone {
   const trimmed = input.trim();

@@ -8,10 +8,10 @@ import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { type PostedRedemption, postRedemption } from '../redemptions/post-redemption';
 import type { Mode } from '../validation';
 import { announceHold } from './announce-hold';
-import { endedHoldRefusal } from './end-till-hold';
+import { endedHoldRefusal, holdExpired } from './end-till-hold';
 import { releaseHold } from './release-hold';
 import type { CaptureRequest } from './till-hold-request';
-import { requireTillHold, type TillHold, toTillHold } from './till-hold-view';
+import { requireTillHold, settledTillHold, type TillHold, toTillHold } from './till-hold-view';
 
 export interface CaptureHoldOptions extends CaptureRequest {
   businessId: number;
@@ -25,13 +25,16 @@ export interface CaptureHoldOptions extends CaptureRequest {
  * the business as a redemption, and the rest goes back to the card, in one
  * transaction. The hold is claimed (releaseHold) by a lock taken only while
  * it is open, not expired and worth the amount, so a capture, a void and
- * the expiry sweep racing on it have exactly one winner. The same capture
- * repeated answers the captured hold again.
+ * the expiry sweep racing on it have exactly one winner. A loser answers what
+ * the hold became once the winner committed: the same capture repeated (even
+ * one arriving after expires_at while the first was under way) answers the
+ * captured hold again.
  */
 export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<TillHold> {
   const probe = await requireTillHold(db, opts.businessId, opts.mode, opts.reference);
   const amount = opts.amount ?? Number(probe.amount);
-  const refused = endedHoldRefusal(probe, 'capture', amount);
+  // An open hold past expires_at may be mid-capture in another transaction: only the claim below knows.
+  const refused = probe.status === 'open' ? null : endedHoldRefusal(probe, 'capture', amount);
   if (refused) throw refused;
   const business = await businessAccountId(db, probe.business_id, probe.mode, probe.currency);
   const feeRevenue = await feeRevenueAccountId(db, probe.mode, probe.currency);
@@ -60,9 +63,11 @@ export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<Til
       },
     });
     if (!released || !spent) {
-      const now = await requireTillHold(tx, opts.businessId, opts.mode, probe.reference);
+      const now = await settledTillHold(tx, opts.businessId, opts.mode, probe.reference);
       const refusal = endedHoldRefusal(now, 'capture', amount);
       if (refusal) throw refusal;
+      // Still open and worth the amount, yet not claimed: past expires_at by the database's clock.
+      if (now.status === 'open') throw holdExpired();
       return toTillHold(now);
     }
     const hold = toTillHold(await requireTillHold(tx, opts.businessId, opts.mode, probe.reference));

@@ -1,6 +1,8 @@
 import { ServiceError } from '../errors';
 import { holdStatus, type TillHoldRow } from './till-hold-view';
 
+export const holdExpired = () => new ServiceError('hold_expired', 'The hold expired; its money is (or is being) released to the card.');
+
 export type HoldEnding = 'capture' | 'void';
 
 /**
@@ -17,9 +19,7 @@ export function endedHoldRefusal(row: TillHoldRow, ending: HoldEnding, capturedA
     return new ServiceError('hold_captured', `The hold was already captured (${Number(row.captured_amount)} minor units).`);
   }
   if (status === 'voided') return new ServiceError('hold_voided', 'The hold was already voided; its money is back on the card.');
-  if (status === 'expired' || new Date(row.expires_at) <= new Date()) {
-    return new ServiceError('hold_expired', 'The hold expired; its money is (or is being) released to the card.');
-  }
+  if (status === 'expired' || new Date(row.expires_at) <= new Date()) return holdExpired();
   if (capturedAmount !== undefined && capturedAmount > Number(row.amount)) {
     return new ServiceError('validation_error', { amount: `amount must be at most the ${Number(row.amount)} minor units held.` }, { field: 'amount' });
   }

@@ -74,6 +74,14 @@ export async function requireTillHold(db: DbOrTx, businessId: number, mode: Mode
   return rows[0];
 }
 
+/** The hold once any transaction ending it has committed or rolled back: its row lock is waited for first. */
+export async function settledTillHold(tx: DbOrTx, businessId: number, mode: Mode, reference: string): Promise<TillHoldRow> {
+  await tx.execute(
+    sql`SELECT id FROM holds WHERE reference = ${reference.trim()} AND kind = 'till' AND business_id = ${businessId} AND mode = ${mode} FOR UPDATE`,
+  );
+  return requireTillHold(tx, businessId, mode, reference);
+}
+
 /** A card's till holds, newest first (ties by id, so pages never repeat or skip one). */
 export async function cardTillHolds(db: DbOrTx, cardId: number, limit = 100, offset = 0): Promise<TillHoldRow[]> {
   const { rows } = await db.execute<TillHoldRow & Record<string, unknown>>(sql`${tillHoldSelect}

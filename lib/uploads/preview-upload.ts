@@ -1,3 +1,4 @@
+import { getBusinessSettings } from '../business/business-settings';
 import type { Db } from '../db/client';
 import { uploadJobs, uploadRows } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -35,7 +36,8 @@ export async function previewUpload(db: Db, opts: PreviewUploadOptions): Promise
   const missing = def.required.filter((c) => !headers.includes(c));
   if (missing.length > 0) throw new ServiceError('validation_error', { file: `The header line lacks ${missing.join(', ')}.` });
 
-  const ctx = { db, businessId: opts.businessId, mode: opts.mode, seen: new Map<string, number>() };
+  const { country } = await getBusinessSettings(db, opts.businessId);
+  const ctx = { db, businessId: opts.businessId, mode: opts.mode, country, seen: new Map<string, number>() };
   const rows: (typeof uploadRows.$inferInsert)[] = [];
   const totals: UploadTotals = {};
   let invalid = 0;

@@ -4,7 +4,7 @@ import type { Permission } from '../auth/permissions';
 import { parseAmountText, toMinorUnits } from '../actions/amount.validation';
 import { normalizeCardNumber } from '../actions/payout.validation';
 import { createCard, createCardSchema } from '../cards/create-card';
-import { normalisePhone } from '../cards/phone';
+import { normaliseTypedPhone } from '../cards/phone';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
 import { createPayout } from '../payouts/create-payout';
@@ -20,6 +20,8 @@ interface RowCheckContext {
   db: Db;
   businessId: number;
   mode: Mode;
+  /** The business's country: a phone number is read as the new-card form reads it. */
+  country: string;
   /** Keys already seen in this file (a second card for the same phone and currency), with the line that had them. */
   seen: Map<string, number>;
 }
@@ -65,7 +67,7 @@ const cards: UploadKindDef = {
     refuseFormulas(cells);
     const given = present(cells);
     const input = parseInput(createCardSchema, { ...given, currency: given.currency?.toUpperCase() });
-    const phone = normalisePhone(input.phone_number);
+    const phone = normaliseTypedPhone(input.phone_number, ctx.country);
     const key = `${phone.e164}|${input.currency}`;
     const earlier = ctx.seen.get(key);
     if (earlier !== undefined) throw new ServiceError('card_exists', `Line ${earlier} already asks for a ${input.currency} card for this phone number.`);

@@ -144,13 +144,13 @@ describe('GET /card', () => {
     expect(defaults.body.data).toMatchObject({ page: 1, size: 15, total: 5, pages: 1 });
   });
 
-  it('filters by national number with or without the trunk 0', async () => {
+  it('filters by national number with or without the trunk 0, and by the international form', async () => {
     const b = await createTestBusiness('Filter');
     const phone = randomPhone();
     const card = await createCard(b.test, 'ETB', phone);
     await createCard(b.test);
     const national = phone.slice(4);
-    for (const q of [national, `0${national}`]) {
+    for (const q of [national, `0${national}`, encodeURIComponent(phone)]) {
       const res = await b.test.get(`/api/v1/card?phone_number=${q}`);
       expect(res.body.data.total).toBe(1);
       expect(res.body.data.items[0].card_number).toBe(card.card_number);

@@ -97,4 +97,14 @@ describe('the typed client, through a whole flow', () => {
     const reused = await client.createCard({ ...input, first_name: 'Twice' }, { idempotencyKey: key });
     expect(reused).toMatchObject({ status: 'error', httpStatus: 409, message: 'Idempotency key reused' });
   });
+
+  it('an idempotency key compares the parsed body: the same JSON with its keys reordered is the same request', async () => {
+    const key = `reordered-${Date.now()}`;
+    const phone = randomPhone();
+    const first = ok(await client.createCard({ phone_number: phone, currency: 'USD', first_name: 'Once' }, { idempotencyKey: key }), 201);
+    const reordered = ok(await client.createCard({ first_name: 'Once', currency: 'USD', phone_number: phone }, { idempotencyKey: key }), 201);
+    expect(reordered).toEqual(first);
+    const other = await client.createCard({ first_name: 'Twice', currency: 'USD', phone_number: phone }, { idempotencyKey: key });
+    expect(other).toMatchObject({ status: 'error', httpStatus: 409, message: 'Idempotency key reused' });
+  });
 });

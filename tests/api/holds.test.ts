@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { dayIn } from '../../lib/dashboard/time-zone';
+import type { ServiceError } from '../../lib/errors';
+import { createDb } from '../../lib/db/client';
+import { captureHold } from '../../lib/holds/capture-hold';
 import { expireHolds } from '../../lib/holds/expire-holds';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { reconciliationReport } from '../../lib/reports/reconciliation/report';
@@ -158,6 +162,64 @@ describe('till holds', () => {
     expect((await capture(biz, placed.hold_reference)).body.message).toBe('Hold expired');
     expect((await voidHold(biz, placed.hold_reference)).status).toBe(409);
   }, 60_000);
+
+  it('a capture repeated at the expiry instant, while the first is still committing, answers the captured hold, not 409 Hold expired (the core, real PostgreSQL)', async () => {
+    const number = await fundedCard(biz, 3_000);
+    const placed = (await hold(biz, number, { amount: 1_000, expires_in_seconds: 3 })).body.data;
+    // The first capture claims the hold, then waits on the business's held account, locked here, past expires_at.
+    const blocker = new pg.Client({ connectionString: inject('databaseUrl') });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT id FROM ledger_accounts WHERE name = $1 AND mode = 'test' FOR UPDATE`, [`held:${biz.id}`]);
+      // Locked by a capture's claim: a NOWAIT lock in a savepoint fails (and, rolled back, holds nothing either way).
+      const claimed = async () => {
+        await blocker.query('SAVEPOINT probe');
+        try {
+          await blocker.query(`SELECT id FROM holds WHERE reference = $1 FOR UPDATE NOWAIT`, [placed.hold_reference]);
+          return undefined;
+        } catch {
+          return true;
+        } finally {
+          await blocker.query('ROLLBACK TO SAVEPOINT probe');
+        }
+      };
+      // Activity is read once per transaction unless its snapshot is cleared.
+      const waiters = async () => {
+        await blocker.query('SELECT pg_stat_clear_snapshot()');
+        return (await blocker.query(`SELECT pid FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0`)).rows.map((r) => r.pid as number);
+      };
+      // Each till its own pool, as two tills on two servers.
+      const coreCapture = () =>
+        captureHold(createDb(inject('databaseUrl'), 2).db, {
+          businessId: biz.id,
+          mode: 'test',
+          actor: { type: 'api_key', id: 'till' },
+          reference: placed.hold_reference,
+          amount: 600,
+        }).then(
+          (hold) => ({ hold }),
+          (err: ServiceError) => ({ refused: err.code }),
+        );
+      const first = coreCapture();
+      await waitFor(claimed);
+      await waitFor(async () => (Date.now() > Date.parse(placed.expires_at) + 50 ? true : undefined));
+      const before = await waiters();
+      const again = coreCapture();
+      // It waits for the first to commit (or, refused at once, answers before).
+      await Promise.race([again, waitFor(async () => ((await waiters()).some((pid) => !before.includes(pid)) ? true : undefined))]);
+      await blocker.query('ROLLBACK');
+      const [a, b] = await Promise.all([first, again]);
+      expect(a).toMatchObject({ hold: { status: 'captured', captured_amount: 600 } });
+      expect(b).toEqual(a);
+    } finally {
+      await blocker.end();
+    }
+    expect(await endings(placed.hold_reference)).toHaveLength(2);
+    expect(await card(biz, number)).toMatchObject({ held_amount: 0 });
+    // Another amount is another capture: it lost, and says to what.
+    expect((await capture(biz, placed.hold_reference, { amount: 500 })).body).toMatchObject({ status: 'error', message: 'Hold already captured' });
+  });
 
   it('nothing spends held money: concurrent holds, redemptions and card-to-card payouts on one card never pass its balance', async () => {
     const number = await fundedCard(biz, 10_000);

@@ -56,7 +56,12 @@ function dockerIgnores(patterns: string[]): (relative: string) => boolean {
     const body = p
       .replace(/^\/+|\/+$/g, '')
       .split('**')
-      .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*').replaceAll('?', '[^/]'))
+      .map((part) =>
+        part
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replaceAll('*', '[^/]*')
+          .replaceAll('?', '[^/]'),
+      )
       .join('.*');
     return new RegExp(`^${body}$`);
   });
@@ -146,7 +151,7 @@ describe('Dockerfile', () => {
     expect(copied).toContain('node_modules');
   });
 
-  it("gives next build everything the app imports, and its type-check no test code", () => {
+  it('gives next build everything the app imports, and its type-check no test code', () => {
     const build = stages.find((s) => s.name === 'build')!;
     expect(build.lines.some((l) => /^RUN .*next build/.test(l))).toBe(true);
     // next build type-checks the files of the tsconfig next.config.mjs names: test code (which imports tests/) is left out.
@@ -197,7 +202,7 @@ describe('Dockerfile', () => {
     expect(build.lines.find((l) => /^RUN .*next build/.test(l))).toMatch(/next build && rm -rf \.next\/cache$/);
   });
 
-  it('runs npm start\'s own command as process 1, so SIGTERM reaches the server', () => {
+  it("runs npm start's own command as process 1, so SIGTERM reaches the server", () => {
     const cmd = runtime.lines.find((l) => /^CMD\s/.test(l))!;
     const script = (JSON.parse(cmd.slice(3).trim()) as string[])[2];
     const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;

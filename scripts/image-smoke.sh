@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the Dockerfile with podman and smoke-tests the image (scripts/image-smoke.ts): health, ready,
 # nothing seeded, a business and a card, not root, SIGTERM drains, refuses to start without DATABASE_URL.
-# (--format docker keeps the HEALTHCHECK, which the OCI format drops.) Run it whenever the Dockerfile, .dockerignore or anything the Dockerfile copies changes; it takes
+# Run it whenever the Dockerfile, .dockerignore or anything the Dockerfile copies changes; it takes
 # minutes, so CI does not. Needs root (debootstrap, podman) and the PostgreSQL of SMOKE_DATABASE_URL
 # (default postgres://postgres@127.0.0.1:5432/postgres), where it makes and drops a scratch database.
 #
 # Without an image registry, node:20-slim is a stand-in made here from Debian packages: debootstrap's
 # minimal bookworm from the mirror apt is configured with, this machine's own Node.js and npm, the
 # node user (uid 1000) and npm trusting the CA bundle NODE_EXTRA_CA_CERTS names. It is kept for the next
-# run (about 300 MB); the app image and the build's layers are removed at the end unless KEEP_IMAGE=1.
+# run (224 MB); the app image and the build's layers are removed at the end unless KEEP_IMAGE=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,6 +74,7 @@ trap cleanup EXIT
 
 started=$(date +%s)
 build_log=$(mktemp /tmp/image-smoke-build.XXXXXX)
+# --format docker keeps the HEALTHCHECK, which the OCI format drops.
 if ! "${PODMAN[@]}" build --pull=never --format docker --network host "${LIMITS[@]}" -t "$IMAGE" . >"$build_log" 2>&1; then
   tail -n 60 "$build_log" >&2
   echo "FAIL build (whole log: $build_log)" >&2

@@ -59,8 +59,10 @@ function slowPost(port: number, path: string, key: string, body: string) {
     });
     req.on('error', reject);
   });
+  // Connected before anything else runs: the checks below block this process's event loop while podman answers.
+  const connected = new Promise<void>((resolve) => req.once('socket', (socket) => socket.once('connect', () => resolve())));
   req.write(body.slice(0, 10));
-  return { finish: () => req.end(body.slice(10)), answer };
+  return { finish: () => req.end(body.slice(10)), answer, connected };
 }
 
 async function main() {
@@ -156,6 +158,9 @@ async function main() {
 
     // SIGTERM with a request in flight: it must be answered, then the server exits 0.
     const inFlight = slowPost(port, '/api/v1/card', key, JSON.stringify({ phone_number: `+2517${phone.slice(5)}`, currency: 'ETB', first_name: 'Late' }));
+    await inFlight.connected;
+    // The server has the request's head once it answers another request on a later connection.
+    await fetch(`${base}/api/health`);
     const stopAt = Date.now();
     const stop = spawn(podmanWords[0], [...podmanWords.slice(1), 'stop', '--time', '30', name], { stdio: 'ignore' });
     const stopped = new Promise<number>((r) => stop.once('exit', () => r(Date.now() - stopAt)));

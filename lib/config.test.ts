@@ -19,3 +19,20 @@ describe('secrets at start', () => {
     expect(ensureSecrets(readSettings(env), env).adminToken.length).toBeGreaterThanOrEqual(32);
   });
 });
+
+describe('the demo business at start', () => {
+  const seeds = (env: Record<string, string>) => readSettings(env as NodeJS.ProcessEnv).seedDemo;
+
+  it('is made for a developer, and in production only when SEED_DEMO=1 asks', () => {
+    expect(seeds({})).toBe(true);
+    expect(seeds({ NODE_ENV: 'development' })).toBe(true);
+    expect(seeds({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y' })).toBe(false);
+    expect(seeds({ NODE_ENV: 'production' })).toBe(false);
+    expect(seeds({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', SEED_DEMO: '1' })).toBe(true);
+    expect(seeds({ SEED_DEMO: '0' })).toBe(false);
+  });
+
+  it('refuses a SEED_DEMO other than 1 or 0', () => {
+    expect(() => seeds({ NODE_ENV: 'production', SEED_DEMO: 'yes' })).toThrow('SEED_DEMO must be 1 or 0, not "yes".');
+  });
+});

@@ -10,6 +10,8 @@ export interface Settings {
   appUrl: string;
   databaseUrl?: string;
   production: boolean;
+  /** Whether npm start makes the demo business on an empty database. */
+  seedDemo: boolean;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -21,7 +23,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     appUrl: (env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     production: env.NODE_ENV === 'production' && !!env.DATABASE_URL,
+    seedDemo: seedDemo(env),
   };
+}
+
+/** The demo prints its owner's password and live API key to the log: under NODE_ENV=production only SEED_DEMO=1 makes it. */
+function seedDemo(env: NodeJS.ProcessEnv): boolean {
+  if (env.SEED_DEMO === undefined || env.SEED_DEMO === '') return env.NODE_ENV !== 'production';
+  if (env.SEED_DEMO === '1' || env.SEED_DEMO === '0') return env.SEED_DEMO === '1';
+  throw new Error(`SEED_DEMO must be 1 or 0, not ${JSON.stringify(env.SEED_DEMO)}.`);
 }
 
 /**

@@ -38,7 +38,7 @@ import { logger } from '../lib/observability/logger';
 import { watchPool } from '../lib/observability/metrics';
 import { observeRequests } from '../lib/observability/observe-requests';
 
-/** npm start: database (embedded unless DATABASE_URL), migrations, seed, build if needed, then serve. */
+/** npm start: database (embedded unless DATABASE_URL), migrations, the demo (unless production), build if needed, then serve. */
 async function main() {
   // Next.js and the libraries it loads write errors with console.*: as JSON lines like every other.
   routeConsoleToLogger(logger);
@@ -87,7 +87,7 @@ async function main() {
   try {
     // Migrations hold a session-level advisory lock: past a transaction-mode pooler they need a direct connection.
     await applyMigrations(process.env.DATABASE_DIRECT_URL || databaseUrl);
-    await seedIfEmpty(db);
+    if (settings.seedDemo) await seedIfEmpty(db);
     if (!fs.existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'))) {
       logger.info('No production build found: building (next build)...');
       const built = spawnSync('npx', ['next', 'build'], { stdio: 'inherit', env: process.env });

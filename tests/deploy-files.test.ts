@@ -4,16 +4,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import ts from 'typescript';
 import { describe, expect, inject, it } from 'vitest';
 import { freePort } from '../lib/db/embedded';
 import { waitFor } from './helpers';
 import { PGBOUNCER } from './pgbouncer-process';
 
 /**
- * Docker cannot build or run here (no image registry), so the deployment
- * files are held to the repository statically: what they copy exists and is
- * enough for npm start, what they mount exists, and the proxy's own checker
- * accepts its configuration.
+ * The deployment files held to the repository without building anything: what
+ * they copy exists and is enough for next build and npm start, what they mount
+ * exists, and the proxy's own checker accepts its configuration. Building and
+ * running the image takes minutes: scripts/image-smoke.sh does it with podman.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -46,6 +47,42 @@ function copies(stage: Stage) {
       const paths = words.filter((w) => !w.startsWith('--'));
       return { from, sources: paths.slice(0, -1), destination: paths.at(-1)! };
     });
+}
+
+/** .dockerignore's rule for a path of the build context (its patterns as written here: no negations). */
+function dockerIgnores(patterns: string[]): (relative: string) => boolean {
+  expect(patterns.filter((p) => p.startsWith('!'))).toEqual([]);
+  const regexes = patterns.map((p) => {
+    const body = p
+      .replace(/^\/+|\/+$/g, '')
+      .split('**')
+      .map((part) =>
+        part
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replaceAll('*', '[^/]*')
+          .replaceAll('?', '[^/]'),
+      )
+      .join('.*');
+    return new RegExp(`^${body}$`);
+  });
+  // A folder that matches takes everything under it along.
+  return (relative) => {
+    const parts = relative.split('/');
+    return parts.some((_, i) => regexes.some((r) => r.test(parts.slice(0, i + 1).join('/'))));
+  };
+}
+
+/** A copy of what a stage's COPY lines take from the build context, as the builder would lay it out under WORKDIR. */
+function buildContextCopy(stage: Stage, ignored: (relative: string) => boolean): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-build-stage-'));
+  for (const copy of copies(stage).filter((c) => !c.from)) {
+    const into = copy.sources.length > 1 || copy.destination.endsWith('/');
+    for (const source of copy.sources) {
+      const target = path.join(dir, into ? path.join(copy.destination, path.basename(source)) : copy.destination);
+      fs.cpSync(path.join(ROOT, source), target, { recursive: true, filter: (from) => !ignored(path.relative(ROOT, from)) });
+    }
+  }
+  return dir;
 }
 
 /** Every repository file start.ts loads, following relative and '@/' imports. */
@@ -112,6 +149,65 @@ describe('Dockerfile', () => {
     expect(fs.existsSync(path.join(ROOT, 'lib/db/migrations/meta/_journal.json'))).toBe(true);
     expect(copied).toContain('.next');
     expect(copied).toContain('node_modules');
+  });
+
+  it('gives next build everything the app imports, and its type-check no test code', () => {
+    const build = stages.find((s) => s.name === 'build')!;
+    expect(build.lines.some((l) => /^RUN .*next build/.test(l))).toBe(true);
+    // next build type-checks the files of the tsconfig next.config.mjs names: test code (which imports tests/) is left out.
+    const tsconfig = read('next.config.mjs').match(/tsconfigPath: '([^']+)'/)?.[1];
+    expect(tsconfig).toBe('tsconfig.build.json');
+    const dir = buildContextCopy(build, dockerIgnores(ignored));
+    try {
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+      const filesIn = (root: string) => {
+        const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, tsconfig!), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+        expect(parsed?.errors).toEqual([]);
+        // next build writes next-env.d.ts before its type-check, in the image as here.
+        const files = parsed!.fileNames.map((f) => path.relative(root, f)).filter((f) => f !== 'next-env.d.ts');
+        return { options: parsed!.options, files: files.sort() };
+      };
+      const copied = filesIn(dir);
+      expect(copied.files.filter((f) => /\.test\.tsx?$/.test(f) || f.startsWith('tests/'))).toEqual([]);
+      // The image's build type-checks exactly what next build checks here.
+      expect(copied.files).toEqual(filesIn(ROOT).files);
+      // Every import of those files, and of the files they import, is in the copy or among the packages.
+      const cache = ts.createModuleResolutionCache(dir, (f) => f, copied.options);
+      const unresolved: string[] = [];
+      const seen = new Set<string>();
+      const visit = (relative: string) => {
+        if (seen.has(relative)) return;
+        seen.add(relative);
+        const file = path.join(dir, relative);
+        for (const { fileName: spec } of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
+          const resolved = ts.resolveModuleName(spec, file, copied.options, ts.sys, cache).resolvedModule;
+          if (resolved && !resolved.isExternalLibraryImport) visit(path.relative(dir, resolved.resolvedFileName));
+          else if (!resolved && /^(\.|@\/)/.test(spec)) {
+            // Not code (a style sheet): it must be there as a file.
+            const target = spec.startsWith('@/') ? path.join(dir, spec.slice(2)) : path.resolve(path.dirname(file), spec);
+            if (!fs.existsSync(target)) unresolved.push(`${relative}: ${spec}`);
+          } else if (!resolved && !spec.startsWith('node:')) unresolved.push(`${relative}: ${spec}`);
+        }
+      };
+      for (const file of copied.files) visit(file);
+      expect(unresolved).toEqual([]);
+      expect([...seen].filter((f) => f.startsWith('..'))).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves the build cache out of the image', () => {
+    const build = stages.find((s) => s.name === 'build')!;
+    expect(build.lines.find((l) => /^RUN .*next build/.test(l))).toMatch(/next build && rm -rf \.next\/cache$/);
+  });
+
+  it("runs npm start's own command as process 1, so SIGTERM reaches the server", () => {
+    const cmd = runtime.lines.find((l) => /^CMD\s/.test(l))!;
+    const script = (JSON.parse(cmd.slice(3).trim()) as string[])[2];
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    expect(script.endsWith(`; exec ${start}`)).toBe(true);
+    expect(start).toMatch(/^node /);
   });
 
   it('refuses to start without DATABASE_URL rather than start an embedded PostgreSQL', () => {

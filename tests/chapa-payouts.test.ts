@@ -395,7 +395,7 @@ describe('payout webhooks only ask verify', () => {
     const ref = res.body.data.provider_reference;
     await stack.fake.switches({ verifyOverride: { [ref]: { status: 'pending' } } });
     await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
-    await waitFor(async () => ((await stack.fake.state()).deliveries.some((d) => d.body.includes(ref) && d.status !== null) ? true : undefined));
+    await waitFor(async () => ((await stack.fake.state()).deliveries.some((d) => d.body.includes(ref) && d.status !== null) ? true : undefined), 30_000);
     expect(await payoutStatus(c.live, ref)).toBe('pending');
     await stack.fake.switches({ verifyOverride: { [ref]: { amount: '99.00' } } });
     await waitFor(async () => ((await railRequest(ref)).last_error?.includes('verify says success') ? true : undefined), 20_000);

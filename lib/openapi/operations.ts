@@ -598,6 +598,18 @@ export const OPERATIONS: Operation[] = [
   /* The provider back office, {APP_URL}/api/admin. */
   {
     api: 'admin',
+    method: 'get',
+    path: '/businesses',
+    operationId: 'listBusinesses',
+    tag: 'Back office',
+    summary: 'Find businesses',
+    description: 'Newest first, so an operator can find a business’s id: search matches a merchant id exactly or any part of the name, case ignored.',
+    query: [{ name: 'search', description: 'A merchant id, or part of a name (at most 200 characters)', schema: z.string().max(200) }, ...page],
+    success: { status: 200, message: 'Businesses retrieved successfully', data: r.businessPageSchema, examples: {} },
+    errors: ['validation_error'],
+  },
+  {
+    api: 'admin',
     method: 'post',
     path: '/businesses',
     operationId: 'createBusiness',

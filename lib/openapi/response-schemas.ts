@@ -422,6 +422,20 @@ reg('ValidationErrorEnvelope', z.strictObject({ status: z.literal('error'), mess
 
 /* The provider back office. */
 
+export const businessPageSchema = reg(
+  'BusinessPage',
+  pageOf(
+    z.strictObject({
+      id: z.int(),
+      merchant_id: z.string(),
+      name: z.string(),
+      time_zone: z.string(),
+      country: z.string(),
+      created_at: timestamp,
+    }),
+  ),
+);
+
 export const businessCreatedSchema = reg(
   'BusinessCreated',
   z.strictObject({

@@ -14,7 +14,7 @@ import { expireDueCards } from '../lib/cards/expire-cards';
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
 import { cardStory } from '../lib/dashboard/card-story';
-import { dayIn } from '../lib/dashboard/time-zone';
+import { dayIn } from '../lib/time-zone';
 import { ServiceError } from '../lib/errors';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
 import { liabilityReport } from '../lib/reports/liability/query';

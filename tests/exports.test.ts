@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { signInDashboard } from '../bench/bench-env';
 import { unitsText, wallClockFormatter } from '../lib/dashboard/csv';
 import { paymentNet, paymentNetSql, payoutNet, payoutNetSql } from '../lib/dashboard/net-amount';
-import { nextDay, wallClock } from '../lib/dashboard/time-zone';
+import { nextDay, wallClock } from '../lib/time-zone';
 import { payments, payouts } from '../lib/db/schema';
 import { seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
 import { adminClient, testDb } from './helpers';

@@ -3,7 +3,7 @@ import { extendExpirySchema } from '../actions/expiry.validation';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import { getBusinessExpiry } from '../business/expiry-policy';
-import { dayIn } from '../dashboard/time-zone';
+import { dayIn } from '../time-zone';
 import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { cardNotFound, ServiceError } from '../errors';

@@ -7,7 +7,7 @@ import { cardNotFound } from '../errors';
 import { groupedUnitsText } from '../money-text';
 import { holdStatus, type TillHoldRow, type TillHoldStatus } from '../holds/till-hold-view';
 import type { Mode } from '../validation';
-import { dayIn } from './time-zone';
+import { dayIn } from '../time-zone';
 
 /**
  * A card's whole story for the dashboard: its creation, every money movement with

@@ -1,4 +1,4 @@
-import { wallClock } from './time-zone';
+import { wallClock } from '../time-zone';
 
 export type CsvValue = string | number | boolean | null | undefined;
 

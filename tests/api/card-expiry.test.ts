@@ -5,7 +5,7 @@ import { cardExpiresAt } from '../../lib/cards/card-expiry';
 import { expireDueCards } from '../../lib/cards/expire-cards';
 import { extendCardExpiry } from '../../lib/cards/extend-card-expiry';
 import { listExpiringCards } from '../../lib/cards/list-expiring-cards';
-import { dayIn } from '../../lib/dashboard/time-zone';
+import { dayIn } from '../../lib/time-zone';
 import { cardStory } from '../../lib/dashboard/card-story';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { recognisedBreakage } from '../../lib/reports/breakage';

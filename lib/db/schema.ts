@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { ApiKeyScope } from '../keys/key-scopes';
-import { CURRENCIES, MODES } from '../validation';
+import { type ApiKeyScope, CURRENCIES, MODES } from '../validation';
 import {
   bigint,
   bigserial,

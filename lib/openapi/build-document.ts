@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhooks/delivery-worker';
 import { ERRORS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../api/read-body';
-import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
+import { requiredScope } from '../keys/key-scopes';
+import type { ApiKeyScope } from '../validation';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
 import {

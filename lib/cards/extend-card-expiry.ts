@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { extendExpirySchema } from '../actions/expiry.validation';
+import { extendExpirySchema } from './expiry.validation';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import { getBusinessExpiry } from '../business/expiry-policy';

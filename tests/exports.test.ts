@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { signInDashboard } from '../bench/bench-env';
-import { unitsText, wallClockFormatter } from '../lib/dashboard/csv';
+import { unitsText, wallClockFormatter } from '../lib/csv';
 import { paymentNet, paymentNetSql, payoutNet, payoutNetSql } from '../lib/dashboard/net-amount';
 import { nextDay, wallClock } from '../lib/time-zone';
 import { payments, payouts } from '../lib/db/schema';

@@ -3,7 +3,7 @@ import type { Actor } from '../actor';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors';
 import { postTransaction, type PostTransactionOptions } from '../ledger/post-transaction';
-import { postCardCredit } from '../limits/card-credit';
+import { postCardCredit } from '../cards/card-credit';
 import { limitExceededError } from '../limits/limit-refusal';
 import type { Mode } from '../validation';
 import type { AdjustmentOptions } from './request-adjustment';

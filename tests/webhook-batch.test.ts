@@ -5,7 +5,7 @@ import { createBusiness } from '../lib/admin/businesses';
 import { createDb } from '../lib/db/client';
 import { attemptDashboardBatch, type ClaimedDelivery, sendingGroups, startDeliveryWorker } from '../lib/webhooks/delivery-worker';
 import { enqueueEvent } from '../lib/webhooks/outbox';
-import { receiveWebhookRequest } from '../lib/webhooks/receive-webhook-request';
+import { receiveWebhookRequest } from '../lib/api/receive-webhook-request';
 import { signatureHeaders } from '../lib/webhooks/signing';
 import { BATCH_HEADER, MAX_BATCH_ITEM_BYTES, MAX_BATCH_ITEMS } from '../lib/webhooks/webhook-batch';
 import { createTestBusiness, testDb } from './helpers';

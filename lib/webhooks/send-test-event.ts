@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit';
 import type { Actor } from '../actor';
 import type { Db } from '../db/client';
-import { SharedBuckets } from '../api/shared-limits';
+import { SharedBuckets } from '../rate-limits/shared-buckets';
 import { ServiceError } from '../errors';
 import { randomBase62 } from '../ids';
 import { logger } from '../observability/logger';

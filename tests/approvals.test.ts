@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { sendPayout } from '../lib/actions/payout-actions';
 import { runActionAs } from '../lib/actions/define-action';
-import { requestAdjustment } from '../lib/adjustments/request-adjustment';
+import { requestAdjustment } from '../lib/approvals/request-adjustment';
 import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { sendDashboardPayout } from '../lib/approvals/dashboard-payout';
 import { refundFromDashboard } from '../lib/approvals/dashboard-refund';

@@ -6,7 +6,15 @@ import { postTransaction, type PostTransactionOptions } from '../ledger/post-tra
 import { postCardCredit } from '../cards/card-credit';
 import { limitExceededError } from '../limits/limit-refusal';
 import type { Mode } from '../validation';
-import type { AdjustmentOptions } from './request-adjustment';
+import type { AdjustmentDirection, AdjustmentReason } from './adjustment-reasons';
+
+/** What an adjustment's approval runs (stored as the request's options). */
+export interface AdjustmentOptions {
+  direction: AdjustmentDirection;
+  amount: number;
+  reason_code: AdjustmentReason;
+  note: string | null;
+}
 
 export interface PostAdjustmentOptions {
   businessId: number;

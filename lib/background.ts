@@ -1,4 +1,4 @@
-import { startApprovalExpiry } from './approvals/expire-approvals';
+import { failApprovalOfExpiredCard, startApprovalExpiry } from './approvals/expire-approvals';
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
 import { startSharedBucketPruning } from './rate-limits/shared-buckets';
@@ -42,7 +42,7 @@ const TASKS: BackgroundTask[] = [
   startUploadRunner,
   startUploadExpiry,
   startHoldExpiry,
-  startCardExpiry,
+  (db) => startCardExpiry(db, failApprovalOfExpiredCard),
 ];
 
 export function startBackgroundWork(db: Db): Stop {

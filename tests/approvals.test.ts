@@ -8,7 +8,7 @@ import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { sendDashboardPayout } from '../lib/approvals/dashboard-payout';
 import { refundFromDashboard } from '../lib/approvals/dashboard-refund';
 import { approveRequest, rejectRequest } from '../lib/approvals/decide-approval';
-import { expireApprovals } from '../lib/approvals/expire-approvals';
+import { expireApprovals, failApprovalOfExpiredCard } from '../lib/approvals/expire-approvals';
 import { listApprovals } from '../lib/approvals/list-approvals';
 import { expireDueCards } from '../lib/cards/expire-cards';
 import type { DashboardSession } from '../lib/auth/session-types';
@@ -498,7 +498,7 @@ describe('a card that expires while a request on it awaits approval', () => {
     const [from, to] = [await card(90_000), await card(0)];
     const reference = await waitingPayout(from, to, 60_000);
     await testDb().execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ${from}`);
-    await expireDueCards(testDb());
+    await expireDueCards(testDb(), failApprovalOfExpiredCard);
     expect(await status(reference)).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/expired/) });
     const { rows } = await testDb().execute<{ expired: boolean; balance: number }>(sql`
       SELECT c.expired_at IS NOT NULL AS expired, a.balance FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.card_number = ${from}`);

@@ -7,7 +7,7 @@ import { randomBase62 } from '../ids';
 import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
 import { deliverWebhook } from './deliver-webhook';
-import { attemptRow } from './delivery-worker';
+import { attemptRow } from './record-attempts';
 import { findEndpoint } from './endpoints';
 import { payoutEventPayload } from './payloads';
 import { signatureHeaders } from './signing';

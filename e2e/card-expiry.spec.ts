@@ -3,7 +3,7 @@ import pg from 'pg';
 import { expiryDay } from '../components/cards/expiry-day';
 import { formatMoney } from '../components/ui/money';
 import { cardExpiresAt } from '../lib/cards/card-expiry';
-import { dayIn } from '../lib/dashboard/time-zone';
+import { dayIn } from '../lib/time-zone';
 import { baseUrl, call, expectAccessible, fundedCard, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
 
 const ZONE = 'Africa/Addis_Ababa';

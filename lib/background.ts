@@ -1,7 +1,7 @@
-import { startApprovalExpiry } from './approvals/expire-approvals';
+import { failApprovalOfExpiredCard, startApprovalExpiry } from './approvals/expire-approvals';
 import { startIdempotencyPruning } from './api/prune-idempotency-keys';
 import type { Stop } from './background-loop';
-import { startSharedBucketPruning } from './api/shared-limits';
+import { startSharedBucketPruning } from './rate-limits/shared-buckets';
 import { startSignInFailurePruning } from './auth/sign-in-limits';
 import { startCardExpiry } from './cards/expire-cards';
 import type { Db } from './db/client';
@@ -42,7 +42,7 @@ const TASKS: BackgroundTask[] = [
   startUploadRunner,
   startUploadExpiry,
   startHoldExpiry,
-  startCardExpiry,
+  (db) => startCardExpiry(db, failApprovalOfExpiredCard),
 ];
 
 export function startBackgroundWork(db: Db): Stop {

@@ -63,3 +63,9 @@ export function ensureSecrets(settings: Settings, env: NodeJS.ProcessEnv = proce
   }
   return { authSecret: env.AUTH_SECRET || stored.AUTH_SECRET, adminToken: env.ADMIN_TOKEN || stored.ADMIN_TOKEN };
 }
+
+/** A positive number from the environment, or the fallback when it is unset or not one. */
+export function positiveEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}

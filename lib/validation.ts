@@ -6,6 +6,10 @@ export type Currency = (typeof CURRENCIES)[number];
 export const MODES = ['test', 'live'] as const;
 export type Mode = (typeof MODES)[number];
 
+/** What a restricted API key may do; a key holds one or more, in this order. */
+export const API_KEY_SCOPES = ['read', 'cards', 'payments', 'payouts'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export const MIN_AMOUNT = 100;
 export const MAX_AMOUNT = 1_000_000_000_000;
 

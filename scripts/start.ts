@@ -24,7 +24,7 @@ import { holdRequestBody } from '../lib/api/hold-request-body';
 import { LINGER_MS, lingerWhenBodyUnread } from '../lib/api/lingering-close';
 import { MALFORMED_PATH_BODY, pathDecodes } from '../lib/api/request-path';
 import { securityHeaders } from '../lib/api/security-headers';
-import { positiveEnv } from '../lib/api/rate-limit';
+import { positiveEnv } from '../lib/config';
 import { ensureSecrets, readSettings } from '../lib/config';
 import { ServiceError } from '../lib/errors';
 import { closeDb, createDb } from '../lib/db/client';

@@ -1,7 +1,7 @@
 import { errorResponse } from '@/lib/api/api-route';
 import type { Permission } from '@/lib/auth/permissions';
 import type { DashboardSession } from '@/lib/auth/session-types';
-import { dayIn } from '@/lib/dashboard/time-zone';
+import { dayIn } from '@/lib/time-zone';
 import { logger } from '@/lib/observability/logger';
 import { requestIdOf } from '@/lib/observability/request-context';
 import { headers } from 'next/headers';

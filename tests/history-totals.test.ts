@@ -8,7 +8,7 @@ import { foldAll, foldedThrough, foldHistoryTotals } from '../lib/dashboard/hist
 import { parseListView, type ListSort } from '../lib/dashboard/keyset-cursor';
 import { searchPayments, type PaymentFilters } from '../lib/dashboard/search-payments';
 import { searchPayouts, type PayoutFilters } from '../lib/dashboard/search-payouts';
-import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
+import { dayIn, nextDay, zonedDayStart } from '../lib/time-zone';
 import { payoutNet } from '../lib/dashboard/net-amount';
 import { payerRule } from '../lib/payouts/payout-quote';
 import { PAYERS, splitAmounts } from '../lib/payouts/payout-rules';

@@ -12,7 +12,7 @@ import {
   type PeriodVolumeOptions,
 } from '../lib/dashboard/overview';
 import type { DbOrTx, Tx } from '../lib/db/client';
-import { nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
+import { nextDay, zonedDayStart } from '../lib/time-zone';
 import { ServiceError } from '../lib/errors';
 import { addCrossBusinessCardToCard, crossCardToCardFromLedger, type FinanceBusiness, seedFinanceBusiness } from './finance-fixture';
 import { testDb } from './helpers';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx, Tx } from '../lib/db/client';
-import { dayIn } from '../lib/dashboard/time-zone';
+import { dayIn } from '../lib/time-zone';
 import { breakageEstimates, daysBefore, estimateBreakage, percentText, ratioOf } from '../lib/reports/breakage';
 import { AGE_BUCKETS, parseLiabilityParams, type LiabilityOptions } from '../lib/reports/liability/definitions';
 import { agedCsvFile } from '../lib/reports/liability/export';

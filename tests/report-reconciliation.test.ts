@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../lib/db/client';
-import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
+import { dayIn, nextDay, zonedDayStart } from '../lib/time-zone';
 import { FIGURES, parseReconciliationParams, type ReconciliationOptions, type ReconciliationReport } from '../lib/reports/reconciliation/definitions';
 import { reconciliationCsvFile } from '../lib/reports/reconciliation/export';
 import { reconciliationReport } from '../lib/reports/reconciliation/report';

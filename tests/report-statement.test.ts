@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx, Tx } from '../lib/db/client';
-import { dayIn, nextDay, zonedDayStart } from '../lib/dashboard/time-zone';
+import { dayIn, nextDay, zonedDayStart } from '../lib/time-zone';
 import {
   businessAccount,
   parseStatementParams,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeliveryLog, type DeliveryLogEntry } from '../lib/dashboard/list-delivery-log';
 import { deliverWebhook } from '../lib/webhooks/deliver-webhook';
-import { attemptRow, NON_PUBLIC_FAILURE } from '../lib/webhooks/delivery-worker';
+import { attemptRow, NON_PUBLIC_FAILURE } from '../lib/webhooks/record-attempts';
 import { startReceiver } from './api/webhooks-receiver';
 import { adminClient, createTestBusiness, testDb, waitFor, type TestBusiness } from './helpers';
 import { emitPaymentEvent } from './webhook-events';

@@ -4,7 +4,7 @@ import { createDb, type Db } from '../../lib/db/client';
 import { payoutTotals, type HistoryTotals } from '../../lib/dashboard/history-totals';
 import { foldAll } from '../../lib/dashboard/history-totals-fold';
 import { searchPayouts, type PayoutFilters } from '../../lib/dashboard/search-payouts';
-import { dayIn } from '../../lib/dashboard/time-zone';
+import { dayIn } from '../../lib/time-zone';
 import { fmt, openBenchEnv, percentile, writeResult } from '../bench-env';
 
 /**

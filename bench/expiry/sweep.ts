@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { createBusiness } from '../../lib/admin/businesses';
 import { expireDueCards } from '../../lib/cards/expire-cards';
+import { failApprovalOfExpiredCard } from '../../lib/approvals/expire-approvals';
 import { createDb, type Db } from '../../lib/db/client';
 import { clearingAccountId } from '../../lib/ledger/accounts';
 import { postTransaction } from '../../lib/ledger/post-transaction';
@@ -44,7 +45,7 @@ async function dueCards(db: Db, label: string, others: number): Promise<number> 
   await db.execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ANY(${`{${due.join(',')}}`}::text[])`);
   await db.execute(sql`ANALYZE cards`);
   const started = performance.now();
-  while (await expireDueCards(db, 10_000)) {}
+  while (await expireDueCards(db, failApprovalOfExpiredCard, 10_000)) {}
   const seconds = (performance.now() - started) / 1000;
   const expired = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM cards WHERE business_id = ${biz.id} AND expired_at IS NOT NULL`);
   if (Number(expired.rows[0].n) !== DUE) throw new Error(`expected ${DUE} expired, found ${expired.rows[0].n}`);
@@ -60,7 +61,7 @@ async function main() {
     const idle: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t = performance.now();
-      await expireDueCards(db);
+      await expireDueCards(db, failApprovalOfExpiredCard);
       idle.push(performance.now() - t);
     }
     idle.sort((a, b) => a - b);

@@ -1,8 +1,8 @@
 import { bankName } from '@/components/history/payout-labels';
 import { formatMoney } from '@/components/ui/money';
 import type { AuditEntry, AuditSubject } from '@/lib/dashboard/list-audit-log';
-import { dayIn, formatDateTime } from '@/lib/dashboard/time-zone';
-import { API_KEY_SCOPES } from '@/lib/keys/key-scopes';
+import { dayIn, formatDateTime } from '@/lib/time-zone';
+import { API_KEY_SCOPES } from '@/lib/validation';
 
 const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support' };
 const role = (r: unknown) => ROLE_WORDS[String(r)] ?? 'team member';

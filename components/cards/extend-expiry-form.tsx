@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
-import { type ExtendExpiryInput, extendExpirySchema } from '@/lib/actions/expiry.validation';
+import { type ExtendExpiryInput, extendExpirySchema } from '@/lib/cards/expiry.validation';
 import { extendCardExpiry } from '@/server/actions/expiry';
 
 /** A later last day for one card, with the reason kept in the audit log and on the card's history. */

@@ -12,7 +12,7 @@ import { Notice } from '@/components/ui/notice';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { amountInWords } from '@/components/payouts/amount-in-words';
-import { toMinorUnits } from '@/lib/actions/amount.validation';
+import { toMinorUnits } from '@/lib/amount-text';
 import { redeemFormSchema, type RedeemForm } from '@/lib/actions/redemption.validation';
 
 type Outcome = { tone: 'success' | 'error'; text: string };

@@ -15,7 +15,7 @@ import { topUpFormSchema, type TopUpForm } from '@/lib/actions/cards.validation'
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toMinorUnits } from '@/lib/actions/amount.validation';
+import { toMinorUnits } from '@/lib/amount-text';
 
 type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string; text: string } | { kind: 'error'; text: string };
 

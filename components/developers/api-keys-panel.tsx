@@ -9,7 +9,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { StatusBadge } from '@/components/ui/status-badge';
-import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/keys/key-scopes';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/validation';
 import type { ApiKeySummary } from '@/lib/keys/list-api-keys';
 import { KeyScopeChips, KeyScopeFields } from './key-scopes';
 import { SecretBox } from './secret-box';

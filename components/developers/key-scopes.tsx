@@ -1,4 +1,5 @@
-import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from '@/lib/keys/key-scopes';
+import { SCOPE_DESCRIPTIONS } from '@/lib/keys/key-scopes';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@/lib/validation';
 
 /** The scope checkboxes of the new-key form, controlled by it; the server refuses an empty choice. */
 export function KeyScopeFields({ value, onChange, error }: { value: readonly ApiKeyScope[]; onChange: (scopes: ApiKeyScope[]) => void; error?: string }) {

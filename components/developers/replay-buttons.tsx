@@ -7,7 +7,7 @@ import { replayEvent, replayFailedWebhooks } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
-import { wallClockInput } from '@/lib/dashboard/time-zone';
+import { wallClockInput } from '@/lib/time-zone';
 
 export function ReplayEventButton({ eventId }: { eventId: string }) {
   const queryClient = useQueryClient();

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
-import { toMinorUnits } from '@/lib/actions/amount.validation';
+import { toMinorUnits } from '@/lib/amount-text';
 import { groupedUnitsText } from '@/lib/money-text';
 import { refundFormSchema, type RefundFormInput } from '@/lib/actions/refund.validation';
 import { refundPayment } from '@/server/actions/refunds';

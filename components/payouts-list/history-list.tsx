@@ -10,7 +10,7 @@ import { RefundedBadge, StatusBadge } from '@/components/ui/status-badge';
 import { TableHead } from '@/components/ui/table-head';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import type { ListView } from '@/lib/dashboard/keyset-cursor';
-import { isReversedRange } from '@/lib/dashboard/time-zone';
+import { isReversedRange } from '@/lib/time-zone';
 import { fetchJson } from './fetch-json';
 import type { HistoryRow, ListPage } from './list-items';
 import { ListPager } from './list-pager';

@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { TableHead } from '@/components/ui/table-head';
 import type { ProblemKind, ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
-import { amountText, dayLabel, problemsAnchor } from './reconciliation-table';
+import { groupedUnitsText } from '@/lib/money-text';
+import { dayLabel, problemsAnchor } from './reconciliation-table';
 
 const PROBLEM_LABELS: Record<ProblemKind, string> = {
   unbalanced: 'Does not balance',
@@ -68,7 +69,7 @@ export function ReconciliationProblems({ days, truncated }: { days: Reconciliati
                     </td>
                     <td className="text-right font-semibold tabular-nums md:px-4 md:py-2" data-testid="off-by">
                       <span className="font-normal text-slate-600 md:sr-only">Off by </span>
-                      {amountText(p.offBy)}
+                      {groupedUnitsText(p.offBy)}
                     </td>
                     <td className="col-span-2 text-xs text-slate-700 md:px-4 md:py-2 md:text-sm">{p.detail}</td>
                   </tr>

@@ -1,3 +1,4 @@
+import { groupedUnitsText } from '@/lib/money-text';
 import { FIGURES, type FigureGroup, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
 
 const GROUP_LABELS: Record<FigureGroup, string> = {
@@ -11,17 +12,8 @@ const GROUP_LABELS: Record<FigureGroup, string> = {
 const shown = FIGURES.filter((f) => f.onPage);
 const groups = (['in', 'out', 'reversals', 'fees', 'ledger'] as const).map((g) => ({ group: g, figures: shown.filter((f) => f.group === g) }));
 
-const decimal = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** Minor units as "1,234.50": the currency is the table's, named in its heading. Split as integers, never divided as a float. */
-export function amountText(minor: number): string {
-  const abs = BigInt(Math.abs(minor));
-  // Intl formats a decimal string exactly (ECMA-402 v3); its typings know only numbers.
-  return decimal.format(`${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}` as unknown as number);
-}
-
 function Amount({ minor }: { minor: number }) {
-  return <span className={minor === 0 ? 'text-slate-600' : 'text-slate-900'}>{amountText(minor)}</span>;
+  return <span className={minor === 0 ? 'text-slate-600' : 'text-slate-900'}>{groupedUnitsText(minor)}</span>;
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
@@ -134,7 +126,7 @@ export function ReconciliationTable({
                   {trial(d.figures) === 0 ? (
                     <span className="text-emerald-800">0.00</span>
                   ) : (
-                    <span className="font-semibold text-red-800">{amountText(trial(d.figures))} off</span>
+                    <span className="font-semibold text-red-800">{groupedUnitsText(trial(d.figures))} off</span>
                   )}
                 </td>
                 <td className="whitespace-nowrap px-3 py-2">{rowsAgree(d) ? 'Yes' : <span className="font-semibold text-red-800">No</span>}</td>
@@ -152,11 +144,11 @@ export function ReconciliationTable({
               {groups.flatMap((g) =>
                 g.figures.map((f, i) => (
                   <td key={f.key} className={`${cell} ${i === 0 ? 'border-l border-slate-100' : ''}`}>
-                    {amountText(totals.figures[f.key as FigureKey])}
+                    {groupedUnitsText(totals.figures[f.key as FigureKey])}
                   </td>
                 )),
               )}
-              <td className={cell}>{amountText(trial(totals.figures))}</td>
+              <td className={cell}>{groupedUnitsText(trial(totals.figures))}</td>
               <td className="px-3 py-2" />
             </tr>
           </tfoot>

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
-import { type ExpiryPolicyInput, expiryPolicySchema } from '@/lib/actions/expiry.validation';
+import { type ExpiryPolicyInput, expiryPolicySchema } from '@/lib/cards/expiry.validation';
 import { describeExpiryPolicy, type ExpiryPolicy } from '@/lib/cards/card-expiry';
 import { setExpiryPolicy } from '@/server/actions/expiry';
 

@@ -1,4 +1,4 @@
-import { unitsText } from '@/lib/dashboard/csv';
+import { unitsText } from '@/lib/csv';
 import type { FeeKind } from '@/lib/fees/fee-schedule';
 import { EmptyState } from '@/components/ui/page-header';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useBusinessPreferences } from '@/components/providers/business-preferences';
-import { formatDateTime } from '@/lib/dashboard/time-zone';
+import { formatDateTime } from '@/lib/time-zone';
 
 /** A timestamp on the business's wall clock: the same text on the server and in every browser, wherever the viewer is. */
 export function LocalTime({ iso }: { iso: string }) {

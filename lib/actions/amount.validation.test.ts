@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_AMOUNT } from '../validation';
 import { groupedUnitsText } from '../money-text';
-import { amountText, majorAmountText, parseAmountText, toMinorUnits } from './amount.validation';
+import { amountText, majorAmountText } from './amount.validation';
+import { parseAmountText, toMinorUnits } from '../amount-text';
 
 const minor = (typed: string) => amountText.safeParse(typed);
 const message = (typed: string) => {

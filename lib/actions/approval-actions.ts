@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '../validation';
-import { requestAdjustment } from '../adjustments/request-adjustment';
+import { requestAdjustment } from '../approvals/request-adjustment';
 import { setApprovalThreshold } from '../approvals/approval-thresholds';
 import { approveRequest, rejectRequest } from '../approvals/decide-approval';
 import { amountText } from './amount.validation';

@@ -6,7 +6,7 @@ import { ServiceError } from '../errors';
 import { createPayment } from '../payments/create-payment';
 import { dryRun } from '../db/dry-run';
 import { createTransfer, recordTransfer } from '../payouts/create-transfer';
-import { toMinorUnits } from './amount.validation';
+import { toMinorUnits } from '../amount-text';
 import { normaliseTypedPhone } from '../cards/phone';
 import { cardRefSchema, createCardFormSchema, disableCardFormSchema, topUpFormSchema } from './cards.validation';
 import { defineAction } from './define-action';

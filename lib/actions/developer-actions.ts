@@ -7,7 +7,7 @@ import { revealWebhookSecret as revealSecret } from '../webhooks/reveal-webhook-
 import { rotateWebhookSecret as rotateSecret } from '../webhooks/rotate-secret';
 import { sendTestEvent } from '../webhooks/send-test-event';
 import { setWebhookUrl as setUrl } from '../webhooks/set-webhook-url';
-import { zonedWallTime } from '../dashboard/time-zone';
+import { zonedWallTime } from '../time-zone';
 import { ServiceError } from '../errors';
 import { defineAction } from './define-action';
 import {

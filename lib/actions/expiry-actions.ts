@@ -1,7 +1,7 @@
 import { setExpiryPolicy as setPolicy } from '../business/expiry-policy';
 import { extendCardExpiry as extend } from '../cards/extend-card-expiry';
 import { defineAction } from './define-action';
-import { expiryPolicySchema, extendExpirySchema } from './expiry.validation';
+import { expiryPolicySchema, extendExpirySchema } from '../cards/expiry.validation';
 
 /** The owner chooses when the business's cards expire (from the settings page). */
 export const setExpiryPolicy = defineAction({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { normalizeCardNumber, sendPayoutSchema } from './payout.validation';
+import { sendPayoutSchema } from './payout.validation';
+import { normalizeCardNumber } from '../cards/card-number';
 
 const base = { submission_id: randomUUID(), destination_type: 'card_to_card', amount: '1,000', charge_payer: 'sender' };
 

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { CHARGE_PAYERS, PAYERS } from '../payouts/payout-rules';
+import { normalizeCardNumber } from '../cards/card-number';
 import { amountText } from './amount.validation';
 
 const DESTINATION_TYPES = ['card_to_card', 'b2b', 'bank'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
-
-/** A card number as people paste it ("7115 8271 5403 7173", "7115-8271-…") to its 16 digits; undefined when it is not one. */
-export function normalizeCardNumber(typed: string): string | undefined {
-  const digits = typed.replace(/[\s\u00a0-]/g, '');
-  return /^\d{16}$/.test(digits) ? digits : undefined;
-}
 
 const cardNumberMessage = (label: string) => `The ${label} is 16 digits (spaces and dashes are fine).`;
 

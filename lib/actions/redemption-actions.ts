@@ -1,5 +1,5 @@
 import { redeemCard, type Redemption } from '../redemptions/redeem-card';
-import { toMinorUnits } from './amount.validation';
+import { toMinorUnits } from '../amount-text';
 import { dryRun } from '../db/dry-run';
 import { isLargeAmount, requireConfirmation } from './confirmation';
 import { defineAction } from './define-action';

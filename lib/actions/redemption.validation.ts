@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MERCHANT_REFERENCE_MAX } from '../redemptions/redemption-request';
-import { majorAmountText, toMinorUnits } from './amount.validation';
+import { majorAmountText } from './amount.validation';
+import { toMinorUnits } from '../amount-text';
 import { cardRefSchema } from './cards.validation';
 
 /** The redeem form of a card's page (a customer at the counter); submission_id makes a double submission redeem once. */

@@ -1,5 +1,5 @@
 import { type DashboardRefundResult, refundFromDashboard } from '../approvals/dashboard-refund';
-import { toMinorUnits } from './amount.validation';
+import { toMinorUnits } from '../amount-text';
 import { defineAction } from './define-action';
 import { refundFormSchema } from './refund.validation';
 import { runOnce } from './run-once';

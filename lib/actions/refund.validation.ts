@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REFUND_REASON_MAX } from '../refunds/refund-request';
-import { majorAmountText, toMinorUnits } from './amount.validation';
+import { majorAmountText } from './amount.validation';
+import { toMinorUnits } from '../amount-text';
 
 /** The refund form of a payment's page; submission_id makes a double submission refund once. */
 export const refundFormSchema = z.object({

@@ -1,6 +1,6 @@
 import type { DashboardSession } from '../auth/session-types';
 import { approveUpload, cancelUpload, startUpload } from '../uploads/decide-upload';
-import { UPLOAD_KINDS } from '../uploads/upload-kinds';
+import { UPLOAD_PERMISSIONS } from '../auth/permissions';
 import { defineAction } from './define-action';
 import { uploadReferenceSchema } from './upload.validation';
 
@@ -9,7 +9,7 @@ const scope = (s: DashboardSession, reference: string) => ({ businessId: s.busin
 /** Runs a previewed card upload's valid rows. */
 export const startCardUpload = defineAction({
   name: 'uploads.start_cards',
-  permission: UPLOAD_KINDS.cards.permission,
+  permission: UPLOAD_PERMISSIONS.cards,
   schema: uploadReferenceSchema,
   handler: ({ db, session, input }) => startUpload(db, { ...scope(session, input.reference), kind: 'cards' }),
 });
@@ -17,7 +17,7 @@ export const startCardUpload = defineAction({
 /** Runs a previewed payout upload's valid rows, or sends it for approval over the threshold. */
 export const startPayoutUpload = defineAction({
   name: 'uploads.start_payouts',
-  permission: UPLOAD_KINDS.payouts.permission,
+  permission: UPLOAD_PERMISSIONS.payouts,
   schema: uploadReferenceSchema,
   handler: ({ db, session, input }) => startUpload(db, { ...scope(session, input.reference), kind: 'payouts' }),
 });

@@ -3,10 +3,18 @@ import type { Actor } from '../actor';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors';
 import { postTransaction, type PostTransactionOptions } from '../ledger/post-transaction';
-import { postCardCredit } from '../limits/card-credit';
+import { postCardCredit } from '../cards/card-credit';
 import { limitExceededError } from '../limits/limit-refusal';
 import type { Mode } from '../validation';
-import type { AdjustmentOptions } from './request-adjustment';
+import type { AdjustmentDirection, AdjustmentReason } from './adjustment-reasons';
+
+/** What an adjustment's approval runs (stored as the request's options). */
+export interface AdjustmentOptions {
+  direction: AdjustmentDirection;
+  amount: number;
+  reason_code: AdjustmentReason;
+  note: string | null;
+}
 
 export interface PostAdjustmentOptions {
   businessId: number;

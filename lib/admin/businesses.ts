@@ -8,7 +8,7 @@ import { createUser } from '../auth/users';
 import { apiKeyNameSchema, BACK_OFFICE_KEY_NAME } from '../keys/api-key-name';
 import { issueApiKey } from '../keys/api-keys';
 import { scopesSchema } from '../keys/key-scopes';
-import { pageCount, type PageRequest } from '../api/pagination';
+import { pageCount, type PageRequest } from '../pagination';
 import { likeEscape } from '../dashboard/search-cards';
 import { modeSchema, parseInput, withoutControlCharacters } from '../validation';
 import { ensureDashboardEndpoint } from '../webhooks/endpoints';

@@ -11,7 +11,8 @@ import { logger } from '../observability/logger';
 import { noteRequestOwner, requestIdOf } from '../observability/request-context';
 import { withIdempotency } from './idempotency';
 import { requestAddress } from './client-address';
-import { adminTokenMatched, limitApiKey, RateLimitedError, takeAdminTokenAttempt } from './rate-limit';
+import { adminTokenMatched, limitApiKey, takeAdminTokenAttempt } from './rate-limit';
+import { RateLimitedError } from '../rate-limits/token-buckets';
 import { readJsonBody } from './read-body';
 
 export interface ApiResult {

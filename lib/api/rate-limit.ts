@@ -1,83 +1,8 @@
-import { ServiceError } from '../errors';
 import type { Db } from '../db/client';
 import { sha256Hex } from '../ids';
-import { SharedBuckets } from './shared-limits';
-
-export interface TokenBucketOptions {
-  /** Tokens added per second. */
-  perSecond: number;
-  /** Bucket size: how many requests may arrive at once after a quiet spell. */
-  burst: number;
-}
-
-export type TakeResult = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
-const SWEEP_ABOVE = 10_000;
-
-/**
- * Token buckets in this process's memory, one per key. Each app instance keeps
- * its own, so N instances behind a balancer allow up to N times the limit: the
- * fleet's limits are SharedBuckets (shared-limits.ts).
- */
-export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
-
-  constructor(readonly opts: TokenBucketOptions) {}
-
-  take(key: string, now = Date.now()): TakeResult {
-    const bucket = this.buckets.get(key) ?? { tokens: this.opts.burst, at: now };
-    bucket.tokens = this.level(bucket, now);
-    bucket.at = now;
-    if (!this.buckets.has(key)) {
-      if (this.buckets.size >= SWEEP_ABOVE) this.sweep(now);
-      this.buckets.set(key, bucket);
-    }
-    const result = this.verdict(bucket.tokens);
-    if (result.ok) bucket.tokens -= 1;
-    return result;
-  }
-
-  /** Whether take() would succeed, without spending anything. */
-  peek(key: string, now = Date.now()): TakeResult {
-    const bucket = this.buckets.get(key);
-    return bucket ? this.verdict(this.level(bucket, now)) : { ok: true };
-  }
-
-  /** The tokens a bucket holds now, refilled since it was last touched. */
-  private level(bucket: Bucket, now: number): number {
-    return Math.min(this.opts.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.opts.perSecond);
-  }
-
-  private verdict(tokens: number): TakeResult {
-    return tokens >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.opts.perSecond)) };
-  }
-
-  /** A bucket that has refilled completely holds no information: forget it. */
-  private sweep(now: number): void {
-    for (const [key, b] of this.buckets) {
-      if (b.tokens + ((now - b.at) / 1000) * this.opts.perSecond >= this.opts.burst) this.buckets.delete(key);
-    }
-  }
-}
-
-export class RateLimitedError extends ServiceError {
-  constructor(
-    readonly retryAfterSeconds: number,
-    detail: string,
-  ) {
-    super('rate_limited', detail);
-  }
-}
-
-export function positiveEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+import { positiveEnv } from '../config';
+import { SharedBuckets } from '../rate-limits/shared-buckets';
+import { RateLimitedError, TokenBuckets } from '../rate-limits/token-buckets';
 
 // On globalThis: each route is bundled apart, and a key's leases must be one per process, not one per route.
 const shared = globalThis as unknown as { __apiKeyBuckets?: SharedBuckets; __apiKeyMemoryBuckets?: TokenBuckets; __adminTokenBuckets?: SharedBuckets };

@@ -1,5 +1,4 @@
-import { postAdjustment } from '../adjustments/post-adjustment';
-import type { AdjustmentOptions } from '../adjustments/request-adjustment';
+import { postAdjustment, type AdjustmentOptions } from '../adjustments/post-adjustment';
 import type { Db, Tx } from '../db/client';
 import { createPayout } from '../payouts/create-payout';
 import { refundPayment } from '../refunds/refund-payment';

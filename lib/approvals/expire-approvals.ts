@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { releaseHold } from '../holds/release-hold';
 import { businessAccountId } from '../ledger/accounts';
@@ -42,6 +42,17 @@ export async function expireApprovals(db: Db, batch = BATCH): Promise<boolean> {
     if (!expired) return false;
   }
   return true;
+}
+
+const EXPIRED_REASON = 'Gift card disabled: the card expired and its balance became breakage.';
+
+/** A request awaiting approval whose card expired (its hold released with the card's other holds) fails. */
+export async function failApprovalOfExpiredCard(tx: Tx, holdId: number): Promise<void> {
+  const { rows } = await tx.execute<ApprovalRow & Record<string, unknown>>(sql`
+    UPDATE approval_requests SET status = 'failed', failure_reason = ${EXPIRED_REASON}, decided_at = now()
+    WHERE hold_id = ${holdId} AND status = 'awaiting_approval'
+    RETURNING *`);
+  for (const request of rows) await audit(tx, request, SYSTEM, 'approval.failed', { reason: EXPIRED_REASON });
 }
 
 export const startApprovalExpiry = (db: Db): Stop => backgroundLoop('approval expiry', EVERY_MS, () => expireApprovals(db));

@@ -1,3 +1,4 @@
+import type { UploadKind } from '../uploads/upload-kinds';
 import type { Role } from './users';
 
 export const PERMISSIONS = [
@@ -42,3 +43,6 @@ const GRANTS: Record<Role, readonly Permission[]> = {
 export function can(role: Role, permission: Permission): boolean {
   return GRANTS[role]?.includes(permission) ?? false;
 }
+
+/** Who may upload, start and follow each kind of CSV upload (the approver of a payout upload needs money:approve). */
+export const UPLOAD_PERMISSIONS: Record<UploadKind, Permission> = { cards: 'cards:create', payouts: 'payouts:upload' };

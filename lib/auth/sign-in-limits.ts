@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { positiveEnv, TokenBuckets } from '../api/rate-limit';
-import { SharedBuckets } from '../api/shared-limits';
+import { positiveEnv } from '../config';
+import { TokenBuckets } from '../rate-limits/token-buckets';
+import { SharedBuckets } from '../rate-limits/shared-buckets';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
 import { sha256Hex } from '../ids';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { isSupportedCountry } from 'libphonenumber-js';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
-import { isTimeZone } from '../dashboard/time-zone';
+import { isTimeZone } from '../time-zone';
 import type { Db } from '../db/client';
 import { businesses } from '../db/schema';
 import { inTransaction } from '../db/transaction';

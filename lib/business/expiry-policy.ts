@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
-import { expiryPolicySchema } from '../actions/expiry.validation';
+import { expiryPolicySchema } from '../cards/expiry.validation';
 import { type ExpiryPolicy, expiryPolicyOf } from '../cards/card-expiry';
 import type { Db, DbOrTx } from '../db/client';
 import { businesses } from '../db/schema';

@@ -1,4 +1,4 @@
-import { dayIn, zonedDayStart } from '../dashboard/time-zone';
+import { dayIn, zonedDayStart } from '../time-zone';
 
 export const EXPIRY_POLICIES = ['never', 'after_issue', 'after_last_load'] as const;
 export type ExpiryPolicyKind = (typeof EXPIRY_POLICIES)[number];

@@ -5,8 +5,6 @@ import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { announceHold } from '../holds/announce-hold';
-import type { ApprovalRow } from '../approvals/approval-request';
-import { audit } from '../approvals/decide-approval';
 import { releaseHold } from '../holds/release-hold';
 import { requireTillHold, toTillHold } from '../holds/till-hold-view';
 import { breakageAccountId, businessAccountId } from '../ledger/accounts';
@@ -22,6 +20,13 @@ const SYSTEM: Actor = { type: 'system', id: null };
 const BATCH = 50;
 
 /**
+ * The approvals workflow's part in a card's expiry, handed in so that this use
+ * case reaches no workflow: it fails the request awaiting approval whose hold
+ * the expiry released (failApprovalOfExpiredCard in lib/approvals/expire-approvals.ts).
+ */
+export type FailApprovalOfHold = (tx: Tx, holdId: number) => Promise<void>;
+
+/**
  * Gives back the money held on an expiring card (till holds, requests awaiting
  * approval) before its balance becomes breakage, so nothing stays set aside
  * for a card that can no longer be spent. The one place expiry meets holds:
@@ -29,7 +34,12 @@ const BATCH = 50;
  * would end it; a request awaiting approval fails, so no approver can later
  * pay out (or refund from the business account) money that became breakage.
  */
-async function releaseCardHolds(tx: Tx, card: { id: number; businessId: number; mode: Mode }, businessAccount: number): Promise<void> {
+async function releaseCardHolds(
+  tx: Tx,
+  card: { id: number; businessId: number; mode: Mode },
+  businessAccount: number,
+  failApproval: FailApprovalOfHold,
+): Promise<void> {
   const open = await tx.execute<{ id: number; kind: string; reference: string | null }>(
     sql`SELECT id, kind, reference FROM holds WHERE card_id = ${card.id} AND status = 'open' ORDER BY id`,
   );
@@ -43,7 +53,7 @@ async function releaseCardHolds(tx: Tx, card: { id: number; businessId: number; 
     });
     if (!released) continue;
     if (!till) {
-      await failApprovalOfExpiredCard(tx, Number(hold.id));
+      await failApproval(tx, Number(hold.id));
       continue;
     }
     const ended = toTillHold(await requireTillHold(tx, card.businessId, card.mode, hold.reference!));
@@ -59,16 +69,6 @@ async function releaseCardHolds(tx: Tx, card: { id: number; businessId: number; 
   }
 }
 
-const EXPIRED_REASON = 'Gift card disabled: the card expired and its balance became breakage.';
-
-async function failApprovalOfExpiredCard(tx: Tx, holdId: number): Promise<void> {
-  const { rows } = await tx.execute<ApprovalRow & Record<string, unknown>>(sql`
-    UPDATE approval_requests SET status = 'failed', failure_reason = ${EXPIRED_REASON}, decided_at = now()
-    WHERE hold_id = ${holdId} AND status = 'awaiting_approval'
-    RETURNING *`);
-  for (const request of rows) await audit(tx, request, SYSTEM, 'approval.failed', { reason: EXPIRED_REASON });
-}
-
 /**
  * Expires one due card of this business, mode and currency, in one
  * transaction: the card is claimed with SKIP LOCKED and a conditional update
@@ -80,7 +80,7 @@ async function failApprovalOfExpiredCard(tx: Tx, holdId: number): Promise<void> 
  * it undone, to be done once by the next sweep. Null when no card was due
  * (or another instance has it).
  */
-async function expireOneCard(db: Db, due: { business_id: number; mode: Mode; currency: Currency }): Promise<string | null> {
+async function expireOneCard(db: Db, due: { business_id: number; mode: Mode; currency: Currency }, failApproval: FailApprovalOfHold): Promise<string | null> {
   const businessId = Number(due.business_id);
   const business = await businessAccountId(db, businessId, due.mode, due.currency);
   const breakage = await breakageAccountId(db, businessId, due.mode, due.currency);
@@ -95,7 +95,7 @@ async function expireOneCard(db: Db, due: { business_id: number; mode: Mode; cur
     if (id === undefined) return null;
     // The account first: a hold being placed meanwhile (it posts from this account) waits, then meets it closed.
     await tx.execute(sql`SELECT 1 FROM ledger_accounts WHERE id = (SELECT account_id FROM cards WHERE id = ${id}) FOR UPDATE`);
-    await releaseCardHolds(tx, { id: Number(id), businessId, mode: due.mode }, business);
+    await releaseCardHolds(tx, { id: Number(id), businessId, mode: due.mode }, business, failApproval);
     const [card] = await selectCards(tx, sql`c.id = ${id}`, sql`FOR UPDATE OF a`);
     const balance = Number(card.balance);
     if (balance > 0) {
@@ -140,14 +140,14 @@ async function expireOneCard(db: Db, due: { business_id: number; mode: Mode; cur
 }
 
 /** One sweep: expires up to `batch` due cards, one transaction each. True when more may be due. */
-export async function expireDueCards(db: Db, batch = BATCH): Promise<boolean> {
+export async function expireDueCards(db: Db, failApproval: FailApprovalOfHold, batch = BATCH): Promise<boolean> {
   for (let i = 0; i < batch; i++) {
     const due = await db.execute<{ business_id: number; mode: Mode; currency: Currency }>(sql`
       SELECT business_id, mode, currency FROM cards
       WHERE expires_at <= now() AND expired_at IS NULL AND cancelled_at IS NULL ORDER BY expires_at LIMIT 1`);
     const next = due.rows[0];
     if (!next) return false;
-    const cardNumber = await expireOneCard(db, next);
+    const cardNumber = await expireOneCard(db, next, failApproval);
     // Another instance holds it: it is being expired there.
     if (!cardNumber) return false;
     announceCardChange(db, Number(next.business_id), next.mode, 'card.updated', cardNumber);
@@ -157,4 +157,5 @@ export async function expireDueCards(db: Db, batch = BATCH): Promise<boolean> {
 
 const sweepEveryMs = () => Number(process.env.CARD_EXPIRY_SWEEP_MS) || 30_000;
 
-export const startCardExpiry = (db: Db): Stop => backgroundLoop('card expiry', sweepEveryMs(), () => expireDueCards(db));
+export const startCardExpiry = (db: Db, failApproval: FailApprovalOfHold): Stop =>
+  backgroundLoop('card expiry', sweepEveryMs(), () => expireDueCards(db, failApproval));

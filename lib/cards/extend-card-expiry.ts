@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { extendExpirySchema } from '../actions/expiry.validation';
+import { extendExpirySchema } from './expiry.validation';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import { getBusinessExpiry } from '../business/expiry-policy';
-import { dayIn } from '../dashboard/time-zone';
+import { dayIn } from '../time-zone';
 import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { cardNotFound, ServiceError } from '../errors';

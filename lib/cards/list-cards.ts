@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { readCounter } from '../db/list-counters';
-import { pageCount, type PageRequest } from '../api/pagination';
+import { pageCount, type PageRequest } from '../pagination';
 import type { Mode } from '../validation';
 import { selectCardPage, toGiftCard, type GiftCard } from './card-view';
 import { nationalNumberCandidates } from './phone';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { csvFile, csvTable, timeColumn, wallClockFormatter, type CsvColumn } from './csv';
+import { csvFile, csvTable, timeColumn, wallClockFormatter, type CsvColumn } from '../csv';
 import { type AuditEntry, type ListAuditLogOptions, listAuditLog } from './list-audit-log';
 
 export type AuditCsvFileOptions = Pick<ListAuditLogOptions, 'businessId' | 'mode' | 'actorType' | 'action'> & {

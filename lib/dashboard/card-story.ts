@@ -7,7 +7,18 @@ import { cardNotFound } from '../errors';
 import { groupedUnitsText } from '../money-text';
 import { holdStatus, type TillHoldRow, type TillHoldStatus } from '../holds/till-hold-view';
 import type { Mode } from '../validation';
-import { dayIn } from './time-zone';
+import { dayIn } from '../time-zone';
+import {
+  actorLabel,
+  approvalEvent,
+  AUDIT_ACTIONS,
+  MOVEMENT_LABELS,
+  type PaymentState,
+  paymentNoun,
+  paymentState,
+  tillHoldDetail,
+  tillHoldTitle,
+} from './card-story-words';
 
 /**
  * A card's whole story for the dashboard: its creation, every money movement with
@@ -17,7 +28,6 @@ import { dayIn } from './time-zone';
  */
 
 type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled' | 'approval' | 'expired' | 'extended';
-type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
 
 export interface StoryEvent {
   /** Unique on the page, and the cursor for "older" when it is the last one. */
@@ -79,46 +89,6 @@ export interface CardStory {
   tillHeld: number;
 }
 
-/** Ledger transaction kinds in words a support agent can read out on the phone. */
-const MOVEMENT_LABELS: Record<string, string> = {
-  payment: 'Top-up payment',
-  transfer_settlement: 'Top-up from business balance',
-  transfer_reversal: 'Top-up reversed',
-  payout_card_to_card: 'Card-to-card payout',
-  payout_b2b: 'Business payout',
-  payout_bank: 'Bank payout',
-  payout_bank_reversal: 'Bank payout returned',
-  payment_refund: 'Payment refunded to the payer',
-  payment_refund_reversal: 'Refund refused by the provider: returned',
-  card_cancellation: 'Card cancelled: balance to business account',
-  hold: 'Held for approval',
-  hold_release: 'Hold released',
-  adjustment_increase: 'Adjustment: added by the business',
-  adjustment_decrease: 'Adjustment: taken back by the business',
-  card_redemption: 'Redeemed at the business',
-  card_expiry: 'Card expired: balance to breakage',
-};
-
-/** A till hold's ledger lines on the card: placing it, giving it back, and (captured) spending it. */
-function tillHoldTitle(kind: string, state: TillHoldStatus): string {
-  if (kind === 'hold') return 'Held by a till';
-  if (kind === 'card_redemption') return 'Hold captured: redeemed at the business';
-  return state === 'captured' ? 'Hold captured: held money back on the card' : `Hold ${state}: money back on the card`;
-}
-
-function tillHoldDetail(state: TillHoldStatus, captured: string): string {
-  switch (state) {
-    case 'held':
-      return 'Not available until the till captures or voids it, or it expires.';
-    case 'captured':
-      return `Captured ${captured}; the rest went back to the card.`;
-    case 'voided':
-      return 'Voided by the till: all of it went back to the card.';
-    case 'expired':
-      return 'Expired uncaptured: all of it went back to the card.';
-  }
-}
-
 // Events of one instant are ordered by source: the cancellation is told after the movement it made.
 const RANK = { created: 0, ledger: 1, paymentStarted: 2, paymentFinished: 3, audit: 4 } as const;
 type Rank = (typeof RANK)[keyof typeof RANK];
@@ -146,61 +116,6 @@ function olderThan(cursor: Cursor | undefined, rank: Rank, at: SQL, id: SQL): SQ
   return sql`(${at}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id})`;
 }
 
-const APPROVAL_ACTIONS: Record<string, string> = {
-  'approval.requested': 'sent for approval',
-  'approval.approved': 'approved',
-  'approval.rejected': 'rejected',
-  'approval.withdrawn': 'withdrawn by the teammate who asked',
-  'approval.expired': 'expired after 72 hours: its money was released',
-  'approval.failed': 'approved, but could not be done: its money was released',
-};
-
-const AUDIT_ACTIONS = [
-  'card.disabled',
-  'card.enabled',
-  'card.provider_disabled',
-  'card.provider_enabled',
-  'card.cancelled',
-  'card.expired',
-  'card.expiry_extended',
-  ...Object.keys(APPROVAL_ACTIONS),
-];
-
-/** An approval's audit line in words: what waited (a payout, or an adjustment up or down), how much, and what became of it. */
-function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null } {
-  const what =
-    d.kind === 'adjustment'
-      ? d.direction === 'decrease'
-        ? 'Adjustment (take from the card)'
-        : 'Adjustment (add to the card)'
-      : d.kind === 'refund'
-        ? 'Refund'
-        : 'Payout';
-  const amount = `${String(d.currency)} ${groupedUnitsText(Number(d.amount))}`;
-  const reason = typeof d.reason_code === 'string' ? String(d.reason_code).replaceAll('_', ' ') : null;
-  const parts = [
-    `${amount} (${String(d.reference)}).`,
-    action === 'approval.requested' && reason ? `Reason: ${reason}${d.note ? `: ${String(d.note)}` : ''}.` : null,
-    action !== 'approval.requested' && d.note ? `Note: ${String(d.note)}` : null,
-    typeof d.reason === 'string' && action === 'approval.failed' ? String(d.reason) : null,
-  ];
-  return { title: `${what} ${APPROVAL_ACTIONS[action]}`, detail: parts.filter(Boolean).join(' ') };
-}
-
-/** The label of who did something, from the actor columns and the joined user email and key prefix. */
-function actorLabel(r: { actor_type?: unknown; email?: unknown; prefix?: unknown }): string | null {
-  switch (r.actor_type) {
-    case 'user':
-      return r.email ? String(r.email) : 'a removed team member';
-    case 'api_key':
-      return r.prefix ? `API key ${r.prefix}…` : 'an API key';
-    case 'admin':
-      return 'the provider';
-    default:
-      return null;
-  }
-}
-
 /** The users and keys joins for one actor pair of columns, scoped to the business. */
 const actorJoins = (alias: string, businessId: number) =>
   sql.raw(`
@@ -209,16 +124,6 @@ const actorJoins = (alias: string, businessId: number) =>
 
 const iso = (v: unknown) => new Date(v as string).toISOString();
 const money = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-function paymentNoun(type: unknown): string {
-  return type === 'hosted' ? 'Payment link' : 'Wallet charge';
-}
-
-function paymentState(status: unknown): PaymentState {
-  if (status === 'success') return 'paid';
-  if (status === 'failed' || status === 'cancelled') return status;
-  return 'pending';
-}
 
 export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<CardStory> {
   const localDay = (at: string) => dayIn(opts.timeZone ?? 'UTC', new Date(at));

@@ -6,7 +6,7 @@ import { foldedThrough, type HistoryList } from './history-totals-fold';
 import { paymentFilterConditions, type PaymentFilters } from './search-payments';
 import { payoutFilterConditions, type PayoutFilters } from './search-payouts';
 import { paymentNetSql, payoutNetSql } from './net-amount';
-import { nextDay, zonedDayStart } from './time-zone';
+import { nextDay, zonedDayStart } from '../time-zone';
 
 /** The count and sums of one currency's rows, in minor units. */
 interface CurrencyTotals {

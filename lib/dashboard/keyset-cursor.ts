@@ -1,5 +1,5 @@
 import { withoutControlCharacters } from '../validation';
-import { isCalendarDay, nextDay, zonedDayStart } from './time-zone';
+import { isCalendarDay, nextDay, zonedDayStart } from '../time-zone';
 import { asc, desc, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /** A position in a newest-first list: the created_at and id of a row, opaque in the URL. */

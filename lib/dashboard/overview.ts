@@ -4,7 +4,7 @@ import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
 import { entryBoundary, STRAGGLER_MS } from '../ledger/entry-boundary';
 import { payoutNetSql } from './net-amount';
-import { dayIn, isCalendarDay, nextDay, zonedDayStart } from './time-zone';
+import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../time-zone';
 
 const OVERVIEW_PERIODS = ['today', '7d', '30d', 'custom'] as const;
 type OverviewPeriodKind = (typeof OVERVIEW_PERIODS)[number];

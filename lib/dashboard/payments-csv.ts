@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import type { Payment } from '../payments/payment-view';
 import type { Mode } from '../validation';
-import { csvFile, csvTable, moneyColumns, recordTimeColumns, type CsvColumn } from './csv';
+import { csvFile, csvTable, moneyColumns, recordTimeColumns, type CsvColumn } from '../csv';
 import { paymentNet } from './net-amount';
 import { paymentBatches, type PaymentFilters } from './search-payments';
 

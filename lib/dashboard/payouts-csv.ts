@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import type { PayoutRow } from '../payouts/payout-view';
 import type { Mode } from '../validation';
-import { csvFile, csvTable, moneyColumns, recordTimeColumns, type CsvColumn } from './csv';
+import { csvFile, csvTable, moneyColumns, recordTimeColumns, type CsvColumn } from '../csv';
 import { payoutNet } from './net-amount';
 import { payoutBatches, type PayoutFilters } from './search-payouts';
 

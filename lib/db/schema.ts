@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { ApiKeyScope } from '../keys/key-scopes';
-import { CURRENCIES, MODES } from '../validation';
+import { type ApiKeyScope, CURRENCIES, MODES } from '../validation';
 import {
   bigint,
   bigserial,
@@ -854,7 +853,7 @@ export const approvalThresholds = pgTable(
   (t) => [primaryKey({ columns: [t.businessId, t.mode, t.currency] }), check('approval_thresholds_amount_positive', sql`${t.amount} > 0`)],
 );
 
-/** Token buckets every instance takes from (lib/api/shared-limits.ts); unlogged in the migration. */
+/** Token buckets every instance takes from (lib/rate-limits/shared-buckets.ts); unlogged in the migration. */
 export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   key: text('key').primaryKey(),
   tokens: doublePrecision('tokens').notNull(),

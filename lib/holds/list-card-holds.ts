@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type PageRequest, pageCount } from '../api/pagination';
+import { type PageRequest, pageCount } from '../pagination';
 import { requireOwnCard } from '../cards/get-card';
 import type { DbOrTx } from '../db/client';
 import type { Mode } from '../validation';

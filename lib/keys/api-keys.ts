@@ -5,9 +5,8 @@ import { compiledOnce, runCompiled } from '../db/prepared';
 import { apiKeys } from '../db/schema';
 import { ServiceError } from '../errors';
 import { randomBase62, sha256Hex } from '../ids';
-import type { Mode } from '../validation';
+import { type Mode, API_KEY_SCOPES, type ApiKeyScope } from '../validation';
 import { noteKeyUsed } from './key-last-used';
-import { API_KEY_SCOPES, type ApiKeyScope } from './key-scopes';
 
 export interface ApiKeyAuth {
   apiKeyId: number;

@@ -2,9 +2,8 @@ import { recordAudit } from '../audit';
 import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import type { Actor } from '../actor';
-import type { Mode } from '../validation';
+import type { Mode, ApiKeyScope } from '../validation';
 import { issueApiKey } from './api-keys';
-import type { ApiKeyScope } from './key-scopes';
 
 export interface CreateApiKeyOptions {
   businessId: number;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
 import { apiKeyOperations } from '../../tests/api-key-operations';
-import { API_KEY_SCOPES, OPERATION_SCOPES, requireScope, requiredScope, scopesSchema } from './key-scopes';
+import { OPERATION_SCOPES, requireScope, requiredScope, scopesSchema } from './key-scopes';
+import { API_KEY_SCOPES } from '../validation';
 
 describe('the scope table', () => {
   it('names the scope of every operation a route file under app/api/v1 serves with an API key', () => {

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { ServiceError } from '../errors';
-
-/** What a restricted API key may do; a key holds one or more, in this order. */
-export const API_KEY_SCOPES = ['read', 'cards', 'payments', 'payouts'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+import { API_KEY_SCOPES, type ApiKeyScope } from '../validation';
 
 /** The sentence the Developers page shows beside each scope's checkbox. */
 export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {

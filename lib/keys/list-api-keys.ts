@@ -1,8 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { apiKeys } from '../db/schema';
-import type { Mode } from '../validation';
-import type { ApiKeyScope } from './key-scopes';
+import type { Mode, ApiKeyScope } from '../validation';
 
 export interface ApiKeySummary {
   id: number;

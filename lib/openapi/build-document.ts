@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhooks/delivery-worker';
 import { ERRORS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../api/read-body';
-import { requiredScope, type ApiKeyScope } from '../keys/key-scopes';
+import { requiredScope } from '../keys/key-scopes';
+import type { ApiKeyScope } from '../validation';
 import * as ex from './examples';
 import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
 import {
@@ -137,8 +138,7 @@ function errorResponses(op: Operation): Record<string, Json> {
 }
 
 /** The scope an API key needs for this operation (lib/keys/key-scopes.ts), read from the same table the API checks. */
-const scopeOf = (op: Operation): ApiKeyScope | undefined =>
-  op.api === 'v1' && !op.public ? requiredScope(op.method.toUpperCase(), `/api/v1${op.path}`) : undefined;
+const scopeOf = (op: Operation) => (op.api === 'v1' && !op.public ? requiredScope(op.method.toUpperCase(), `/api/v1${op.path}`) : undefined);
 
 /** An operation's 403, saying which scope it needs and showing the refusal a key without it gets. */
 function scopeRefusal(response: Json, scope: ApiKeyScope): Json {

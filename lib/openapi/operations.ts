@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createBusinessSchema, issueKeySchema } from '../admin/businesses';
-import { pageQuery, DEFAULT_LIMIT } from '../api/pagination';
+import { pageQuery, DEFAULT_LIMIT } from '../pagination';
 import { newUserSchema } from '../auth/users';
 import { MAX_CARDS_PER_BATCH, MAX_PAYOUTS_PER_BATCH } from '../batches/batch-limits';
 import { createCardSchema } from '../cards/create-card';

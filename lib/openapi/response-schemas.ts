@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CURRENCIES, MODES } from '../validation';
-import { API_KEY_SCOPES } from '../keys/key-scopes';
+import { CURRENCIES, MODES, API_KEY_SCOPES } from '../validation';
 import { EVENT_TYPES } from '../webhooks/list-events';
 
 /**

@@ -7,7 +7,7 @@ import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
-import { postCardCredit } from '../limits/card-credit';
+import { postCardCredit } from '../cards/card-credit';
 import type { LimitExceeded } from '../limits/limit-refusal';
 import type { Actor } from '../actor';
 import { paymentFailureReason } from '../rails/failure-reasons';

@@ -17,7 +17,7 @@ import { assertWalletRail, requestWalletCharge, walletsFor } from '../rails/wall
 import { amountSchema, parseInput, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { chapaConfig, LIVE_NOT_CONFIGURED, type ChapaConfig } from '../rails/chapa/config';
-import { assertCardCanTake } from '../limits/card-credit';
+import { assertCardCanTake } from '../limits/card-headroom';
 import { countedCall } from '../observability/metrics';
 import { completePayment } from './complete-payment';
 import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, nextActionMessage, requestDirectCharge, type DirectChargeRequest } from './live-payment';

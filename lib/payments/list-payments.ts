@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { pageCount, type PageRequest } from '../api/pagination';
+import { pageCount, type PageRequest } from '../pagination';
 import type { DbOrTx } from '../db/client';
 import { readCounter } from '../db/list-counters';
 import { payments } from '../db/schema';

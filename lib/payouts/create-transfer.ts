@@ -10,7 +10,7 @@ import { newReference } from '../ids';
 import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import type { Actor } from '../actor';
-import { assertCardCanTake } from '../limits/card-credit';
+import { assertCardCanTake } from '../limits/card-headroom';
 import { requireOwnCard } from '../cards/get-card';
 import { ACTIVE } from '../cards/card-status';
 import { sandboxBankRail } from '../rails/bank-rail';

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { readCounter } from '../db/list-counters';
 import { payouts } from '../db/schema';
-import { pageCount, type PageRequest } from '../api/pagination';
+import { pageCount, type PageRequest } from '../pagination';
 import type { Mode } from '../validation';
 import { toPayoutListItem } from './payout-view';
 

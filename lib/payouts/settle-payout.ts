@@ -5,7 +5,7 @@ import { cards, payouts } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId } from '../ledger/accounts';
 import { postTransaction, type Posting } from '../ledger/post-transaction';
-import { postCardCredit } from '../limits/card-credit';
+import { postCardCredit } from '../cards/card-credit';
 import { releaseDailyPayout } from '../limits/release-daily-payout';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { zonedDayStart } from '../dashboard/time-zone';
+import { zonedDayStart } from '../time-zone';
 import type { Currency } from '../validation';
 import { asOfDay, type CurrencyLiability, type LiabilityOptions, type LiabilityReport } from './liability/definitions';
 import { reportRead } from './report-range';

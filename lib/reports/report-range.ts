@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../dashboard/time-zone';
+import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../time-zone';
 import type { FieldErrors } from '../errors';
 import { CURRENCIES, type Currency } from '../validation';
 

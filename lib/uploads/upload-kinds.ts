@@ -1,8 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
-import type { Permission } from '../auth/permissions';
-import { parseAmountText, toMinorUnits } from '../actions/amount.validation';
-import { normalizeCardNumber } from '../actions/payout.validation';
+import { parseAmountText, toMinorUnits } from '../amount-text';
+import { normalizeCardNumber } from '../cards/card-number';
 import { createCard, createCardSchema } from '../cards/create-card';
 import { normaliseTypedPhone } from '../cards/phone';
 import type { Db } from '../db/client';
@@ -35,8 +34,6 @@ interface CheckedRow {
 }
 
 export interface UploadKindDef {
-  /** Who may upload, start and follow this kind (the approver of a payout upload needs money:approve). */
-  permission: Permission;
   columns: readonly string[];
   required: readonly string[];
   /** The row as the core will be given it, or why it cannot be. */
@@ -60,7 +57,6 @@ function refuseFormulas(cells: Record<string, string>) {
 const present = (cells: Record<string, string>) => Object.fromEntries(Object.entries(cells).filter(([, v]) => v !== ''));
 
 const cards: UploadKindDef = {
-  permission: 'cards:create',
   columns: ['phone_number', 'currency', 'first_name', 'last_name'],
   required: ['phone_number', 'currency'],
   async check(ctx, cells, line) {
@@ -79,7 +75,6 @@ const cards: UploadKindDef = {
 };
 
 const payouts: UploadKindDef = {
-  permission: 'payouts:upload',
   columns: ['card_number', 'amount', 'destination_card_number', 'merchant_id', 'bank_slug', 'account_number', 'account_name', 'charge_payer'],
   required: ['card_number', 'amount'],
   async check(ctx, cells) {

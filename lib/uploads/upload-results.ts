@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type CsvColumn, csvFile, csvTable, unitsText, wallClockFormatter, timeColumn } from '../dashboard/csv';
+import { type CsvColumn, csvFile, csvTable, unitsText, wallClockFormatter, timeColumn } from '../csv';
 import type { Db } from '../db/client';
 import { getUploadJob, type UploadScope } from './upload-view';
 import { UPLOAD_KINDS } from './upload-kinds';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
-import { pageCount, type PageRequest } from '../api/pagination';
+import { pageCount, type PageRequest } from '../pagination';
 import type { Mode } from '../validation';
 
 export interface ListDeliveriesOptions {

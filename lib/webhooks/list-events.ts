@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { readCounter } from '../db/list-counters';
-import { pageCount, type PageRequest } from '../api/pagination';
+import { pageCount, type PageRequest } from '../pagination';
 import { parseInput, type Mode } from '../validation';
 
 /** Every event type the outbox holds: the events list's filter and its OpenAPI schema. */

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { RateLimitedError, positiveEnv } from '../api/rate-limit';
+import { positiveEnv } from '../config';
+import { RateLimitedError } from '../rate-limits/token-buckets';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
 import { logger } from '../observability/logger';

@@ -1,13 +1,13 @@
 import { recordAudit } from '../audit';
 import type { Actor } from '../actor';
 import type { Db } from '../db/client';
-import { SharedBuckets } from '../api/shared-limits';
+import { SharedBuckets } from '../rate-limits/shared-buckets';
 import { ServiceError } from '../errors';
 import { randomBase62 } from '../ids';
 import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
 import { deliverWebhook } from './deliver-webhook';
-import { attemptRow } from './delivery-worker';
+import { attemptRow } from './record-attempts';
 import { findEndpoint } from './endpoints';
 import { payoutEventPayload } from './payloads';
 import { signatureHeaders } from './signing';

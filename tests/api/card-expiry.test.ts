@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setExpiryPolicy } from '../../lib/business/expiry-policy';
 import { cardExpiresAt } from '../../lib/cards/card-expiry';
 import { expireDueCards } from '../../lib/cards/expire-cards';
+import { failApprovalOfExpiredCard } from '../../lib/approvals/expire-approvals';
 import { extendCardExpiry } from '../../lib/cards/extend-card-expiry';
 import { listExpiringCards } from '../../lib/cards/list-expiring-cards';
-import { dayIn } from '../../lib/dashboard/time-zone';
+import { dayIn } from '../../lib/time-zone';
 import { cardStory } from '../../lib/dashboard/card-story';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { recognisedBreakage } from '../../lib/reports/breakage';
@@ -41,7 +42,7 @@ async function expiredEvents(card: string) {
 /** Sweeps until the card is expired: the server's own sweep may be running beside this one. */
 async function sweepUntilExpired(card: string) {
   return waitFor(async () => {
-    await expireDueCards(testDb());
+    await expireDueCards(testDb(), failApprovalOfExpiredCard);
     const res = await testDb().execute<{ expired_at: Date | null }>(sql`SELECT expired_at FROM cards WHERE card_number = ${card}`);
     return res.rows[0].expired_at ?? undefined;
   });
@@ -118,7 +119,7 @@ describe('card expiry', () => {
     const before = await breakage(biz.id);
     await makeDue(card);
     await sweepUntilExpired(card);
-    await expireDueCards(testDb());
+    await expireDueCards(testDb(), failApprovalOfExpiredCard);
 
     expect(await breakage(biz.id)).toBe(before + 7_321);
     const view = (await biz.test.get(`/api/v1/card/${card}`)).body.data;
@@ -184,7 +185,7 @@ describe('card expiry', () => {
     });
     expect(dayIn(ZONE, extended.expiresAt)).toBe(today);
     expect(dayIn(ZONE, new Date(extended.expiresAt.getTime() + 1))).not.toBe(today);
-    await expireDueCards(testDb());
+    await expireDueCards(testDb(), failApprovalOfExpiredCard);
     const res = await testDb().execute<{ expired_at: Date | null }>(sql`SELECT expired_at FROM cards WHERE card_number = ${card}`);
     expect(res.rows[0].expired_at).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { dayIn } from '../../lib/dashboard/time-zone';
+import { dayIn } from '../../lib/time-zone';
 import type { ServiceError } from '../../lib/errors';
 import { createDb } from '../../lib/db/client';
 import { captureHold } from '../../lib/holds/capture-hold';

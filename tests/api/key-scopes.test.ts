@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../../lib/keys/key-scopes';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../lib/validation';
 import { adminClient, apiClient, createCard, randomPhone, testDb, waitFor, type ApiClient, type ApiResponse, type TestBusiness } from '../helpers';
 import { apiKeyOperations } from '../api-key-operations';
 import { businessWithCard, cardBalance, fundBusiness } from './payouts-fixtures';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
-import { dayIn } from '../../lib/dashboard/time-zone';
+import { dayIn } from '../../lib/time-zone';
 import { statementPage } from '../../lib/reports/business-statement';
 import { reconciliationReport } from '../../lib/reports/reconciliation/report';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from '../helpers';

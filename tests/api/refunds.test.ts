@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dayIn } from '../../lib/dashboard/time-zone';
+import { dayIn } from '../../lib/time-zone';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { reconciliationReport } from '../../lib/reports/reconciliation/report';
 import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness } from '../helpers';

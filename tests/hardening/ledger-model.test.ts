@@ -5,6 +5,7 @@ import { createBusiness } from '../../lib/admin/businesses';
 import { cancelCard } from '../../lib/cards/cancel-card';
 import { createCard } from '../../lib/cards/create-card';
 import { expireDueCards } from '../../lib/cards/expire-cards';
+import { failApprovalOfExpiredCard } from '../../lib/approvals/expire-approvals';
 import { setCardStatus } from '../../lib/cards/set-card-status';
 import type { Db } from '../../lib/db/client';
 import { ServiceError } from '../../lib/errors';
@@ -197,7 +198,7 @@ class ExpireCard implements Cmd {
     await r.db.execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ${c.number} AND expired_at IS NULL`);
     // The shared server sweeps too: wait until one of the two has expired it (a cancelled card is never swept).
     await waitFor(async () => {
-      await expireDueCards(r.db);
+      await expireDueCards(r.db, failApprovalOfExpiredCard);
       const { rows } = await r.db.execute<{ done: boolean }>(
         sql`SELECT expired_at IS NOT NULL OR cancelled_at IS NOT NULL AS done FROM cards WHERE card_number = ${c.number}`,
       );

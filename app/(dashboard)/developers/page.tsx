@@ -8,7 +8,7 @@ import { PageHeader, Panel } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
 import { getWebhookEndpoint } from '@/lib/dashboard/get-webhook-endpoint';
 import { listDeliveryLog } from '@/lib/dashboard/list-delivery-log';
-import { zoneLabel } from '@/lib/dashboard/time-zone';
+import { zoneLabel } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
 import { listApiKeys } from '@/lib/keys/list-api-keys';
 

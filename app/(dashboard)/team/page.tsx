@@ -11,7 +11,7 @@ import { isTwoFactorRequired } from '@/lib/auth/require-two-factor';
 import { mailConfigured } from '@/lib/mail/send-mail';
 import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
-import { zoneLabel } from '@/lib/dashboard/time-zone';
+import { zoneLabel } from '@/lib/time-zone';
 
 export const metadata = { title: 'Team · Gift cards' };
 

@@ -1,4 +1,4 @@
-import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../../dashboard/time-zone';
+import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../../time-zone';
 import { ServiceError, type FieldErrors } from '../../errors';
 import { CURRENCIES, type Currency, type Mode } from '../../validation';
 import { one } from '../report-range';

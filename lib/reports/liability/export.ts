@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from '../../dashboard/csv';
+import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from '../../csv';
 import type { Currency } from '../../validation';
 import { AGE_BUCKETS, type DormantCard, type DormantCardsOptions, type LiabilityOptions } from './definitions';
 import { dormantCardBatches, liabilityReport } from './query';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { dayIn } from '../../dashboard/time-zone';
+import { dayIn } from '../../time-zone';
 import { CURRENCIES, type Currency } from '../../validation';
 import { reportRead } from '../report-range';
 import {

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { csvLine, unitsText } from '../../dashboard/csv';
+import { csvLine, unitsText } from '../../csv';
 import { FIGURES, type Figures, type ReconciliationOptions, type ReconciliationProblem } from './definitions';
 import type { ChapaConfig } from '../../rails/chapa/config';
 import { LISTING_NAMES, providerReconciliation, type ProviderReconciliation } from '../provider-reconciliation';

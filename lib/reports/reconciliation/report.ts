@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { unitsText } from '../../dashboard/csv';
+import { unitsText } from '../../csv';
 import { CURRENCIES, type Currency } from '../../validation';
 import { dayRangeOf, reportRead } from '../report-range';
 import {

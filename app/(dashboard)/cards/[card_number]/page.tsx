@@ -17,7 +17,7 @@ import { can } from '@/lib/auth/permissions';
 import { pathParam } from '@/server/path-param';
 import { requirePage } from '@/server/session';
 import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
-import { dayIn } from '@/lib/dashboard/time-zone';
+import { dayIn } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';

@@ -4,7 +4,7 @@ import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { EXPIRING_WITHIN_DAYS, listExpiringCards } from '@/lib/cards/list-expiring-cards';
-import { dayIn } from '@/lib/dashboard/time-zone';
+import { dayIn } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
 import { requirePage } from '@/server/session';
 

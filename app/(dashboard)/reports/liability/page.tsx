@@ -6,7 +6,7 @@ import { LiabilitySummary } from '@/components/reports/liability-summary';
 import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { dayIn, zoneLabel } from '@/lib/dashboard/time-zone';
+import { dayIn, zoneLabel } from '@/lib/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
 import { breakageEstimates, recognisedBreakage, windowStartDay } from '@/lib/reports/breakage';
 import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';

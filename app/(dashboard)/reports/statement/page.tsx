@@ -5,7 +5,7 @@ import { StatementTable } from '@/components/reports/statement-table';
 import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { formatDateTime } from '@/lib/dashboard/time-zone';
+import { formatDateTime } from '@/lib/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
 import { parseStatementParams, statementCurrencies, statementPage, statementSummary } from '@/lib/reports/business-statement';
 import { STATEMENT_KIND_LABELS, STATEMENT_KINDS } from '@/lib/reports/statement-kinds';

@@ -1,5 +1,5 @@
 import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { createBusiness, listBusinesses } from '@/lib/admin/businesses';
 
 export const POST = adminRoute(async ({ db, body }) => ({

@@ -1,5 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { createCard } from '@/lib/cards/create-card';
 import { listCards } from '@/lib/cards/list-cards';
 

@@ -1,5 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { listEvents } from '@/lib/webhooks/list-events';
 
 export const GET = apiRoute(async ({ db, auth, query }) => ({

@@ -1,3 +1,3 @@
-import { receiveWebhookRequest } from '@/lib/webhooks/receive-webhook-request';
+import { receiveWebhookRequest } from '@/lib/api/receive-webhook-request';
 
 export const POST = (req: Request, { params }: { params: Promise<{ endpoint: string }> }) => receiveWebhookRequest(req, params);

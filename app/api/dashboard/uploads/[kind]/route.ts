@@ -5,7 +5,8 @@ import { ServiceError } from '@/lib/errors';
 import { requestIdOf } from '@/lib/observability/request-context';
 import { MAX_UPLOAD_BYTES } from '@/lib/uploads/parse-csv';
 import { previewUpload } from '@/lib/uploads/preview-upload';
-import { isUploadKind, UPLOAD_KINDS } from '@/lib/uploads/upload-kinds';
+import { isUploadKind } from '@/lib/uploads/upload-kinds';
+import { UPLOAD_PERMISSIONS } from '@/lib/auth/permissions';
 import { requireAction } from '@/server/session';
 
 export const dynamic = 'force-dynamic';
@@ -19,7 +20,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ kind: s
   try {
     const { kind } = await params;
     if (!isUploadKind(kind)) throw new ServiceError('not_found', 'Uploads are of cards or payouts.');
-    const session = await requireAction(UPLOAD_KINDS[kind].permission);
+    const session = await requireAction(UPLOAD_PERMISSIONS[kind]);
     if (!req.headers.get('content-type')?.startsWith('text/csv')) throw new ServiceError('validation_error', { file: 'Send the file as text/csv.' });
     const bytes = await readBodyBytes(req, MAX_UPLOAD_BYTES);
     const text = utf8(bytes);

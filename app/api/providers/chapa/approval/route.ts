@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { logger } from '@/lib/observability/logger';
 import { chapaConfig } from '@/lib/rails/chapa/config';
 import { approveTransfer } from '@/lib/rails/chapa/transfer-approval';
-import { MAX_WEBHOOK_BODY_BYTES } from '@/lib/webhooks/receive-webhook-request';
+import { MAX_WEBHOOK_BODY_BYTES } from '@/lib/api/receive-webhook-request';
 
 /** Chapa's server approval of a transfer: 200 approves it, anything else (400 here) makes Chapa revert it. */
 export async function POST(req: Request): Promise<Response> {

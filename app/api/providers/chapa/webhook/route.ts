@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { requestIdOf } from '@/lib/observability/request-context';
 import { chapaConfig } from '@/lib/rails/chapa/config';
 import { receiveChapaWebhook } from '@/lib/rails/chapa/receive-chapa-webhook';
-import { MAX_WEBHOOK_BODY_BYTES } from '@/lib/webhooks/receive-webhook-request';
+import { MAX_WEBHOOK_BODY_BYTES } from '@/lib/api/receive-webhook-request';
 
 export async function POST(req: Request): Promise<Response> {
   const requestId = requestIdOf(req.headers);

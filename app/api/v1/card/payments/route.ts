@@ -1,5 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { createPayment } from '@/lib/payments/create-payment';
 import { listPayments } from '@/lib/payments/list-payments';
 

@@ -1,5 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { createPayout } from '@/lib/payouts/create-payout';
 import { committedPayoutAnswer } from '@/lib/payouts/payout-answer';
 import { listPayouts } from '@/lib/payouts/list-payouts';

@@ -1,5 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { listCardHolds } from '@/lib/holds/list-card-holds';
 import { placeTillHold } from '@/lib/holds/place-till-hold';
 import { holdRequestSchema } from '@/lib/holds/till-hold-request';

@@ -1,5 +1,5 @@
 import { adminRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { parsePageQuery } from '@/lib/api/pagination';
+import { parsePageQuery } from '@/lib/pagination';
 import { requireBusiness } from '@/lib/admin/businesses';
 import type { Mode } from '@/lib/validation';
 import { listDeliveries } from '@/lib/webhooks/list-deliveries';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { testDb } from '../../tests/helpers';
-import { SharedBuckets } from './shared-limits';
+import { SharedBuckets } from './shared-buckets';
 
 /** Three "instances" (each its own leases) taking one key's tokens concurrently from one bucket in PostgreSQL. */
 async function takeFromThree(opts: { perSecond: number; burst: number; lease: number }, each: number) {

@@ -16,7 +16,7 @@ export function csvCell(value: CsvValue): string {
 
 export const csvLine = (cells: readonly CsvValue[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-import { unitsText } from '../money-text';
+import { unitsText } from './money-text';
 
 export { unitsText };
 

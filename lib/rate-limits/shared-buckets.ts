@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
-import type { TakeResult, TokenBucketOptions } from './rate-limit';
+import type { TakeResult, TokenBucketOptions } from './token-buckets';
 
 export interface SharedBucketOptions extends TokenBucketOptions {
   /** Most tokens this instance takes at once and spends from memory (1: every take asks PostgreSQL). */

@@ -1,10 +1,10 @@
-import { errorResponse, json } from '../api/api-route';
-import { readBodyBytes } from '../api/read-body';
+import { errorResponse, json } from './api-route';
+import { readBodyBytes } from './read-body';
 import { getDb } from '../db/client';
 import { ServiceError } from '../errors';
 import { requestIdOf } from '../observability/request-context';
-import { receiveWebhook, receiveWebhookBatch, type BatchedDelivery } from './receive-webhook';
-import { BATCH_HEADER, BatchSplitter, MAX_BATCH_BYTES, malformedBatch } from './webhook-batch';
+import { receiveWebhook, receiveWebhookBatch, type BatchedDelivery } from '../webhooks/receive-webhook';
+import { BATCH_HEADER, BatchSplitter, MAX_BATCH_BYTES, malformedBatch } from '../webhooks/webhook-batch';
 
 /** Our own events are a few KB; anything far larger is refused before it is read or touches the database. */
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;

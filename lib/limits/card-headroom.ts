@@ -1,34 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { renewCardExpiry } from '../cards/renew-card-expiry';
 import type { DbOrTx } from '../db/client';
 import { payoutNumbers } from '../db/schema';
-import { compiledOnce, runCompiled } from '../db/prepared';
-import { checkPosting, postingCtes, postingValues, postingVerdict, type PostingVerdict, type PostTransactionOptions } from '../ledger/post-transaction';
-import { cardCreditsWithinLimits, cardLimitVerdict } from './limit-sql';
-import { limitExceededError, type LimitExceeded } from './limit-refusal';
-
-const limitedPosting = compiledOnce(() => sql`WITH ${postingCtes(cardCreditsWithinLimits)} SELECT ${postingVerdict}, ${cardLimitVerdict} FROM verdict v`);
-
-/**
- * Posts a transaction that credits a card only while every card it credits
- * stays within its business's max_card_balance, checked in the posting
- * statement on the locked balances. Answers the limit instead when one
- * refused it; nothing was written then. A credit is a load: it renews the
- * card's expiry when the business counts from the last load.
- */
-export async function postCardCredit(
-  db: DbOrTx,
-  opts: PostTransactionOptions,
-): Promise<{ transactionId: number; exceeded?: undefined } | { transactionId?: undefined; exceeded: LimitExceeded }> {
-  const v = (await runCompiled<PostingVerdict & { limit_exceeded: LimitExceeded | null }>(db, limitedPosting(), postingValues(opts))).rows[0];
-  if (v.limit_exceeded) return { exceeded: v.limit_exceeded };
-  checkPosting(v, opts);
-  await renewCardExpiry(
-    db,
-    opts.postings.filter((p) => p.amount > 0).map((p) => p.accountId),
-  );
-  return { transactionId: Number(v.transaction_id) };
-}
+import { limitExceededError } from './limit-refusal';
 
 /**
  * Refuses a payment or top-up the card could not take when it arrives: its

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPIRY_POLICIES, MAX_EXPIRY_MONTHS } from '../cards/card-expiry';
+import { EXPIRY_POLICIES, MAX_EXPIRY_MONTHS } from './card-expiry';
 
 /** The expiry policy as the settings form and setExpiryPolicy take it: months only when cards expire. */
 export const expiryPolicySchema = z

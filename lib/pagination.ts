@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput } from '../validation';
+import { parseInput } from './validation';
 
 export const DEFAULT_LIMIT = 15;
 const MAX_LIMIT = 100;

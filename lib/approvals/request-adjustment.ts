@@ -1,10 +1,11 @@
-import type { ApprovalRequested } from '../approvals/approval-request';
-import { requestApproval } from '../approvals/request-approval';
+import type { ApprovalRequested } from './approval-request';
+import { requestApproval } from './request-approval';
 import { requireOwnCard } from '../cards/get-card';
 import type { Db } from '../db/client';
 import { validationError } from '../errors';
 import type { Mode } from '../validation';
-import type { AdjustmentDirection, AdjustmentReason } from './adjustment-reasons';
+import type { AdjustmentDirection, AdjustmentReason } from '../adjustments/adjustment-reasons';
+import type { AdjustmentOptions } from '../adjustments/post-adjustment';
 
 export interface RequestAdjustmentOptions {
   businessId: number;
@@ -15,14 +16,6 @@ export interface RequestAdjustmentOptions {
   amount: number;
   reasonCode: AdjustmentReason;
   note?: string | null;
-}
-
-/** What an adjustment's approval runs (stored as the request's options). */
-export interface AdjustmentOptions {
-  direction: AdjustmentDirection;
-  amount: number;
-  reason_code: AdjustmentReason;
-  note: string | null;
 }
 
 /**

@@ -1,0 +1,111 @@
+import type { TillHoldStatus } from '../holds/till-hold-view';
+import { groupedUnitsText } from '../money-text';
+
+/** The words a card's story is told in (lib/dashboard/card-story.ts): what staff read out on the phone. */
+
+export type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
+
+/** Ledger transaction kinds in words a support agent can read out on the phone. */
+export const MOVEMENT_LABELS: Record<string, string> = {
+  payment: 'Top-up payment',
+  transfer_settlement: 'Top-up from business balance',
+  transfer_reversal: 'Top-up reversed',
+  payout_card_to_card: 'Card-to-card payout',
+  payout_b2b: 'Business payout',
+  payout_bank: 'Bank payout',
+  payout_bank_reversal: 'Bank payout returned',
+  payment_refund: 'Payment refunded to the payer',
+  payment_refund_reversal: 'Refund refused by the provider: returned',
+  card_cancellation: 'Card cancelled: balance to business account',
+  hold: 'Held for approval',
+  hold_release: 'Hold released',
+  adjustment_increase: 'Adjustment: added by the business',
+  adjustment_decrease: 'Adjustment: taken back by the business',
+  card_redemption: 'Redeemed at the business',
+  card_expiry: 'Card expired: balance to breakage',
+};
+
+/** A till hold's ledger lines on the card: placing it, giving it back, and (captured) spending it. */
+export function tillHoldTitle(kind: string, state: TillHoldStatus): string {
+  if (kind === 'hold') return 'Held by a till';
+  if (kind === 'card_redemption') return 'Hold captured: redeemed at the business';
+  return state === 'captured' ? 'Hold captured: held money back on the card' : `Hold ${state}: money back on the card`;
+}
+
+export function tillHoldDetail(state: TillHoldStatus, captured: string): string {
+  switch (state) {
+    case 'held':
+      return 'Not available until the till captures or voids it, or it expires.';
+    case 'captured':
+      return `Captured ${captured}; the rest went back to the card.`;
+    case 'voided':
+      return 'Voided by the till: all of it went back to the card.';
+    case 'expired':
+      return 'Expired uncaptured: all of it went back to the card.';
+  }
+}
+
+const APPROVAL_ACTIONS: Record<string, string> = {
+  'approval.requested': 'sent for approval',
+  'approval.approved': 'approved',
+  'approval.rejected': 'rejected',
+  'approval.withdrawn': 'withdrawn by the teammate who asked',
+  'approval.expired': 'expired after 72 hours: its money was released',
+  'approval.failed': 'approved, but could not be done: its money was released',
+};
+
+export const AUDIT_ACTIONS = [
+  'card.disabled',
+  'card.enabled',
+  'card.provider_disabled',
+  'card.provider_enabled',
+  'card.cancelled',
+  'card.expired',
+  'card.expiry_extended',
+  ...Object.keys(APPROVAL_ACTIONS),
+];
+
+/** An approval's audit line in words: what waited (a payout, or an adjustment up or down), how much, and what became of it. */
+export function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null } {
+  const what =
+    d.kind === 'adjustment'
+      ? d.direction === 'decrease'
+        ? 'Adjustment (take from the card)'
+        : 'Adjustment (add to the card)'
+      : d.kind === 'refund'
+        ? 'Refund'
+        : 'Payout';
+  const amount = `${String(d.currency)} ${groupedUnitsText(Number(d.amount))}`;
+  const reason = typeof d.reason_code === 'string' ? String(d.reason_code).replaceAll('_', ' ') : null;
+  const parts = [
+    `${amount} (${String(d.reference)}).`,
+    action === 'approval.requested' && reason ? `Reason: ${reason}${d.note ? `: ${String(d.note)}` : ''}.` : null,
+    action !== 'approval.requested' && d.note ? `Note: ${String(d.note)}` : null,
+    typeof d.reason === 'string' && action === 'approval.failed' ? String(d.reason) : null,
+  ];
+  return { title: `${what} ${APPROVAL_ACTIONS[action]}`, detail: parts.filter(Boolean).join(' ') };
+}
+
+/** The label of who did something, from the actor columns and the joined user email and key prefix. */
+export function actorLabel(r: { actor_type?: unknown; email?: unknown; prefix?: unknown }): string | null {
+  switch (r.actor_type) {
+    case 'user':
+      return r.email ? String(r.email) : 'a removed team member';
+    case 'api_key':
+      return r.prefix ? `API key ${r.prefix}…` : 'an API key';
+    case 'admin':
+      return 'the provider';
+    default:
+      return null;
+  }
+}
+
+export function paymentNoun(type: unknown): string {
+  return type === 'hosted' ? 'Payment link' : 'Wallet charge';
+}
+
+export function paymentState(status: unknown): PaymentState {
+  if (status === 'success') return 'paid';
+  if (status === 'failed' || status === 'cancelled') return status;
+  return 'pending';
+}

@@ -105,7 +105,7 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   expect(offered.join()).not.toMatch(/Stanbic|MTN MoMo|CAC International/);
 
   await bank.selectOption('dashen');
-  await page.getByLabel('Account number').fill('1000200030004001');
+  await page.getByLabel('Account number').fill('1000200034001');
   await page.getByLabel(/^Amount/).fill('25.505');
   await page.getByRole('button', { name: 'Send payout' }).click();
   // The account holder's name comes before the amount: it gets the focus; both say what is wrong.
@@ -113,7 +113,7 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   await expect(page.locator('#amount-error')).toHaveText('Use at most two decimals.');
   expect(await focusedId(page)).toBe('account_name');
   await expect(bank).toHaveValue('dashen');
-  await expect(page.getByLabel('Account number')).toHaveValue('1000200030004001');
+  await expect(page.getByLabel('Account number')).toHaveValue('1000200034001');
   await expectAccessible(page);
   await screenshots(page, testInfo, 'send-bank-errors');
 
@@ -126,7 +126,7 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   await screenshots(page, testInfo, 'send-bank-refused-large');
   expect(await focusedId(page)).toBe('amount');
   await expect(bank).toHaveValue('dashen');
-  await expect(page.getByLabel('Account number')).toHaveValue('1000200030004001');
+  await expect(page.getByLabel('Account number')).toHaveValue('1000200034001');
   await expect(page.getByLabel('Account holder’s name')).toHaveValue('Abebe Kebede');
   await expect(page.getByLabel(/^Amount/)).toHaveValue('150 000');
   expect(await balanceOf(a, source)).toBeGreaterThan(0);

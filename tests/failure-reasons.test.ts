@@ -90,7 +90,7 @@ describe('failure reasons', () => {
       card_number: card.card_number,
       amount: 1_000,
       bank_slug: 'dashen',
-      account_number: '12345678',
+      account_number: '1234567812345',
       account_name: 'Z',
     });
     const ref = res.body.data.provider_reference as string;

@@ -74,7 +74,7 @@ describe('failure reasons', () => {
       card_number: card.card_number,
       amount: 1_000,
       bank_slug: 'awash',
-      account_number: '1000123451234',
+      account_number: '10001234512345',
       account_name: 'Y',
     });
     expect(await settledByWorker('payouts', bad.body.data.provider_reference)).toEqual({

@@ -117,6 +117,17 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   await expectAccessible(page);
   await screenshots(page, testInfo, 'send-bank-errors');
 
+  // An account the bank would refuse is refused on its field, in the API's words, before any question.
+  await page.getByLabel('Account holder’s name').fill('Abebe Kebede');
+  await page.getByLabel('Account number').fill('12345');
+  await page.getByLabel(/^Amount/).fill('10');
+  await page.getByRole('button', { name: 'Send payout' }).click();
+  await expect(page.locator('#account_number-error')).toHaveText('Dashen Bank account numbers have 13 digits.');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await focusedId(page)).toBe('account_number');
+  await screenshots(page, testInfo, 'send-bank-short-account');
+  await page.getByLabel('Account number').fill('1000200034001');
+
   // More than the card holds, and above the confirmation threshold: refused on the amount at once, never asked to be confirmed.
   await page.getByLabel('Account holder’s name').fill('Abebe Kebede');
   await page.getByLabel(/^Amount/).fill('150 000');

@@ -125,7 +125,7 @@ test('finance exports the filtered payouts as CSV matching the API list, and has
     card_number: source,
     amount: 3_000,
     bank_slug: 'cbe',
-    account_number: '1000123456',
+    account_number: '1000123456123',
     account_name: 'Abebe Kebede',
   });
   expect(bank.body.data.status).toBe('PENDING');

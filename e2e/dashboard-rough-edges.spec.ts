@@ -39,7 +39,7 @@ test.beforeAll(async () => {
     card_number: source,
     amount: 12_345,
     bank_slug: 'cbe',
-    account_number: `55${tag}01`,
+    account_number: `55000${tag}01`,
     account_name: `Meron Girma${tag}`,
   });
   expect(bank.status).toBe(200);
@@ -68,7 +68,7 @@ test('11: the payouts list finds a card’s payouts by card number, a part of a 
   await expect(page.getByTestId(`payout-${topupRef}`)).toBeVisible();
   await search(bankRef.slice(3, 12).toUpperCase());
   await expect(page.getByTestId(`payout-${bankRef}`)).toBeVisible();
-  await search(`55${tag}01`);
+  await search(`55000${tag}01`);
   await expect(page.getByTestId(`payout-${bankRef}`)).toBeVisible();
   await search(`meron girma${tag}`);
   await expect(page.getByTestId(`payout-${bankRef}`)).toBeVisible();
@@ -144,7 +144,7 @@ test('14: a payout the preview refuses for its balance never opens the confirm d
   // A large bank payout from the same card: no "large payout" question either.
   await page.getByLabel('Bank or wallet account').check();
   await page.getByLabel('Bank or wallet', { exact: true }).selectOption('cbe');
-  await page.getByLabel('Account number').fill('1000200030004001');
+  await page.getByLabel('Account number').fill('1000200034001');
   await page.getByLabel('Account holder’s name').fill('Abebe Kebede');
   await page.getByLabel(/^Amount/).fill('150 000');
   await expect(page.getByTestId('preview-refusals')).toContainText('The card does not hold enough');
@@ -177,7 +177,7 @@ test('16: a payout sent in the dashboard says which teammate started it', async 
   await page.goto(`${baseUrl()}/payouts/new?card=${source}`);
   await page.getByLabel('Bank or wallet account').check();
   await page.getByLabel('Bank or wallet', { exact: true }).selectOption('cbe');
-  await page.getByLabel('Account number').fill('1000200030004001');
+  await page.getByLabel('Account number').fill('1000200034001');
   await page.getByLabel('Account holder’s name').fill('Abebe Kebede');
   await page.getByLabel(/^Amount/).fill('20');
   await page.getByRole('button', { name: 'Send payout' }).click();

@@ -115,7 +115,7 @@ test('the totals on an open payouts list move when a payout arrives, without a r
       card_number: source,
       amount,
       bank_slug: 'cbe',
-      account_number: `100012345${i}`,
+      account_number: `100012345100${i}`,
       account_name: 'Live',
     });
     expect(res.status).toBe(200);

@@ -26,7 +26,7 @@ test('payouts made through the API appear on an open payouts list without a relo
       card_number: source,
       amount: 1_000 + i,
       bank_slug: 'cbe',
-      account_number: `1000${i}5678`,
+      account_number: `10001${String(i).padStart(2, '0')}234567`,
       account_name: 'Live',
     });
   // One to warm the stream and the route.

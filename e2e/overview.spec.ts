@@ -46,7 +46,7 @@ async function seedMoney(biz: SeededBusiness) {
         card_number: etb.card_number,
         amount: 25_000,
         bank_slug: 'cbe',
-        account_number: '1000123456',
+        account_number: '1000123456123',
         account_name: 'Abebe',
       }),
       'bank payout',

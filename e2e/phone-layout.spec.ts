@@ -18,7 +18,7 @@ test('at 390 px the overview shows every figure of payouts by type, and a long k
     card_number: card,
     amount: 123_456_789,
     bank_slug: 'cbe',
-    account_number: '1000123456',
+    account_number: '1000123456123',
     account_name: 'Supplier',
   });
   expect(payout.status, JSON.stringify(payout.body)).toBeLessThan(300);

@@ -105,7 +105,7 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   expect(offered.join()).not.toMatch(/Stanbic|MTN MoMo|CAC International/);
 
   await bank.selectOption('dashen');
-  await page.getByLabel('Account number').fill('1000200030004001');
+  await page.getByLabel('Account number').fill('1000200034001');
   await page.getByLabel(/^Amount/).fill('25.505');
   await page.getByRole('button', { name: 'Send payout' }).click();
   // The account holder's name comes before the amount: it gets the focus; both say what is wrong.
@@ -113,9 +113,20 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   await expect(page.locator('#amount-error')).toHaveText('Use at most two decimals.');
   expect(await focusedId(page)).toBe('account_name');
   await expect(bank).toHaveValue('dashen');
-  await expect(page.getByLabel('Account number')).toHaveValue('1000200030004001');
+  await expect(page.getByLabel('Account number')).toHaveValue('1000200034001');
   await expectAccessible(page);
   await screenshots(page, testInfo, 'send-bank-errors');
+
+  // An account the bank would refuse is refused on its field, in the API's words, before any question.
+  await page.getByLabel('Account holder’s name').fill('Abebe Kebede');
+  await page.getByLabel('Account number').fill('12345');
+  await page.getByLabel(/^Amount/).fill('10');
+  await page.getByRole('button', { name: 'Send payout' }).click();
+  await expect(page.locator('#account_number-error')).toHaveText('Dashen Bank account numbers have 13 digits.');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await focusedId(page)).toBe('account_number');
+  await screenshots(page, testInfo, 'send-bank-short-account');
+  await page.getByLabel('Account number').fill('1000200034001');
 
   // More than the card holds, and above the confirmation threshold: refused on the amount at once, never asked to be confirmed.
   await page.getByLabel('Account holder’s name').fill('Abebe Kebede');
@@ -126,7 +137,7 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   await screenshots(page, testInfo, 'send-bank-refused-large');
   expect(await focusedId(page)).toBe('amount');
   await expect(bank).toHaveValue('dashen');
-  await expect(page.getByLabel('Account number')).toHaveValue('1000200030004001');
+  await expect(page.getByLabel('Account number')).toHaveValue('1000200034001');
   await expect(page.getByLabel('Account holder’s name')).toHaveValue('Abebe Kebede');
   await expect(page.getByLabel(/^Amount/)).toHaveValue('150 000');
   expect(await balanceOf(a, source)).toBeGreaterThan(0);

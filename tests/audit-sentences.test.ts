@@ -85,12 +85,12 @@ describe('audit entries as sentences', () => {
       payoutType: 'bank',
       isLedgerTopup: false,
       bankSlug: 'cbe',
-      accountNumber: '123',
+      accountNumber: '1000123456789',
       sourceCard: '4921583047261138',
     };
     const created = said(entry('payout.bank.created', 'bnk_1', { amount: 10_000, service_fee: 200, status: 'pending' }, bank));
     expect(created).toBe(
-      'Sent a bank or wallet payout bnk_1 of ETB 100.00 (fee ETB 2.00) from card 4921583047261138 to Commercial Bank of Ethiopia account 123; it waits for the bank to confirm.',
+      'Sent a bank or wallet payout bnk_1 of ETB 100.00 (fee ETB 2.00) from card 4921583047261138 to Commercial Bank of Ethiopia account 1000123456789; it waits for the bank to confirm.',
     );
     const b2b = {
       kind: 'payout' as const,
@@ -113,7 +113,7 @@ describe('audit entries as sentences', () => {
       ),
     );
     expect(failed).toBe(
-      'Bank or wallet payout bnk_1 of ETB 100.00 from card 4921583047261138 to Commercial Bank of Ethiopia account 123 failed: Commercial Bank of Ethiopia refused the account number. The money went back to the source card.',
+      'Bank or wallet payout bnk_1 of ETB 100.00 from card 4921583047261138 to Commercial Bank of Ethiopia account 1000123456789 failed: Commercial Bank of Ethiopia refused the account number. The money went back to the source card.',
     );
     const topup = { kind: 'payout' as const, amount: 5_000, currency: 'ETB', payoutType: 'bank', isLedgerTopup: true, destinationCard: '4921583047261138' };
     expect(said(entry('payout.success', 'bnk_2', {}, topup))).toBe('Top-up bnk_2 of ETB 50.00 from the business balance to card 4921583047261138 succeeded.');
@@ -230,7 +230,7 @@ describe('audit entries as sentences', () => {
       card_number: card.card_number,
       amount: 5_000,
       bank_slug: 'awash',
-      account_number: '99990000',
+      account_number: '10009999990000',
       account_name: 'No',
     });
     const ref = res.body.data.provider_reference as string;
@@ -241,8 +241,8 @@ describe('audit entries as sentences', () => {
     const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 10, action: 'payout' });
     const sentences = log.items.filter((e) => e.target === ref).map(said);
     expect(sentences).toEqual([
-      `Bank or wallet payout ${ref} of ETB 50.00 from card ${card.card_number} to Awash Bank account 99990000 failed: Awash Bank refused the account number. The money went back to the source card.`,
-      `Sent a bank or wallet payout ${ref} of ETB 50.00 from card ${card.card_number} to Awash Bank account 99990000; it waits for the bank to confirm.`,
+      `Bank or wallet payout ${ref} of ETB 50.00 from card ${card.card_number} to Awash Bank account 10009999990000 failed: Awash Bank refused the account number. The money went back to the source card.`,
+      `Sent a bank or wallet payout ${ref} of ETB 50.00 from card ${card.card_number} to Awash Bank account 10009999990000; it waits for the bank to confirm.`,
     ]);
   });
 });

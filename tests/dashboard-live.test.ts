@@ -87,7 +87,7 @@ describe('live notices of creation', () => {
         card_number: card.card_number,
         amount: 1_000,
         bank_slug: 'cbe',
-        account_number: '12345678',
+        account_number: '1234567812345',
         account_name: 'Live',
       });
       const ref = res.body.data.provider_reference as string;

@@ -52,7 +52,7 @@ describe('dashboard rough edges', () => {
       card_number: source,
       amount: 1_500,
       bank_slug: 'cbe',
-      account_number: `1000${tag.replace(/\D/g, '7').padEnd(6, '7')}42`,
+      account_number: `10000${tag.replace(/\D/g, '7').padEnd(6, '7')}42`,
       account_name: `Almaz Bekele ${tag}`,
     });
     expect(bank.status, JSON.stringify(bank.body)).toBe(200);
@@ -71,7 +71,7 @@ describe('dashboard rough edges', () => {
       card_number: bSource,
       amount: 1_000,
       bank_slug: 'cbe',
-      account_number: '2000000042',
+      account_number: '2000000000042',
       account_name: `Almaz Bekele ${tag}`,
     });
     expect(foreign.status).toBe(200);

@@ -41,7 +41,7 @@ beforeAll(async () => {
     card_number: fin.cards.main,
     amount: 1_500,
     bank_slug: 'cbe',
-    account_number: '1000777666',
+    account_number: '1000777666123',
     account_name: FORMULA,
   });
   expect(formula.status).toBe(200);

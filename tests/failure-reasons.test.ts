@@ -74,7 +74,7 @@ describe('failure reasons', () => {
       card_number: card.card_number,
       amount: 1_000,
       bank_slug: 'awash',
-      account_number: '1000123451234',
+      account_number: '10001234512345',
       account_name: 'Y',
     });
     expect(await settledByWorker('payouts', bad.body.data.provider_reference)).toEqual({
@@ -90,7 +90,7 @@ describe('failure reasons', () => {
       card_number: card.card_number,
       amount: 1_000,
       bank_slug: 'dashen',
-      account_number: '12345678',
+      account_number: '1234567812345',
       account_name: 'Z',
     });
     const ref = res.body.data.provider_reference as string;

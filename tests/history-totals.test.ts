@@ -250,7 +250,7 @@ describe('list totals on the finance business', () => {
       card_number: fin.cards.main,
       amount: 1_234,
       bank_slug: 'cbe',
-      account_number: '1000555444',
+      account_number: '1000555444123',
       account_name: 'Kebede',
     });
     expect(bank.body.data.status).toBe('PENDING');
@@ -375,7 +375,7 @@ describe('the rollup under concurrent writers', () => {
               card_number: cards[i % 5].card_number,
               amount: 500 + i,
               bank_slug: 'cbe',
-              account_number: `10001000${String(i).padStart(4, '0')}`,
+              account_number: `100010000${String(i).padStart(4, '0')}`,
               account_name: 'Almaz',
             })
           : biz.test.post('/api/v1/card/payouts', {

@@ -34,7 +34,7 @@ function batchBody({ cards: { a, b, c, d } }: Party) {
   for (let i = 0; i < 9; i++) payouts.push({ card_number: a, destination_card_number: b, amount: 100 + i });
   payouts.push({ card_number: a, destination_card_number: b, amount: 10_000_000 });
   for (let i = 0; i < 9; i++) payouts.push({ card_number: c, destination_card_number: d, amount: 200 + i });
-  payouts.push({ card_number: c, amount: 300, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' });
+  payouts.push({ card_number: c, amount: 300, bank_slug: 'cbe', account_number: '1000123456123', account_name: 'Abebe Kebede' });
   for (let i = 0; i < 5; i++) payouts.push({ card_number: a, destination_card_number: d, amount: 150 + i });
   return { payouts };
 }

@@ -65,7 +65,7 @@ async function moved(reference: string) {
 const destinations = {
   card_to_card: () => ({ destination_card_number: destination }),
   b2b: () => ({ merchant_id: b.merchant_id }),
-  bank: () => ({ bank_slug: 'cbe', account_number: '1000200030004001', account_name: 'Abebe Kebede' }),
+  bank: () => ({ bank_slug: 'cbe', account_number: '1000200034001', account_name: 'Abebe Kebede' }),
 };
 
 const CASES = [
@@ -105,13 +105,18 @@ describe('one payout quote for the preview and the payout', () => {
     ],
     ['currency_mismatch', 'destination_card_number', { destination_type: 'card_to_card', charge_payer: 'sender', amount: '10', destination_card_number: '' }],
     ['payout_request_failed', 'bank_slug', { destination_type: 'bank', charge_payer: 'customer', amount: '10', bank_slug: 'stanbic-ug' }],
+    [
+      'payout_request_failed',
+      'account_number',
+      { destination_type: 'bank', charge_payer: 'customer', amount: '10', bank_slug: 'cbe', account_number: 'abc!@#' },
+    ],
     ['insufficient_balance', 'amount', { destination_type: 'card_to_card', charge_payer: 'sender', amount: '60,000' }],
   ] as const)('refuses %s in the preview and the payout alike, on %s, moving nothing', async (code, field, partial) => {
     const input: Record<string, unknown> = {
       card_number: source,
       destination_card_number: destination,
       merchant_id: b.merchant_id,
-      account_number: '1000200030004001',
+      account_number: '1000200034001',
       account_name: 'Abebe Kebede',
       ...partial,
     };

@@ -46,7 +46,7 @@ const bankPayout = (businessId: number, cardNumber: string, amount: number, char
       card_number: cardNumber,
       amount,
       bank_slug: 'cbe',
-      account_number: '1000123456',
+      account_number: '1000123456123',
       account_name: 'Abebe Kebede',
       ...(chargePayer ? { charge_payer: chargePayer } : {}),
     },

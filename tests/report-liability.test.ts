@@ -224,7 +224,7 @@ describe('breakage estimate', () => {
       card_number: cards.a,
       amount: 40_000,
       bank_slug: 'cbe',
-      account_number: '1000123456',
+      account_number: '1000123456123',
       account_name: 'Abebe',
     });
     expect(spend.status).toBeLessThan(300);

@@ -225,6 +225,19 @@ describe('payout uploads', () => {
     expect(status.status).toBe(200);
   });
 
+  it('refuse a bank row whose account the bank would refuse, in the words of the API', async () => {
+    const { biz, card } = await businessWithCard(10_000);
+    const row = (account: string) => `${card.card_number},10,cbe,${account},Abebe Kebede`;
+    const text = ['card_number,amount,bank_slug,account_number,account_name', row('1000123456789'), row('12345'), row('abc!@#')].join('\n');
+    const { reference } = await previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'payouts', fileName: 'p.csv', text });
+    const words = 'Payout request failed: Commercial Bank of Ethiopia account numbers have 13 digits.';
+    expect((await rowsOf(reference)).map((r) => [r.row_number, r.status, r.error_code, r.error_message])).toEqual([
+      [2, 'pending', null, null],
+      [3, 'invalid', 'payout_request_failed', words],
+      [4, 'invalid', 'payout_request_failed', words],
+    ]);
+  });
+
   it('wait for a second person when a currency total reaches the approval threshold; the uploader cannot approve', async () => {
     const { biz, to, scope, preview } = await overThresholdFile(100_000);
     const reference = await preview();

@@ -124,7 +124,13 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
                 ? ['/api/v1/card/payouts', { card_number: src, merchant_id: merchant.merchant_id, amount }]
                 : [
                     '/api/v1/card/payouts',
-                    { card_number: src, amount, bank_slug: 'cbe', account_number: randomInt(0, 10) === 0 ? '12340000' : '12345678', account_name: 'Bank' },
+                    {
+                      card_number: src,
+                      amount,
+                      bank_slug: 'cbe',
+                      account_number: randomInt(0, 10) === 0 ? '1234567890000' : '1234567812345',
+                      account_name: 'Bank',
+                    },
                   ];
         const s: Sent = { id, op, amount, outcome: 'undecided' };
         sent.push(s);

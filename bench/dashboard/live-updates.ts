@@ -109,7 +109,7 @@ export async function runLiveUpdatesBench(env: BenchEnv): Promise<LiveUpdatesFig
       card_number: card.body.data.card_number,
       amount: 1_000 + i,
       bank_slug: 'cbe',
-      account_number: `1000${i}9999`,
+      account_number: `1000${String(i).padStart(5, '0')}9999`,
       account_name: 'Bench',
     });
 

@@ -60,7 +60,7 @@ function Refusals({ preview: p }: { preview: PayoutPreview }) {
   return (
     <ul className="mt-3 space-y-1 font-medium text-red-700" data-testid="preview-refusals">
       {p.refusals.map((r) => (
-        <li key={r.code}>{r.message}</li>
+        <li key={`${r.code} ${r.field}`}>{r.message}</li>
       ))}
     </ul>
   );

@@ -28,6 +28,7 @@ export function previewInput(v: Partial<SendPayoutInput>): PreviewPayoutInput | 
     ...(v.destination_type === 'card_to_card' && destination && { destination_card_number: destination }),
     ...(v.destination_type === 'b2b' && v.merchant_id?.trim() && { merchant_id: v.merchant_id.trim() }),
     ...(v.destination_type === 'bank' && v.bank_slug && { bank_slug: v.bank_slug }),
+    ...(v.destination_type === 'bank' && v.bank_slug && v.account_number?.trim() && { account_number: v.account_number.trim() }),
   };
 }
 

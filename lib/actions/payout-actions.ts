@@ -50,7 +50,7 @@ function refusalFor(err: ServiceError, currency: Currency, fee: number, bankSlug
       message: `The amount must be more than the service fee of ${currency} ${groupedUnitsText(fee)}, since the fee comes out of it.`,
     };
   }
-  if (err.code === 'payout_request_failed' && bankSlug) {
+  if (err.code === 'payout_request_failed' && field === 'bank_slug' && bankSlug) {
     return { code: err.code, field: 'bank_slug', message: `${findBank(bankSlug)?.name ?? 'This bank'} does not take ${currency}; choose one that does.` };
   }
   if (err.code === 'insufficient_balance') return { code: err.code, field: 'amount', message: 'The card does not hold enough for this payout and its fee.' };
@@ -85,6 +85,7 @@ export const previewPayout = defineAction({
     const balance = Number(own.balance);
     const base = { currency: own.currency as Currency, balance, active: source?.status === 1 };
     const bankSlug = type === 'bank' && input.bank_slug && findBank(input.bank_slug) ? input.bank_slug : undefined;
+    const accountNumber = bankSlug && input.account_number ? input.account_number : undefined;
     if (input.amount === undefined) {
       const refusals = quotePayout({
         businessId: session.businessId,
@@ -95,6 +96,7 @@ export const previewPayout = defineAction({
         source,
         destinationCard: destinationNumber ? { card: cards.find((c) => c.card_number === destinationNumber) } : undefined,
         bankSlug,
+        accountNumber,
       }).refusals;
       return { ...base, amount: null, refusals: refusals.map((r) => refusalFor(r, base.currency, 0, bankSlug)) };
     }
@@ -107,6 +109,7 @@ export const previewPayout = defineAction({
       source,
       destinationCard: destinationNumber ? { card: cards.find((c) => c.card_number === destinationNumber) } : undefined,
       bankSlug,
+      accountNumber,
       balance,
     });
     const refusals = quote.refusals.map((r) => refusalFor(r, base.currency, quote.fee, bankSlug));

@@ -55,6 +55,7 @@ export const previewPayoutSchema = z
     destination_card_number: optionalCardNumber,
     merchant_id: optionalText,
     bank_slug: optionalText,
+    account_number: optionalText,
   })
   .superRefine(payerFits);
 export type PreviewPayoutInput = z.input<typeof previewPayoutSchema>;

@@ -52,6 +52,7 @@ export async function sendDashboardPayout(db: Db, opts: DashboardPayoutOptions):
     source: cards.find((c) => c.card_number === input.card_number),
     destinationCard: type === 'card_to_card' ? { card: cards.find((c) => c.card_number === input.destination_card_number) } : undefined,
     bankSlug: type === 'bank' ? input.bank_slug : undefined,
+    accountNumber: type === 'bank' ? input.account_number : undefined,
   });
   if (quote.refusals.length > 0) throw quote.refusals[0];
   // A payout over the largest allowed would only fail on approval: refuse it now rather than hold its money for days.

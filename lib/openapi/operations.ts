@@ -96,7 +96,8 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   card_disabled: 'The card is not active',
   destination_card_disabled: 'The destination card is not active',
   invalid_bank_slug: 'A ledger top-up with a bank_slug other than link',
-  payout_request_failed: 'Unknown bank slug, a bank that does not take the currency, or an unknown (or your own) merchant_id',
+  payout_request_failed:
+    'Unknown bank slug, a bank that does not take the currency, a bank account_number that is not the bank’s digits, or an unknown (or your own) merchant_id',
   unauthorized: 'Missing or invalid key',
   forbidden: 'The key is inactive, not set up for gift cards, or lacks the scope this operation needs',
   cannot_enable: 'The card was disabled by the provider; only the provider can enable it',
@@ -252,7 +253,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Payouts',
     summary: 'Initiate a payout',
     description:
-      'Exactly one destination per request, chosen by the fields sent: merchant_id (B2B, final at once), destination_card_number (card-to-card, final at once) or bank_slug, account_number and account_name (bank, pending until the bank settles). In test mode an account_number ending in 0000 fails.',
+      'Exactly one destination per request, chosen by the fields sent: merchant_id (B2B, final at once), destination_card_number (card-to-card, final at once) or bank_slug, account_number and account_name (bank, pending until the bank settles). A bank account_number is digits only, of the bank’s length (cbe 13, awash 14, dashen 13, boa 8), in test and live mode alike. In test mode an account_number ending in 0000 fails.',
     body: {
       schemas: {
         B2BPayoutRequest: payoutRequestSchemas.b2b,

@@ -159,6 +159,7 @@ function quotePayoutOf(
     source,
     destinationCard: type === 'card_to_card' ? { card: destinationCard } : undefined,
     bankSlug: type === 'bank' ? input.bank_slug : undefined,
+    accountNumber: type === 'bank' ? input.account_number : undefined,
   });
   if (quote.refusals.length > 0) throw quote.refusals[0];
   return quote;

@@ -45,7 +45,7 @@ describe('fee arithmetic for every payer rule, in the ledger', () => {
         ? { destination_card_number: destination }
         : row.type === 'b2b'
           ? { merchant_id: merchant.merchant_id }
-          : { bank_slug: 'cbe', account_number: '123456', account_name: 'A' };
+          : { bank_slug: 'cbe', account_number: '1000123456789', account_name: 'A' };
     const answer = await createPayout(testDb(), {
       businessId: biz.id,
       mode: 'test',

@@ -104,7 +104,7 @@ async function scene(remembered: boolean, fees: Record<string, unknown>[] = []):
     // One payout of each type leaves the cards and fee rules in this process's memory.
     await pay({ destination_card_number: destination, amount: 100 });
     await pay({ merchant_id: merchant.merchant_id, amount: 100 });
-    await pay({ bank_slug: 'cbe', account_number: '1000123456', account_name: 'A', amount: 100 });
+    await pay({ bank_slug: 'cbe', account_number: '1000123456123', account_name: 'A', amount: 100 });
   }
   return { biz, merchant, source, destination, accounts, pay };
 }
@@ -131,7 +131,7 @@ function expectNothingWritten(run: Awaited<ReturnType<typeof payAfter>>, code: s
 
 const C2C = (s: Scene) => ({ destination_card_number: s.destination, amount: 1_000 });
 const B2B = (s: Scene) => ({ merchant_id: s.merchant.merchant_id, amount: 1_000 });
-const BANK = (_: Scene) => ({ bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede', amount: 1_000 });
+const BANK = (_: Scene) => ({ bank_slug: 'cbe', account_number: '1000123456123', account_name: 'Abebe Kebede', amount: 1_000 });
 
 const apiKeyActor = async (businessId: number): Promise<Actor> => {
   const key = await testDb().execute<{ id: number }>(sql`SELECT id FROM api_keys WHERE business_id = ${businessId} AND mode = 'test' ORDER BY id LIMIT 1`);

@@ -1,7 +1,7 @@
 import { ACTIVE } from '../cards/card-status';
 import { cardNotFound, ServiceError } from '../errors';
 import { computeFee, type FeeRule } from '../fees/fee-schedule';
-import { findBank } from '../rails/banks';
+import { accountLengthOf, accountNumberRefusal, findBank } from '../rails/banks';
 import type { Currency } from '../validation';
 import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled, sourceInsufficient } from './payout-refusals';
 import { PAYERS, splitAmounts, takesFeeOffAmount } from './payout-rules';
@@ -42,6 +42,8 @@ export interface QuoteInput {
   destinationCard?: { card: QuoteCard | undefined };
   /** Bank: the chosen bank or wallet (a known slug). Left out, it is not checked. */
   bankSlug?: string;
+  /** Bank: the destination account, checked against the bank's rule (accountNumberRefusal). Left out, it is not checked. */
+  accountNumber?: string;
   /** The source's balance when known (the preview). A payout leaves this to its statement, which checks it under lock. */
   balance?: number;
 }
@@ -80,9 +82,12 @@ export function quotePayout(q: QuoteInput): PayoutQuote {
       refusals.push(new ServiceError('currency_mismatch', 'The source and destination cards hold different currencies.'));
     }
   }
-  if (q.type === 'bank' && q.bankSlug !== undefined && source && !findBank(q.bankSlug)?.currencies.includes(source.currency)) {
+  const bank = q.type === 'bank' && q.bankSlug !== undefined ? findBank(q.bankSlug) : undefined;
+  if (q.type === 'bank' && q.bankSlug !== undefined && source && !bank?.currencies.includes(source.currency)) {
     refusals.push(new ServiceError('payout_request_failed', `The bank ${q.bankSlug} does not accept ${source.currency}.`, { field: 'bank_slug' }));
   }
+  const account = bank && q.accountNumber !== undefined ? accountNumberRefusal(bank, accountLengthOf(bank.slug), q.accountNumber) : undefined;
+  if (account) refusals.push(account);
   if (q.balance !== undefined && q.balance < debit) {
     refusals.push(sourceInsufficient('amount'));
   }

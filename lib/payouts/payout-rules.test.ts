@@ -25,7 +25,7 @@ function formAccepts(type: PayoutType, payer: string): boolean {
   const destination = {
     card_to_card: { destination_card_number: '4000000000000002' },
     b2b: { merchant_id: 'm_1' },
-    bank: { bank_slug: 'cbe', account_number: '1000123456', account_name: 'A B' },
+    bank: { bank_slug: 'cbe', account_number: '1000123456123', account_name: 'A B' },
   }[type];
   const parsed = sendPayoutSchema.safeParse({ ...fields, ...destination });
   return parsed.success || !parsed.error.issues.some((i) => i.path.join('.') === 'charge_payer');

@@ -38,7 +38,7 @@ export interface BankRail {
   outcome(instruction: Pick<BankPayoutInstruction, 'accountNumber'>): 'success' | 'failed';
 }
 
-/** CONTRACT.md section 4: a sandbox that accepts everything and fails accounts ending in 0000. */
+/** CONTRACT.md section 4: a sandbox that accepts what the quote let through (accountNumberRefusal) and fails accounts ending in 0000. */
 export const sandboxBankRail: BankRail = {
   name: 'sandbox',
   async initiate() {},

@@ -1,3 +1,4 @@
+import { ServiceError } from '../errors';
 import type { Currency } from '../validation';
 
 export interface BankOrWallet {
@@ -23,3 +24,26 @@ export const BANKS: readonly BankOrWallet[] = [
 ];
 
 export const findBank = (slug: string) => BANKS.find((b) => b.slug === slug);
+
+/**
+ * How many digits each bank's account numbers have, as Chapa's GET /banks gives
+ * them (acct_length; tools/chapa-fake lists the same). Kept out of BANKS, whose
+ * entries are GET /banks' answer. A bank Chapa does not list has no length here.
+ */
+const ACCOUNT_LENGTHS: Readonly<Record<string, number>> = { cbe: 13, awash: 14, dashen: 13, boa: 8 };
+
+export const accountLengthOf = (slug: string): number | null => ACCOUNT_LENGTHS[slug] ?? null;
+
+/**
+ * The account number rule of bank payouts in both modes: the sandbox checks it
+ * with this list's lengths, live with the lengths Chapa's list gives, so an
+ * account test mode takes live takes too. A bank account is digits only, of the
+ * bank's length when one is known; a wallet's number is checked only against a
+ * length its list gives.
+ */
+export function accountNumberRefusal(bank: Pick<BankOrWallet, 'name' | 'type'>, length: number | null, accountNumber: string): ServiceError | undefined {
+  const digitsOnly = /^\d+$/.test(accountNumber);
+  if ((digitsOnly || bank.type !== 'bank') && (length === null || accountNumber.length === length)) return undefined;
+  const words = length === null ? `${bank.name} account numbers are digits only.` : `${bank.name} account numbers have ${length} digits.`;
+  return new ServiceError('payout_request_failed', words, { field: 'account_number' });
+}

@@ -100,6 +100,7 @@ const payouts: UploadKindDef = {
       source,
       destinationCard: type === 'card_to_card' ? { card: cards.find((c) => c.card_number === input.destination_card_number) } : undefined,
       bankSlug: type === 'bank' ? input.bank_slug : undefined,
+      accountNumber: type === 'bank' ? input.account_number : undefined,
     });
     if (quote.refusals.length > 0) throw quote.refusals[0];
     return { input: given, currency: source!.currency, amount: input.amount, fee: quote.fee };

@@ -61,7 +61,7 @@ describe('a customer name belongs to the business that gave it', () => {
       card_number: bCard,
       amount: 1_000,
       bank_slug: 'cbe',
-      account_number: '1000123456',
+      account_number: '1000123456123',
       account_name: 'Someone',
     });
     expect(bank.status, JSON.stringify(bank.body)).toBe(200);

@@ -12,7 +12,7 @@ async function setLimits(biz: TestBusiness, limits: Record<string, unknown>) {
 const cardToCard = (biz: TestBusiness, from: string, to: string, amount: number) =>
   biz.test.post('/api/v1/card/payouts', { card_number: from, destination_card_number: to, amount });
 
-const bankPayout = (biz: TestBusiness, from: string, amount: number, accountNumber = '1000123456') =>
+const bankPayout = (biz: TestBusiness, from: string, amount: number, accountNumber = '1000123456123') =>
   biz.test.post('/api/v1/card/payouts', { card_number: from, amount, bank_slug: 'cbe', account_number: accountNumber, account_name: 'Abebe' });
 
 async function dayTotal(biz: TestBusiness): Promise<number | undefined> {

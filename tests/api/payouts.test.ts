@@ -267,7 +267,7 @@ describe('bank payouts', () => {
       card_number: source,
       amount: 5_000,
       bank_slug: 'cbe',
-      account_number: '1000123456',
+      account_number: '1000123456123',
       account_name: 'Abebe Kebede',
       ...body,
     });
@@ -295,7 +295,7 @@ describe('bank payouts', () => {
     expect(JSON.parse(events[0].body).meta).toEqual({
       source_card_number: source,
       bank_slug: 'cbe',
-      account_number: '1000123456',
+      account_number: '1000123456123',
       account_name: 'Abebe Kebede',
     });
   });
@@ -344,7 +344,7 @@ describe('bank payouts', () => {
       card_number: card.card_number,
       amount: 5_000,
       bank_slug: 'cbe',
-      account_number: '1000123456',
+      account_number: '1000123456123',
       account_name: 'X',
     });
     const ref = res.body.data.provider_reference;
@@ -377,7 +377,7 @@ describe('bank payouts', () => {
       card_number: card.card_number,
       amount: 100,
       bank_slug: 'cbe',
-      account_number: '1',
+      account_number: '1000123456789',
       account_name: 'A',
     });
     expectError(res, 502, 'Failed to initiate payout');
@@ -402,7 +402,7 @@ describe('payout list and status', () => {
       card_number: card.card_number,
       amount: 100,
       bank_slug: 'cbe',
-      account_number: '1',
+      account_number: '1000123456789',
       account_name: 'A',
     });
     const list = await biz.test.get('/api/v1/card/payouts');

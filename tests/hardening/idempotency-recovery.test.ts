@@ -36,7 +36,7 @@ describe('an Idempotency-Key payout cut off by a crash', () => {
     for (const body of [
       { card_number: source, destination_card_number: destination, amount: 1_000 },
       { card_number: source, merchant_id: other.merchant_id, amount: 1_100 },
-      { card_number: source, amount: 1_200, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' },
+      { card_number: source, amount: 1_200, bank_slug: 'cbe', account_number: '1000123456123', account_name: 'Abebe Kebede' },
     ]) {
       const key = `crash-${randomUUID()}`;
       const first = await payout(key, body);
@@ -58,7 +58,7 @@ describe('an Idempotency-Key payout cut off by a crash', () => {
 
   it('is not answered for while its claim is fresh: the first run may still be waiting on its rail, and may yet undo what it committed', async () => {
     const key = `crash-${randomUUID()}`;
-    const body = { card_number: source, amount: 1_250, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' };
+    const body = { card_number: source, amount: 1_250, bank_slug: 'cbe', account_number: '1000123456123', account_name: 'Abebe Kebede' };
     expect((await payout(key, body)).status).toBe(200);
     await loseAnswer(key, '1 second');
     const retry = await payout(key, body);
@@ -69,7 +69,7 @@ describe('an Idempotency-Key payout cut off by a crash', () => {
 
   it('whose bank payout failed since is not replayed as pending', async () => {
     const key = `crash-${randomUUID()}`;
-    const body = { card_number: source, amount: 1_275, bank_slug: 'cbe', account_number: '1000123456', account_name: 'Abebe Kebede' };
+    const body = { card_number: source, amount: 1_275, bank_slug: 'cbe', account_number: '1000123456123', account_name: 'Abebe Kebede' };
     const first = await payout(key, body);
     expect(first.status).toBe(200);
     // As a rail refusal settles it: the payout failed after its debit committed, and the process died before answering.

@@ -295,7 +295,7 @@ class Payout implements Cmd {
         ? { destination_card_number: dst.number }
         : this.type === 'b2b'
           ? { merchant_id: r.merchantId }
-          : { bank_slug: 'cbe', account_number: '1000200030004000', account_name: 'Model' };
+          : { bank_slug: 'cbe', account_number: '1000200030000', account_name: 'Model' };
     const out = (await expectOutcome(ok, () =>
       createPayout(r.db, {
         businessId: r.businessId,

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors';
-import { findBank } from '../banks';
+import { accountNumberRefusal, findBank } from '../banks';
 import { textField, type ChapaBody } from './chapa-answers';
 import { callChapa } from './chapa-client';
 import type { ChapaConfig } from './config';
@@ -83,15 +83,16 @@ export async function chapaBanks(config: ChapaConfig): Promise<void> {
 
 /**
  * The Chapa bank a payout to our slug goes to, checked before any debit:
- * a bank Chapa does not list is 400 Invalid bank slug, an account number of
- * the wrong length 400 Payout request failed.
+ * a bank Chapa does not list is 400 Invalid bank slug, an account number
+ * against the bank's rule (accountNumberRefusal) 400 Payout request failed.
  */
 export async function chapaBankFor(config: ChapaConfig, slug: string, currency: string, accountNumber: string): Promise<ChapaBank> {
   let bank = matchBank(await banksOlderThan(config, FRESH_MS), slug, currency);
   if (!bank) bank = matchBank(await banksOlderThan(config, MISS_REFETCH_MS), slug, currency);
   if (!bank) throw new ServiceError('invalid_bank_slug', `Chapa does not list the bank ${slug} for ${currency} payouts.`, { field: 'bank_slug' });
-  if (bank.accountLength !== null && accountNumber.length !== bank.accountLength) {
-    throw new ServiceError('payout_request_failed', `${bank.name} account numbers have ${bank.accountLength} digits.`, { field: 'account_number' });
-  }
+  // Our name and type for the bank, so live says what the sandbox says; Chapa's list gives the length.
+  const ours = findBank(slug) ?? { name: bank.name, type: 'bank' as const };
+  const refused = accountNumberRefusal(ours, bank.accountLength, accountNumber);
+  if (refused) throw refused;
   return bank;
 }

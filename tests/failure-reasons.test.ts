@@ -67,7 +67,7 @@ describe('failure reasons', () => {
       card_number: card.card_number,
       amount: 1_000,
       bank_slug: 'telebirr',
-      account_number: '251910000000',
+      account_number: '0910000000',
       account_name: 'X',
     });
     const good = await biz.test.post('/api/v1/card/payouts', {

@@ -26,11 +26,11 @@ export const BANKS: readonly BankOrWallet[] = [
 export const findBank = (slug: string) => BANKS.find((b) => b.slug === slug);
 
 /**
- * How many digits each bank's account numbers have, as Chapa's GET /banks gives
- * them (acct_length; tools/chapa-fake lists the same). Kept out of BANKS, whose
- * entries are GET /banks' answer. A bank Chapa does not list has no length here.
+ * How many digits each bank's and wallet's account numbers have, as Chapa's GET
+ * /banks gives them (acct_length; tools/chapa-fake lists the same). Kept out of
+ * BANKS, whose entries are GET /banks' answer. One Chapa does not list has no length here.
  */
-const ACCOUNT_LENGTHS: Readonly<Record<string, number>> = { cbe: 13, awash: 14, dashen: 13, boa: 8 };
+const ACCOUNT_LENGTHS: Readonly<Record<string, number>> = { cbe: 13, awash: 14, dashen: 13, boa: 8, telebirr: 10, mpesa: 10, cbebirr: 10 };
 
 export const accountLengthOf = (slug: string): number | null => ACCOUNT_LENGTHS[slug] ?? null;
 

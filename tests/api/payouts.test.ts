@@ -324,7 +324,7 @@ describe('bank payouts', () => {
       card_number: card.card_number,
       amount: 5_000,
       bank_slug: 'telebirr',
-      account_number: '251910000000',
+      account_number: '0910000000',
       account_name: 'X',
     });
     expect(res.status).toBe(200);

@@ -30,6 +30,8 @@ describe('test-mode bank accounts', () => {
       ['100012345678x', 'cbe', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['1000123456789', 'awash', 'Awash Bank account numbers have 14 digits.'],
       ['10001234-567', 'cac', 'CAC International Bank account numbers are digits only.'],
+      ['251911000000', 'telebirr', 'telebirr account numbers have 10 digits.'],
+      ['091100000', 'mpesa', 'M-PESA Ethiopia account numbers have 10 digits.'],
     ]) {
       const res = slug === 'cac' ? await usdPayout(account) : await bankPayout(account, slug);
       expect(res.status, `${slug} ${account}: ${JSON.stringify(res.body)}`).toBe(400);

@@ -14,7 +14,7 @@ import type { Currency, Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { ITEMS_PER_COMMIT, MAX_PAYOUTS_PER_BATCH } from './batch-limits';
 import { itemResult, type BatchResult } from './batch-result';
-import { answerRecorded, chunkRecord, type RecordedItem } from './payout-batch-record';
+import { answerRecorded, chunkRecord, type PayoutAnswer, type RecordedItem } from './payout-batch-record';
 import { writeChunk } from './payouts-chunk-statement';
 import { countedCall } from '../observability/metrics';
 import { logger } from '../observability/logger';
@@ -28,8 +28,6 @@ export interface CreatePayoutsBatchOptions {
   /** What a run of this same batch that died recorded for its first items: they are answered from it, and the batch goes on after them. */
   recorded?: RecordedItem[];
 }
-
-export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
 
 /**
  * Pays out in order, exactly as if each item were POST /card/payouts sent one

@@ -4,10 +4,12 @@ import { payouts } from '../db/schema';
 import { ERRORS, ServiceError, type ErrorCode, type FieldErrors } from '../errors';
 import type { WrittenPayout } from '../payouts/create-payout';
 import { firstPayoutAnswer } from '../payouts/payout-answer';
-import { railRefusal } from '../payouts/payout-destinations';
+import { railRefusal, type answerWritten } from '../payouts/payout-destinations';
 import type { Mode } from '../validation';
 import type { BatchResult } from './batch-result';
-import type { PayoutAnswer } from './create-payouts-batch';
+
+/** What a payout batch answers for an item it made: the single call's answer. */
+export type PayoutAnswer = Awaited<ReturnType<typeof answerWritten>>;
 
 /** What a committed transaction of a payout batch recorded for one item: the payout it made, or the refusal it got. */
 export type RecordedItem = { payoutId: number } | { error: ServiceError };

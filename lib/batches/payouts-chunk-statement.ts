@@ -2,13 +2,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import { ServiceError } from '../errors';
-import { feeRuleUnchanged } from '../fees/fee-schedule';
 import { postingChunkCtes } from '../ledger/post-transaction';
-import { cardCreditsWithin, overMaxPayout, payoutDayCount, payoutLimitsCte } from '../limits/limit-sql';
+import { payoutLimitsCte } from '../limits/limit-sql';
 import { partyNumbers, quoteAndPlan, writeRequestedPayout, type QuotedPayout, type WritePayoutOptions, type WrittenPayout } from '../payouts/create-payout';
 import { payoutParties } from '../payouts/payout-parties';
 import type { PayoutRequest } from '../payouts/payout-request';
-import { actorKeyCte, cardsActive, payoutRowCtes } from '../payouts/payout-statement';
+import { PAYOUT_DAY_LIMIT, payoutGuards } from '../payouts/payout-guard-list';
+import { actorKeyCte, payoutRowCtes } from '../payouts/payout-statement';
 import type { PayoutRow } from '../payouts/payout-view';
 import { payoutStatementValues } from '../payouts/write-payout';
 import { eventsCtes } from '../webhooks/outbox';
@@ -137,21 +137,20 @@ function v(name: string): SQL | ReturnType<typeof P> {
  * ledger transaction, payout row, audit line, event and deliveries per item in
  * item order, each account's balance updated once, each list total moved
  * once by the chunk's count, the day's total once by its sum. Its guard is
- * the single statement's, made jointly on the worst case: every card still
- * active and every fee rule unchanged, the key usable, every amount within
- * max_payout, every debited account covering all the chunk's debits without
- * its credits, every credited card within max_card_balance with all the
- * chunk's credits and none of its debits, and the day's total within its
- * limit with the whole chunk. Passing it, each item passes sent alone in
- * order; failing it, the statement writes nothing and answers `ids` null.
+ * the single statement's list (PAYOUT_GUARDS), each in its chunk form made
+ * jointly on the worst case (every card still active and every fee rule
+ * unchanged, the key usable, every amount within max_payout, every credited
+ * card within max_card_balance with all the chunk's credits and none of its
+ * debits), every debited account covering all the chunk's debits without its
+ * credits, and the day's total within its limit with the whole chunk.
+ * Passing it, each item passes sent alone in order; failing it, the
+ * statement writes nothing and answers `ids` null.
  */
 export const payoutChunkStatement = compiledOnce(() => {
   const columns = sql.raw(['ord int', ...Object.entries(ITEM_COLUMNS).map(([name, type]) => `"${name}" ${type}`)].join(', '));
-  const guard = sql`(SELECT usable FROM actor_key)
-    AND NOT EXISTS (SELECT 1 FROM items i WHERE (${cardsActive(v('sourceCardId'), v('destinationCardId'))} AND ${feeRuleUnchanged(sql`${v('feeKind')}`, sql`${v('feeSignature')}`)}) IS NOT TRUE)
-    AND NOT EXISTS (SELECT 1 FROM lines GROUP BY ord HAVING sum(amount) <> 0)
-    AND NOT EXISTS (SELECT 1 FROM payout_limits, items i WHERE ${overMaxPayout(sql`${v('amount')}`)})
-    AND ${cardCreditsWithin('credits')}`;
+  // Each item's lines must balance by themselves: the joint posting's own check sums the whole chunk's.
+  const guard = sql`${payoutGuards('chunk', v)}
+    AND NOT EXISTS (SELECT 1 FROM lines GROUP BY ord HAVING sum(amount) <> 0)`;
   const inOrder = (cte: string) => sql`FROM items i JOIN ${sql.identifier(cte)} ON ${sql.identifier(cte)}.reference = i.reference ORDER BY i.ord`;
   return sql`
     WITH items AS MATERIALIZED (
@@ -160,7 +159,7 @@ export const payoutChunkStatement = compiledOnce(() => {
       SELECT i.ord, x.account_id, x.amount FROM items i,
         LATERAL (VALUES (i.account0, i.amount0), (i.account1, i.amount1), (i.account2, i.amount2)) AS x(account_id, amount)
       WHERE x.account_id IS NOT NULL
-    ), ${actorKeyCte}, ${payoutLimitsCte}, ${postingChunkCtes(v, guard, payoutDayCount(sql`(SELECT sum(amount) FROM items)`))},
+    ), ${actorKeyCte}, ${payoutLimitsCte}, ${postingChunkCtes(v, guard, PAYOUT_DAY_LIMIT.chunk())},
     ${payoutRowCtes(v, inOrder('posted'), inOrder('payout'))}, ${eventsCtes(v, inOrder('payout'))}
     SELECT (SELECT json_agg(json_build_array(p.id, t.id) ORDER BY i.ord)
       FROM items i JOIN payout p ON p.reference = i.reference JOIN posted t ON t.reference = i.reference) AS ids`;

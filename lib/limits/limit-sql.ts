@@ -50,9 +50,6 @@ export const payoutLimitsCte = sql`payout_limits AS MATERIALIZED (
 /** On a row of payout_limits: a payout of `amount` is larger than max_payout allows. */
 export const overMaxPayout = (amount: SQL | Placeholder) => sql`max_payout < ${amount}::bigint`;
 
-/** The payout statement's guard: the amount within max_payout, every card it credits within max_card_balance. */
-export const payoutWithinLimits = sql`NOT EXISTS (SELECT 1 FROM payout_limits WHERE ${overMaxPayout(P('amount'))}) AND ${cardCreditsWithinLimits}`;
-
 /** The payout's business day: the business's time zone at the payout's own timestamp, so a failure later gives the amount back to the same day. */
 const payoutDay = sql`(SELECT (${P('now')}::timestamptz AT TIME ZONE time_zone)::date FROM businesses WHERE id = ${P('businessId')})`;
 
@@ -62,12 +59,9 @@ const payoutDay = sql`(SELECT (${P('now')}::timestamptz AT TIME ZONE time_zone):
  * limit. ON CONFLICT DO UPDATE waits for and reads the latest total, so
  * concurrent payouts of one business day pass one at a time, each seeing the
  * ones before it; the posting then goes ahead only if the total took it.
- */
-export const dailyPayoutCount = payoutDayCount(P('amount'));
-
-/**
- * The same for a total `amount` that moves at once (a chunk of payouts of one business day, every one of which
- * passes: lib/batches/payouts-chunk-statement.ts), and whose posting's `verdict` is the chunk's.
+ * `amount` is the payout's, or a chunk's total moving at once (every payout
+ * of which passes: lib/batches/payouts-chunk-statement.ts), whose posting's
+ * `verdict` is the chunk's.
  */
 export function payoutDayCount(amount: SQL | Placeholder) {
   return {

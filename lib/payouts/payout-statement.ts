@@ -1,13 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { ACTIVE } from '../cards/card-status';
 import { counterIncrement } from '../db/list-counters';
 import { compiledOnce } from '../db/prepared';
-import { feeRuleUnchanged } from '../fees/fee-schedule';
 import { apiKeyUsable } from '../keys/api-keys';
 import { postingCtes, postingVerdict, type PostingVerdict } from '../ledger/post-transaction';
-import { dailyPayoutCount, payoutLimitsCte, payoutLimitVerdict, payoutWithinLimits } from '../limits/limit-sql';
+import { payoutLimitsCte, payoutLimitVerdict } from '../limits/limit-sql';
 import type { LimitExceeded } from '../limits/limit-refusal';
 import { eventCtes } from '../webhooks/outbox';
+import { PAYOUT_DAY_LIMIT, payoutGuards } from './payout-guard-list';
 
 /**
  * The payout statement's one row: the posting's verdict, whether the API key
@@ -30,11 +29,6 @@ export const payoutStatements = {
   /** A live bank payout: its request to the provider is queued in the same statement as the debit (the rail-request outbox). */
   withRailRequest: compiledOnce(() => payoutStatement(false, true)),
 };
-
-/** Both of the payout's cards (the destination only when it has one) still active: what the quote read of them still holds. */
-export const cardsActive = (sourceCardId: SQL | unknown, destinationCardId: SQL | unknown) =>
-  sql`(SELECT count(*) FROM cards WHERE id IN (${sourceCardId}, ${destinationCardId}) AND status = ${ACTIVE} AND cancelled_at IS NULL)
-    = 1 + (${destinationCardId}::bigint IS NOT NULL)::int`;
 
 /**
  * A payout an API key asks for moves money only while that key is usable, as its statement sees it: a key revoked on
@@ -70,11 +64,8 @@ export function payoutRowCtes(v: (name: string) => SQL | unknown, from: SQL, aud
 }
 
 function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
-  // IN, not = ANY(array): a parameter array of unknown length made PostgreSQL plan the statement afresh on every call.
-  const unchanged = sql`${cardsActive(P('sourceCardId'), P('destinationCardId'))} AND ${feeRuleUnchanged()} AND (SELECT usable FROM actor_key)
-    AND ${payoutWithinLimits}`;
   return sql`
-    WITH ${actorKeyCte}, ${payoutLimitsCte}, ${postingCtes(unchanged, 3, dailyPayoutCount)},
+    WITH ${actorKeyCte}, ${payoutLimitsCte}, ${postingCtes(payoutGuards('single', P), 3, PAYOUT_DAY_LIMIT.single(P))},
     ${payoutRowCtes((name) => P(name), sql`FROM posted`, sql`FROM payout`)}${withEvent ? sql`, ${eventCtes('payout')}` : sql``}${
       withRailRequest
         ? sql`, rail_requested AS (

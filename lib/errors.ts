@@ -49,7 +49,20 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 export type FieldErrors = Record<string, string>;
 
+/**
+ * Marks a ServiceError of any copy of this module: Next.js's bundles and the standalone process each load their own,
+ * and a provider adapter registered at start by one (lib/wire-providers.ts) throws into the others.
+ */
+const SERVICE_ERROR = Symbol.for('giftcard.ServiceError');
+
 export class ServiceError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass (RateLimitedError) keeps the ordinary check.
+    if (this !== ServiceError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && SERVICE_ERROR in value;
+  }
+
+  readonly [SERVICE_ERROR] = true;
   readonly code: ErrorCode;
   readonly detail: string | FieldErrors;
   /** The request field the failure belongs on, when one does (the dashboard puts the message there); never sent in API answers. */

@@ -33,6 +33,7 @@ import { applyMigrations } from '../lib/db/migrate';
 import { startBackgroundWork } from '../lib/background';
 import { drainable } from '../lib/lifecycle/graceful-shutdown';
 import { seedIfEmpty } from '../lib/seed';
+import { registerProviders } from '../lib/wire-providers';
 import { routeConsoleToLogger } from '../lib/observability/console-to-log';
 import { logger } from '../lib/observability/logger';
 import { watchPool } from '../lib/observability/metrics';
@@ -59,6 +60,8 @@ async function main() {
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? settings.appUrl,
   });
 
+  // Before Next.js loads: its instrumentation hook registers the same wiring again for the route handlers' copy of the modules.
+  registerProviders();
   const { db, pool } = createDb(databaseUrl, 5);
   watchPool('background', pool);
   let stopWork = async () => {};

@@ -5,6 +5,7 @@ import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { refundFromDashboard } from '../lib/approvals/dashboard-refund';
 import { approveRequest } from '../lib/approvals/decide-approval';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
+import { registerProviders } from '../lib/wire-providers';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { apiClient, createCard, randomPhone, testDb, type ApiClient } from './helpers';
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
     CHAPA_ENCRYPTION_KEY: CHAPA_TEST_SECRETS.encryptionKey,
     CHAPA_APPROVAL_SECRET: CHAPA_TEST_SECRETS.approvalSecret,
   });
+  registerProviders();
   const biz = await stack.createBusiness('Live approvals business');
   businessId = biz.id;
   live = apiClient(biz.keys.live, stack.baseUrl);

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../lib/errors';
 import { createPayment } from '../lib/payments/create-payment';
 import { createPayout } from '../lib/payouts/create-payout';
-import { sandboxBankRail, useBankRail, type BankPayoutInstruction, type BankRail } from '../lib/rails/bank-rail';
-import { RailRefused } from '../lib/rails/rail-refused';
-import { sandboxWalletRail, useWalletRail, type WalletChargeRequest, type WalletRail } from '../lib/rails/wallet-rail';
+import type { BankPayoutInstruction, BankRail, WalletChargeRequest, WalletRail } from '../lib/providers/provider-port';
+import { plugProvider } from '../lib/providers/provider-registry';
+import { RailRefused } from '../lib/providers/rail-refused';
+import { sandboxProvider } from '../lib/providers/sandbox';
 import { businessWithCard, cardBalance, eventsFor, setFees } from './api/payouts-fixtures';
 import { createCard, createTestBusiness, randomPhone, testDb } from './helpers';
 
@@ -13,10 +14,9 @@ import { createCard, createTestBusiness, randomPhone, testDb } from './helpers';
  * Rails are swapped in this test process only (the shared server keeps the
  * sandbox), so the payouts are made through the core, as the API route does.
  */
-afterEach(() => {
-  useBankRail('test', sandboxBankRail);
-  useWalletRail('test', sandboxWalletRail);
-});
+afterEach(() => plugProvider('test', sandboxProvider));
+const plugBankRail = (rail: BankRail) => plugProvider('test', { ...sandboxProvider, payouts: rail });
+const plugWalletRail = (rail: WalletRail) => plugProvider('test', { ...sandboxProvider, walletCharges: rail });
 
 const actor = { type: 'system' as const, id: 'bank-rail-test' };
 
@@ -57,7 +57,7 @@ describe('bank rail instructions', () => {
     const { biz, card } = await businessWithCard(10_000);
     await setFees(biz, 'test', [{ applies_to: 'bank', fixed: 50 }]);
     const sent: Parameters<typeof recordingRail>[0] = [];
-    useBankRail('test', recordingRail(sent));
+    plugBankRail(recordingRail(sent));
 
     const byBusiness = (await bankPayout(biz.id, card.card_number, 1_000)) as { provider_reference: string };
     const byCustomer = (await bankPayout(biz.id, card.card_number, 1_000, 'customer')) as { provider_reference: string };
@@ -72,7 +72,7 @@ describe('bank rail instructions', () => {
   it('never instructs the rail for a payout the ledger refused', async () => {
     const { biz, card } = await businessWithCard(500);
     const sent: Parameters<typeof recordingRail>[0] = [];
-    useBankRail('test', recordingRail(sent));
+    plugBankRail(recordingRail(sent));
     await expect(bankPayout(biz.id, card.card_number, 1_000)).rejects.toMatchObject({ code: 'insufficient_balance' });
     expect(sent).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe('bank rail instructions', () => {
     const { biz, card } = await businessWithCard(10_000);
     await setFees(biz, 'test', [{ applies_to: 'bank', fixed: 50 }]);
     const sent: Parameters<typeof recordingRail>[0] = [];
-    useBankRail('test', recordingRail(sent, 'refused'));
+    plugBankRail(recordingRail(sent, 'refused'));
 
     const refused = await bankPayout(biz.id, card.card_number, 1_000, 'customer').catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ServiceError);
@@ -96,7 +96,7 @@ describe('bank rail instructions', () => {
   it('leaves the payout pending, debited, when initiate fails with anything but a refusal (the rail retries it)', async () => {
     const { biz, card } = await businessWithCard(10_000);
     const sent: Parameters<typeof recordingRail>[0] = [];
-    useBankRail('test', recordingRail(sent, 'error'));
+    plugBankRail(recordingRail(sent, 'error'));
     const answer = (await bankPayout(biz.id, card.card_number, 1_000)) as { provider_reference: string; status: string };
     expect(answer).toMatchObject({ provider_reference: sent[0].instruction.reference, status: 'PENDING' });
     const { rows } = await testDb().execute<{ status: string }>(sql`SELECT status FROM payouts WHERE reference = ${answer.provider_reference}`);
@@ -138,7 +138,7 @@ describe('wallet rail charges', () => {
     const biz = await createTestBusiness();
     const card = await createCard(biz.test);
     const sent: Parameters<typeof recordingWallet>[0] = [];
-    useWalletRail('test', recordingWallet(sent));
+    plugWalletRail(recordingWallet(sent));
 
     const first = await directCharge(biz.id, card.card_number, 'order-77');
     await expect(directCharge(biz.id, card.card_number, 'order-77')).rejects.toMatchObject({ code: 'duplicate_merchant_reference' });
@@ -150,7 +150,7 @@ describe('wallet rail charges', () => {
     const biz = await createTestBusiness();
     const card = await createCard(biz.test);
     const sent: Parameters<typeof recordingWallet>[0] = [];
-    useWalletRail('test', recordingWallet(sent, true));
+    plugWalletRail(recordingWallet(sent, true));
 
     await expect(directCharge(biz.id, card.card_number, 'order-78')).rejects.toMatchObject({
       code: 'payment_request_failed',

@@ -1,5 +1,5 @@
 import type { PayoutRow } from '@/lib/payouts/payout-view';
-import { findBank } from '@/lib/rails/banks';
+import { findBank } from '@/lib/providers/banks';
 
 export const PAYOUT_TYPE_LABELS: Record<string, string> = {
   card_to_card: 'Card to card',

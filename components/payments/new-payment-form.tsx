@@ -11,7 +11,7 @@ import { groupedUnitsText } from '@/lib/money-text';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import { createPaymentFormSchema, type CreatePaymentFormInput, type CreatePaymentFormValues } from '@/lib/actions/payment.validation';
 import type { CreatedPayment } from '@/lib/payments/create-payment';
-import type { BankOrWallet } from '@/lib/rails/banks';
+import type { BankOrWallet } from '@/lib/providers/banks';
 import { FormField } from '@/components/ui/field';
 import { FormAlert, TextInput } from '@/components/forms/form-controls';
 import { newSubmissionId } from '@/components/forms/new-submission-id';

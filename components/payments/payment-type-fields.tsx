@@ -1,6 +1,6 @@
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { CreatePaymentFormInput } from '@/lib/actions/payment.validation';
-import type { BankOrWallet } from '@/lib/rails/banks';
+import type { BankOrWallet } from '@/lib/providers/banks';
 import { FormField } from '@/components/ui/field';
 import { RadioChoice, SelectInput, TextInput } from '@/components/forms/form-controls';
 

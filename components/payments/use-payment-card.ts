@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { lookupPaymentCard } from '@/server/actions/payments';
 import { normalizeCardNumber } from '@/lib/cards/card-number';
-import type { BankOrWallet } from '@/lib/rails/banks';
+import type { BankOrWallet } from '@/lib/providers/banks';
 import { unwrap } from '@/components/payouts/action-result';
 
 /**

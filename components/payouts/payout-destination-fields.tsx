@@ -5,7 +5,7 @@ import { FormField } from '@/components/ui/field';
 import type { PayoutPreview } from '@/lib/actions/payout-actions';
 import type { DestinationType, SendPayoutInput } from '@/lib/actions/payout.validation';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
-import type { BankOrWallet } from '@/lib/rails/banks';
+import type { BankOrWallet } from '@/lib/providers/banks';
 import { failureOf } from './action-result';
 import { failureText } from './payout-form-messages';
 import { RecipientCard } from './payout-preview-parts';

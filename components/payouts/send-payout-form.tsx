@@ -15,7 +15,7 @@ import { sendPayoutSchema, type DestinationType, type SendPayoutInput, type Send
 import { PAYERS } from '@/lib/payouts/payout-rules';
 import { FEE_PAYER_WORDS } from '@/components/history/payout-labels';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
-import type { BankOrWallet } from '@/lib/rails/banks';
+import type { BankOrWallet } from '@/lib/providers/banks';
 import { FormField } from '@/components/ui/field';
 import { FormAlert, RadioChoice, TextInput } from '@/components/forms/form-controls';
 import { failurePlacer } from '@/components/forms/place-failure';

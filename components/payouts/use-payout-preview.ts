@@ -8,7 +8,7 @@ import { parseAmountText, toMinorUnits } from '@/lib/amount-text';
 import type { PreviewPayoutInput, SendPayoutInput } from '@/lib/actions/payout.validation';
 import { normalizeCardNumber } from '@/lib/cards/card-number';
 import { PAYERS } from '@/lib/payouts/payout-rules';
-import type { BankOrWallet } from '@/lib/rails/banks';
+import type { BankOrWallet } from '@/lib/providers/banks';
 import { MIN_AMOUNT } from '@/lib/validation';
 import { unwrap } from './action-result';
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { requireOwnCard } from '../cards/get-card';
 import { businesses } from '../db/schema';
 import type { ErrorCode, ServiceError } from '../errors';
-import { findBank } from '../rails/banks';
+import { findBank } from '../providers/banks';
 import { sendDashboardPayout } from '../approvals/dashboard-payout';
 import { dryRun } from '../db/dry-run';
 import { writeRequestedPayout } from '../payouts/create-payout';

@@ -9,7 +9,7 @@ import { businessAccountId, forgetSharedAccounts } from '../ledger/accounts';
 import type { Mode } from '../validation';
 import { OPERATIONS } from './approval-operations';
 import type { ApprovalKind, ApprovalRow, ApprovalStatus } from './approval-request';
-import { sendRailRequestNow } from '../rails/chapa/rail-requests';
+import { bankRailFor } from '../providers/provider-registry';
 import { sendRefundNow } from '../refunds/send-refunds';
 import { logger } from '../observability/logger';
 
@@ -168,7 +168,7 @@ export async function audit(tx: DbOrTx, r: ApprovalRow, actor: Actor, action: st
 async function sendAfterCommit(db: Db, mode: Mode, kind: ApprovalKind, reference: string): Promise<void> {
   if (mode !== 'live') return;
   try {
-    if (kind === 'payout') await sendRailRequestNow(db, reference);
+    if (kind === 'payout') await bankRailFor(mode)?.sendQueued?.(db, reference);
     if (kind === 'refund') await sendRefundNow(db, reference);
   } catch (err) {
     logger.error({ err }, `approval: sending ${reference} after commit; the worker retries it`);

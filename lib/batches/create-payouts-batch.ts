@@ -7,7 +7,7 @@ import { ServiceError } from '../errors';
 import { businessAccountId, clearingAccountId, feeRevenueAccountId, randomFeeShard } from '../ledger/accounts';
 import { partyNumbers, type WrittenPayout } from '../payouts/create-payout';
 import { answerWritten } from '../payouts/payout-destinations';
-import { bankRailFor } from '../rails/bank-rail';
+import { bankRailFor } from '../providers/provider-registry';
 import { mayChargeFee, rememberBatchParties } from '../payouts/payout-parties';
 import type { PayoutRequest } from '../payouts/payout-request';
 import type { Currency, Mode } from '../validation';

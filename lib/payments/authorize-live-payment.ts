@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import { ServiceError } from '../errors';
-import { chapaConfig, LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
+import { LIVE_NOT_CONFIGURED } from '../providers/provider-port';
+import { providerFor } from '../providers/provider-registry';
 import { parseInput, type Mode } from '../validation';
-import { authorizeDirectCharge } from './live-payment';
 import { toPaymentRecord, type PaymentRecord } from './payment-view';
 import { requestLiveVerify } from './verify-live-payment';
 
@@ -39,10 +39,10 @@ export async function authorizeLivePayment(db: Db, opts: AuthorizePaymentOptions
     throw new ServiceError('invalid_request', 'Only a live direct charge waiting for the customer’s one-time code can be authorized.');
   }
   if (payment.status !== 'pending') throw new ServiceError('invalid_request', `The payment has already finished (${payment.status}).`);
-  const config = chapaConfig();
-  if (!config) throw new ServiceError('payment_request_failed', `${LIVE_NOT_CONFIGURED} The code was not sent.`);
-  const sent = await authorizeDirectCharge(config, {
-    chapaReference: payment.providerReference ?? payment.linkReference,
+  const checkout = providerFor('live')?.checkout;
+  if (!checkout) throw new ServiceError('payment_request_failed', `${LIVE_NOT_CONFIGURED} The code was not sent.`);
+  const sent = await checkout.authorizeDirectCharge({
+    providerReference: payment.providerReference ?? payment.linkReference,
     requestId: payment.providerRequestId,
     paymentMethod: payment.paymentMethod ?? '',
     otp,
@@ -52,7 +52,7 @@ export async function authorizeLivePayment(db: Db, opts: AuthorizePaymentOptions
   if (sent.kind === 'unknown') {
     throw new ServiceError('payment_request_failed', `Chapa did not answer (${sent.reason}); the payment stays pending until Chapa's verify settles it.`);
   }
-  await requestLiveVerify(db, payment.linkReference, config);
+  await requestLiveVerify(db, payment.linkReference);
   const [now] = await db.select().from(payments).where(eq(payments.id, payment.id));
   return toPaymentRecord(now);
 }

@@ -13,14 +13,15 @@ import { ServiceError, type FieldErrors } from '../errors';
 import { serviceFee } from '../fees/fee-schedule';
 import { newReference } from '../ids';
 import type { Actor } from '../actor';
-import { assertWalletRail, requestWalletCharge, walletsFor } from '../rails/wallet-rail';
+import { LIVE_NOT_CONFIGURED, type CheckoutPort, type DirectChargeRequest } from '../providers/provider-port';
+import { assertWalletRail, providerFor, requestWalletCharge } from '../providers/provider-registry';
+import { walletsFor } from '../providers/sandbox';
 import { amountSchema, parseInput, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
-import { chapaConfig, LIVE_NOT_CONFIGURED, type ChapaConfig } from '../rails/chapa/config';
 import { assertCardCanTake } from '../limits/card-headroom';
 import { countedCall } from '../observability/metrics';
 import { completePayment } from './complete-payment';
-import { CHAPA_CHARGE_TYPES, initializeHostedCheckout, nextActionMessage, requestDirectCharge, type DirectChargeRequest } from './live-payment';
+import { nextActionMessage } from './live-payment';
 import { liveTiming } from './verify-live-payment';
 import type { PaymentType } from './payment-view';
 import { logger } from '../observability/logger';
@@ -96,24 +97,24 @@ async function startPayment(db: Db, opts: CreatePaymentOptions, input: z.infer<t
       });
     }
     paymentMethod = input.payment_method!;
-    if (opts.mode === 'live') liveConfig('No charge was requested.');
-    else assertWalletRail(opts.mode);
-    if (opts.mode === 'live' && !CHAPA_CHARGE_TYPES[paymentMethod]) {
+    const chargeable = opts.mode === 'live' ? liveCheckout('No charge was requested.').chargeableWallets : null;
+    if (!chargeable) assertWalletRail(opts.mode);
+    if (chargeable && !chargeable.includes(paymentMethod)) {
       throw new ServiceError('validation_error', {
-        payment_method: `payment_method must be a wallet Chapa can charge in live mode: ${Object.keys(CHAPA_CHARGE_TYPES).join(', ')}.`,
+        payment_method: `payment_method must be a wallet Chapa can charge in live mode: ${chargeable.join(', ')}.`,
       });
     }
   } else if (opts.mode === 'live') {
-    liveConfig('No payment link was created.');
+    liveCheckout('No payment link was created.');
   }
 
   const fee = await serviceFee(db, opts.businessId, opts.mode, 'payment', input.amount);
   const linkReference = newReference('pay');
-  const live = opts.mode === 'live' ? liveConfig('') : null;
+  const live = opts.mode === 'live' ? liveCheckout('') : null;
   // Hosted live: Chapa's page exists before our record does, so a refused or unanswered initialize leaves nothing behind.
   const providerCheckoutUrl =
     live && type === 'hosted'
-      ? await initializeHostedCheckout(live, {
+      ? await live.startHostedCheckout({
           linkReference,
           total: input.amount + fee,
           currency: card.currency,
@@ -195,11 +196,11 @@ async function startPayment(db: Db, opts: CreatePaymentOptions, input: z.infer<t
   };
 }
 
-/** The live configuration, or the SPEC's 502 with why when live rails are off. */
-function liveConfig(nothingDone: string): ChapaConfig {
-  const config = chapaConfig();
-  if (!config) throw new ServiceError('payment_request_failed', `${LIVE_NOT_CONFIGURED}${nothingDone ? ` ${nothingDone}` : ''}`);
-  return config;
+/** Live mode's provider, or the SPEC's 502 with why when live rails are off. */
+function liveCheckout(nothingDone: string): CheckoutPort {
+  const checkout = providerFor('live')?.checkout;
+  if (!checkout) throw new ServiceError('payment_request_failed', `${LIVE_NOT_CONFIGURED}${nothingDone ? ` ${nothingDone}` : ''}`);
+  return checkout;
 }
 
 async function businessName(db: Db, businessId: number): Promise<string> {
@@ -207,8 +208,8 @@ async function businessName(db: Db, businessId: number): Promise<string> {
   return row?.name ?? '';
 }
 
-async function pushLiveCharge(db: Db, config: ChapaConfig, opts: CreatePaymentOptions, charge: DirectChargeRequest): Promise<CreatedPayment['next_action']> {
-  const outcome = await requestDirectCharge(config, charge);
+async function pushLiveCharge(db: Db, live: CheckoutPort, opts: CreatePaymentOptions, charge: DirectChargeRequest): Promise<CreatedPayment['next_action']> {
+  const outcome = await live.requestDirectCharge(charge);
   if (outcome.kind === 'refused') {
     await completePayment(db, {
       linkReference: charge.linkReference,
@@ -233,7 +234,7 @@ async function pushLiveCharge(db: Db, config: ChapaConfig, opts: CreatePaymentOp
   const message = nextActionMessage(outcome.nextAction, charge.linkReference);
   await db
     .update(payments)
-    .set({ providerNextAction: outcome.nextAction, providerRequestId: outcome.requestId, providerReference: outcome.chapaReference })
+    .set({ providerNextAction: outcome.nextAction, providerRequestId: outcome.requestId, providerReference: outcome.providerReference })
     .where(and(eq(payments.linkReference, charge.linkReference), eq(payments.status, 'pending')));
   return { type: outcome.nextAction, message };
 }

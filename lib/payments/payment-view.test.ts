@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxChargeOutcome, sandboxSettleDelayMs, walletsFor } from '../rails/wallet-rail';
+import { sandboxChargeOutcome, sandboxSettleDelayMs, walletsFor } from '../providers/sandbox';
 import { eventPaymentType, recordStatus, toPaymentRecord, type Payment } from './payment-view';
 
 const base: Payment = {

@@ -4,8 +4,8 @@ import { backgroundLoop } from '../background-loop';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
 import type { Actor } from '../actor';
-import { FAILURE_REASONS } from '../rails/failure-reasons';
-import { sandboxChargeOutcome } from '../rails/wallet-rail';
+import { FAILURE_REASONS } from '../providers/failure-reasons';
+import { sandboxChargeOutcome } from '../providers/sandbox';
 import { completePayment } from './complete-payment';
 import { logger } from '../observability/logger';
 

@@ -3,9 +3,8 @@ import type { Actor } from '../actor';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
-import { readVerifiedTransaction } from '../rails/chapa/chapa-answers';
-import { callChapa } from '../rails/chapa/chapa-client';
-import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
+import type { CheckoutPort, PaymentProvider, ProviderSettings } from '../providers/provider-port';
+import { providerFor } from '../providers/provider-registry';
 import { groupedUnitsText } from '../money-text';
 import { completePayment } from './complete-payment';
 import type { Payment } from './payment-view';
@@ -16,8 +15,16 @@ const CHAPA: Actor = { type: 'system', id: 'chapa' };
 /** What one verification came to. */
 type VerifyResult = 'credited' | 'failed' | 'pending' | 'unavailable' | 'finished' | 'not_found';
 
-/** The mode a secret key talks to: Chapa's test keys are CHASECK_TEST-..., live keys CHASECK-... */
-const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/i.test(config.secretKey) ? 'test' : 'live');
+/** Live mode's provider, its settings and its verify; undefined while none is configured. */
+interface LiveVerify {
+  settings: ProviderSettings;
+  checkout: CheckoutPort;
+}
+
+function liveVerify(provider: PaymentProvider | undefined = providerFor('live')): LiveVerify | undefined {
+  const settings = provider?.settings();
+  return settings && provider?.checkout ? { settings, checkout: provider.checkout } : undefined;
+}
 
 /** Public triggers (callback, checkout return) schedule at most one verify per payment this often. */
 const PUBLIC_VERIFY_GAP_MS = 10_000;
@@ -70,7 +77,7 @@ async function note(db: Db, id: number, state: string, text: string, reschedule:
  * concurrent webhooks, callbacks and scheduled checks credit once. A webhook or
  * callback never settles anything by itself; it only calls this.
  */
-async function verifyLivePayment(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<VerifyResult> {
+async function verifyLivePayment(db: Db, linkReference: string, live: LiveVerify | undefined = liveVerify()): Promise<VerifyResult> {
   const [payment] = await db
     .select()
     .from(payments)
@@ -78,8 +85,8 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
   if (!payment) return 'not_found';
   // A credited payment has nothing left to learn; a failed one is still asked, in case Chapa took the money after all.
   if (payment.status === 'success') return 'finished';
-  if (!config) return 'unavailable';
-  const answer = await callChapa(config, { method: 'GET', path: `/transaction/verify/${encodeURIComponent(payment.linkReference)}` });
+  if (!live) return 'unavailable';
+  const answer = await live.checkout.verifyPayment(payment.linkReference);
   const timedOut = Date.now() - new Date(payment.createdAt).getTime() > liveTiming().timeoutMs;
 
   if (answer.kind === 'unavailable') {
@@ -108,18 +115,18 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
     return 'pending';
   }
 
-  const verified = readVerifiedTransaction(answer.body);
+  const { verified } = answer;
   if (verified.state === 'unreadable' || verified.txRef !== payment.linkReference) {
     const why = verified.state === 'unreadable' ? verified.reason : `verify answered tx_ref ${verified.txRef}`;
     if (payment.status === 'pending') await note(db, payment.id, 'unreadable', `Chapa's verify could not be read: ${why}.`, true, payment.verifyAttempts);
     return payment.status === 'pending' ? 'pending' : 'finished';
   }
   // A live key credits only on a live verify; a test key (a business trying live mode on Chapa's test side) only on a test one.
-  const keyMode = chapaKeyMode(config);
+  const keyMode = live.settings.keyMode;
   if ((verified.mode ?? '').toLowerCase() !== keyMode) {
     if (payment.status !== 'pending') return 'finished';
     const why = `Chapa's verify answered mode ${JSON.stringify(verified.mode)} to a ${keyMode} key; nothing was credited.`;
-    if (timedOut) return settle(db, payment, 'failed', 'mode_mismatch', why, verified.chapaReference);
+    if (timedOut) return settle(db, payment, 'failed', 'mode_mismatch', why, verified.providerReference);
     await note(db, payment.id, 'mode_mismatch', why, true, payment.verifyAttempts);
     return 'pending';
   }
@@ -141,7 +148,7 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
         'failed',
         'mismatch',
         `Chapa's verify reported ${said} paid where ${wanted} was due; nothing was credited.`,
-        verified.chapaReference,
+        verified.providerReference,
       );
     }
     return settle(
@@ -150,11 +157,11 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
       'success',
       'verified',
       `Chapa's verify confirmed ${groupedUnitsText(expected)} ${payment.currency} paid.`,
-      verified.chapaReference,
+      verified.providerReference,
     );
   }
   if (verified.state === 'failed')
-    return settle(db, payment, 'failed', 'verified', `Chapa's verify reported the payment ${verified.raw.split(' ')[0]}.`, verified.chapaReference);
+    return settle(db, payment, 'failed', 'verified', `Chapa's verify reported the payment ${verified.raw.split(' ')[0]}.`, verified.providerReference);
   if (timedOut)
     return settle(
       db,
@@ -162,7 +169,7 @@ async function verifyLivePayment(db: Db, linkReference: string, config: ChapaCon
       'failed',
       'timed_out',
       'Chapa still reported the payment pending when its time ran out; nothing was credited.',
-      verified.chapaReference,
+      verified.providerReference,
     );
   await note(db, payment.id, 'pending', "Chapa's verify reports the payment still pending.", true, payment.verifyAttempts);
   return 'pending';
@@ -215,10 +222,10 @@ async function flagPaidAfterFailure(db: Db, id: number, said: string): Promise<v
 
 /** Live payments whose scheduled verify is due; returns how many this pass looked at. */
 async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
-  const config = chapaConfig();
-  if (!config) return 0;
+  const live = liveVerify();
+  if (!live) return 0;
   // Claimed by pushing next_verify_at a lease ahead, so several app instances never verify the same payment at once.
-  const lease = liveTiming().intervalMs + config.timeoutMs;
+  const lease = liveTiming().intervalMs + live.settings.timeoutMs;
   const { rows: due } = await db.execute<{ link_reference: string }>(sql`
     UPDATE payments SET next_verify_at = now() + make_interval(secs => ${lease / 1000})
     WHERE id IN (
@@ -230,7 +237,7 @@ async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
     RETURNING link_reference`);
   for (const p of due) {
     try {
-      await verifyLivePayment(db, p.link_reference, config);
+      await verifyLivePayment(db, p.link_reference, live);
     } catch (err) {
       logger.error({ err }, `live verify of ${p.link_reference}`);
     }
@@ -240,8 +247,7 @@ async function verifyDuePayments(db: Db, batch = 20): Promise<number> {
 
 /** The background loop started with the server (lib/background.ts); idle without CHAPA_SECRET_KEY. */
 export function startLiveVerification(db: Db, intervalMs = 500): Stop {
-  const config = chapaConfig();
-  if (config && chapaKeyMode(config) === 'test')
+  if (liveVerify()?.settings.keyMode === 'test')
     logger.warn("CHAPA_SECRET_KEY is a test key (CHASECK_TEST-...): live mode talks to Chapa's test environment, and its payments move no real money.");
   return backgroundLoop('live payment verification', intervalMs, async () => {
     // Always waits the interval: every payment looked at was rescheduled or finished, so nothing is due again at once.
@@ -258,8 +264,8 @@ interface Flight {
 
 const inFlight = new Map<string, Flight>();
 
-function runOnce(db: Db, linkReference: string, config: ChapaConfig | null, flight: Flight): Promise<void> {
-  return verifyLivePayment(db, linkReference, config)
+function runOnce(db: Db, linkReference: string, flight: Flight): Promise<void> {
+  return verifyLivePayment(db, linkReference)
     .then(() => undefined)
     .catch((err) => logger.error({ err }, `live verify of ${linkReference}`))
     .finally(() => {
@@ -274,19 +280,19 @@ function runOnce(db: Db, linkReference: string, config: ChapaConfig | null, flig
  * state) and waits for that run only, so a burst costs at most two calls to
  * Chapa and no signal is lost. Only these may ask about a payment that already failed.
  */
-export function requestLiveVerify(db: Db, linkReference: string, config: ChapaConfig | null = chapaConfig()): Promise<void> {
+export function requestLiveVerify(db: Db, linkReference: string): Promise<void> {
   const flight = inFlight.get(linkReference);
   if (flight) {
     flight.following ??= flight.running.then(() => {
       flight.following = null;
-      flight.running = runOnce(db, linkReference, config, flight);
+      flight.running = runOnce(db, linkReference, flight);
       return flight.running;
     });
     return flight.following;
   }
   const fresh: Flight = { running: Promise.resolve(), following: null };
   inFlight.set(linkReference, fresh);
-  fresh.running = runOnce(db, linkReference, config, fresh);
+  fresh.running = runOnce(db, linkReference, fresh);
   return fresh.running;
 }
 

@@ -13,7 +13,7 @@ import type { Actor } from '../actor';
 import { assertCardCanTake } from '../limits/card-headroom';
 import { requireOwnCard } from '../cards/get-card';
 import { ACTIVE } from '../cards/card-status';
-import { sandboxBankRail } from '../rails/bank-rail';
+import { sandboxBankRail } from '../providers/sandbox';
 import { amountSchema, parseInput, requiredText, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 

@@ -1,7 +1,7 @@
 import { ACTIVE } from '../cards/card-status';
 import { cardNotFound, ServiceError } from '../errors';
 import { computeFee, type FeeRule } from '../fees/fee-schedule';
-import { accountLengthOf, accountNumberRefusal, findBank } from '../rails/banks';
+import { accountLengthOf, accountNumberRefusal, findBank } from '../providers/banks';
 import type { Currency } from '../validation';
 import { destinationCardDisabled, destinationCardNotFound, sourceCardDisabled, sourceInsufficient } from './payout-refusals';
 import { PAYERS, splitAmounts, takesFeeOffAmount } from './payout-rules';

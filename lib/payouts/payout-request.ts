@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ServiceError, validationError } from '../errors';
-import { findBank } from '../rails/banks';
+import { findBank } from '../providers/banks';
 import { amountSchema, parseInput, requiredText } from '../validation';
 import { payerRule } from './payout-quote';
 import type { PayoutType } from './payout-view';

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { ServiceError } from '../errors';
 import type { Actor } from '../actor';
 import { parseInput, type Mode } from '../validation';
-import { FAILURE_REASONS } from '../rails/failure-reasons';
+import { FAILURE_REASONS } from '../providers/failure-reasons';
 import { requirePayout, toPayoutStatus } from './payout-view';
 import { settlePayout } from './settle-payout';
 

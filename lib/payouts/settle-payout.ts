@@ -9,7 +9,7 @@ import { postCardCredit } from '../cards/card-credit';
 import { releaseDailyPayout } from '../limits/release-daily-payout';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';
-import { bankFailedReason, FAILURE_REASONS } from '../rails/failure-reasons';
+import { bankFailedReason, FAILURE_REASONS } from '../providers/failure-reasons';
 import type { Currency, Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { payoutEventPayload } from '../webhooks/payloads';

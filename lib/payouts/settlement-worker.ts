@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { sandboxBankRail } from '../rails/bank-rail';
-import { accountRefusedReason, FAILURE_REASONS } from '../rails/failure-reasons';
+import { accountRefusedReason, FAILURE_REASONS } from '../providers/failure-reasons';
+import { sandboxBankRail } from '../providers/sandbox';
 import type { Stop } from '../background-loop';
 import { backgroundLoop } from '../background-loop';
 import { settlePayout } from './settle-payout';

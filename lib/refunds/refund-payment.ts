@@ -9,7 +9,8 @@ import { randomBase62 } from '../ids';
 import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import { eventPaymentType, type Payment } from '../payments/payment-view';
-import { chapaConfig, LIVE_NOT_CONFIGURED } from '../rails/chapa/config';
+import { LIVE_NOT_CONFIGURED } from '../providers/provider-port';
+import { providerFor } from '../providers/provider-registry';
 import { groupedUnitsText } from '../money-text';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
@@ -78,7 +79,7 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
     throw validationError('amount', 'amount must be a positive integer in minor units');
   }
   const live = opts.mode === 'live';
-  if (live && !chapaConfig()) throw new ServiceError('refund_request_failed', LIVE_NOT_CONFIGURED);
+  if (live && !providerFor('live')?.refunds) throw new ServiceError('refund_request_failed', LIVE_NOT_CONFIGURED);
   // Shared accounts are found or created before the money transaction opens (lib/ledger/accounts.ts).
   const clearing = await clearingAccountId(db, refundClearingRail(probe.type), probe.mode, probe.currency);
   const businessAccount = await businessAccountId(db, probe.businessId, probe.mode, probe.currency);

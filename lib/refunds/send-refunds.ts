@@ -1,14 +1,25 @@
 import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db } from '../db/client';
-import { textField, type ChapaBody } from '../rails/chapa/chapa-answers';
-import { chapaConfig, type ChapaConfig } from '../rails/chapa/config';
-import { requestRefund, saysReferenceUsed } from '../rails/chapa/refunds';
+import type { RefundPort } from '../providers/provider-port';
+import { providerFor } from '../providers/provider-registry';
 import { settleRefund } from './settle-refund';
 import { logger } from '../observability/logger';
 import { nextAttemptSql } from '../retry-backoff';
 
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
+
+/** Live mode's refunds and the provider's call timeout; undefined while none is configured. */
+interface LiveRefunds {
+  port: RefundPort;
+  timeoutMs: number;
+}
+
+function liveRefunds(): LiveRefunds | undefined {
+  const provider = providerFor('live');
+  const settings = provider?.settings();
+  return settings && provider?.refunds ? { port: provider.refunds, timeoutMs: settings.timeoutMs } : undefined;
+}
 const BATCH = 10;
 const POLL_MS = 500;
 
@@ -27,7 +38,7 @@ interface Claimed {
  * before may have reached Chapa: it is resent with the same reference, which
  * Chapa refuses to refund twice.
  */
-async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claimed[]> {
+async function claim(db: Db, live: LiveRefunds, only?: string): Promise<Claimed[]> {
   const res = await db.execute<Claimed & Record<string, unknown>>(sql`
     WITH due AS (
       SELECT r.id FROM refunds r
@@ -36,7 +47,7 @@ async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claime
       ORDER BY r.next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
     )
     UPDATE refunds r SET request_state = 'sending', attempts = r.attempts + 1, updated_at = now(),
-      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, config.timeoutMs * 2)}
+      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, live.timeoutMs * 2)}
     FROM due, payments p
     WHERE r.id = due.id AND p.id = r.payment_id
     RETURNING r.id, r.reference, p.link_reference AS tx_ref, r.amount, r.reason, r.attempts`);
@@ -58,23 +69,21 @@ export type RefundSendResult = 'succeeded' | 'failed' | 'retry' | 'held';
  * pending and sent no more, for a person to check with Chapa (never reversed
  * automatically, which could repay the payer and the card both).
  */
-async function send(db: Db, config: ChapaConfig, r: Claimed): Promise<RefundSendResult> {
-  const outcome = await requestRefund(config, { txRef: r.tx_ref, reference: r.reference, amount: r.amount, reason: r.reason });
+async function send(db: Db, live: LiveRefunds, r: Claimed): Promise<RefundSendResult> {
+  const outcome = await live.port.requestRefund({ txRef: r.tx_ref, reference: r.reference, amount: r.amount, reason: r.reason });
   if (outcome.kind === 'unavailable') {
     await note(db, r.id, `refund not sent: ${outcome.reason}`);
     return 'retry';
   }
   if (outcome.kind === 'ok') {
-    const data = outcome.body.data;
-    const chapaReference = data && typeof data === 'object' ? textField(data as ChapaBody, 'reference') : null;
-    await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM, providerReference: chapaReference?.slice(0, 100) ?? null });
+    await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM, providerReference: outcome.providerReference?.slice(0, 100) ?? null });
     return 'succeeded';
   }
   if (r.attempts <= 1) {
     await settleRefund(db, { refundId: r.id, outcome: 'failed', actor: SYSTEM, failureReason: `Chapa refused the refund: ${outcome.message}` });
     return 'failed';
   }
-  if (saysReferenceUsed(outcome.message)) {
+  if (outcome.referenceUsed) {
     await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM });
     return 'succeeded';
   }
@@ -82,9 +91,9 @@ async function send(db: Db, config: ChapaConfig, r: Claimed): Promise<RefundSend
   return 'held';
 }
 
-async function sendLogged(db: Db, config: ChapaConfig, r: Claimed): Promise<RefundSendResult> {
+async function sendLogged(db: Db, live: LiveRefunds, r: Claimed): Promise<RefundSendResult> {
   try {
-    return await send(db, config, r);
+    return await send(db, live, r);
   } catch (err) {
     logger.error({ err }, `refund ${r.reference}`);
     return 'retry';
@@ -93,26 +102,26 @@ async function sendLogged(db: Db, config: ChapaConfig, r: Claimed): Promise<Refu
 
 /** The refund's first send, straight after its debit commits; undefined when another process has the row. */
 export async function sendRefundNow(db: Db, reference: string): Promise<RefundSendResult | undefined> {
-  const config = chapaConfig();
-  if (!config) return undefined;
+  const live = liveRefunds();
+  if (!live) return undefined;
   let claimed: Claimed[];
   try {
-    claimed = await claim(db, config, reference);
+    claimed = await claim(db, live, reference);
   } catch (err) {
     logger.error({ err }, `refund ${reference}: claim`);
     return 'retry';
   }
-  return claimed[0] ? sendLogged(db, config, claimed[0]) : undefined;
+  return claimed[0] ? sendLogged(db, live, claimed[0]) : undefined;
 }
 
 async function sendDueRefunds(db: Db): Promise<number> {
-  const config = chapaConfig();
-  if (!config) return 0;
-  const claimed = await claim(db, config);
-  for (const r of claimed) await sendLogged(db, config, r);
+  const live = liveRefunds();
+  if (!live) return 0;
+  const claimed = await claim(db, live);
+  for (const r of claimed) await sendLogged(db, live, r);
   return claimed.length;
 }
 
 /** The live refund outbox worker; without CHAPA_SECRET_KEY there are no live refunds and it does nothing. */
 export const startRefundRequests = (db: Db): Stop =>
-  chapaConfig() ? backgroundLoop('chapa refund requests', POLL_MS, async () => (await sendDueRefunds(db)) === BATCH) : async () => {};
+  liveRefunds() ? backgroundLoop('chapa refund requests', POLL_MS, async () => (await sendDueRefunds(db)) === BATCH) : async () => {};

@@ -4,7 +4,7 @@ import { createCard, testDb, type TestBusiness, waitFor } from '../helpers';
 import { businessWithCard, cardBalance } from './payouts-fixtures';
 
 /**
- * Test mode refuses the bank accounts live refuses (lib/rails/banks.ts,
+ * Test mode refuses the bank accounts live refuses (lib/providers/banks.ts,
  * accountNumberRefusal): digits only, of the length Chapa lists for the bank,
  * with live's code and words, before anything is debited.
  */

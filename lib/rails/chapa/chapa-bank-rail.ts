@@ -1,8 +1,8 @@
 import { ServiceError } from '../../errors';
-import type { BankRail } from '../bank-rail';
-import { RailRefused } from '../rail-refused';
+import { LIVE_NOT_CONFIGURED, type BankRail } from '../../providers/provider-port';
+import { RailRefused } from '../../providers/rail-refused';
 import { chapaBankFor, chapaBanks } from './chapa-banks';
-import { chapaConfig, LIVE_NOT_CONFIGURED } from './config';
+import { chapaConfig } from './config';
 import { sendRailRequestNow } from './rail-requests';
 
 const CHAPA_PROVIDER = 'chapa';
@@ -30,6 +30,9 @@ export const chapaBankRail: BankRail = {
     // Only a refusal fails the payout; Chapa being down leaves it pending for the worker's retries.
     const result = await sendRailRequestNow(db, instruction.reference);
     if (result === 'refused') throw new RailRefused(`Chapa refused transfer ${instruction.reference}`);
+  },
+  async sendQueued(db, reference) {
+    await sendRailRequestNow(db, reference);
   },
   settleAfterMs: () => null,
   outcome: () => 'failed',

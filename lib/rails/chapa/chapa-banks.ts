@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors';
-import { accountNumberRefusal, findBank } from '../banks';
+import { accountNumberRefusal, findBank } from '../../providers/banks';
 import { textField, type ChapaBody } from './chapa-answers';
 import { callChapa } from './chapa-client';
 import type { ChapaConfig } from './config';

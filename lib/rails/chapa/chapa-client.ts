@@ -1,4 +1,4 @@
-import { readStreamCapped } from '../../api/read-body';
+import { readStreamCapped } from '../../read-stream';
 import { answerMessage, answerStatus, type ChapaBody } from './chapa-answers';
 import type { ChapaConfig } from './config';
 

@@ -13,9 +13,6 @@ export interface ChapaConfig {
 
 export const DEFAULT_CHAPA_BASE_URL = 'https://api.chapa.co/v1';
 
-/** The sentence live-mode 502s carry in `error` when no secret key is set. */
-export const LIVE_NOT_CONFIGURED = 'Live payments are not configured.';
-
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 
 export function readChapaConfig(env: Record<string, string | undefined> = process.env): ChapaConfig | null {

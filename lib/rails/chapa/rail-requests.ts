@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { backgroundLoop, type Stop } from '../../background-loop';
-import { settlePayout } from '../../payouts/settle-payout';
+import { providerEvents } from '../../providers/provider-registry';
 import { textField, type ChapaBody } from './chapa-answers';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestTransfer, verifyTransfer, type TransferCheck } from './transfers';
@@ -88,7 +88,7 @@ async function finish(db: Db, r: Pick<Claimed, 'id' | 'payout_id'>, outcome: 'su
     tx.execute(sql`
       UPDATE rail_requests SET state = 'done', provider_status = ${providerStatus}, verified_at = now(), last_error = NULL, updated_at = now()
       WHERE id = ${r.id}`);
-  await settlePayout(db, { payoutId: r.payout_id, outcome, actor: SYSTEM, failureReason, inSameTransaction: markDone });
+  await providerEvents().transferSettled(db, { payoutId: r.payout_id, outcome, actor: SYSTEM, failureReason, inSameTransaction: markDone });
   await markDone(db);
 }
 

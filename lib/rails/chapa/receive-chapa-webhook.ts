@@ -3,18 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { payments } from '../../db/schema';
 import { ServiceError } from '../../errors';
-import { requestLiveVerify } from '../../payments/verify-live-payment';
-import { answerData, textField, type ChapaBody } from './chapa-answers';
+import { providerEvents } from '../../providers/provider-registry';
+import { answerData, textField } from './chapa-answers';
 import type { ChapaConfig } from './config';
-import { onChapaTransferEvent } from './transfer-events';
-
-/** A verified event from Chapa: its name as sent, the payload, and the reference our side chose (tx_ref or reference). */
-export interface ChapaEvent {
-  event: string;
-  payload: ChapaBody;
-  txRef: string | null;
-  reference: string | null;
-}
+import { onChapaTransferEvent, type ChapaEvent } from './transfer-events';
 
 export interface ReceivedChapaWebhook {
   event: string;
@@ -44,7 +36,7 @@ const unsigned = () => new ServiceError('unauthorized', 'The webhook signature (
 
 /**
  * Chapa's webhook: the signature over the raw body first, then dispatch by event.
- * Payment events only ask verify (lib/payments/verify-live-payment.ts); the
+ * Payment events only ask verify (the core's paymentReported, registered at start); the
  * event's own status and amount are never trusted, so forged, replayed,
  * duplicated or out-of-order events cannot credit anything extra.
  */
@@ -61,7 +53,7 @@ export async function receiveChapaWebhook(db: Db, config: ChapaConfig | null, he
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new ServiceError('validation_error', { body: 'The webhook body is not a JSON object.' });
-  const payload = parsed as ChapaBody;
+  const payload = parsed as ChapaEvent['payload'];
   const event = (textField(payload, 'event') ?? '').toLowerCase();
   // Chapa's examples put the fields at the top level; some SDKs nest them in `data`: read both.
   const data = answerData(payload);
@@ -74,7 +66,7 @@ export async function receiveChapaWebhook(db: Db, config: ChapaConfig | null, he
 
   if (event.startsWith('charge.')) {
     const linkReference = received.txRef ?? (received.reference ? await paymentByChapaReference(db, received.reference) : null);
-    if (linkReference) await requestLiveVerify(db, linkReference, config);
+    if (linkReference) await providerEvents().paymentReported(db, linkReference);
     return { event, handled: 'payment', payment: linkReference };
   }
   if (event.startsWith('payout.') || event.startsWith('transfer.')) {

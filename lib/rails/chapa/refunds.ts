@@ -1,16 +1,7 @@
 import { callChapa, type ChapaOutcome } from './chapa-client';
 import { toMajorUnits } from './chapa-answers';
 import type { ChapaConfig } from './config';
-
-export interface RefundRequest {
-  /** The payment's tx_ref (our link_reference). */
-  txRef: string;
-  /** Our refund reference: Chapa refuses a second refund with it, so a resend can never repay twice. */
-  reference: string;
-  /** Minor units. */
-  amount: number;
-  reason: string | null;
-}
+import type { RefundRequest } from '../../providers/provider-port';
 
 /** POST /refund/{tx_ref}: Chapa repays the payer (in full without amount; we always send it) or refuses. */
 export function requestRefund(config: ChapaConfig, r: RefundRequest): Promise<ChapaOutcome> {

@@ -1,6 +1,14 @@
 import type { Db } from '../../db/client';
-import type { ChapaEvent } from './receive-chapa-webhook';
+import type { ChapaBody } from './chapa-answers';
 import { checkRailRequestNow } from './rail-requests';
+
+/** A verified event from Chapa: its name as sent, the payload, and the reference our side chose (tx_ref or reference). */
+export interface ChapaEvent {
+  event: string;
+  payload: ChapaBody;
+  txRef: string | null;
+  reference: string | null;
+}
 
 /**
  * Chapa's payout and transfer events (`payout.success`, the literal

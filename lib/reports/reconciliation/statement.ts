@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { payoutNetSql } from '../../dashboard/net-amount';
 import { entryBoundary, STRAGGLER_MS } from '../../ledger/entry-boundary';
-import { BANKS } from '../../rails/banks';
+import { BANKS } from '../../providers/banks';
 import { CURRENCIES } from '../../validation';
 import type { DayRange } from '../report-range';
 import type { ReconciliationOptions } from './definitions';

@@ -1,7 +1,7 @@
 import { SendPayoutForm } from '@/components/payouts/send-payout-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { requirePage } from '@/server/session';
-import { BANKS } from '@/lib/rails/banks';
+import { BANKS } from '@/lib/providers/banks';
 
 export const metadata = { title: 'Send payout · Gift cards' };
 

@@ -1,5 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
-import { BANKS } from '@/lib/rails/banks';
+import { BANKS } from '@/lib/providers/banks';
 
 export const GET = apiRoute(async () => ({ message: 'Banks retrieved successfully', data: BANKS }));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_BANKS } from '../../tools/chapa-fake/transfers';
 import { accountLengthOf, accountNumberRefusal, BANKS, findBank } from './banks';
-import { matchBank, readBanks } from './chapa/chapa-banks';
+import { matchBank, readBanks } from '../rails/chapa/chapa-banks';
 
 const refusal = (slug: string, account: string, length = accountLengthOf(slug)) => {
   const err = accountNumberRefusal(findBank(slug)!, length, account);

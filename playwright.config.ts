@@ -22,10 +22,12 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   globalSetup: './e2e/global-setup.ts',
-  timeout: 60_000,
+  // Two workers share the machine's two cores: a test takes longer than alone, so it has more time.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
+  // Each spec seeds businesses of its own, and a file's tests run in order in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   reporter: [['list']],
   use: {

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { baseUrl, call, expectAccessible, PASSWORD, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { baseUrl, call, expectAccessible, PASSWORD, screenshots, seedBusiness, signInWithForm } from './dashboard-fixtures';
 
 test('forms speak in their own words, and change password names every problem at once', async ({ page }, testInfo) => {
   const biz = await seedBusiness();
   expect((await call('POST', '/api/v1/card', biz.keys.test, { phone_number: '+251911000111', currency: 'ETB', first_name: 'Abebe' })).status).toBe(201);
-  await signIn(page, biz.emails.owner);
+  await signInWithForm(page, biz.emails.owner);
 
   // A count of test cards must not read as live mode.
   await page.goto(`${baseUrl()}/cards`);
@@ -36,7 +36,7 @@ test('forms speak in their own words, and change password names every problem at
 
 test('the code that turned two-factor on, typed again at the sign-in that follows, is explained rather than called wrong', async ({ page }, testInfo) => {
   const biz = await seedBusiness();
-  await signIn(page, biz.emails.owner);
+  await signInWithForm(page, biz.emails.owner);
   await page.goto(`${baseUrl()}/account/two-factor`);
   const secret = (await page.getByTestId('manual-key').getAttribute('data-key'))!;
   const setupCode = await generate({ secret });

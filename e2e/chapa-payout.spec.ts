@@ -55,6 +55,7 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   const reference = res.body.data.provider_reference as string;
 
   await signIn(page, biz.emails.finance);
+  await page.goto(`${baseUrl()}/`);
   await page.getByTestId('mode-live').click();
   await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
   await page.goto(`${baseUrl()}/payouts/${reference}`);

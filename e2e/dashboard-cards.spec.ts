@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { baseUrl, call, expectAccessible, randomPhone, screenshots, seedBusiness, signIn, signInWithForm } from './dashboard-fixtures';
 
 test('an operator creates a card, tops it up through the checkout page, sees the balance and the movement, then cancels it', async ({
   page,
@@ -79,7 +79,7 @@ test('a support agent finds a card by phone, disables and enables it, and gets n
   const cardNumber = created.body.data.card_number as string;
   await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Other', last_name: 'Holder' });
 
-  await signIn(page, biz.emails.support);
+  await signInWithForm(page, biz.emails.support);
   await expect(page).toHaveURL(/\/cards/);
   await expect(page.getByTestId('cards-table').getByRole('row')).toHaveCount(3);
   await expect(page.getByRole('link', { name: 'New card' })).toHaveCount(0);

@@ -233,6 +233,7 @@ test('owner invites an operator who joins by the link and can sign in, changes a
   const other = await browser.newContext();
   const operatorPage = await other.newPage();
   await signIn(operatorPage, email);
+  await operatorPage.goto(`${baseUrl()}/`);
   await expect(operatorPage.getByTestId('role')).toHaveText('operator');
   await other.close();
 

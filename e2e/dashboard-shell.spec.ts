@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { baseUrl, expectAccessible, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { baseUrl, expectAccessible, screenshots, seedBusiness, signInWithForm } from './dashboard-fixtures';
 
 test('signed-out visits go to sign-in; wrong passwords are refused', async ({ page }) => {
   await page.goto(`${baseUrl()}/cards`);
@@ -14,7 +14,7 @@ test('signed-out visits go to sign-in; wrong passwords are refused', async ({ pa
 
 test('owner signs in, sees the test banner, switches to live and signs out', async ({ page }, testInfo) => {
   const biz = await seedBusiness();
-  await signIn(page, biz.emails.owner);
+  await signInWithForm(page, biz.emails.owner);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await expect(page.getByTestId('test-mode-banner')).toBeVisible();
   await expect(page.getByText(biz.name)).toBeVisible();
@@ -41,7 +41,7 @@ test('navigation shows each role only what it may use', async ({ page }) => {
   } as const;
   for (const role of Object.keys(expected) as (keyof typeof expected)[]) {
     await page.context().clearCookies();
-    await signIn(page, biz.emails[role]);
+    await signInWithForm(page, biz.emails[role]);
     await expect(page.getByTestId('role')).toHaveText(role);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([...expected[role]]);
   }

@@ -15,6 +15,7 @@ test.beforeAll(async () => {
 
 test('an owner sets limits in currency units, and a payout over one is refused on its amount, naming the limit', async ({ page }, testInfo) => {
   await signIn(page, biz.emails.owner);
+  await page.goto(`${baseUrl()}/`);
   await page.getByRole('link', { name: 'Settings' }).first().click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   const etb = page.getByTestId('limits-ETB');
@@ -49,6 +50,7 @@ test('an owner sets limits in currency units, and a payout over one is refused o
 
 test('operators do not see Settings and cannot open it', async ({ page }) => {
   await signIn(page, biz.emails.operator);
+  await page.goto(`${baseUrl()}/`);
   await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);
   const res = await page.goto(`${baseUrl()}/settings`);
   expect(res?.status()).toBe(403);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startLiveStack, type LiveStack } from '../tests/chapa-harness';
-import { PASSWORD, randomPhone, screenshots } from './dashboard-fixtures';
+import { PASSWORD, randomPhone, screenshots, signIn } from './dashboard-fixtures';
 
 /**
  * Live mode on one machine: a second app server whose CHAPA_* point at
@@ -28,11 +28,8 @@ async function api(method: string, path: string, token: string, body?: unknown) 
 }
 
 async function signInLive(page: Page, email: string) {
-  await page.goto(`${stack.baseUrl}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await signIn(page, email, PASSWORD, stack.baseUrl);
+  await page.goto(`${stack.baseUrl}/`);
   await page.getByTestId('mode-live').click();
   await expect(page.getByTestId('mode-live')).toHaveAttribute('aria-pressed', 'true');
 }

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { admin, baseUrl, expectAccessible, PASSWORD, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+import { admin, baseUrl, expectAccessible, PASSWORD, screenshots, seedBusiness, signInWithForm } from './dashboard-fixtures';
 
 /** The code of the 30-second step `steps` from now: the set-up spends the current step, so sign-in takes the next. */
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
@@ -20,7 +20,7 @@ function cspErrors(page: Page): string[] {
 /** A business, its owner signed in on the team page. */
 async function ownerOnTeamPage(page: Page) {
   const biz = await seedBusiness();
-  await signIn(page, biz.emails.owner);
+  await signInWithForm(page, biz.emails.owner);
   await page.goto(`${baseUrl()}/team`);
   await expect(page.getByText('Email is not set up on this server')).toBeVisible();
   return biz;
@@ -66,7 +66,7 @@ test('owner invites a teammate who joins through the link', async ({ page, brows
   expect(csp).toEqual([]);
   // And the new account signs in with the password its owner chose.
   await invitee.context().clearCookies();
-  await signIn(invitee, email, 'my-own-password-1');
+  await signInWithForm(invitee, email, 'my-own-password-1');
   await expect(invitee.getByTestId('role')).toHaveText('finance');
   await fresh.close();
 
@@ -121,7 +121,7 @@ test('a reset link sets a new password once', async ({ page, browser }, testInfo
 
 test('changing one’s own password ends every session, this one too, and the page says so', async ({ page }) => {
   const biz = await seedBusiness();
-  await signIn(page, biz.emails.owner);
+  await signInWithForm(page, biz.emails.owner);
   await page.goto(`${baseUrl()}/account`);
   await page.getByLabel('Current password').fill(PASSWORD);
   await page.getByLabel('New password').fill('owner-new-pass-1');
@@ -131,7 +131,7 @@ test('changing one’s own password ends every session, this one too, and the pa
   await expectAccessible(page);
   await page.goto(`${baseUrl()}/cards`);
   await expect(page).toHaveURL(/\/login/);
-  await signIn(page, biz.emails.owner, 'owner-new-pass-1');
+  await signInWithForm(page, biz.emails.owner, 'owner-new-pass-1');
 });
 
 test('owner turns on two-factor sign-in, signs in with a code, then requires it; another user is sent to set it up', async ({ page, browser }, testInfo) => {
@@ -140,7 +140,7 @@ test('owner turns on two-factor sign-in, signs in with a code, then requires it;
   test.setTimeout(180_000);
   const biz = await seedBusiness();
   const csp = cspErrors(page);
-  await signIn(page, biz.emails.owner);
+  await signInWithForm(page, biz.emails.owner);
   await page.getByRole('link', { name: 'Account' }).click();
   await expect(page.getByTestId('two-factor-status')).toContainText('Off.');
   await expectAccessible(page);
@@ -198,7 +198,7 @@ test('owner turns on two-factor sign-in, signs in with a code, then requires it;
 
   const other = await browser.newContext();
   const operator = await other.newPage();
-  await signIn(operator, biz.emails.operator);
+  await signInWithForm(operator, biz.emails.operator);
   await expect(operator).toHaveURL(/\/account\/two-factor$/);
   await expect(operator.getByTestId('two-factor-required-notice')).toBeVisible();
   for (const path of ['/', '/cards', '/payouts', '/account']) {

@@ -20,33 +20,51 @@ import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
 
 type BackgroundTask = (db: Db) => Stop;
 
+/** A card that expires fails the approvals still waiting on it (a workflow step the card use case is handed). */
+export const startCardExpiryFailingApprovals: BackgroundTask = (db) => startCardExpiry(db, failApprovalOfExpiredCard);
+
 /**
  * Loops that run beside the web server (sandbox settlement, webhook delivery,
  * pruning of expired Idempotency-Key answers, folding new payouts and payments
  * into the list totals).
- * Each feature adds its starter to this list.
+ * Each feature adds its starter to this list, under the name BACKGROUND_TASKS knows it by.
  */
-const TASKS: BackgroundTask[] = [
-  startPaymentSettlement,
-  startPayoutSettlement,
-  startDeliveryWorker,
-  startIdempotencyPruning,
-  startHistoryTotalsFolding,
-  startLiveVerification,
-  startRailRequests,
-  startRefundRequests,
-  startApprovalExpiry,
-  startSharedBucketPruning,
-  startSignInFailurePruning,
-  startLiveStreamHeartbeat,
-  startUploadRunner,
-  startUploadExpiry,
-  startHoldExpiry,
-  (db) => startCardExpiry(db, failApprovalOfExpiredCard),
-];
+const TASKS: Record<string, BackgroundTask> = {
+  'payment-settlement': startPaymentSettlement,
+  'payout-settlement': startPayoutSettlement,
+  'webhook-delivery': startDeliveryWorker,
+  'idempotency-pruning': startIdempotencyPruning,
+  'history-totals': startHistoryTotalsFolding,
+  'live-verification': startLiveVerification,
+  'rail-requests': startRailRequests,
+  'refund-requests': startRefundRequests,
+  'approval-expiry': startApprovalExpiry,
+  'shared-bucket-pruning': startSharedBucketPruning,
+  'sign-in-failure-pruning': startSignInFailurePruning,
+  'live-stream-heartbeat': startLiveStreamHeartbeat,
+  'upload-runner': startUploadRunner,
+  'upload-expiry': startUploadExpiry,
+  'hold-expiry': startHoldExpiry,
+  'card-expiry': startCardExpiryFailingApprovals,
+};
+
+/**
+ * BACKGROUND_TASKS (a comma-separated list of the names above, or `none`) runs only those: the test suites
+ * start dozens of extra servers that each need one or two loops. Unset, every loop runs, as production must.
+ */
+export function selectedTasks(raw = process.env.BACKGROUND_TASKS): BackgroundTask[] {
+  if (raw === undefined || raw.trim() === '') return Object.values(TASKS);
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n && n !== 'none');
+  const unknown = names.filter((n) => !(n in TASKS));
+  if (unknown.length > 0) throw new Error(`BACKGROUND_TASKS names no loop called ${unknown.join(', ')}; known: ${Object.keys(TASKS).join(', ')}`);
+  return names.map((n) => TASKS[n]);
+}
 
 export function startBackgroundWork(db: Db): Stop {
-  const stops = TASKS.map((start) => start(db));
+  const stops = selectedTasks().map((start) => start(db));
   instanceState.workersRunning = true;
   return async () => {
     instanceState.workersRunning = false;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
-import { createScratchDatabase, dropDatabases, ensureProductionBuild, startTestServer, type TestServer } from './test-server';
+import { createMigratedTemplate, createRunDatabase, dropDatabases, ensureProductionBuild, startTestServer, type TestServer } from './test-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
     // Its own database, so a run never meets what earlier runs or benchmarks left behind;
     // those of interrupted runs, no longer in use, go first.
     await dropDatabases(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_run_`, false);
-    databaseUrl = await createScratchDatabase(databaseUrl, `run_${Date.now().toString(36)}_${process.pid}`);
+    databaseUrl = await createRunDatabase(databaseUrl, `run_${Date.now().toString(36)}_${process.pid}`);
     runDatabase = new URL(databaseUrl).pathname.slice(1);
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-test-db-'));
@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
   const adminToken = 'adm_test_token_0123456789abcdef_0123456789';
   let server: TestServer;
   try {
-    await applyMigrations(databaseUrl);
+    if (embedded) await Promise.all([applyMigrations(databaseUrl), createMigratedTemplate(databaseUrl)]);
     ensureProductionBuild();
     server = await startTestServer({ databaseUrl, adminToken });
   } catch (err) {

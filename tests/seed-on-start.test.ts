@@ -19,14 +19,14 @@ describe('npm start on an empty database', () => {
 
   it('under NODE_ENV=production makes no business and prints no credentials', async () => {
     const databaseUrl = await createScratchDatabase(inject('databaseUrl'), 'seed_production');
-    server = await startTestServer({ databaseUrl, adminToken: inject('adminToken') });
+    server = await startTestServer({ databaseUrl, adminToken: inject('adminToken'), loops: [] });
     expect(await businesses(databaseUrl)).toEqual([]);
     expect(server.output()).not.toMatch(/live API key|owner@demo\.test/);
   });
 
   it('under NODE_ENV=production with SEED_DEMO=1 makes the demo business once and prints its sign-in', async () => {
     const databaseUrl = await createScratchDatabase(inject('databaseUrl'), 'seed_asked');
-    server = await startTestServer({ databaseUrl, adminToken: inject('adminToken'), env: { SEED_DEMO: '1' } });
+    server = await startTestServer({ databaseUrl, adminToken: inject('adminToken'), env: { SEED_DEMO: '1' }, loops: [] });
     expect(await businesses(databaseUrl)).toEqual(['Demo Coffee']);
     expect(server.output()).toMatch(/sign in {7}owner@demo\.test \/ \S+/);
   });

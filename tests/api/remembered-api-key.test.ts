@@ -33,7 +33,7 @@ const setKey = (change: keyof typeof KEY_CHANGES) =>
   testDb().execute(sql`UPDATE api_keys SET ${KEY_CHANGES[change]} WHERE business_id = ${biz.id} AND mode = 'test'`);
 
 beforeAll(async () => {
-  second = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken') });
+  second = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), loops: [] });
   ({
     biz,
     card: { card_number: source },

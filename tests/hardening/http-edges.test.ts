@@ -184,7 +184,12 @@ describe('sign-in and checkout edges', () => {
 describe('security headers', () => {
   let https: TestServer;
   beforeAll(async () => {
-    https = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { APP_URL: 'https://pay.example.test' } });
+    https = await startTestServer({
+      databaseUrl: inject('databaseUrl'),
+      adminToken: inject('adminToken'),
+      env: { APP_URL: 'https://pay.example.test' },
+      loops: [],
+    });
   });
   afterAll(() => https?.stop());
 

@@ -86,6 +86,7 @@ describe('live streams per session and per address', () => {
         databaseUrl: inject('databaseUrl'),
         adminToken: inject('adminToken'),
         env: { LIVE_STREAMS_PER_SESSION: '4', LIVE_STREAMS_PER_ADDRESS: '6' },
+        loops: ['live-stream-heartbeat'],
       });
     });
     afterAll(() => server?.stop());

@@ -17,7 +17,7 @@ let roomy: TestServer;
 const admin = () => apiClient(inject('adminToken'), server.baseUrl);
 
 beforeAll(async () => {
-  const start = (env: Record<string, string>) => startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env });
+  const start = (env: Record<string, string>) => startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env, loops: [] });
   [server, roomy] = await Promise.all([
     start({ RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10', SIGN_IN_ATTEMPTS_PER_MINUTE: '5', ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: '10' }),
     start({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '10' }),

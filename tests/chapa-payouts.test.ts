@@ -142,7 +142,7 @@ describe('live bank payouts through Chapa', () => {
 
   it('a batch whose answer was lost after Chapa refused one item and took the other is answered as then, and sends nothing again', async () => {
     const c = await liveCard(stack);
-    await transferSwitches(stack, { refuse: { message: 'Insufficient Balance', times: 1 } });
+    await transferSwitches(stack, { refuse: { message: 'Insufficient Balance', times: 1, amount: '50' } });
     const item = (amount: number) => ({ card_number: c.cardNumber, amount, bank_slug: 'cbe', account_number: '1000123456789', account_name: 'Abebe Kebede' });
     const body = { payouts: [item(5_000), item(6_000)] };
     const key = `live-batch-${Date.now()}`;

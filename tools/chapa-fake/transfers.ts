@@ -39,8 +39,11 @@ export interface TransferSwitches {
   settle: 'auto' | 'manual';
   /** When set, every transfer is first put to the merchant's approval URL, signed with this secret (hex HMAC-SHA256 of the body). */
   approval: { url: string; secret: string } | null;
-  /** Refuse the next transfers with this 400 message (as Chapa does for, say, an insufficient balance), after the gate opens when one is named. */
-  refuse: { message: string; times: number; gate?: string } | null;
+  /**
+   * Refuse the next transfers with this 400 message (as Chapa does for, say, an insufficient balance), after the gate
+   * opens when one is named; with `amount`, only transfers of that amount, so another test's late retry cannot take the refusal.
+   */
+  refuse: { message: string; times: number; gate?: string; amount?: string } | null;
   /** Take the next transfers and then never answer: the merchant times out not knowing Chapa has them. */
   hangAfterAccept: number;
   /** Answer the next verify calls 404 even for transfers the fake has (Chapa's records lagging behind). */
@@ -177,7 +180,7 @@ export function registerTransferRoutes(fake: ChapaFake): void {
     if (accountNumber!.length !== bank!.acct_length) return failed(400, `The account number must be ${bank!.acct_length} digits for ${bank!.name}.`);
     if (transfers()[reference!]) return failed(400, 'Transfer reference has been used before');
     const refuse = switches().refuse;
-    if (refuse && refuse.times > 0) {
+    if (refuse && refuse.times > 0 && (refuse.amount === undefined || Number(refuse.amount) === Number(amount))) {
       refuse.times -= 1;
       if (refuse.gate) await fake.gate(refuse.gate);
       return failed(400, refuse.message);

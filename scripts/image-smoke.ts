@@ -179,7 +179,7 @@ async function main() {
       drainingAt !== undefined,
       drainingAt === undefined ? 'no drain in the log' : `"${drainLine}" logged ${drainingAt} ms after podman stop`,
     );
-    check('the request in flight is answered', answered.status === 201, `${answered.status || answered.body} at ${answered.at} ms`);
+    check('the request in flight is answered', answered.status === 201, `${answered.status} ${answered.body.slice(0, 300)} at ${answered.at} ms`);
     check('the server exits 0', exitCode === '0', `exit ${exitCode}, podman stop returned after ${stoppedAfter} ms`);
     const cards = await onServer(database, (c) => c.query(`SELECT count(*)::int AS n FROM cards`));
     check('both cards are in the database', cards.rows[0].n === 2, `${cards.rows[0].n}`);

@@ -1,4 +1,4 @@
-import { findBank } from '../providers/banks';
+import { findBank } from './banks';
 
 /** Why a payout or payment failed, in the words the dashboard shows its staff (never sent through the API). */
 export const FAILURE_REASONS = {

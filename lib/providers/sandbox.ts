@@ -1,15 +1,12 @@
 import { newReference } from '../ids';
-import { BANKS } from '../providers/banks';
+import { BANKS } from './banks';
 import type { BankRail, PaymentProvider, WalletRail } from './provider-port';
 
-/** CONTRACT.md section 4: a sandbox that accepts everything and fails accounts ending in 0000. */
+/** CONTRACT.md section 4: a sandbox that accepts what the quote let through (accountNumberRefusal) and fails accounts ending in 0000. */
 export const sandboxBankRail: BankRail = {
   name: 'sandbox',
   async initiate() {},
-  settleAfterMs() {
-    const ms = Number(process.env.TEST_SETTLE_AFTER_MS ?? 3000);
-    return Number.isFinite(ms) && ms > 0 ? ms : null;
-  },
+  settleAfterMs: () => sandboxSettleDelayMs(),
   outcome: ({ accountNumber }) => (accountNumber.endsWith('0000') ? 'failed' : 'success'),
 };
 

@@ -157,7 +157,9 @@ async function main() {
     console.log(`     sizes (MB): ${sizes}`);
 
     // SIGTERM with a request in flight: it must be answered, then the server exits 0.
-    const inFlight = slowPost(port, '/api/v1/card', key, JSON.stringify({ phone_number: `+2517${phone.slice(5)}`, currency: 'ETB', first_name: 'Late' }));
+    // The next number on the same +2519 range: every +2519… is a valid mobile, while most +2517… are not (a 400 the check once took for a drain fault).
+    const latePhone = `+2519${String((Number(phone.slice(5)) + 1) % 100_000_000).padStart(8, '0')}`;
+    const inFlight = slowPost(port, '/api/v1/card', key, JSON.stringify({ phone_number: latePhone, currency: 'ETB', first_name: 'Late' }));
     await inFlight.connected;
     // The server has the request's head once it answers another request on a later connection.
     await fetch(`${base}/api/health`);

@@ -7,6 +7,7 @@ import { authenticateApiKey, rememberedApiKey, type ApiKeyAuth } from '../keys/a
 import { noteKeyUsed } from '../keys/key-last-used';
 import { requireScope } from '../keys/key-scopes';
 import type { Actor } from '../actor';
+import type { Contract, PublicContract } from './contracts/contract';
 import { logger } from '../observability/logger';
 import { noteRequestOwner, requestIdOf } from '../observability/request-context';
 import { withIdempotency } from './idempotency';
@@ -126,8 +127,15 @@ export interface ApiRouteOptions<P = Record<string, string>> {
   resumeCommitted?: (ctx: ApiContext<P>, committed: unknown) => (() => Promise<ApiResult>) | undefined;
 }
 
-/** The REST API's one wrapper: API key, its scope, mode, body, idempotency, envelope and error mapping. */
-export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>, options: ApiRouteOptions<P> = {}): NextHandler<P> {
+/**
+ * The REST API's one wrapper: API key, the scope its contract names, mode, body, idempotency, envelope
+ * and error mapping. `contract` is the operation this route file serves (lib/api/contracts).
+ */
+export function apiRoute<P = Record<string, string>>(
+  contract: Contract,
+  handler: (ctx: ApiContext<P>) => Promise<ApiResult>,
+  options: ApiRouteOptions<P> = {},
+): NextHandler<P> {
   return (req, { params }) => {
     const authorization = req.headers.get('authorization');
     const remembered = options.confirmsKey && req.method === 'POST' && !req.headers.has('idempotency-key') ? rememberedApiKey(authorization) : undefined;
@@ -137,7 +145,7 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
       async (_, db) => {
         await limitApiKey(db, authorization);
         const auth = remembered ?? (await authenticateApiKey(db, authorization));
-        requireScope(auth.scopes, req.method, req.url);
+        requireScope(auth.scopes, contract.scope);
         noteRequestOwner(auth.businessId, auth.mode);
         return auth;
       },
@@ -181,6 +189,9 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
     );
   };
 }
+
+/** An operation of `/api/v1` served without a key (documentation): the handler as it is, tied to its contract. */
+export const publicRoute = (_contract: PublicContract, handler: (req: Request) => Response): ((req: Request) => Response) => handler;
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(sha256Hex(given));

@@ -7,34 +7,21 @@ import type { captureRequestSchema, holdRequestSchema } from '../holds/till-hold
 import type { redemptionRequestSchema } from '../redemptions/redemption-request';
 import type { refundRequestSchema } from '../refunds/refund-request';
 
+export type { CardBatchResults, CardPage, GiftCard, Redemption } from '../api/contracts/cards';
+export type { EventItem, EventPage, HoldEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
+export type { Hold, HoldPage } from '../api/contracts/holds';
+export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
 export type {
   Bank,
   BankPayoutCreated,
   B2BPayoutCreated,
-  CardBatchResults,
-  CardPage,
   CardToCardPayoutCreated,
-  EventItem,
-  EventPage,
-  GiftCard,
-  Hold,
-  HoldEvent,
-  HoldPage,
-  PaymentCreated,
-  PaymentEvent,
-  PaymentPage,
-  PaymentRecord,
   PayoutBatchResults,
   PayoutCreated,
-  PayoutEvent,
   PayoutPage,
   PayoutStatus,
-  Redemption,
-  RedemptionEvent,
-  Refund,
-  RefundEvent,
   TransferCreated,
-} from '../openapi/response-schemas';
+} from '../api/contracts/payouts';
 
 export type RefundPaymentInput = z.input<typeof refundRequestSchema>;
 export type RedeemCardInput = z.input<typeof redemptionRequestSchema>;

@@ -1,4 +1,5 @@
 import { apiRoute, methodsNotAllowed, type ApiContext } from '@/lib/api/api-route';
+import { payoutContracts } from '@/lib/api/contracts/payouts';
 import { batchItems, parseItems, runParsed, wireResult } from '@/lib/batches/batch-items';
 import { MAX_PAYOUTS_PER_BATCH } from '@/lib/batches/batch-limits';
 import { createPayoutsBatch } from '@/lib/batches/create-payouts-batch';
@@ -11,7 +12,7 @@ const payoutsBatch = async ({ db, auth, actor, body }: ApiContext<Record<string,
   return { message: 'Payout batch processed', data: { results: results.map(wireResult) } };
 };
 
-export const POST = apiRoute((ctx) => payoutsBatch(ctx), {
+export const POST = apiRoute(payoutContracts.createPayoutsBatch, (ctx) => payoutsBatch(ctx), {
   // A run that died between two commits (same key, same body) is finished: its committed items answered from their records, the rest run now.
   resumeCommitted: (ctx, committed) => {
     const recorded = recordedItems(committed);

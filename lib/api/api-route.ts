@@ -104,6 +104,22 @@ async function run<P, A>(
 
 const envelope = (result: ApiResult) => json(result.status ?? 200, { status: 'success', message: result.message, data: result.data });
 
+/** What an API handler answers: its data, and which of its contract's success messages when the contract names several. */
+export interface ContractAnswer {
+  data: unknown;
+  message?: string;
+}
+
+/** The success answer of an operation: status and message as its contract declares them. */
+function contractResult(contract: Contract, answer: ContractAnswer): ApiResult {
+  const messages: readonly string[] = typeof contract.success.message === 'string' ? [contract.success.message] : contract.success.message;
+  const message = answer.message ?? (messages.length === 1 ? messages[0] : undefined);
+  // A message the contract does not name is this code's bug: a 500, never an answer the document does not describe.
+  if (message === undefined || !messages.includes(message))
+    throw new Error(`${contract.operationId} answered a message its contract does not name: ${message}`);
+  return { status: contract.success.status, message, data: answer.data };
+}
+
 export interface ApiRouteOptions<P = Record<string, string>> {
   /**
    * The handler's core call confirms, in the statement that moves the money,
@@ -118,13 +134,13 @@ export interface ApiRouteOptions<P = Record<string, string>> {
    * With an Idempotency-Key, the answer of a request whose transaction committed but whose
    * answer was lost (the process died in between), rebuilt from what the transaction returned.
    */
-  replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ApiResult | undefined>;
+  replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ContractAnswer | undefined>;
   /**
    * With an Idempotency-Key, for a request whose transactions each record their part: the handler
    * that finishes a run that died part way (answers what it committed, does the rest), or undefined
    * when `committed` cannot be resumed. Runs only once the dead run's claim is taken over.
    */
-  resumeCommitted?: (ctx: ApiContext<P>, committed: unknown) => (() => Promise<ApiResult>) | undefined;
+  resumeCommitted?: (ctx: ApiContext<P>, committed: unknown) => (() => Promise<ContractAnswer>) | undefined;
 }
 
 /**
@@ -133,9 +149,10 @@ export interface ApiRouteOptions<P = Record<string, string>> {
  */
 export function apiRoute<P = Record<string, string>>(
   contract: Contract,
-  handler: (ctx: ApiContext<P>) => Promise<ApiResult>,
+  handler: (ctx: ApiContext<P>) => Promise<ContractAnswer>,
   options: ApiRouteOptions<P> = {},
 ): NextHandler<P> {
+  const respond = (answer: ContractAnswer) => envelope(contractResult(contract, answer));
   return (req, { params }) => {
     const authorization = req.headers.get('authorization');
     const remembered = options.confirmsKey && req.method === 'POST' && !req.headers.has('idempotency-key') ? rememberedApiKey(authorization) : undefined;
@@ -156,7 +173,7 @@ export function apiRoute<P = Record<string, string>>(
           const result = await handler(apiCtx);
           // A remembered key was confirmed by the handler's statement: its use is noted as a lookup would have.
           if (remembered) noteKeyUsed(ctx.db, auth.apiKeyId);
-          return envelope(result);
+          return respond(result);
         }
         const { fingerprint, legacy } = requestFingerprints(req.method, new URL(req.url).pathname, raw);
         const replay = options.replayCommitted;
@@ -164,11 +181,11 @@ export function apiRoute<P = Record<string, string>>(
           replay &&
           (async (committed: unknown) => {
             const result = await replay(apiCtx, committed);
-            return result && envelope(result);
+            return result && respond(result);
           });
-        const answer = async (work: () => Promise<ApiResult>) => {
+        const answer = async (work: () => Promise<ContractAnswer>) => {
           try {
-            return envelope(await work());
+            return respond(await work());
           } catch (err) {
             if (err instanceof ServiceError) return errorResponse(err, ctx.requestId);
             throw err;

@@ -5,13 +5,10 @@ import { createCard } from '@/lib/cards/create-card';
 import { listCards } from '@/lib/cards/list-cards';
 
 export const POST = apiRoute(cardContracts.createCard, async ({ db, auth, actor, body }) => ({
-  status: 201,
-  message: 'Gift card created successfully',
   data: await createCard(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
 }));
 
 export const GET = apiRoute(cardContracts.listCards, async ({ db, auth, query }) => ({
-  message: 'Gift cards retrieved successfully',
   data: await listCards(db, {
     businessId: auth.businessId,
     mode: auth.mode,

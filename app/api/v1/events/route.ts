@@ -4,7 +4,6 @@ import { parsePageQuery } from '@/lib/pagination';
 import { listEvents } from '@/lib/webhooks/list-events';
 
 export const GET = apiRoute(eventContracts.listEvents, async ({ db, auth, query }) => ({
-  message: 'Events retrieved successfully',
   data: await listEvents(db, {
     businessId: auth.businessId,
     mode: auth.mode,

@@ -3,7 +3,6 @@ import { payoutContracts } from '@/lib/api/contracts/payouts';
 import { createTransfer } from '@/lib/payouts/create-transfer';
 
 export const POST = apiRoute(payoutContracts.createTransfer, async ({ db, auth, actor, body }) => ({
-  message: 'Transfer initiated successfully',
   data: await createTransfer(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
 }));
 

@@ -7,7 +7,6 @@ import { setCardStatus } from '@/lib/cards/set-card-status';
 type Params = { card_number: string };
 
 export const GET = apiRoute<Params>(cardContracts.getCard, async ({ db, auth, params }) => ({
-  message: 'Gift card retrieved successfully',
   data: await getCard(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number }),
 }));
 
@@ -18,7 +17,7 @@ export const PATCH = apiRoute<Params>(cardContracts.setCardStatus, async ({ db, 
 
 export const DELETE = apiRoute<Params>(cardContracts.cancelCard, async ({ db, auth, actor, params }) => {
   await cancelCard(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, actor });
-  return { message: 'Gift card cancelled successfully', data: null };
+  return { data: null };
 });
 
 export const { POST, PUT } = methodsNotAllowed('GET, PATCH, DELETE');

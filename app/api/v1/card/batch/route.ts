@@ -9,7 +9,7 @@ import { parseInput } from '@/lib/validation';
 export const POST = apiRoute(cardContracts.createCardsBatch, async ({ db, auth, actor, body }) => {
   const parsed = parseItems(batchItems(body, 'cards', MAX_CARDS_PER_BATCH, 'POST /card'), (item) => parseInput(createCardSchema, item));
   const results = await runParsed(parsed, (items) => issueCardsBatch(db, { businessId: auth.businessId, mode: auth.mode, actor, items }));
-  return { message: 'Gift card batch processed', data: { results: results.map(wireResult) } };
+  return { data: { results: results.map(wireResult) } };
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed('POST');

@@ -6,13 +6,10 @@ import { listPayments } from '@/lib/payments/list-payments';
 
 // 201 like POST /card: the payment is created, pending.
 export const POST = apiRoute(paymentContracts.createPayment, async ({ db, auth, actor, body }) => ({
-  status: 201,
-  message: 'Payment initiated successfully',
   data: await createPayment(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
 }));
 
 export const GET = apiRoute(paymentContracts.listPayments, async ({ db, auth, query }) => ({
-  message: 'Payments retrieved successfully',
   data: await listPayments(db, { businessId: auth.businessId, mode: auth.mode, page: parsePageQuery(query) }),
 }));
 

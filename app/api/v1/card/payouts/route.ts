@@ -8,20 +8,18 @@ import { listPayouts } from '@/lib/payouts/list-payouts';
 export const POST = apiRoute(
   payoutContracts.createPayout,
   async ({ db, auth, actor, body }) => ({
-    message: 'Payout initiated successfully',
     data: await createPayout(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
   }),
   {
     confirmsKey: true,
     replayCommitted: async ({ db, auth }, committed) => {
       const data = await committedPayoutAnswer(db, { businessId: auth.businessId, mode: auth.mode, committed });
-      return data && { message: 'Payout initiated successfully', data };
+      return data && { data };
     },
   },
 );
 
 export const GET = apiRoute(payoutContracts.listPayouts, async ({ db, auth, query }) => ({
-  message: 'Payouts retrieved successfully',
   data: await listPayouts(db, { businessId: auth.businessId, mode: auth.mode, page: parsePageQuery(query) }),
 }));
 

@@ -9,8 +9,6 @@ import { parseInput } from '@/lib/validation';
 type Params = { card_number: string };
 
 export const POST = apiRoute<Params>(holdContracts.placeHold, async ({ db, auth, actor, params, body }) => ({
-  status: 201,
-  message: 'Hold placed successfully',
   data: await placeTillHold(db, {
     businessId: auth.businessId,
     mode: auth.mode,
@@ -21,7 +19,6 @@ export const POST = apiRoute<Params>(holdContracts.placeHold, async ({ db, auth,
 }));
 
 export const GET = apiRoute<Params>(holdContracts.listCardHolds, async ({ db, auth, params, query }) => ({
-  message: 'Holds retrieved successfully',
   data: await listCardHolds(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, page: parsePageQuery(query) }),
 }));
 

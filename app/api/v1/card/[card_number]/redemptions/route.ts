@@ -7,7 +7,6 @@ import { parseInput } from '@/lib/validation';
 type Params = { card_number: string };
 
 export const POST = apiRoute<Params>(cardContracts.redeemCard, async ({ db, auth, actor, params, body }) => ({
-  message: 'Gift card redeemed successfully',
   data: await redeemCard(db, {
     businessId: auth.businessId,
     mode: auth.mode,

@@ -5,7 +5,6 @@ import { requireTillHold, toTillHold } from '@/lib/holds/till-hold-view';
 type Params = { hold_reference: string };
 
 export const GET = apiRoute<Params>(holdContracts.getHold, async ({ db, auth, params }) => ({
-  message: 'Hold retrieved successfully',
   data: toTillHold(await requireTillHold(db, auth.businessId, auth.mode, params.hold_reference)),
 }));
 

@@ -9,7 +9,7 @@ import { parsePayoutRequest } from '@/lib/payouts/payout-request';
 const payoutsBatch = async ({ db, auth, actor, body }: ApiContext<Record<string, string>>, recorded?: RecordedItem[]) => {
   const parsed = parseItems(batchItems(body, 'payouts', MAX_PAYOUTS_PER_BATCH, 'POST /card/payouts'), parsePayoutRequest);
   const results = await runParsed(parsed, (items) => createPayoutsBatch(db, { businessId: auth.businessId, mode: auth.mode, actor, items, recorded }));
-  return { message: 'Payout batch processed', data: { results: results.map(wireResult) } };
+  return { data: { results: results.map(wireResult) } };
 };
 
 export const POST = apiRoute(payoutContracts.createPayoutsBatch, (ctx) => payoutsBatch(ctx), {

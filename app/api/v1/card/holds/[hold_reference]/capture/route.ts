@@ -7,7 +7,6 @@ import { parseInput } from '@/lib/validation';
 type Params = { hold_reference: string };
 
 export const POST = apiRoute<Params>(holdContracts.captureHold, async ({ db, auth, actor, params, body }) => ({
-  message: 'Hold captured successfully',
   data: await captureHold(db, {
     businessId: auth.businessId,
     mode: auth.mode,

@@ -5,7 +5,6 @@ import { voidHold } from '@/lib/holds/void-hold';
 type Params = { hold_reference: string };
 
 export const POST = apiRoute<Params>(holdContracts.voidHold, async ({ db, auth, actor, params }) => ({
-  message: 'Hold voided successfully',
   data: await voidHold(db, { businessId: auth.businessId, mode: auth.mode, actor, reference: params.hold_reference }),
 }));
 

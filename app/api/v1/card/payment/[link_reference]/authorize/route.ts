@@ -5,7 +5,6 @@ import { authorizeLivePayment } from '@/lib/payments/authorize-live-payment';
 type Params = { link_reference: string };
 
 export const POST = apiRoute<Params>(paymentContracts.authorizePayment, async ({ db, auth, params, body }) => ({
-  message: 'Payment authorization sent',
   data: await authorizeLivePayment(db, { businessId: auth.businessId, mode: auth.mode, linkReference: params.link_reference, input: body }),
 }));
 

@@ -5,7 +5,6 @@ import { getPaymentStatus } from '@/lib/payments/get-payment-status';
 type Params = { link_reference: string };
 
 export const GET = apiRoute<Params>(paymentContracts.getPaymentStatus, async ({ db, auth, params }) => ({
-  message: 'Payment status retrieved successfully',
   data: await getPaymentStatus(db, { businessId: auth.businessId, mode: auth.mode, linkReference: params.link_reference }),
 }));
 

@@ -7,7 +7,6 @@ import { parseInput } from '@/lib/validation';
 type Params = { reference: string };
 
 export const POST = apiRoute<Params>(paymentContracts.refundPayment, async ({ db, auth, actor, params, body }) => ({
-  message: 'Refund initiated successfully',
   data: await refundPayment(db, { businessId: auth.businessId, mode: auth.mode, actor, reference: params.reference, ...parseInput(refundRequestSchema, body) }),
 }));
 

@@ -3,7 +3,6 @@ import { payoutContracts } from '@/lib/api/contracts/payouts';
 import { getPayoutStatus } from '@/lib/payouts/get-payout-status';
 
 export const GET = apiRoute<{ reference: string }>(payoutContracts.getPayoutStatus, async ({ db, auth, params }) => ({
-  message: 'Payout status retrieved successfully',
   data: await getPayoutStatus(db, { businessId: auth.businessId, mode: auth.mode, reference: params.reference }),
 }));
 

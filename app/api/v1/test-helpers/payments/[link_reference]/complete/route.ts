@@ -5,7 +5,6 @@ import { completeTestPayment } from '@/lib/payments/complete-test-payment';
 type Params = { link_reference: string };
 
 export const POST = apiRoute<Params>(paymentContracts.completePayment, async ({ db, auth, actor, params, body }) => ({
-  message: 'Payment completed',
   data: await completeTestPayment(db, { businessId: auth.businessId, mode: auth.mode, linkReference: params.link_reference, actor, input: body }),
 }));
 

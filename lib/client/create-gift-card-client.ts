@@ -1,9 +1,5 @@
-import type { cardContracts } from '../api/contracts/cards';
+import type { ApiContracts } from '../api/contracts/api-contracts';
 import type { DataOf, FilledPath } from '../api/contracts/contract';
-import type { eventContracts } from '../api/contracts/events';
-import type { holdContracts } from '../api/contracts/holds';
-import type { paymentContracts } from '../api/contracts/payments';
-import type { payoutContracts } from '../api/contracts/payouts';
 import type {
   ApiResponse,
   CaptureHoldInput,
@@ -41,7 +37,7 @@ function queryString(query: Query | undefined): string {
 const segment = encodeURIComponent;
 
 /** The API's operations by operationId, as their contracts declare them (types only: the client carries no server code). */
-type Contracts = typeof cardContracts & typeof payoutContracts & typeof paymentContracts & typeof holdContracts & typeof eventContracts;
+type Contracts = ApiContracts;
 type OperationId = keyof Contracts;
 
 /** One request of an operation: method and path as its contract declares them, which the compiler holds each method to. */

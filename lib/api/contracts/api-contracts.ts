@@ -5,6 +5,9 @@ import { holdContracts as holds } from './holds';
 import { paymentContracts as payments } from './payments';
 import { payoutContracts as payouts } from './payouts';
 
+/** The contracts by operationId, with their literal types: what the typed client is typed from. */
+export type ApiContracts = typeof cards & typeof payouts & typeof payments & typeof holds & typeof events;
+
 /** Every operation of `/api/v1` that takes an API key, in the order the OpenAPI document and the reference page show them. */
 export const API_CONTRACTS: readonly Contract[] = [
   cards.createCard,

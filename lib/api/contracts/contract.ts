@@ -71,6 +71,15 @@ export function defineContracts<const T extends Record<string, Omit<Contract, 'o
 /** The `data` of a contract's success answer. */
 export type DataOf<C extends Operation> = C['success']['data'] extends z.ZodType ? z.output<C['success']['data']> : null;
 
+/** What a client sends as the request body `Name` (its component name) of a contract; never for a name the contract lacks. */
+export type RequestOf<C, Name extends string> = C extends { body: { schemas: infer S } }
+  ? Name extends keyof S
+    ? S[Name] extends z.ZodType
+      ? z.input<S[Name]>
+      : never
+    : never
+  : never;
+
 /** The contract's path as a request spells it: each `{param}` is any text. */
 export type FilledPath<P extends string> = P extends `${infer A}{${string}}${infer B}` ? `${A}${string}${FilledPath<B>}` : P;
 

@@ -8,6 +8,7 @@ import { noteKeyUsed } from '../keys/key-last-used';
 import { requireScope } from '../keys/key-scopes';
 import type { Actor } from '../actor';
 import type { Contract, PublicContract } from './contracts/contract';
+import { contractResult, type ContractAnswer } from './contract-result';
 import { logger } from '../observability/logger';
 import { noteRequestOwner, requestIdOf } from '../observability/request-context';
 import { withIdempotency } from './idempotency';
@@ -103,22 +104,6 @@ async function run<P, A>(
 }
 
 const envelope = (result: ApiResult) => json(result.status ?? 200, { status: 'success', message: result.message, data: result.data });
-
-/** What an API handler answers: its data, and which of its contract's success messages when the contract names several. */
-export interface ContractAnswer {
-  data: unknown;
-  message?: string;
-}
-
-/** The success answer of an operation: status and message as its contract declares them. */
-function contractResult(contract: Contract, answer: ContractAnswer): ApiResult {
-  const messages: readonly string[] = typeof contract.success.message === 'string' ? [contract.success.message] : contract.success.message;
-  const message = answer.message ?? (messages.length === 1 ? messages[0] : undefined);
-  // A message the contract does not name is this code's bug: a 500, never an answer the document does not describe.
-  if (message === undefined || !messages.includes(message))
-    throw new Error(`${contract.operationId} answered a message its contract does not name: ${message}`);
-  return { status: contract.success.status, message, data: answer.data };
-}
 
 export interface ApiRouteOptions<P = Record<string, string>> {
   /**

@@ -45,7 +45,7 @@ export interface OperationObject {
   summary: string;
   description?: string;
   security?: unknown[];
-  /** The API key scope the operation needs (lib/keys/key-scopes.ts). */
+  /** The API key scope the operation needs (its contract in lib/api/contracts). */
   'x-required-scope'?: string;
   parameters?: Parameter[];
   requestBody?: { content: { 'application/json': { schema: JsonSchema; examples?: Record<string, { value: unknown }>; example?: unknown } } };

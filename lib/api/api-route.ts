@@ -7,6 +7,8 @@ import { authenticateApiKey, rememberedApiKey, type ApiKeyAuth } from '../keys/a
 import { noteKeyUsed } from '../keys/key-last-used';
 import { requireScope } from '../keys/key-scopes';
 import type { Actor } from '../actor';
+import type { Contract, PublicContract } from './contracts/contract';
+import { contractResult, type ContractAnswer } from './contract-result';
 import { logger } from '../observability/logger';
 import { noteRequestOwner, requestIdOf } from '../observability/request-context';
 import { withIdempotency } from './idempotency';
@@ -117,17 +119,25 @@ export interface ApiRouteOptions<P = Record<string, string>> {
    * With an Idempotency-Key, the answer of a request whose transaction committed but whose
    * answer was lost (the process died in between), rebuilt from what the transaction returned.
    */
-  replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ApiResult | undefined>;
+  replayCommitted?: (ctx: ApiContext<P>, committed: unknown) => Promise<ContractAnswer | undefined>;
   /**
    * With an Idempotency-Key, for a request whose transactions each record their part: the handler
    * that finishes a run that died part way (answers what it committed, does the rest), or undefined
    * when `committed` cannot be resumed. Runs only once the dead run's claim is taken over.
    */
-  resumeCommitted?: (ctx: ApiContext<P>, committed: unknown) => (() => Promise<ApiResult>) | undefined;
+  resumeCommitted?: (ctx: ApiContext<P>, committed: unknown) => (() => Promise<ContractAnswer>) | undefined;
 }
 
-/** The REST API's one wrapper: API key, its scope, mode, body, idempotency, envelope and error mapping. */
-export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P>) => Promise<ApiResult>, options: ApiRouteOptions<P> = {}): NextHandler<P> {
+/**
+ * The REST API's one wrapper: API key, the scope its contract names, mode, body, idempotency, envelope
+ * and error mapping. `contract` is the operation this route file serves (lib/api/contracts).
+ */
+export function apiRoute<P = Record<string, string>>(
+  contract: Contract,
+  handler: (ctx: ApiContext<P>) => Promise<ContractAnswer>,
+  options: ApiRouteOptions<P> = {},
+): NextHandler<P> {
+  const respond = (answer: ContractAnswer) => envelope(contractResult(contract, answer));
   return (req, { params }) => {
     const authorization = req.headers.get('authorization');
     const remembered = options.confirmsKey && req.method === 'POST' && !req.headers.has('idempotency-key') ? rememberedApiKey(authorization) : undefined;
@@ -137,7 +147,7 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
       async (_, db) => {
         await limitApiKey(db, authorization);
         const auth = remembered ?? (await authenticateApiKey(db, authorization));
-        requireScope(auth.scopes, req.method, req.url);
+        requireScope(auth.scopes, contract.scope);
         noteRequestOwner(auth.businessId, auth.mode);
         return auth;
       },
@@ -148,7 +158,7 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
           const result = await handler(apiCtx);
           // A remembered key was confirmed by the handler's statement: its use is noted as a lookup would have.
           if (remembered) noteKeyUsed(ctx.db, auth.apiKeyId);
-          return envelope(result);
+          return respond(result);
         }
         const { fingerprint, legacy } = requestFingerprints(req.method, new URL(req.url).pathname, raw);
         const replay = options.replayCommitted;
@@ -156,11 +166,11 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
           replay &&
           (async (committed: unknown) => {
             const result = await replay(apiCtx, committed);
-            return result && envelope(result);
+            return result && respond(result);
           });
-        const answer = async (work: () => Promise<ApiResult>) => {
+        const answer = async (work: () => Promise<ContractAnswer>) => {
           try {
-            return envelope(await work());
+            return respond(await work());
           } catch (err) {
             if (err instanceof ServiceError) return errorResponse(err, ctx.requestId);
             throw err;
@@ -181,6 +191,9 @@ export function apiRoute<P = Record<string, string>>(handler: (ctx: ApiContext<P
     );
   };
 }
+
+/** An operation of `/api/v1` served without a key (documentation): the handler as it is, tied to its contract. */
+export const publicRoute = (_contract: PublicContract, handler: (req: Request) => Response): ((req: Request) => Response) => handler;
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(sha256Hex(given));

@@ -1,34 +1,19 @@
+import type { ApiContracts } from '../api/contracts/api-contracts';
+import type { DataOf, FilledPath } from '../api/contracts/contract';
 import type {
   ApiResponse,
-  CardBatchResults,
-  Bank,
   CaptureHoldInput,
-  CardPage,
   CreateCardInput,
   CreatePaymentInput,
   CreatePayoutInput,
   CreateTransferInput,
-  EventPage,
-  GiftCard,
-  Hold,
-  HoldPage,
   ListCardsQuery,
   ListEventsQuery,
   PageQuery,
-  PaymentCreated,
-  PaymentPage,
-  PaymentRecord,
-  PayoutBatchResults,
-  PayoutCreated,
-  PayoutPage,
-  PayoutStatus,
   PlaceHoldInput,
   PostOptions,
   RedeemCardInput,
-  Redemption,
-  Refund,
   RefundPaymentInput,
-  TransferCreated,
 } from './types';
 
 export interface GiftCardClientOptions {
@@ -51,6 +36,19 @@ function queryString(query: Query | undefined): string {
 
 const segment = encodeURIComponent;
 
+/** The API's operations by operationId, as their contracts declare them (types only: the client carries no server code). */
+type Contracts = ApiContracts;
+type OperationId = keyof Contracts;
+
+/** One request of an operation: method and path as its contract declares them, which the compiler holds each method to. */
+interface Request<Id extends OperationId> {
+  method: Uppercase<Contracts[Id]['method']>;
+  path: FilledPath<Contracts[Id]['path']>;
+  query?: Query;
+  body?: unknown;
+  post?: PostOptions;
+}
+
 /**
  * A typed client of the gift card API, thin over fetch. Every method resolves
  * to the API's envelope: narrow on `status` ('success' carries `data`,
@@ -61,11 +59,15 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
 
-  async function call<T>(method: string, path: string, body?: unknown, post?: PostOptions): Promise<ApiResponse<T>> {
+  async function call<Id extends OperationId>(req: Request<Id>): Promise<ApiResponse<DataOf<Contracts[Id]>>> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (post?.idempotencyKey !== undefined) headers['idempotency-key'] = post.idempotencyKey;
-    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    if (req.post?.idempotencyKey !== undefined) headers['idempotency-key'] = req.post.idempotencyKey;
+    const res = await doFetch(`${base}${req.path}${queryString(req.query)}`, {
+      method: req.method,
+      headers,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+    });
     const text = await res.text();
     const meta = { httpStatus: res.status, requestId: res.headers.get('x-request-id') };
     try {
@@ -78,52 +80,59 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
   }
 
   return {
-    createCard: (input: CreateCardInput, opts?: PostOptions) => call<GiftCard>('POST', '/card', input, opts),
+    createCard: (input: CreateCardInput, opts?: PostOptions) => call<'createCard'>({ method: 'POST', path: '/card', body: input, post: opts }),
     /** Up to 1,000 cards in one call; each result is the card or the error POST /card would have answered, in order. */
-    createCardsBatch: (cards: CreateCardInput[], opts?: PostOptions) => call<CardBatchResults>('POST', '/card/batch', { cards }, opts),
-    listCards: (query?: ListCardsQuery) => call<CardPage>('GET', `/card${queryString({ ...query })}`),
-    getCard: (cardNumber: string) => call<GiftCard>('GET', `/card/${segment(cardNumber)}`),
-    setCardStatus: (cardNumber: string, status: 'enable' | 'disable') => call<GiftCard>('PATCH', `/card/${segment(cardNumber)}`, { status }),
-    cancelCard: (cardNumber: string) => call<null>('DELETE', `/card/${segment(cardNumber)}`),
+    createCardsBatch: (cards: CreateCardInput[], opts?: PostOptions) =>
+      call<'createCardsBatch'>({ method: 'POST', path: '/card/batch', body: { cards }, post: opts }),
+    listCards: (query?: ListCardsQuery) => call<'listCards'>({ method: 'GET', path: '/card', query: { ...query } }),
+    getCard: (cardNumber: string) => call<'getCard'>({ method: 'GET', path: `/card/${segment(cardNumber)}` }),
+    setCardStatus: (cardNumber: string, status: 'enable' | 'disable') =>
+      call<'setCardStatus'>({ method: 'PATCH', path: `/card/${segment(cardNumber)}`, body: { status } }),
+    cancelCard: (cardNumber: string) => call<'cancelCard'>({ method: 'DELETE', path: `/card/${segment(cardNumber)}` }),
     /** Spends amount of the card at your business (a till); the answer holds the card's balance after. */
     redeemCard: (cardNumber: string, input: RedeemCardInput, opts?: PostOptions) =>
-      call<Redemption>('POST', `/card/${segment(cardNumber)}/redemptions`, input, opts),
+      call<'redeemCard'>({ method: 'POST', path: `/card/${segment(cardNumber)}/redemptions`, body: input, post: opts }),
     /** Sets amount of the card aside for a till until captured, voided or expired. */
-    placeHold: (cardNumber: string, input: PlaceHoldInput, opts?: PostOptions) => call<Hold>('POST', `/card/${segment(cardNumber)}/holds`, input, opts),
-    listCardHolds: (cardNumber: string, query?: PageQuery) => call<HoldPage>('GET', `/card/${segment(cardNumber)}/holds${queryString({ ...query })}`),
-    getHold: (holdReference: string) => call<Hold>('GET', `/card/holds/${segment(holdReference)}`),
+    placeHold: (cardNumber: string, input: PlaceHoldInput, opts?: PostOptions) =>
+      call<'placeHold'>({ method: 'POST', path: `/card/${segment(cardNumber)}/holds`, body: input, post: opts }),
+    listCardHolds: (cardNumber: string, query?: PageQuery) =>
+      call<'listCardHolds'>({ method: 'GET', path: `/card/${segment(cardNumber)}/holds`, query: { ...query } }),
+    getHold: (holdReference: string) => call<'getHold'>({ method: 'GET', path: `/card/holds/${segment(holdReference)}` }),
     /** Redeems the hold; without an amount, the whole of it. The rest goes back to the card. */
     captureHold: (holdReference: string, input: CaptureHoldInput = {}, opts?: PostOptions) =>
-      call<Hold>('POST', `/card/holds/${segment(holdReference)}/capture`, input, opts),
-    voidHold: (holdReference: string, opts?: PostOptions) => call<Hold>('POST', `/card/holds/${segment(holdReference)}/void`, {}, opts),
+      call<'captureHold'>({ method: 'POST', path: `/card/holds/${segment(holdReference)}/capture`, body: input, post: opts }),
+    voidHold: (holdReference: string, opts?: PostOptions) =>
+      call<'voidHold'>({ method: 'POST', path: `/card/holds/${segment(holdReference)}/void`, body: {}, post: opts }),
 
-    createPayout: (input: CreatePayoutInput, opts?: PostOptions) => call<PayoutCreated>('POST', '/card/payouts', input, opts),
+    createPayout: (input: CreatePayoutInput, opts?: PostOptions) => call<'createPayout'>({ method: 'POST', path: '/card/payouts', body: input, post: opts }),
     /** Up to 100 payouts made in order, as if sent one after another; each result is the payout or its error, in order. */
-    createPayoutsBatch: (payouts: CreatePayoutInput[], opts?: PostOptions) => call<PayoutBatchResults>('POST', '/card/payouts/batch', { payouts }, opts),
-    listPayouts: (query?: PageQuery) => call<PayoutPage>('GET', `/card/payouts${queryString({ ...query })}`),
-    getPayoutStatus: (reference: string) => call<PayoutStatus>('GET', `/card/payout/${segment(reference)}/status`),
-    createTransfer: (input: CreateTransferInput, opts?: PostOptions) => call<TransferCreated>('POST', '/transfers', input, opts),
-    listBanks: () => call<Bank[]>('GET', '/banks'),
+    createPayoutsBatch: (payouts: CreatePayoutInput[], opts?: PostOptions) =>
+      call<'createPayoutsBatch'>({ method: 'POST', path: '/card/payouts/batch', body: { payouts }, post: opts }),
+    listPayouts: (query?: PageQuery) => call<'listPayouts'>({ method: 'GET', path: '/card/payouts', query: { ...query } }),
+    getPayoutStatus: (reference: string) => call<'getPayoutStatus'>({ method: 'GET', path: `/card/payout/${segment(reference)}/status` }),
+    createTransfer: (input: CreateTransferInput, opts?: PostOptions) => call<'createTransfer'>({ method: 'POST', path: '/transfers', body: input, post: opts }),
+    listBanks: () => call<'listBanks'>({ method: 'GET', path: '/banks' }),
 
-    createPayment: (input: CreatePaymentInput, opts?: PostOptions) => call<PaymentCreated>('POST', '/card/payments', input, opts),
-    listPayments: (query?: PageQuery) => call<PaymentPage>('GET', `/card/payments${queryString({ ...query })}`),
-    getPaymentStatus: (linkReference: string) => call<PaymentRecord>('GET', `/card/payment/${segment(linkReference)}/status`),
+    createPayment: (input: CreatePaymentInput, opts?: PostOptions) =>
+      call<'createPayment'>({ method: 'POST', path: '/card/payments', body: input, post: opts }),
+    listPayments: (query?: PageQuery) => call<'listPayments'>({ method: 'GET', path: '/card/payments', query: { ...query } }),
+    getPaymentStatus: (linkReference: string) => call<'getPaymentStatus'>({ method: 'GET', path: `/card/payment/${segment(linkReference)}/status` }),
     /** Live direct charges whose next_action is otp: sends the customer's one-time code. */
     authorizePayment: (linkReference: string, otp: string, opts?: PostOptions) =>
-      call<PaymentRecord>('POST', `/card/payment/${segment(linkReference)}/authorize`, { otp }, opts),
+      call<'authorizePayment'>({ method: 'POST', path: `/card/payment/${segment(linkReference)}/authorize`, body: { otp }, post: opts }),
     /** Refunds a paid top-up; without an amount, what is left of it. */
     refundPayment: (linkReference: string, input: RefundPaymentInput = {}, opts?: PostOptions) =>
-      call<Refund>('POST', `/card/payments/${segment(linkReference)}/refund`, input, opts),
+      call<'refundPayment'>({ method: 'POST', path: `/card/payments/${segment(linkReference)}/refund`, body: input, post: opts }),
 
-    listEvents: (query?: ListEventsQuery) => call<EventPage>('GET', `/events${queryString({ ...query })}`),
+    listEvents: (query?: ListEventsQuery) => call<'listEvents'>({ method: 'GET', path: '/events', query: { ...query } }),
 
     /** Test keys only: plays the bank's status update for a pending bank payout or transfer. */
     settlePayout: (reference: string, status: 'success' | 'failed', opts?: PostOptions) =>
-      call<PayoutStatus>('POST', `/test-helpers/payouts/${segment(reference)}/settle`, { status }, opts),
+      call<'settlePayout'>({ method: 'POST', path: `/test-helpers/payouts/${segment(reference)}/settle`, body: { status }, post: opts }),
     /** Test keys only: plays the processor for a pending payment. */
     completePayment: (linkReference: string, status: 'success' | 'failed' | 'cancelled', opts?: PostOptions) =>
-      call<PaymentRecord>('POST', `/test-helpers/payments/${segment(linkReference)}/complete`, { status }, opts),
-  };
+      call<'completePayment'>({ method: 'POST', path: `/test-helpers/payments/${segment(linkReference)}/complete`, body: { status }, post: opts }),
+  } satisfies Record<OperationId, (...args: never[]) => Promise<ApiResponse<unknown>>>;
 }
 
 export type GiftCardClient = ReturnType<typeof createGiftCardClient>;

@@ -1,45 +1,29 @@
-import type { z } from 'zod';
-import type { createCardSchema } from '../cards/create-card';
-import type { createPaymentSchema } from '../payments/create-payment';
-import type { schemas as payoutRequestSchemas } from '../payouts/payout-request';
-import type { transferSchema } from '../payouts/create-transfer';
-import type { captureRequestSchema, holdRequestSchema } from '../holds/till-hold-request';
-import type { redemptionRequestSchema } from '../redemptions/redemption-request';
-import type { refundRequestSchema } from '../refunds/refund-request';
+import type { ApiContracts } from '../api/contracts/api-contracts';
+import type { RequestOf } from '../api/contracts/contract';
 
+export type { CardBatchResults, CardPage, GiftCard, Redemption } from '../api/contracts/cards';
+export type { EventItem, EventPage, HoldEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
+export type { Hold, HoldPage } from '../api/contracts/holds';
+export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
 export type {
   Bank,
   BankPayoutCreated,
   B2BPayoutCreated,
-  CardBatchResults,
-  CardPage,
   CardToCardPayoutCreated,
-  EventItem,
-  EventPage,
-  GiftCard,
-  Hold,
-  HoldEvent,
-  HoldPage,
-  PaymentCreated,
-  PaymentEvent,
-  PaymentPage,
-  PaymentRecord,
   PayoutBatchResults,
   PayoutCreated,
-  PayoutEvent,
   PayoutPage,
   PayoutStatus,
-  Redemption,
-  RedemptionEvent,
-  Refund,
-  RefundEvent,
   TransferCreated,
-} from '../openapi/response-schemas';
+} from '../api/contracts/payouts';
 
-export type RefundPaymentInput = z.input<typeof refundRequestSchema>;
-export type RedeemCardInput = z.input<typeof redemptionRequestSchema>;
-export type PlaceHoldInput = z.input<typeof holdRequestSchema>;
-export type CaptureHoldInput = z.input<typeof captureRequestSchema>;
+/** The body of operation `Id` named `Name` in its contract, as a client sends it. */
+type Body<Id extends keyof ApiContracts, Name extends string> = RequestOf<ApiContracts[Id], Name>;
+
+export type RefundPaymentInput = Body<'refundPayment', 'RefundPaymentRequest'>;
+export type RedeemCardInput = Body<'redeemCard', 'RedeemCardRequest'>;
+export type PlaceHoldInput = Body<'placeHold', 'PlaceHoldRequest'>;
+export type CaptureHoldInput = Body<'captureHold', 'CaptureHoldRequest'>;
 
 export interface SuccessEnvelope<T> {
   status: 'success';
@@ -62,13 +46,13 @@ export type ApiResponse<T> = (SuccessEnvelope<T> | ErrorEnvelope) & { httpStatus
 /** Amounts go over the wire as integers of minor units; some routes type-check them after parsing, so their zod input says unknown. */
 type WithAmount<T> = Omit<T, 'amount'> & { amount: number };
 
-export type CreateCardInput = z.input<typeof createCardSchema>;
-export type B2BPayoutInput = WithAmount<z.input<typeof payoutRequestSchemas.b2b>> & { charge_payer?: 'business' | 'customer' };
-export type CardToCardPayoutInput = WithAmount<z.input<typeof payoutRequestSchemas.card_to_card>> & { charge_payer?: 'sender' | 'receiver' };
-export type BankPayoutInput = WithAmount<z.input<typeof payoutRequestSchemas.bank>> & { charge_payer?: 'business' | 'customer' };
+export type CreateCardInput = Body<'createCard', 'CreateCardRequest'>;
+export type B2BPayoutInput = WithAmount<Body<'createPayout', 'B2BPayoutRequest'>> & { charge_payer?: 'business' | 'customer' };
+export type CardToCardPayoutInput = WithAmount<Body<'createPayout', 'CardToCardPayoutRequest'>> & { charge_payer?: 'sender' | 'receiver' };
+export type BankPayoutInput = WithAmount<Body<'createPayout', 'BankPayoutRequest'>> & { charge_payer?: 'business' | 'customer' };
 export type CreatePayoutInput = B2BPayoutInput | CardToCardPayoutInput | BankPayoutInput;
-export type CreateTransferInput = WithAmount<z.input<typeof transferSchema>>;
-export type CreatePaymentInput = z.input<typeof createPaymentSchema>;
+export type CreateTransferInput = WithAmount<Body<'createTransfer', 'TransferRequest'>>;
+export type CreatePaymentInput = Body<'createPayment', 'CreatePaymentRequest'>;
 
 export interface PageQuery {
   page?: number;

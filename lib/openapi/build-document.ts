@@ -2,24 +2,24 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhooks/delivery-worker';
 import { ERRORS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../api/read-body';
-import { requiredScope } from '../keys/key-scopes';
+import { API_CONTRACTS } from '../api/contracts/api-contracts';
+import { openApiDocumentContract } from '../api/contracts/documentation';
+import type { Operation as Declared } from '../api/contracts/contract';
+import { responseRegistry } from '../api/contracts/schemas';
 import type { ApiKeyScope } from '../validation';
-import * as ex from './examples';
-import { commonErrors, ERROR_CONDITIONS, OPERATIONS, type Operation } from './operations';
-import {
-  expiryEventSchema,
-  holdEventSchema,
-  paymentEventSchema,
-  payoutEventSchema,
-  redemptionEventSchema,
-  refundEventSchema,
-  responseRegistry,
-} from './response-schemas';
+import { ADMIN_OPERATIONS } from './admin-operations';
+import { type Api, commonErrors, ERROR_CONDITIONS } from './error-conditions';
+import { type Json, ref, webhookItems } from './webhook-items';
 
-// biome-ignore lint/suspicious/noExplicitAny: the document is loose JSON built by hand; tests/openapi.test.ts validates its shape against the OpenAPI schema
-type Json = Record<string, any>;
+/** One operation of the document: a contract of /api/v1 (with its scope), the public document itself, or a back office operation. */
+type Operation = Declared & { api: Api; scope?: ApiKeyScope; public?: boolean };
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** The document's operations in the order it lists them: the API's contracts, then the back office. */
+const OPERATIONS: Operation[] = [
+  ...API_CONTRACTS.map((c) => ({ ...c, api: 'v1' as const })),
+  { ...openApiDocumentContract, api: 'v1' },
+  ...ADMIN_OPERATIONS.map((op) => ({ ...op, api: 'admin' as const })),
+];
 
 /** zod's JSON Schema of a request, as a client may send it; `$schema` dropped (OpenAPI 3.1 documents use 2020-12). */
 function requestSchema(schema: z.ZodType): Json {
@@ -70,7 +70,7 @@ function dataSchema(data: z.ZodType | null): Json {
   throw new Error('Response data must be a registered schema, an array of one, or null');
 }
 
-const messageSchema = (message: string | string[]) => (Array.isArray(message) ? { enum: message } : { const: message });
+const messageSchema = (message: string | readonly string[]) => (typeof message === 'string' ? { const: message } : { enum: message });
 
 function errorExample(code: ErrorCode): Json {
   return {
@@ -137,8 +137,8 @@ function errorResponses(op: Operation): Record<string, Json> {
   return out;
 }
 
-/** The scope an API key needs for this operation (lib/keys/key-scopes.ts), read from the same table the API checks. */
-const scopeOf = (op: Operation) => (op.api === 'v1' && !op.public ? requiredScope(op.method.toUpperCase(), `/api/v1${op.path}`) : undefined);
+/** The scope an API key needs for this operation: its contract's, the one apiRoute checks. */
+const scopeOf = (op: Operation) => op.scope;
 
 /** An operation's 403, saying which scope it needs and showing the refusal a key without it gets. */
 function scopeRefusal(response: Json, scope: ApiKeyScope): Json {
@@ -184,7 +184,7 @@ function operationObject(op: Operation): Json {
         content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } },
       }
     : {
-        description: Array.isArray(op.success.message) ? op.success.message.join(' / ') : op.success.message,
+        description: typeof op.success.message === 'string' ? op.success.message : op.success.message.join(' / '),
         headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
         content: {
           'application/json': {
@@ -197,7 +197,7 @@ function operationObject(op: Operation): Json {
             examples: Object.fromEntries(
               Object.entries(op.success.examples).map(([name, data]) => [
                 name,
-                { value: { status: 'success', message: Array.isArray(op.success.message) ? op.success.message[0] : op.success.message, data } },
+                { value: { status: 'success', message: typeof op.success.message === 'string' ? op.success.message : op.success.message[0], data } },
               ]),
             ),
           },
@@ -227,84 +227,6 @@ function operationObject(op: Operation): Json {
   }
   out.responses = { [String(op.success.status)]: success, ...errorResponses(op) };
   return out;
-}
-
-const signatureHeaders: Json[] = [
-  {
-    name: 'service-signature',
-    in: 'header',
-    required: true,
-    description: 'Lowercase hex HMAC-SHA256 with the webhook secret as key over the secret itself (SPEC.md). During a rotation: the previous secret’s value.',
-    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-  },
-  {
-    name: 'x-service-signature',
-    in: 'header',
-    required: true,
-    description: 'Lowercase hex HMAC-SHA256 with the whole secret string as key over the raw body. During a rotation: the previous secret’s value.',
-    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-  },
-  {
-    name: 'service-signature-next',
-    in: 'header',
-    required: false,
-    description: 'Only during a secret rotation: service-signature computed with the new secret.',
-    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-  },
-  {
-    name: 'x-service-signature-next',
-    in: 'header',
-    required: false,
-    description: 'Only during a secret rotation: x-service-signature computed with the new secret.',
-    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-  },
-  {
-    name: 'webhook-id',
-    in: 'header',
-    required: true,
-    description: 'Standard Webhooks: the event id, the same on every attempt (deduplicate on it).',
-    schema: { type: 'string' },
-  },
-  {
-    name: 'webhook-timestamp',
-    in: 'header',
-    required: true,
-    description: 'Standard Webhooks: seconds since the epoch of this attempt; refuse old ones.',
-    schema: { type: 'string', pattern: '^\\d+$' },
-  },
-  {
-    name: 'webhook-signature',
-    in: 'header',
-    required: true,
-    description:
-      'Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded bytes after `whsec_` (a secret without that prefix: its UTF-8 bytes). During a rotation it carries both signatures, space-separated, the new one first.',
-    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
-  },
-];
-
-const retries = DEFAULT_RETRY_SCHEDULE_MS.map((ms) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`)).join(
-  ', ',
-);
-
-function webhookItem(event: string, schema: z.ZodType, example: unknown, summary: string): Json {
-  const id = responseRegistry.get(schema)!.id;
-  return {
-    post: {
-      operationId: `${event.replace('.', '_')}_webhook`,
-      tags: ['Webhooks'],
-      summary,
-      description: `Sent to your registered URL when it happens. Answer 2xx within 15 s; anything else is retried after ${retries}. 410 Gone stops deliveries to the URL until it is registered again. Deliveries can repeat: deduplicate on webhook-id.`,
-      parameters: signatureHeaders,
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { allOf: [ref(id)], properties: { event: { const: event } } }, example } },
-      },
-      responses: {
-        '200': { description: 'Received (any 2xx)' },
-        '410': { description: 'Gone: stop sending to this URL' },
-      },
-    },
-  };
 }
 
 /** The OpenAPI 3.1 document of the REST API and the back office, from the schemas the routes parse with. */
@@ -348,77 +270,7 @@ export function buildDocument(): Json {
       { name: 'Webhooks', description: 'What the service sends to your URL' },
     ],
     paths,
-    webhooks: {
-      'payment.success': webhookItem('payment.success', paymentEventSchema, ex.paymentEventExample, 'A card was topped up'),
-      'payment.failed': webhookItem(
-        'payment.failed',
-        paymentEventSchema,
-        { ...ex.paymentEventExample, event: 'payment.failed', status: 'failed' },
-        'A payment failed',
-      ),
-      'payment.cancelled': webhookItem(
-        'payment.cancelled',
-        paymentEventSchema,
-        { ...ex.paymentEventExample, event: 'payment.cancelled', status: 'cancelled' },
-        'A payment was cancelled',
-      ),
-      'payment.refunded': webhookItem(
-        'payment.refunded',
-        refundEventSchema,
-        ex.refundEventExample,
-        'Beyond SPEC.md: a paid top-up was refunded in full or in part (the card was debited; the payer is being repaid)',
-      ),
-      'payment.refund_failed': webhookItem(
-        'payment.refund_failed',
-        refundEventSchema,
-        {
-          ...ex.refundEventExample,
-          event: 'payment.refund_failed',
-          status: 'failed',
-          refunded_amount: 0,
-          failure_reason: 'The payment provider refused the refund.',
-        },
-        'Beyond SPEC.md: the provider refused a live refund; the debit went back to the card (or the business account)',
-      ),
-      'card.redeemed': webhookItem(
-        'card.redeemed',
-        redemptionEventSchema,
-        ex.redemptionEventExample,
-        'Beyond SPEC.md: a card was spent at your business (a till or the dashboard); the money reached your business account less the fee',
-      ),
-      'hold.created': webhookItem(
-        'hold.created',
-        holdEventSchema,
-        { ...ex.holdEventExample, event: 'hold.created', status: 'held', captured_amount: undefined, fee: undefined, available_amount: 2500 },
-        'Beyond SPEC.md: a till set money of a card aside (POST /card/{card_number}/holds)',
-      ),
-      'hold.captured': webhookItem(
-        'hold.captured',
-        holdEventSchema,
-        ex.holdEventExample,
-        'Beyond SPEC.md: a hold was captured: captured_amount reached your business account less the fee, the rest went back to the card',
-      ),
-      'hold.voided': webhookItem(
-        'hold.voided',
-        holdEventSchema,
-        { ...ex.holdEventExample, event: 'hold.voided', status: 'voided', captured_amount: undefined, fee: undefined, available_amount: 7500 },
-        'Beyond SPEC.md: a hold was voided; its money is back on the card',
-      ),
-      'hold.expired': webhookItem(
-        'hold.expired',
-        holdEventSchema,
-        { ...ex.holdEventExample, event: 'hold.expired', status: 'expired', captured_amount: undefined, fee: undefined, available_amount: 7500 },
-        'Beyond SPEC.md: a hold reached expires_at uncaptured; the service released its money to the card',
-      ),
-      'card.expired': webhookItem(
-        'card.expired',
-        expiryEventSchema,
-        ex.expiryEventExample,
-        "Beyond SPEC.md: a card reached its expiry date; its whole balance moved to the business's breakage account and the card is read-only",
-      ),
-      'payout.success': webhookItem('payout.success', payoutEventSchema, ex.payoutEventExamples.card_to_card, 'A payout or top-up completed'),
-      'payout.failed': webhookItem('payout.failed', payoutEventSchema, ex.payoutEventExamples.bank, 'A bank payout or top-up failed'),
-    },
+    webhooks: webhookItems(),
     components: {
       schemas,
       securitySchemes: {

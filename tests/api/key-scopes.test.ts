@@ -67,7 +67,7 @@ async function fixture(): Promise<Fixture> {
 }
 
 /**
- * The scope each operation needs, stated here by hand rather than read from OPERATION_SCOPES, the table under
+ * The scope each operation needs, stated here by hand rather than read from the contracts (lib/api/contracts), the declarations under
  * test: moving an operation that moves money to another scope must fail this file.
  */
 const SCOPE_OF: Record<string, ApiKeyScope> = {

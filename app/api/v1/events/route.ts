@@ -1,9 +1,9 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { eventContracts } from '@/lib/api/contracts/events';
 import { parsePageQuery } from '@/lib/pagination';
 import { listEvents } from '@/lib/webhooks/list-events';
 
-export const GET = apiRoute(async ({ db, auth, query }) => ({
-  message: 'Events retrieved successfully',
+export const GET = apiRoute(eventContracts.listEvents, async ({ db, auth, query }) => ({
   data: await listEvents(db, {
     businessId: auth.businessId,
     mode: auth.mode,

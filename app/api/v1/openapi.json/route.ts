@@ -1,4 +1,5 @@
-import { methodsNotAllowed } from '@/lib/api/api-route';
+import { methodsNotAllowed, publicRoute } from '@/lib/api/api-route';
+import { openApiDocumentContract } from '@/lib/api/contracts/documentation';
 import checkedIn from '@/openapi.json';
 import { readSettings } from '@/lib/config';
 
@@ -10,7 +11,7 @@ interface Server {
 const document = checkedIn as unknown as { servers: Server[]; paths: Record<string, { servers?: Server[] }> };
 
 /** The checked-in OpenAPI document, unauthenticated (it is documentation), with this deployment's APP_URL as the servers' default. */
-export function GET() {
+export const GET = publicRoute(openApiDocumentContract, () => {
   const appUrl = readSettings().appUrl;
   const withOrigin = (servers: Server[]) =>
     servers.map((s) => (s.variables?.app_url ? { ...s, variables: { ...s.variables, app_url: { ...s.variables.app_url, default: appUrl } } } : s));
@@ -18,6 +19,6 @@ export function GET() {
     Object.entries(document.paths).map(([path, item]) => [path, item.servers ? { ...item, servers: withOrigin(item.servers) } : item]),
   );
   return Response.json({ ...checkedIn, servers: withOrigin(document.servers), paths }, { headers: { 'cache-control': 'public, max-age=300' } });
-}
+});
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed('GET');

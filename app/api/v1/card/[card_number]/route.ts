@@ -1,23 +1,23 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { cardContracts } from '@/lib/api/contracts/cards';
 import { cancelCard } from '@/lib/cards/cancel-card';
 import { getCard } from '@/lib/cards/get-card';
 import { setCardStatus } from '@/lib/cards/set-card-status';
 
 type Params = { card_number: string };
 
-export const GET = apiRoute<Params>(async ({ db, auth, params }) => ({
-  message: 'Gift card retrieved successfully',
+export const GET = apiRoute<Params>(cardContracts.getCard, async ({ db, auth, params }) => ({
   data: await getCard(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number }),
 }));
 
-export const PATCH = apiRoute<Params>(async ({ db, auth, actor, params, body }) => {
+export const PATCH = apiRoute<Params>(cardContracts.setCardStatus, async ({ db, auth, actor, params, body }) => {
   const { card, action } = await setCardStatus(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, actor, input: body });
   return { message: `Gift card ${action}d successfully`, data: card };
 });
 
-export const DELETE = apiRoute<Params>(async ({ db, auth, actor, params }) => {
+export const DELETE = apiRoute<Params>(cardContracts.cancelCard, async ({ db, auth, actor, params }) => {
   await cancelCard(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, actor });
-  return { message: 'Gift card cancelled successfully', data: null };
+  return { data: null };
 });
 
 export const { POST, PUT } = methodsNotAllowed('GET, PATCH, DELETE');

@@ -1,25 +1,25 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { payoutContracts } from '@/lib/api/contracts/payouts';
 import { parsePageQuery } from '@/lib/pagination';
 import { createPayout } from '@/lib/payouts/create-payout';
 import { committedPayoutAnswer } from '@/lib/payouts/payout-answer';
 import { listPayouts } from '@/lib/payouts/list-payouts';
 
 export const POST = apiRoute(
+  payoutContracts.createPayout,
   async ({ db, auth, actor, body }) => ({
-    message: 'Payout initiated successfully',
     data: await createPayout(db, { businessId: auth.businessId, mode: auth.mode, actor, input: body }),
   }),
   {
     confirmsKey: true,
     replayCommitted: async ({ db, auth }, committed) => {
       const data = await committedPayoutAnswer(db, { businessId: auth.businessId, mode: auth.mode, committed });
-      return data && { message: 'Payout initiated successfully', data };
+      return data && { data };
     },
   },
 );
 
-export const GET = apiRoute(async ({ db, auth, query }) => ({
-  message: 'Payouts retrieved successfully',
+export const GET = apiRoute(payoutContracts.listPayouts, async ({ db, auth, query }) => ({
   data: await listPayouts(db, { businessId: auth.businessId, mode: auth.mode, page: parsePageQuery(query) }),
 }));
 

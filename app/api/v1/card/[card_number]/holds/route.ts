@@ -1,4 +1,5 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { holdContracts } from '@/lib/api/contracts/holds';
 import { parsePageQuery } from '@/lib/pagination';
 import { listCardHolds } from '@/lib/holds/list-card-holds';
 import { placeTillHold } from '@/lib/holds/place-till-hold';
@@ -7,9 +8,7 @@ import { parseInput } from '@/lib/validation';
 
 type Params = { card_number: string };
 
-export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
-  status: 201,
-  message: 'Hold placed successfully',
+export const POST = apiRoute<Params>(holdContracts.placeHold, async ({ db, auth, actor, params, body }) => ({
   data: await placeTillHold(db, {
     businessId: auth.businessId,
     mode: auth.mode,
@@ -19,8 +18,7 @@ export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) =
   }),
 }));
 
-export const GET = apiRoute<Params>(async ({ db, auth, params, query }) => ({
-  message: 'Holds retrieved successfully',
+export const GET = apiRoute<Params>(holdContracts.listCardHolds, async ({ db, auth, params, query }) => ({
   data: await listCardHolds(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, page: parsePageQuery(query) }),
 }));
 

@@ -1,12 +1,12 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { cardContracts } from '@/lib/api/contracts/cards';
 import { redeemCard } from '@/lib/redemptions/redeem-card';
 import { redemptionRequestSchema } from '@/lib/redemptions/redemption-request';
 import { parseInput } from '@/lib/validation';
 
 type Params = { card_number: string };
 
-export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
-  message: 'Gift card redeemed successfully',
+export const POST = apiRoute<Params>(cardContracts.redeemCard, async ({ db, auth, actor, params, body }) => ({
   data: await redeemCard(db, {
     businessId: auth.businessId,
     mode: auth.mode,

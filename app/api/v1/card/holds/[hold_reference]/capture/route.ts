@@ -1,12 +1,12 @@
 import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
+import { holdContracts } from '@/lib/api/contracts/holds';
 import { captureHold } from '@/lib/holds/capture-hold';
 import { captureRequestSchema } from '@/lib/holds/till-hold-request';
 import { parseInput } from '@/lib/validation';
 
 type Params = { hold_reference: string };
 
-export const POST = apiRoute<Params>(async ({ db, auth, actor, params, body }) => ({
-  message: 'Hold captured successfully',
+export const POST = apiRoute<Params>(holdContracts.captureHold, async ({ db, auth, actor, params, body }) => ({
   data: await captureHold(db, {
     businessId: auth.businessId,
     mode: auth.mode,

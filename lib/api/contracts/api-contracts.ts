@@ -1,0 +1,42 @@
+import { cardContracts as cards } from './cards';
+import type { Contract } from './contract';
+import { eventContracts as events } from './events';
+import { holdContracts as holds } from './holds';
+import { paymentContracts as payments } from './payments';
+import { payoutContracts as payouts } from './payouts';
+
+/** The contracts by operationId, with their literal types: what the typed client is typed from. */
+export type ApiContracts = typeof cards & typeof payouts & typeof payments & typeof holds & typeof events;
+
+/** Every operation of `/api/v1` that takes an API key, in the order the OpenAPI document and the reference page show them. */
+export const API_CONTRACTS: readonly Contract[] = [
+  cards.createCard,
+  cards.createCardsBatch,
+  cards.listCards,
+  cards.getCard,
+  cards.setCardStatus,
+  cards.cancelCard,
+  payouts.createPayout,
+  payouts.createPayoutsBatch,
+  payouts.listPayouts,
+  payouts.getPayoutStatus,
+  payouts.createTransfer,
+  payouts.listBanks,
+  payments.createPayment,
+  payments.listPayments,
+  payments.getPaymentStatus,
+  payments.authorizePayment,
+  payments.refundPayment,
+  cards.redeemCard,
+  holds.placeHold,
+  holds.listCardHolds,
+  holds.getHold,
+  holds.captureHold,
+  holds.voidHold,
+  events.listEvents,
+  payouts.settlePayout,
+  payments.completePayment,
+];
+
+/** Every contract the resources declare: tests/rules/route-contracts.test.ts holds API_CONTRACTS and the route files to it. */
+export const DECLARED_CONTRACTS: readonly Contract[] = [cards, payouts, payments, holds, events].flatMap((resource) => Object.values<Contract>(resource));

@@ -1,0 +1,286 @@
+import { z } from 'zod';
+import { createBusinessSchema, issueKeySchema } from '../admin/businesses';
+import { cardNumberParam, pageParams, type Operation } from '../api/contracts/contract';
+import { giftCardExample, giftCardSchema } from '../api/contracts/cards';
+import { refundExample, refundSchema } from '../api/contracts/payments';
+import { newUserSchema } from '../auth/users';
+import { feeScheduleSchema } from '../fees/fee-schedule';
+import { depositSchema } from '../ledger/deposit';
+import { limitsSchema } from '../limits/business-limits';
+import { settleRefundByHandSchema } from '../refunds/settle-refund-by-hand';
+import { modeSchema } from '../validation';
+import { registerWebhookSchema } from '../webhooks/endpoints';
+import { replayFailedSchema, replayOneSchema } from '../webhooks/replay';
+import { rotateSecretSchema } from '../webhooks/rotate-secret';
+import * as r from './admin-schemas';
+
+/** The provider back office, {APP_URL}/api/admin: documented here by hand (the API of /api/v1 is declared by its contracts). */
+export const ADMIN_OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/businesses',
+    operationId: 'listBusinesses',
+    tag: 'Back office',
+    summary: 'Find businesses',
+    description: 'Newest first, so an operator can find a business’s id: search matches a merchant id exactly or any part of the name, case ignored.',
+    query: [{ name: 'search', description: 'A merchant id, or part of a name (at most 200 characters)', schema: z.string().max(200) }, ...pageParams],
+    success: { status: 200, message: 'Businesses retrieved successfully', data: r.businessPageSchema, examples: {} },
+    errors: ['validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/businesses',
+    operationId: 'createBusiness',
+    tag: 'Back office',
+    summary: 'Create a business',
+    description: 'Answers its test and live API keys, shown only this once; creates the owner’s dashboard account when asked.',
+    body: { schemas: { CreateBusinessRequest: createBusinessSchema }, examples: { CreateBusinessRequest: { name: 'Kaldi Coffee' } } },
+    success: {
+      status: 201,
+      message: 'Business created successfully',
+      data: r.businessCreatedSchema,
+      examples: { business: { id: 42, merchant_id: 'mer_Q2w3E4r5T6y7U8i9', name: 'Kaldi Coffee', api_keys: { test: 'sk_test_…', live: 'sk_live_…' } } },
+    },
+    errors: ['validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/businesses/{id}/api-keys',
+    operationId: 'issueApiKey',
+    tag: 'Back office',
+    summary: 'Issue another API key',
+    description:
+      'Inactive or not-enabled keys answer 403 Forbidden on every endpoint. `scopes` restricts the key to some of read (every GET), cards (create, enable or disable, cancel), payments (start payments, refunds, redemptions and holds) and payouts (payouts and ledger top-ups); every scope when left out. A call outside the key’s scopes answers 403 Forbidden naming the missing scope, before anything else is done.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { IssueApiKeyRequest: issueKeySchema },
+      examples: { IssueApiKeyRequest: { mode: 'test', name: 'Shop backend', active: true, gift_cards_enabled: true, scopes: ['read', 'payments'] } },
+    },
+    success: {
+      status: 201,
+      message: 'API key issued successfully',
+      data: r.apiKeyIssuedSchema,
+      examples: { key: { key: 'sk_test_…', name: 'Shop backend', mode: 'test', active: true, gift_cards_enabled: true, scopes: ['read', 'payments'] } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/businesses/{id}/users',
+    operationId: 'createUser',
+    tag: 'Back office',
+    summary: 'Create a dashboard account',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { CreateUserRequest: newUserSchema },
+      examples: { CreateUserRequest: { email: 'finance@kaldi.example', password: 'a-long-password', role: 'finance' } },
+    },
+    success: {
+      status: 201,
+      message: 'User created successfully',
+      data: r.userCreatedSchema,
+      examples: { user: { id: 7, email: 'finance@kaldi.example', role: 'finance', business_id: 42 } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'put',
+    path: '/businesses/{id}/fees',
+    operationId: 'setFeeSchedule',
+    tag: 'Back office',
+    summary: 'Replace a mode’s fee schedule',
+    description: 'fee = round_half_up(amount * percent / 100) + fixed, clamped to min and max when set.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { FeeScheduleRequest: feeScheduleSchema },
+      examples: { FeeScheduleRequest: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } },
+    },
+    success: {
+      status: 200,
+      message: 'Fee schedule updated successfully',
+      data: r.feeScheduleResultSchema,
+      examples: { fees: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'put',
+    path: '/businesses/{id}/webhook',
+    operationId: 'registerWebhook',
+    tag: 'Back office',
+    summary: 'Register a mode’s webhook URL',
+    description: 'Live URLs must be https and resolve to public addresses. The secret is generated when not given.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { RegisterWebhookRequest: registerWebhookSchema },
+      examples: { RegisterWebhookRequest: { mode: 'live', url: 'https://shop.example/webhooks/giftcards' } },
+    },
+    success: {
+      status: 200,
+      message: 'Webhook registered successfully',
+      data: r.webhookEndpointSchema,
+      examples: { endpoint: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…' } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'put',
+    path: '/businesses/{id}/limits',
+    operationId: 'setLimits',
+    tag: 'Back office',
+    summary: 'Set a currency’s limits',
+    description:
+      'Replaces the business’s limits for one mode (live when not given) and currency, in minor units; null or left out is no limit. max_payout: the largest single payout from a card; daily_payout: the payouts from cards of one business day (the business’s time zone) in total; max_card_balance: the most a card may hold (payments and top-ups that would pass it are refused).',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { SetLimitsRequest: limitsSchema },
+      examples: { SetLimitsRequest: { mode: 'live', currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null } },
+    },
+    success: {
+      status: 200,
+      message: 'Limits updated successfully',
+      data: r.limitsSetSchema,
+      examples: { limits: { mode: 'live', currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/businesses/{id}/limits',
+    operationId: 'getLimits',
+    tag: 'Back office',
+    summary: 'Read a mode’s limits',
+    description: 'Every currency’s limits in one mode, null where none is set.',
+    pathParams: { id: 'The business id' },
+    query: [{ name: 'mode', description: 'test or live', schema: modeSchema, default: 'live' }],
+    success: {
+      status: 200,
+      message: 'Limits retrieved successfully',
+      data: r.limitsSchema,
+      examples: {
+        limits: {
+          mode: 'live',
+          limits: [
+            { currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null },
+            { currency: 'USD', max_payout: null, daily_payout: null, max_card_balance: null },
+            { currency: 'DJF', max_payout: null, daily_payout: null, max_card_balance: null },
+            { currency: 'UGX', max_payout: null, daily_payout: null, max_card_balance: null },
+          ],
+        },
+      },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/businesses/{id}/balance',
+    operationId: 'creditBusinessAccount',
+    tag: 'Back office',
+    summary: 'Credit a business account',
+    description: 'Test funds, or a recorded live deposit.',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { DepositRequest: depositSchema }, examples: { DepositRequest: { mode: 'test', currency: 'ETB', amount: 1000000 } } },
+    success: {
+      status: 200,
+      message: 'Business account credited successfully',
+      data: r.depositResultSchema,
+      examples: { deposit: { mode: 'test', currency: 'ETB', amount: 1000000, balance: 1000000 } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/businesses/{id}/webhook/deliveries',
+    operationId: 'listDeliveries',
+    tag: 'Back office',
+    summary: 'The webhook delivery log',
+    description: 'Each delivery, newest first, with every attempt.',
+    pathParams: { id: 'The business id' },
+    query: [
+      { name: 'mode', description: 'test or live', schema: modeSchema, default: 'test' },
+      { name: 'event_id', description: 'One event’s deliveries only (its webhook-id)', schema: z.string() },
+      ...pageParams,
+    ],
+    success: { status: 200, message: 'Webhook deliveries retrieved successfully', data: r.deliveryPageSchema, examples: {} },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/businesses/{id}/webhook/replay',
+    operationId: 'replayWebhooks',
+    tag: 'Back office',
+    summary: 'Replay webhook deliveries',
+    description: '{mode, event_id} sends one event again; {mode, from, to} sends again every delivery that failed for good among the events of that period.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { ReplayEventRequest: replayOneSchema, ReplayFailedRequest: replayFailedSchema },
+      examples: {
+        ReplayEventRequest: { mode: 'test', event_id: 'msg_3Fh8Kd0Lq2Zx9Vb7Nm1cR4tY' },
+        ReplayFailedRequest: { mode: 'test', from: '2025-06-01T00:00:00Z', to: '2025-06-02T00:00:00Z' },
+      },
+    },
+    success: {
+      status: 200,
+      message: 'Webhook replay scheduled',
+      data: r.replayResultSchema,
+      examples: { replay: { mode: 'test', event_id: 'msg_3Fh8Kd0Lq2Zx9Vb7Nm1cR4tY', deliveries: 2 } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/businesses/{id}/webhook/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Back office',
+    summary: 'Rotate a webhook secret',
+    description: 'The old secret keeps signing beside the new one for overlap_hours (default 24).',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { RotateSecretRequest: rotateSecretSchema }, examples: { RotateSecretRequest: { mode: 'live', overlap_hours: 24 } } },
+    success: {
+      status: 200,
+      message: 'Webhook secret rotated successfully',
+      data: r.webhookRotatedSchema,
+      examples: {
+        rotated: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…', previous_secret_expires_at: '2025-06-02T09:30:00.000Z' },
+      },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/cards/{card_number}/disable',
+    operationId: 'disableCardAsProvider',
+    tag: 'Back office',
+    summary: 'Disable a card as the provider',
+    description: 'The business then gets 403 Cannot enable.',
+    pathParams: cardNumberParam,
+    success: { status: 200, message: 'Gift card disabled by the provider', data: giftCardSchema, examples: { card: { ...giftCardExample, status: 3 } } },
+    errors: ['card_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/cards/{card_number}/enable',
+    operationId: 'enableCardAsProvider',
+    tag: 'Back office',
+    summary: 'Lift the provider’s disable',
+    pathParams: cardNumberParam,
+    success: { status: 200, message: 'Gift card enabled by the provider', data: giftCardSchema, examples: { card: giftCardExample } },
+    errors: ['card_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/refunds/{reference}/settle',
+    operationId: 'settleRefundByHand',
+    tag: 'Back office',
+    summary: 'End a live refund held for a person',
+    description:
+      'For a live refund the worker holds (a resend Chapa refused for a reason other than a used reference), once checked with Chapa: succeeded, or failed with the whole debit put back and payment.refund_failed sent. A refund that has ended is answered unchanged.',
+    pathParams: { reference: 'The refund reference (rfd_…)' },
+    body: {
+      schemas: { SettleRefundRequest: settleRefundByHandSchema },
+      examples: { SettleRefundRequest: { status: 'failed', reason: 'Chapa has no refund with this reference.' } },
+    },
+    success: { status: 200, message: 'Refund settled by the provider', data: refundSchema, examples: { refund: refundExample } },
+    errors: ['not_found', 'validation_error'],
+  },
+];

@@ -53,7 +53,7 @@ export interface UploadKindDef {
 }
 
 /** A row's outcome in the transaction that ran it: what it made (a card number, or a payout's id) or why it was refused. */
-export type RowOutcome = { reference?: string; payoutId?: number } | { error: ServiceError };
+type RowOutcome = { reference?: string; payoutId?: number } | { error: ServiceError };
 
 const rowError = (field: string, message: string) => new ServiceError('validation_error', { [field]: message });
 

@@ -57,6 +57,8 @@ export async function requestUploadApproval(tx: Tx, opts: RequestUploadApprovalO
           'insufficient_balance',
           `The card ending ${card.cardNumber.slice(-4)} does not hold the ${card.currency} its rows pay out (fees included); nothing was held.`,
         ),
+      // A card that expired since the preview: its rows could never be paid.
+      onClosed: () => new ServiceError('card_disabled', `The card ending ${card.cardNumber.slice(-4)} has expired since the preview; nothing was held.`),
     });
   }
   const currencies = Object.keys(opts.upload.totals) as Currency[];

@@ -238,6 +238,25 @@ describe('payout uploads', () => {
     expect(status.status).toBe(200);
   });
 
+  it('run their rows through the batch engine: ten card-to-card rows are one chunk, written by one chunk statement', async () => {
+    const { biz, card } = await businessWithCard(100_000);
+    const to = (await createCard(biz.test)).card_number;
+    const text = ['card_number,amount,destination_card_number', ...Array.from({ length: 10 }, (_, i) => `${card.card_number},${i + 1},${to}`)].join('\n');
+    const { reference } = await previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'payouts', fileName: 'p.csv', text });
+    await startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'payouts' });
+    await runToEnd(reference);
+    const rows = await rowsOf(reference);
+    expect(rows.map((r) => r.status)).toEqual(Array(10).fill('succeeded'));
+    // Payouts one chunk statement writes share one created_at; row by row, each had its own transaction's.
+    const { rows: made } = await testDb().execute<{ times: number; payouts: number }>(sql`
+      SELECT count(DISTINCT created_at)::int AS times, count(*)::int AS payouts FROM payouts
+      WHERE business_id = ${biz.id} AND mode = 'test' AND reference = ANY(${`{${rows.map((r) => r.result_reference).join(',')}}`}::text[])`);
+    expect(made[0].payouts).toBe(10);
+    // Two runners (the server's and this test's) may, rarely, split the job's first claim between them.
+    expect(made[0].times).toBeLessThanOrEqual(2);
+    expect(await cardBalance(biz.test, to)).toBe(5_500);
+  });
+
   it('refuse a bank row whose account the bank would refuse, in the words of the API', async () => {
     const { biz, card } = await businessWithCard(10_000);
     const row = (account: string) => `${card.card_number},10,cbe,${account},Abebe Kebede`;

@@ -115,18 +115,26 @@ async function payoutUploadAwaitingApproval(page: Page) {
   await page.getByRole('button', { name: 'Start 2 payouts' }).click();
   await expect(page.getByTestId('upload-status-text')).toContainText('waiting for a second person');
   await expect(page.getByRole('button', { name: 'Approve and run' })).toHaveCount(0);
-  return { biz, destination, jobUrl };
+  return { biz, source, destination, jobUrl };
 }
 
 test('a payout upload over the approval threshold waits for a second person: the owner approves what finance uploaded', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
-  const { biz, destination, jobUrl } = await payoutUploadAwaitingApproval(page);
+  const { biz, source, destination, jobUrl } = await payoutUploadAwaitingApproval(page);
   await screenshots(page, testInfo, 'payouts-upload-awaiting');
   expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(0);
+  // Its 500.00 is held on the source card while it waits, as a form payout's would be.
+  expect((await call('GET', `/api/v1/card/${source}`, biz.keys.test)).body.data.available_amount).toBe(50_000);
 
   await page.context().clearCookies();
   await signIn(page, biz.emails.owner);
-  await page.goto(jobUrl);
+  // It waits on the approvals page with every other request, linked to its rows.
+  await page.goto(`${baseUrl()}/approvals`);
+  const request = page.getByTestId('approval-request').filter({ hasText: 'Payout upload' });
+  await expect(request).toContainText('2 rows');
+  await expect(request.getByTestId('approval-amount')).toContainText('500.00');
+  await request.getByRole('link', { name: 'Its rows' }).click();
+  await expect(page).toHaveURL(jobUrl);
   await page.getByRole('button', { name: 'Approve and run' }).click();
   await expect(page.getByTestId('upload-status-text')).toContainText('Done');
   await expect(page.getByTestId('upload-succeeded')).toHaveText('2');
@@ -135,7 +143,7 @@ test('a payout upload over the approval threshold waits for a second person: the
 
 test('finance cancels its own waiting upload: the progress counts its rows as cancelled, not run, and nothing moves', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
-  const { biz, destination } = await payoutUploadAwaitingApproval(page);
+  const { biz, source, destination } = await payoutUploadAwaitingApproval(page);
   await page.getByRole('button', { name: 'Cancel upload' }).click();
   await expect(page.getByTestId('upload-status-text')).toContainText('Cancelled');
   await expect(page.getByTestId('upload-progress-text')).toHaveText('0 of 2 rows (2 cancelled)');
@@ -144,4 +152,6 @@ test('finance cancels its own waiting upload: the progress counts its rows as ca
   await expect(page.getByTestId('upload-succeeded')).toHaveText('0');
   await screenshots(page, testInfo, 'payouts-upload-cancelled');
   expect((await call('GET', `/api/v1/card/${destination}`, biz.keys.test)).body.data.available_amount).toBe(0);
+  // Withdrawn: what it held is back on the card.
+  expect((await call('GET', `/api/v1/card/${source}`, biz.keys.test)).body.data.available_amount).toBe(100_000);
 });

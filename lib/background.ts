@@ -13,7 +13,6 @@ import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
 import { startRailRequests } from './rails/chapa/rail-requests';
 import { startRefundRequests } from './refunds/send-refunds';
-import { startUploadExpiry } from './uploads/expire-uploads';
 import { startUploadRunner } from './uploads/run-uploads';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
@@ -43,7 +42,6 @@ const TASKS: Record<string, BackgroundTask> = {
   'sign-in-failure-pruning': startSignInFailurePruning,
   'live-stream-heartbeat': startLiveStreamHeartbeat,
   'upload-runner': startUploadRunner,
-  'upload-expiry': startUploadExpiry,
   'hold-expiry': startHoldExpiry,
   'card-expiry': startCardExpiryFailingApprovals,
 };

@@ -41,6 +41,11 @@ describe('audit entries as sentences', () => {
     );
     expect(said(entry('upload.approved', 'upl_2', { kind: 'payouts' }))).toBe('Approved the CSV upload of payouts upl_2; its rows run now.');
     expect(said(entry('upload.cancelled', 'upl_1', { kind: 'cards' }))).toBe('Cancelled the CSV upload of cards upl_1; the rows not yet run will not run.');
+    // A payout upload waiting for a second person is an approval request: its lines are the approvals' own.
+    expect(said(entry('approval.requested', 'upl_3', { kind: 'upload', reference: 'apr_1' }))).toBe('Asked for approval of a CSV upload of payouts upl_3.');
+    expect(said(entry('approval.expired', 'upl_3', { kind: 'upload', reference: 'apr_1' }))).toBe(
+      'The CSV upload of payouts upl_3 expired after 72 hours without a decision; its money was released.',
+    );
   });
 
   it('tells team changes with the old and new role', () => {

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { APPROVAL_TTL_MS } from '../lib/approvals/approval-request';
 import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { ServiceError } from '../lib/errors';
+import { approveRequest, rejectRequest } from '../lib/approvals/decide-approval';
+import { expireApprovals } from '../lib/approvals/expire-approvals';
+import { listApprovals } from '../lib/approvals/list-approvals';
 import { approveUpload, cancelUpload, startUpload } from '../lib/uploads/decide-upload';
-import { expireUploads } from '../lib/uploads/expire-uploads';
 import { normaliseTypedPhone } from '../lib/cards/phone';
 import { previewUpload } from '../lib/uploads/preview-upload';
 import { runUploadPass } from '../lib/uploads/run-uploads';
@@ -29,10 +31,21 @@ async function rowsOf(reference: string) {
 }
 
 async function jobOf(reference: string) {
-  const { rows } = await testDb().execute<{ status: string; row_count: number; invalid_count: number; totals: Record<string, unknown> }>(
-    sql`SELECT status, row_count, invalid_count, totals FROM upload_jobs WHERE reference = ${reference}`,
-  );
+  const { rows } = await testDb().execute<{
+    status: string;
+    row_count: number;
+    invalid_count: number;
+    totals: Record<string, unknown>;
+    approval_reference: string | null;
+  }>(sql`SELECT status, row_count, invalid_count, totals, approval_reference FROM upload_jobs WHERE reference = ${reference}`);
   return rows[0];
+}
+
+/** The approval request a waiting upload became, moved past its time (by data): the approvals' sweep may expire it. */
+async function overdue(reference: string) {
+  const approval = (await jobOf(reference)).approval_reference!;
+  await testDb().execute(sql`UPDATE approval_requests SET expires_at = now() - interval '1 second' WHERE reference = ${approval}`);
+  return approval;
 }
 
 /** Runs passes here (the test server's runner may take some rows too: both claim with SKIP LOCKED) until the job is done. */
@@ -225,6 +238,25 @@ describe('payout uploads', () => {
     expect(status.status).toBe(200);
   });
 
+  it('run their rows through the batch engine: ten card-to-card rows are one chunk, written by one chunk statement', async () => {
+    const { biz, card } = await businessWithCard(100_000);
+    const to = (await createCard(biz.test)).card_number;
+    const text = ['card_number,amount,destination_card_number', ...Array.from({ length: 10 }, (_, i) => `${card.card_number},${i + 1},${to}`)].join('\n');
+    const { reference } = await previewUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, kind: 'payouts', fileName: 'p.csv', text });
+    await startUpload(testDb(), { businessId: biz.id, mode: 'test', userId: UPLOADER, reference, kind: 'payouts' });
+    await runToEnd(reference);
+    const rows = await rowsOf(reference);
+    expect(rows.map((r) => r.status)).toEqual(Array(10).fill('succeeded'));
+    // Payouts one chunk statement writes share one created_at; row by row, each had its own transaction's.
+    const { rows: made } = await testDb().execute<{ times: number; payouts: number }>(sql`
+      SELECT count(DISTINCT created_at)::int AS times, count(*)::int AS payouts FROM payouts
+      WHERE business_id = ${biz.id} AND mode = 'test' AND reference = ANY(${`{${rows.map((r) => r.result_reference).join(',')}}`}::text[])`);
+    expect(made[0].payouts).toBe(10);
+    // Two runners (the server's and this test's) may, rarely, split the job's first claim between them.
+    expect(made[0].times).toBeLessThanOrEqual(2);
+    expect(await cardBalance(biz.test, to)).toBe(5_500);
+  });
+
   it('refuse a bank row whose account the bank would refuse, in the words of the API', async () => {
     const { biz, card } = await businessWithCard(10_000);
     const row = (account: string) => `${card.card_number},10,cbe,${account},Abebe Kebede`;
@@ -268,29 +300,31 @@ describe('payout uploads', () => {
     const reference = await waiting();
     const later = await waiting();
     const { rows } = await testDb().execute<{ left_ms: number }>(
-      sql`SELECT extract(epoch FROM expires_at - now()) * 1000 AS left_ms FROM upload_jobs WHERE reference = ${reference}`,
+      sql`SELECT extract(epoch FROM r.expires_at - now()) * 1000 AS left_ms FROM upload_jobs j JOIN approval_requests r ON r.reference = j.approval_reference
+          WHERE j.reference = ${reference}`,
     );
     expect(Number(rows[0].left_ms)).toBeGreaterThan(APPROVAL_TTL_MS - 60_000);
     expect(Number(rows[0].left_ms)).toBeLessThanOrEqual(APPROVAL_TTL_MS);
     expect((await getUploadJob(testDb(), { ...scope, reference })).expiresAt).not.toBeNull();
 
     // Its time is up (moved by data): nobody may decide it, even before the sweep has come by.
-    await testDb().execute(sql`UPDATE upload_jobs SET expires_at = now() - interval '1 second' WHERE reference = ${reference}`);
+    const approval = await overdue(reference);
     expect(await refusal(approveUpload(testDb(), { ...scope, userId: APPROVER, reference }))).toBe('already_decided');
     expect(await refusal(cancelUpload(testDb(), { ...scope, userId: APPROVER, reference, asApprover: true }))).toBe('already_decided');
-    // The sweep the server runs every minute (run here too: whichever instance comes first expires it, once).
+    // The approvals' sweep the server runs every minute (run here too: whichever instance comes first expires it, once).
     await expect
       .poll(async () => {
-        await expireUploads(testDb());
+        await expireApprovals(testDb());
         return (await jobOf(reference)).status;
       })
       .toBe('expired');
     expect((await jobOf(later)).status).toBe('awaiting_approval');
     expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
-    const audits = await testDb().execute<{ action: string; actor_type: string }>(
-      sql`SELECT action, actor_type FROM audit_log WHERE business_id = ${biz.id} AND mode = 'test' AND target = ${reference} AND action = 'upload.expired'`,
+    const audits = await testDb().execute<{ action: string; actor_type: string; approval: string }>(
+      sql`SELECT action, actor_type, details->>'reference' AS approval FROM audit_log
+          WHERE business_id = ${biz.id} AND mode = 'test' AND target = ${reference} AND action LIKE '%expired'`,
     );
-    expect(audits.rows).toEqual([{ action: 'upload.expired', actor_type: 'system' }]);
+    expect(audits.rows).toEqual([{ action: 'approval.expired', actor_type: 'system', approval }]);
 
     // Each attempt made only when its refusal is awaited: made all at once, a later one's rejection went unhandled meanwhile.
     for (const attempt of [
@@ -308,45 +342,64 @@ describe('payout uploads', () => {
     expect((await listUploadJobs(testDb(), scope)).find((j) => j.reference === reference)?.status).toBe('expired');
   });
 
-  it('a waiting upload an older instance left without a date (a rolling deploy) gets the full time from the sweep, then expires', async () => {
-    const { scope, preview } = await overThresholdFile(100_000);
-    const reference = await preview();
-    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
-    await testDb().execute(sql`UPDATE upload_jobs SET expires_at = NULL WHERE reference = ${reference}`);
-    await expireUploads(testDb());
-    const { rows } = await testDb().execute<{ left_ms: number; status: string }>(
-      sql`SELECT extract(epoch FROM expires_at - now()) * 1000 AS left_ms, status FROM upload_jobs WHERE reference = ${reference}`,
-    );
-    expect(rows[0].status).toBe('awaiting_approval');
-    expect(Number(rows[0].left_ms)).toBeGreaterThan(APPROVAL_TTL_MS - 60_000);
-    expect((await getUploadJob(testDb(), { ...scope, reference })).expiresAt).not.toBeNull();
-    await testDb().execute(sql`UPDATE upload_jobs SET expires_at = now() - interval '1 second' WHERE reference = ${reference}`);
-    await expect
-      .poll(async () => {
-        await expireUploads(testDb());
-        return (await jobOf(reference)).status;
-      })
-      .toBe('expired');
-    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+  it('hold its money while waiting, as a form payout does: nothing can overspend it, and rejection or expiry releases it', async () => {
+    const { biz, card, to, scope, preview } = await overThresholdFile(60_000);
+    const overspend = () => biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: to, amount: 35_000 });
+    for (const end of ['rejected', 'expired'] as const) {
+      const reference = await preview();
+      await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+      // The file's 500.00 is held on the card at once: 100.00 is left to spend.
+      expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+      const spent = await overspend();
+      expect(spent.status, JSON.stringify(spent.body)).toBe(400);
+      expect(spent.body.message).toBe('Insufficient balance');
+      const approval = (await jobOf(reference)).approval_reference!;
+      if (end === 'rejected') await rejectRequest(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, reference: approval, asMaker: false });
+      else {
+        await overdue(reference);
+        await expect
+          .poll(async () => {
+            await expireApprovals(testDb());
+            return (await jobOf(reference)).status;
+          })
+          .toBe('expired');
+      }
+      expect(await cardBalance(biz.test, card.card_number)).toBe(60_000);
+      expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    }
+    expect(await cardBalance(biz.test, to)).toBe(0);
   });
 
-  it('hold no money while waiting: each row is checked against the balance when it runs, and a refused row is reported', async () => {
+  it('refuse to wait when a card does not hold what its rows pay out: nothing is held, the upload stays previewed', async () => {
+    const { biz, card, scope, preview } = await overThresholdFile(40_000);
+    const reference = await preview();
+    expect(await refusal(startUpload(testDb(), { ...scope, userId: UPLOADER, reference }))).toBe('insufficient_balance');
+    expect((await jobOf(reference)).status).toBe('previewed');
+    expect(await cardBalance(biz.test, card.card_number)).toBe(40_000);
+  });
+
+  it('wait as an approval request in the approvals list, decided by the approvals code: the uploader cannot approve, another teammate can', async () => {
     const { biz, card, to, scope, preview } = await overThresholdFile(60_000);
     const reference = await preview();
     await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
-    // While it waits the whole balance is free to spend: most of it goes.
-    expect(await cardBalance(biz.test, card.card_number)).toBe(60_000);
-    const spent = await biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: to, amount: 35_000 });
-    expect(spent.status, JSON.stringify(spent.body)).toBe(200);
-    await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
+    const approval = (await jobOf(reference)).approval_reference!;
+    const [listed] = await listApprovals(testDb(), { businessId: biz.id, mode: 'test', view: { reference: approval }, limit: 1 });
+    expect(listed).toMatchObject({ kind: 'upload', status: 'awaiting_approval', currency: 'ETB', amount: 50_000, held: 50_000, uploadReference: reference });
+    expect(listed.what).toBe('Payout upload p.csv: 2 rows');
+    const waiting = await listApprovals(testDb(), { businessId: biz.id, mode: 'test', view: 'waiting', limit: 10 });
+    expect(waiting.map((r) => r.reference)).toContain(approval);
+    const decide = (userId: number) => approveRequest(testDb(), { businessId: biz.id, mode: 'test', userId, reference: approval });
+    expect(await refusal(decide(UPLOADER))).toBe('forbidden');
+    expect(await decide(APPROVER)).toMatchObject({ status: 'approved', resultReference: reference });
+    expect(await refusal(decide(APPROVER))).toBe('already_decided');
+    expect((await jobOf(reference)).status).not.toBe('awaiting_approval');
     await runToEnd(reference);
-    const outcome = await rowsOf(reference);
-    // 250.00 left: the 300.00 row is refused, the 200.00 row after it still fits.
-    expect(outcome.map((r) => [r.status, r.error_code])).toEqual([
-      ['failed', 'insufficient_balance'],
-      ['succeeded', null],
-    ]);
-    expect(outcome[0].error_message).toBeTruthy();
-    expect(await cardBalance(biz.test, to)).toBe(35_000 + 20_000);
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+    expect(await cardBalance(biz.test, to)).toBe(50_000);
+    const audits = await testDb().execute<{ action: string }>(
+      sql`SELECT action FROM audit_log WHERE business_id = ${biz.id} AND mode = 'test' AND target = ${reference} ORDER BY id`,
+    );
+    expect(audits.rows.map((r) => r.action)).toEqual(['approval.requested', 'approval.approved']);
   });
 });

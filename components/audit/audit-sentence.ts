@@ -235,7 +235,9 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
           ? `adjustment ${d.direction === 'decrease' ? 'taking' : 'adding'} ${amount} ${d.direction === 'decrease' ? 'from' : 'to'} card ${target}`
           : d.kind === 'refund'
             ? `refund of ${amount} from card ${target} to a payer`
-            : `payout of ${amount} from card ${target}`;
+            : d.kind === 'upload'
+              ? `CSV upload of payouts ${target}`
+              : `payout of ${amount} from card ${target}`;
       const note = text(d.note) ? ` Note: “${text(d.note)}”.` : '';
       const said: Record<string, string> = {
         requested: `Asked for approval of ${d.kind === 'adjustment' ? 'an' : 'a'} ${what}.`,

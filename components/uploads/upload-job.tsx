@@ -15,7 +15,7 @@ import { approvePayoutUpload, cancelOwnUpload, rejectPayoutUpload, startCardUplo
 
 const STATUS_TEXT: Record<string, string> = {
   previewed: 'Checked: start it to run the valid rows.',
-  awaiting_approval: 'Over the approval threshold: waiting for a second person.',
+  awaiting_approval: 'Over the approval threshold: waiting for a second person, its money held on the cards it pays from.',
   running: 'Running in the background: you may close this page.',
   done: 'Done: download the results file.',
   cancelled: 'Cancelled: the rows not yet run will not run.',

@@ -2,9 +2,11 @@ import { postAdjustment, type AdjustmentOptions } from '../adjustments/post-adju
 import type { Db, Tx } from '../db/client';
 import { createPayout } from '../payouts/create-payout';
 import { refundPayment } from '../refunds/refund-payment';
+import { uploadApproved, uploadEnded } from '../uploads/upload-decided';
 import type { ApprovalKind, ApprovalRow } from './approval-request';
 
 interface OperationContext {
+  /** The business account of the request's currency (an adjustment moves against it). */
   businessAccountId: number;
 }
 
@@ -32,7 +34,7 @@ export const OPERATIONS: Record<ApprovalKind, Operation> = {
     postAdjustment(tx, {
       businessId: r.business_id,
       mode: r.mode,
-      cardId: r.card_id,
+      cardId: r.card_id!,
       businessAccountId: ctx.businessAccountId,
       reference: r.reference,
       actor: makerOf(r),
@@ -43,4 +45,27 @@ export const OPERATIONS: Record<ApprovalKind, Operation> = {
     const refund = await refundPayment(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), ...o, sendAfterCommit: true });
     return { reference: refund.refund_reference };
   },
+  // A payout upload: its holds are released and the job runs (lib/uploads/run-uploads.ts), each row checked against the balance as it runs.
+  upload: (tx, r) =>
+    uploadApproved(tx, {
+      businessId: r.business_id,
+      mode: r.mode,
+      approvalReference: r.reference,
+      decidedBy: r.decided_by === null ? null : Number(r.decided_by),
+    }),
+};
+
+/**
+ * What else a request's end changes, by kind, in the transaction that claims it and releases its money: a
+ * rejected, withdrawn or failed upload is cancelled, an expired one expired, its rows never to run.
+ */
+export const ENDINGS: Partial<Record<ApprovalKind, (tx: Tx, request: ApprovalRow, status: 'rejected' | 'expired' | 'failed') => Promise<void>>> = {
+  upload: (tx, r, status) =>
+    uploadEnded(tx, {
+      businessId: r.business_id,
+      mode: r.mode,
+      approvalReference: r.reference,
+      decidedBy: r.decided_by === null ? null : Number(r.decided_by),
+      status: status === 'expired' ? 'expired' : 'cancelled',
+    }),
 };

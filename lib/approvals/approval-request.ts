@@ -1,7 +1,7 @@
 import type { Currency, Mode } from '../validation';
 
 /** What can wait for a second person; each kind has its operation in approval-operations.ts. */
-const APPROVAL_KINDS = ['payout', 'adjustment', 'refund'] as const;
+const APPROVAL_KINDS = ['payout', 'adjustment', 'refund', 'upload'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 export type ApprovalStatus = 'awaiting_approval' | 'approved' | 'rejected' | 'expired' | 'failed';
@@ -16,10 +16,12 @@ export interface ApprovalRow {
   business_id: number;
   mode: Mode;
   kind: ApprovalKind;
-  currency: Currency;
+  /** Null for an upload in several currencies. */
+  currency: Currency | null;
   amount: number;
-  card_id: number;
-  card_number: string;
+  /** Null for an upload: its money is held on each source card, by the holds whose purpose is this request's reference. */
+  card_id: number | null;
+  card_number: string | null;
   options: Record<string, unknown>;
   maker_user_id: number;
   reason_code: string | null;
@@ -31,7 +33,7 @@ export interface ApprovalRow {
   failure_reason: string | null;
   expires_at: Date;
   result_reference: string | null;
-  hold_id: number;
+  hold_id: number | null;
   created_at: Date;
 }
 

@@ -4,14 +4,14 @@ import { recordAudit } from '../audit';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
-import { releaseHold } from '../holds/release-hold';
-import { businessAccountId, forgetSharedAccounts } from '../ledger/accounts';
+import { forgetSharedAccounts } from '../ledger/accounts';
 import type { Mode } from '../validation';
-import { OPERATIONS } from './approval-operations';
+import { ENDINGS, OPERATIONS } from './approval-operations';
 import type { ApprovalKind, ApprovalRow, ApprovalStatus } from './approval-request';
 import { bankRailFor } from '../providers/provider-registry';
 import { sendRefundNow } from '../refunds/send-refunds';
 import { logger } from '../observability/logger';
+import { releaseRequestMoney, requestAccounts, type RequestAccounts } from './request-money';
 
 export interface DecideApprovalOptions {
   businessId: number;
@@ -77,11 +77,11 @@ async function claim(tx: Tx, opts: DecideApprovalOptions, status: ApprovalStatus
   return rows[0];
 }
 
-async function accountsFor(db: Db, opts: DecideApprovalOptions) {
+async function accountsFor(db: Db, opts: DecideApprovalOptions): Promise<RequestAccounts> {
   const row = await findRequest(db, opts);
   if (!row) throw new ServiceError('not_found', 'No approval request with this reference belongs to your business.');
   // Where a hold of a card cancelled meanwhile goes, and what an adjustment moves against: resolved outside the transaction, as shared accounts always are.
-  return { businessAccountId: await businessAccountId(db, opts.businessId, opts.mode, row.currency) };
+  return requestAccounts(db, row);
 }
 
 /**
@@ -94,19 +94,19 @@ async function accountsFor(db: Db, opts: DecideApprovalOptions) {
  * releases its money.
  */
 export async function approveRequest(db: Db, opts: DecideApprovalOptions): Promise<ApprovalDecision> {
-  const ctx = await accountsFor(db, opts);
+  const accounts = await accountsFor(db, opts);
   const actor = userActor(opts.userId);
   let kind: ApprovalKind | undefined;
   try {
     const decided = await inTransaction(db, async (tx) => {
       const request = await claim(tx, opts, 'approved', false);
       kind = request.kind;
-      const released = await releaseHold(tx, { holdId: Number(request.hold_id), actor, businessAccountId: ctx.businessAccountId });
+      const released = await releaseRequestMoney(tx, request, actor, accounts);
       // Its money is no longer held (the card expired and its holds went with it): nothing may be paid on it.
       if (!released) throw new OperationRefused(new ServiceError('card_disabled', 'The money this request held is no longer held: the card expired.'));
       let result: { reference: string };
       try {
-        result = await OPERATIONS[request.kind](tx, request, ctx);
+        result = await OPERATIONS[request.kind](tx, request, { businessAccountId: request.currency ? (accounts.get(request.currency) ?? 0) : 0 });
       } catch (err) {
         throw err instanceof ServiceError ? new OperationRefused(err) : err;
       }
@@ -120,17 +120,18 @@ export async function approveRequest(db: Db, opts: DecideApprovalOptions): Promi
     // The rolled-back transaction may have created a shared account the process now remembers.
     forgetSharedAccounts();
     if (!(err instanceof OperationRefused)) throw err;
-    return failRequest(db, opts, ctx.businessAccountId, err.cause);
+    return failRequest(db, opts, accounts, err.cause);
   }
 }
 
-async function failRequest(db: Db, opts: DecideApprovalOptions, businessAccount: number, refusal: ServiceError): Promise<ApprovalDecision> {
+async function failRequest(db: Db, opts: DecideApprovalOptions, accounts: RequestAccounts, refusal: ServiceError): Promise<ApprovalDecision> {
   const reason = typeof refusal.detail === 'string' ? `${refusal.title}: ${refusal.detail}` : refusal.title;
   const actor = userActor(opts.userId);
   return inTransaction(db, async (tx) => {
     const request = await claim(tx, opts, 'failed', false);
     await tx.execute(sql`UPDATE approval_requests SET failure_reason = ${reason} WHERE id = ${request.id}`);
-    await releaseHold(tx, { holdId: Number(request.hold_id), actor, businessAccountId: businessAccount });
+    await releaseRequestMoney(tx, request, actor, accounts);
+    await ENDINGS[request.kind]?.(tx, request, 'failed');
     await audit(tx, request, actor, 'approval.failed', { reason });
     return { reference: request.reference, status: 'failed' as const, resultReference: null, failureReason: reason };
   });
@@ -138,11 +139,12 @@ async function failRequest(db: Db, opts: DecideApprovalOptions, businessAccount:
 
 /** Rejects a request (an approver other than the maker), or withdraws it (the maker): its money is released. */
 export async function rejectRequest(db: Db, opts: RejectApprovalOptions): Promise<ApprovalDecision> {
-  const ctx = await accountsFor(db, opts);
+  const accounts = await accountsFor(db, opts);
   const actor = userActor(opts.userId);
   return inTransaction(db, async (tx) => {
     const request = await claim(tx, opts, 'rejected', opts.asMaker);
-    await releaseHold(tx, { holdId: Number(request.hold_id), actor, businessAccountId: ctx.businessAccountId });
+    await releaseRequestMoney(tx, request, actor, accounts);
+    await ENDINGS[request.kind]?.(tx, request, 'rejected');
     await audit(tx, request, actor, opts.asMaker ? 'approval.withdrawn' : 'approval.rejected', { note: opts.note?.trim() || null });
     return { reference: request.reference, status: 'rejected' as const, resultReference: null, failureReason: null };
   });
@@ -154,7 +156,8 @@ export async function audit(tx: DbOrTx, r: ApprovalRow, actor: Actor, action: st
     mode: r.mode,
     actor,
     action,
-    target: r.card_number,
+    // An upload's request names no card: its lines tell the upload's story.
+    target: r.card_number ?? String(r.options.upload_reference),
     details: { reference: r.reference, kind: r.kind, direction: r.options.direction ?? null, amount: Number(r.amount), currency: r.currency, ...details },
   });
 }

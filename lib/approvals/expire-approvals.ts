@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
 import type { Db, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
-import { releaseHold } from '../holds/release-hold';
-import { businessAccountId } from '../ledger/accounts';
+import type { Currency, Mode } from '../validation';
+import { ENDINGS } from './approval-operations';
 import type { ApprovalRow } from './approval-request';
 import { audit } from './decide-approval';
+import { releaseRequestMoney, requestAccounts } from './request-money';
 
 const SYSTEM = { type: 'system' as const, id: null };
 const EVERY_MS = 60_000;
@@ -14,27 +15,29 @@ const BATCH = 50;
 /**
  * Expires requests past their 72 hours, one transaction each: the row is
  * claimed with SKIP LOCKED and a conditional update, so two app instances
- * (or a sweep and a late decision) never both act on it; the hold is
- * released and the expiry audited with it. True when more may be due.
+ * (or a sweep and a late decision) never both act on it; its holds are
+ * released (an upload's rows cancelled) and the expiry audited with it.
+ * True when more may be due.
  */
 export async function expireApprovals(db: Db, batch = BATCH): Promise<boolean> {
   for (let i = 0; i < batch; i++) {
-    const due = await db.execute<{ business_id: number; mode: 'test' | 'live'; currency: 'ETB' | 'USD' | 'DJF' | 'UGX' }>(sql`
-      SELECT business_id, mode, currency FROM approval_requests
+    const due = await db.execute<{ business_id: number; mode: Mode; currency: Currency | null; reference: string }>(sql`
+      SELECT business_id, mode, currency, reference FROM approval_requests
       WHERE status = 'awaiting_approval' AND expires_at <= now() ORDER BY expires_at LIMIT 1`);
     const next = due.rows[0];
     if (!next) return false;
-    const business = await businessAccountId(db, Number(next.business_id), next.mode, next.currency);
+    const accounts = await requestAccounts(db, next);
     const expired = await inTransaction(db, async (tx) => {
       const { rows } = await tx.execute<ApprovalRow & Record<string, unknown>>(sql`
         UPDATE approval_requests SET status = 'expired', decided_at = now()
         WHERE id = (SELECT id FROM approval_requests WHERE status = 'awaiting_approval' AND expires_at <= now()
-                    AND business_id = ${next.business_id} AND mode = ${next.mode} AND currency = ${next.currency}
-                    ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+                    AND business_id = ${next.business_id} AND mode = ${next.mode} AND reference = ${next.reference}
+                    FOR UPDATE SKIP LOCKED)
         RETURNING *`);
       const request = rows[0];
       if (!request) return false;
-      await releaseHold(tx, { holdId: Number(request.hold_id), actor: SYSTEM, businessAccountId: business });
+      await releaseRequestMoney(tx, request, SYSTEM, accounts);
+      await ENDINGS[request.kind]?.(tx, request, 'expired');
       await audit(tx, request, SYSTEM, 'approval.expired', {});
       return true;
     });

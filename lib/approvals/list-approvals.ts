@@ -8,10 +8,14 @@ export interface ApprovalListItem {
   kind: ApprovalKind;
   /** Withdrawn: rejected by the teammate who asked (stored as rejected, as its money is released the same way). */
   status: ApprovalStatus | 'withdrawn';
-  currency: Currency;
+  /** Null for an upload in several currencies (its totals are in `what`). */
+  currency: Currency | null;
   amount: number;
   held: number;
-  cardNumber: string;
+  /** Null for an upload: its source cards are the file's. */
+  cardNumber: string | null;
+  /** An upload's reference: its page shows the rows. */
+  uploadReference: string | null;
   /** A payout's destination or an adjustment's direction, in words. */
   what: string;
   makerUserId: number;
@@ -44,6 +48,10 @@ const PAYOUT_WORDS: Record<string, (o: Record<string, unknown>) => string> = {
 function whatOf(kind: string, o: Record<string, unknown>): string {
   if (kind === 'adjustment') return o.direction === 'increase' ? 'Adjustment: add to the card' : 'Adjustment: take from the card';
   if (kind === 'refund') return `Refund of payment ${String(o.reference)} to its payer`;
+  if (kind === 'upload') {
+    const totals = Object.values((o.totals ?? {}) as Record<string, { rows: number }>);
+    return `Payout upload ${String(o.file_name)}: ${totals.reduce((n, t) => n + t.rows, 0)} rows`;
+  }
   const type = o.destination_card_number ? 'card_to_card' : o.merchant_id ? 'b2b' : 'bank';
   return PAYOUT_WORDS[type](o);
 }
@@ -58,9 +66,11 @@ export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Pro
         ? sql`r.status = 'awaiting_approval'`
         : sql`r.status <> 'awaiting_approval'`;
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    SELECT r.*, h.amount AS held, m.email AS maker_email, d.email AS decider_email
+    SELECT r.*, m.email AS maker_email, d.email AS decider_email,
+      -- An upload holds on each source card (holds named by its reference); any other request its one hold.
+      coalesce((SELECT h.amount FROM holds h WHERE h.id = r.hold_id),
+        (SELECT sum(h.amount) FROM holds h WHERE h.business_id = r.business_id AND h.mode = r.mode AND h.purpose = r.reference), 0) AS held
     FROM approval_requests r
-    JOIN holds h ON h.id = r.hold_id
     LEFT JOIN users m ON m.id = r.maker_user_id AND m.business_id = r.business_id
     LEFT JOIN users d ON d.id = r.decided_by AND d.business_id = r.business_id
     WHERE r.business_id = ${opts.businessId} AND r.mode = ${opts.mode}
@@ -72,10 +82,11 @@ export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Pro
     reference: String(r.reference),
     kind: r.kind as ApprovalKind,
     status: r.status === 'rejected' && r.decided_by !== null && Number(r.decided_by) === Number(r.maker_user_id) ? 'withdrawn' : (r.status as ApprovalStatus),
-    currency: r.currency as Currency,
+    currency: (r.currency as Currency | null) ?? null,
     amount: Number(r.amount),
     held: Number(r.held),
-    cardNumber: String(r.card_number),
+    cardNumber: (r.card_number as string | null) ?? null,
+    uploadReference: r.kind === 'upload' ? String((r.options as Record<string, unknown>).upload_reference) : null,
     what: whatOf(String(r.kind), (r.options ?? {}) as Record<string, unknown>),
     makerUserId: Number(r.maker_user_id),
     maker: r.maker_email ? String(r.maker_email) : 'a removed team member',

@@ -804,12 +804,12 @@ export const approvalRequests = pgTable(
       .references(() => businesses.id),
     mode: text('mode', { enum: MODES }).notNull(),
     kind: text('kind').notNull(),
-    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    /** Null for an upload in several currencies (its holds say each card's). */
+    currency: text('currency', { enum: CURRENCIES }),
     amount: money('amount').notNull(),
-    cardId: id64('card_id')
-      .notNull()
-      .references(() => cards.id),
-    cardNumber: text('card_number').notNull(),
+    /** Null for a payout upload (migration 0036): its money is held on each source card, by holds whose purpose is the reference. */
+    cardId: id64('card_id').references(() => cards.id),
+    cardNumber: text('card_number'),
     /** The typed options of the operation to run on approval. */
     options: jsonb('options').notNull(),
     makerUserId: integer('maker_user_id').notNull(),
@@ -824,9 +824,7 @@ export const approvalRequests = pgTable(
     failureReason: text('failure_reason'),
     expiresAt: ts('expires_at').notNull(),
     resultReference: text('result_reference'),
-    holdId: id64('hold_id')
-      .notNull()
-      .references(() => holds.id),
+    holdId: id64('hold_id').references(() => holds.id),
     createdAt: createdAt(),
   },
   (t) => [
@@ -917,6 +915,8 @@ export const uploadJobs = pgTable(
     finishedAt: ts('finished_at'),
     /** While awaiting approval: when it expires unless decided (APPROVAL_TTL_MS after it started waiting). */
     expiresAt: ts('expires_at'),
+    /** While awaiting approval and after: the approval request (lib/approvals) that holds its money and is decided (migration 0036). */
+    approvalReference: text('approval_reference'),
   },
   (t) => [
     index('upload_jobs_business_idx').on(t.businessId, t.mode, t.kind, t.id),

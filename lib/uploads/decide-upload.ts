@@ -1,13 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
-import { APPROVAL_TTL_MS } from '../approvals/approval-request';
 import { payoutNeedsApproval } from '../approvals/approval-thresholds';
+import { approveRequest, rejectRequest } from '../approvals/decide-approval';
+import { requestUploadApproval, type UploadCardDebit } from '../approvals/request-upload-approval';
 import { recordAudit } from '../audit';
-import type { DbOrTx, Db, Tx } from '../db/client';
+import type { Db, DbOrTx, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
+import { heldAccountId } from '../ledger/accounts';
+import { parsePayoutRequest } from '../payouts/payout-request';
+import { splitAmounts } from '../payouts/payout-rules';
 import type { Currency, Mode } from '../validation';
 import type { UploadTotals } from './preview-upload';
+import { markDoneIfNothingLeft } from './upload-decided';
 import type { UploadKind } from './upload-kinds';
 import { isUploadReference } from './upload-view';
 
@@ -23,26 +28,23 @@ interface JobRow {
   kind: UploadKind;
   status: string;
   created_by: number;
+  file_name: string;
   totals: UploadTotals;
-  /** Awaiting approval past its time: the sweep expires it, and nobody may decide it meanwhile. */
-  overdue: boolean;
+  approval_reference: string | null;
 }
 
 const notFound = () => new ServiceError('not_found', 'No upload with this reference belongs to your business.');
 
-/** The job, locked for its decision: two clicks, or a start and a cancel, decide it once. */
-async function lockJob(tx: Tx, opts: UploadDecisionOptions, kind?: UploadKind): Promise<JobRow> {
+/** The job, locked for its decision when `tx` is a transaction: two clicks, or a start and a cancel, decide it once. */
+async function readJob(tx: DbOrTx, opts: UploadDecisionOptions, kind?: UploadKind, lock = true): Promise<JobRow> {
   if (!isUploadReference(opts.reference)) throw notFound();
   const { rows } = await tx.execute<JobRow & Record<string, unknown>>(sql`
-    SELECT id, kind, status, created_by, totals, coalesce(expires_at <= now(), false) AS overdue FROM upload_jobs
-    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND reference = ${opts.reference} FOR UPDATE`);
+    SELECT id, kind, status, created_by, file_name, totals, approval_reference FROM upload_jobs
+    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND reference = ${opts.reference} ${lock ? sql`FOR UPDATE` : sql``}`);
   const job = rows[0];
   if (!job || (kind && job.kind !== kind)) throw notFound();
   return { ...job, id: Number(job.id) };
 }
-
-const expiredUpload = () =>
-  new ServiceError('already_decided', 'This upload waited too long for a second person and has expired; none of its rows will run. Upload the file again.');
 
 const alreadyDecided = (status: string) => new ServiceError('already_decided', `This upload is already ${status.replace('_', ' ')}.`);
 
@@ -60,68 +62,110 @@ async function needsApproval(tx: DbOrTx, opts: UploadDecisionOptions, job: JobRo
   return false;
 }
 
-/** Starts a previewed upload (its uploader only): its valid rows run in the background, or, for payouts over the approval threshold, it waits for a second person. */
+/**
+ * What each source card's rows debit together, as each row was quoted at preview (its amount, and its fee when
+ * the card pays it): what the approval request holds. A card gone since the preview holds nothing; its rows fail when they run.
+ */
+async function debitsByCard(tx: Tx, opts: UploadDecisionOptions, jobId: number): Promise<UploadCardDebit[]> {
+  const { rows } = await tx.execute<{ input: Record<string, unknown>; amount: number; fee: number }>(sql`
+    SELECT input, amount, fee FROM upload_rows WHERE job_id = ${jobId} AND status = 'pending' ORDER BY row_number`);
+  const debits = new Map<string, number>();
+  for (const row of rows) {
+    const { input, feeFromAmount } = parsePayoutRequest(row.input);
+    const { debit } = splitAmounts(Number(row.amount), Number(row.fee ?? 0), feeFromAmount);
+    debits.set(input.card_number, (debits.get(input.card_number) ?? 0) + debit);
+  }
+  if (debits.size === 0) return [];
+  const { rows: cards } = await tx.execute<{ id: number; card_number: string; account_id: number; currency: Currency }>(sql`
+    SELECT id, card_number, account_id, currency FROM cards
+    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND cancelled_at IS NULL
+      AND card_number = ANY(${`{${[...debits.keys()].map((n) => JSON.stringify(n)).join(',')}}`}::text[])`);
+  return cards.map((c) => ({
+    cardId: Number(c.id),
+    cardNumber: c.card_number,
+    accountId: Number(c.account_id),
+    currency: c.currency,
+    debit: debits.get(c.card_number)!,
+  }));
+}
+
+/**
+ * Starts a previewed upload (its uploader only): its valid rows run in the background, or, for payouts over the
+ * approval threshold, it becomes an approval request that holds each source card's money until it is decided.
+ */
 export async function startUpload(db: Db, opts: UploadDecisionOptions & { kind: UploadKind }): Promise<{ status: string }> {
+  // The held accounts an approval request may need: shared accounts are resolved before the transaction.
+  const seen = await readJob(db, opts, opts.kind, false);
+  const heldAccounts: Partial<Record<Currency, number>> = {};
+  if (seen.kind === 'payouts' && seen.status === 'previewed') {
+    for (const currency of Object.keys(seen.totals) as Currency[]) heldAccounts[currency] = await heldAccountId(db, opts.businessId, opts.mode, currency);
+  }
   return inTransaction(db, async (tx) => {
-    const job = await lockJob(tx, opts, opts.kind);
+    const job = await readJob(tx, opts, opts.kind);
     if (job.status !== 'previewed') throw alreadyDecided(job.status);
     // The uploader starts: anyone else starting it could then approve it as the "second" person.
     if (job.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can start it.');
-    const status = (await needsApproval(tx, opts, job)) ? 'awaiting_approval' : 'running';
-    // A waiting upload expires after the time a single payout's approval request waits (the same setting).
+    if (!(await needsApproval(tx, opts, job))) {
+      await tx.execute(sql`UPDATE upload_jobs SET status = 'running', started_at = now() WHERE id = ${job.id}`);
+      await markDoneIfNothingLeft(tx, job.id);
+      await audit(tx, opts, 'upload.started', { kind: job.kind });
+      return { status: 'running' };
+    }
+    const request = await requestUploadApproval(tx, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      makerUserId: opts.userId,
+      upload: { reference: opts.reference, fileName: job.file_name, totals: job.totals },
+      cards: await debitsByCard(tx, opts, job.id),
+      heldAccounts,
+    });
     await tx.execute(sql`
-      UPDATE upload_jobs SET status = ${status}, started_at = CASE WHEN ${status} = 'running' THEN now() END,
-        expires_at = CASE WHEN ${status} = 'awaiting_approval' THEN now() + make_interval(secs => ${APPROVAL_TTL_MS / 1000}) END
+      UPDATE upload_jobs SET status = 'awaiting_approval', expires_at = ${request.expiresAt.toISOString()}::timestamptz, approval_reference = ${request.reference}
       WHERE id = ${job.id}`);
-    await markDoneIfNothingLeft(tx, job.id);
-    await audit(tx, opts, status === 'running' ? 'upload.started' : 'upload.awaiting_approval', { kind: job.kind });
-    return { status };
+    return { status: 'awaiting_approval' };
   });
 }
 
-/** A second person (never the uploader) lets a waiting payout upload run. */
+/** The approval request of a waiting upload; decided through lib/approvals like any other. */
+async function waitingRequest(db: Db, opts: UploadDecisionOptions, kind?: UploadKind): Promise<string> {
+  const job = await readJob(db, opts, kind, false);
+  if (job.status !== 'awaiting_approval' || !job.approval_reference) throw alreadyDecided(job.status);
+  return job.approval_reference;
+}
+
+/** A second person (never the uploader) approves a waiting payout upload's request: its money is released and it runs. */
 export async function approveUpload(db: Db, opts: UploadDecisionOptions): Promise<{ status: string }> {
-  return inTransaction(db, async (tx) => {
-    const job = await lockJob(tx, opts, 'payouts');
-    if (job.status !== 'awaiting_approval') throw alreadyDecided(job.status);
-    if (job.overdue) throw expiredUpload();
-    if (job.created_by === opts.userId) throw new ServiceError('forbidden', 'You uploaded this file yourself: another teammate must approve it.');
-    await tx.execute(sql`UPDATE upload_jobs SET status = 'running', decided_by = ${opts.userId}, started_at = now() WHERE id = ${job.id}`);
-    await markDoneIfNothingLeft(tx, job.id);
-    await audit(tx, opts, 'upload.approved', { kind: job.kind });
-    return { status: 'running' };
-  });
+  const reference = await waitingRequest(db, opts, 'payouts');
+  const decision = await approveRequest(db, { businessId: opts.businessId, mode: opts.mode, userId: opts.userId, reference });
+  if (decision.status === 'failed') throw new ServiceError('already_decided', `This upload could not start: ${decision.failureReason}`);
+  return { status: 'running' };
 }
 
 /**
  * Ends an upload that has not finished: a waiting one rejected by a second
- * person, or one withdrawn or stopped by its uploader. Rows not yet run are
- * cancelled; a row the runner is on commits only while it is still pending, so
- * none runs after this.
+ * person or withdrawn by its uploader (its approval request's decision, which
+ * releases its money), or a running one stopped by its uploader. Rows not yet
+ * run are cancelled; a chunk the runner is on commits only while its rows are
+ * still pending, so none runs after this.
  */
 export async function cancelUpload(db: Db, opts: UploadDecisionOptions & { asApprover: boolean }): Promise<{ status: string }> {
+  const seen = await readJob(db, opts, undefined, false);
+  if (opts.asApprover || seen.status === 'awaiting_approval') {
+    if (!opts.asApprover && seen.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can cancel it.');
+    const reference = await waitingRequest(db, opts);
+    await rejectRequest(db, { businessId: opts.businessId, mode: opts.mode, userId: opts.userId, reference, asMaker: !opts.asApprover });
+    return { status: 'cancelled' };
+  }
   return inTransaction(db, async (tx) => {
-    const job = await lockJob(tx, opts);
-    if (opts.asApprover) {
-      if (job.status !== 'awaiting_approval') throw alreadyDecided(job.status);
-      if (job.overdue) throw expiredUpload();
-      if (job.created_by === opts.userId) throw new ServiceError('forbidden', 'You uploaded this file yourself: cancel it instead.');
-    } else {
-      if (job.status === 'done' || job.status === 'cancelled' || job.status === 'expired') throw alreadyDecided(job.status);
-      if (job.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can cancel it.');
-    }
+    const job = await readJob(tx, opts);
+    if (job.status === 'done' || job.status === 'cancelled' || job.status === 'expired') throw alreadyDecided(job.status);
+    if (job.status === 'awaiting_approval') throw new ServiceError('already_decided', 'This upload is waiting for approval now; load its page again.');
+    if (job.created_by !== opts.userId) throw new ServiceError('forbidden', 'Only the teammate who uploaded this file can cancel it.');
     await tx.execute(sql`UPDATE upload_rows SET status = 'cancelled', finished_at = now() WHERE job_id = ${job.id} AND status = 'pending'`);
     await tx.execute(
       sql`UPDATE upload_jobs SET status = 'cancelled', finished_at = now(), decided_by = coalesce(decided_by, ${opts.userId}) WHERE id = ${job.id}`,
     );
-    await audit(tx, opts, opts.asApprover ? 'upload.rejected' : 'upload.cancelled', { kind: job.kind });
+    await audit(tx, opts, 'upload.cancelled', { kind: job.kind });
     return { status: 'cancelled' };
   });
-}
-
-/** A running job with no pending row left is done (also one started with every row invalid). */
-export async function markDoneIfNothingLeft(db: DbOrTx, jobId: number): Promise<void> {
-  await db.execute(sql`
-    UPDATE upload_jobs SET status = 'done', finished_at = now()
-    WHERE id = ${jobId} AND status = 'running' AND NOT EXISTS (SELECT 1 FROM upload_rows WHERE job_id = ${jobId} AND status = 'pending')`);
 }

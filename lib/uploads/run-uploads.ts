@@ -1,16 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
+import { ITEMS_PER_COMMIT } from '../batches/batch-limits';
 import type { Db, Tx } from '../db/client';
 import { withCommitHook } from '../db/commit-hooks';
 import { ServiceError } from '../errors';
 import { forgetSharedAccounts } from '../ledger/accounts';
 import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
-import { markDoneIfNothingLeft } from './decide-upload';
+import { markDoneIfNothingLeft } from './upload-decided';
 import { errorText, UPLOAD_KINDS, type UploadKind } from './upload-kinds';
 
-/** Rows claimed per pass; each is its own transaction, so a claim holds nothing locked while it runs. */
-const CLAIM_ROWS = 20;
+/** Rows claimed per pass, of one job, in file order: one chunk of the batch engine, one transaction. */
+const CLAIM_ROWS = ITEMS_PER_COMMIT;
 /** A claim older than this belongs to a runner that died: its rows are claimed again (a live runner's late commit is then refused). */
 const CLAIM_TIMEOUT_MS = Number(process.env.UPLOAD_CLAIM_TIMEOUT_MS ?? 30_000);
 /** A row whose run failed unexpectedly this many times is failed rather than tried for ever. */
@@ -32,69 +34,99 @@ interface ClaimedRow {
 class ClaimLost extends Error {}
 
 /**
- * Claims a few pending rows of running jobs (FOR UPDATE SKIP LOCKED: any number
- * of app instances share the work) and runs each through its single-item core.
- * True while there may be more to do.
+ * Claims the next pending rows of one running job, in file order (FOR UPDATE
+ * SKIP LOCKED: any number of app instances share the work), and runs them as
+ * one chunk of the batch engine the API's batch calls use. True while there
+ * may be more to do.
  */
 export async function runUploadPass(db: Db): Promise<boolean> {
+  const claimable = sql`r.status = 'pending' AND (r.claimed_at IS NULL OR r.claimed_at < now() - make_interval(secs => ${CLAIM_TIMEOUT_MS / 1000}))`;
   const { rows } = await db.execute<ClaimedRow & Record<string, unknown>>(sql`
-    WITH picked AS (
-      SELECT r.job_id, r.row_number FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id
-      WHERE j.status = 'running' AND r.status = 'pending'
-        AND (r.claimed_at IS NULL OR r.claimed_at < now() - make_interval(secs => ${CLAIM_TIMEOUT_MS / 1000}))
-      ORDER BY r.job_id, r.row_number
-      LIMIT ${CLAIM_ROWS}
-      FOR UPDATE OF r SKIP LOCKED
+    WITH next_job AS (
+      SELECT r.job_id FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id
+      WHERE j.status = 'running' AND ${claimable} ORDER BY r.job_id, r.row_number LIMIT 1 FOR UPDATE OF r SKIP LOCKED
+    ), picked AS (
+      SELECT r.job_id, r.row_number FROM upload_rows r
+      WHERE r.job_id = (SELECT job_id FROM next_job) AND ${claimable}
+      ORDER BY r.row_number LIMIT ${CLAIM_ROWS} FOR UPDATE SKIP LOCKED
     )
-    UPDATE upload_rows u SET claim = gen_random_uuid(), claimed_at = now(), attempts = u.attempts + 1
+    UPDATE upload_rows u SET claim = ${randomUUID()}, claimed_at = now(), attempts = u.attempts + 1
     FROM picked, upload_jobs j
     WHERE u.job_id = picked.job_id AND u.row_number = picked.row_number AND j.id = u.job_id
     RETURNING u.job_id, u.row_number, u.input, u.claim, u.attempts, j.kind, j.business_id, j.mode, j.created_by`);
-  const jobs = new Set<number>();
-  for (const row of rows) {
-    jobs.add(Number(row.job_id));
-    await runRow(db, { ...row, job_id: Number(row.job_id) });
-  }
-  for (const id of jobs) await markDoneIfNothingLeft(db, id);
+  if (rows.length === 0) return false;
+  const claimed = rows.map((r) => ({ ...r, job_id: Number(r.job_id), row_number: Number(r.row_number) })).sort((a, b) => a.row_number - b.row_number);
+  await runChunk(db, claimed);
+  await markDoneIfNothingLeft(db, claimed[0].job_id);
   return rows.length === CLAIM_ROWS;
 }
 
 const ours = (row: ClaimedRow) => sql`job_id = ${row.job_id} AND row_number = ${row.row_number} AND claim = ${row.claim}`;
 
 /**
- * One row, run exactly once: every transaction the core commits marks the row
- * succeeded inside that same transaction, and only while the row is still
- * pending under this claim. So a crash before the commit leaves the row pending
- * (run again later, nothing done yet) and a crash after it leaves it succeeded
- * (never run again).
+ * Rows run exactly once: the chunk's transaction marks its rows with their
+ * outcomes (read from the record the batch engine returns for the chunk, the
+ * one the API batch resumes from), inside that same transaction and only
+ * while they are still pending under this claim. So a crash before the commit
+ * leaves them pending (run again later, nothing done yet) and a crash after
+ * it leaves them done (never run again).
  */
-async function runRow(db: Db, row: ClaimedRow): Promise<void> {
-  const def = UPLOAD_KINDS[row.kind];
-  const markSucceeded = async (tx: Tx, committed: unknown) => {
-    const { rows } = await tx.execute(sql`
-      UPDATE upload_rows SET status = 'succeeded', result_reference = coalesce(result_reference, ${def.referenceOf(committed)}), finished_at = now()
-      WHERE ${ours(row)} AND status IN ('pending', 'succeeded') RETURNING 1`);
-    if (rows.length === 0) throw new ClaimLost();
-  };
-  try {
-    await withCommitHook(markSucceeded, () =>
-      def.run(db, { businessId: row.business_id, mode: row.mode, actor: { type: 'user', id: String(row.created_by) } }, row.input),
+async function runChunk(db: Db, claimed: ClaimedRow[]): Promise<void> {
+  const def = UPLOAD_KINDS[claimed[0].kind];
+  const rows: ClaimedRow[] = [];
+  const items: unknown[] = [];
+  for (const row of claimed) {
+    try {
+      items.push(def.parse(row.input));
+      rows.push(row);
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      await failRow(db, row, err.code, errorText(err));
+    }
+  }
+  if (rows.length === 0) return;
+  const markCommitted = async (tx: Tx, result: unknown) => {
+    const outcomes = def.committed(result);
+    if (!outcomes) return;
+    if (outcomes.length !== rows.length) throw new Error(`upload runner: a chunk of ${rows.length} rows committed ${outcomes.length} outcomes`);
+    const marks = outcomes.map((o, k) =>
+      'error' in o
+        ? { row_number: rows[k].row_number, code: o.error.code, message: errorText(o.error) }
+        : { row_number: rows[k].row_number, reference: o.reference ?? null, payout_id: o.payoutId ?? null },
     );
+    const { rows: marked } = await tx.execute(sql`
+      UPDATE upload_rows u SET status = CASE WHEN o.code IS NULL THEN 'succeeded' ELSE 'failed' END,
+        result_reference = coalesce(o.reference, (SELECT p.reference FROM payouts p WHERE p.id = o.payout_id)),
+        error_code = o.code, error_message = o.message, finished_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS o(row_number int, reference text, payout_id bigint, code text, message text)
+      WHERE u.job_id = ${rows[0].job_id} AND u.row_number = o.row_number AND u.claim = ${rows[0].claim} AND u.status = 'pending'
+      RETURNING 1`);
+    if (marked.length !== rows.length) throw new ClaimLost();
+  };
+  const { business_id: businessId, mode, created_by: uploader } = rows[0];
+  let results: Awaited<ReturnType<typeof def.runBatch>>;
+  try {
+    results = await withCommitHook(markCommitted, () => def.runBatch(db, { businessId, mode, actor: { type: 'user', id: String(uploader) } }, items));
   } catch (err) {
     if (err instanceof ClaimLost) {
       // The rolled-back transaction may have created a shared account the process now remembers.
       forgetSharedAccounts();
       return;
     }
-    if (err instanceof ServiceError) {
-      // A refusal after the commit (a bank rail refusing, its debit reversed) fails the row but keeps the reference it made.
-      await failRow(db, row, err.code, errorText(err));
+    // One row the engine cannot run must not hold back the others: each is tried alone.
+    if (rows.length > 1) {
+      for (const row of rows) await runChunk(db, [row]);
       return;
     }
-    logger.error({ err }, `upload runner: row ${row.row_number} of job ${row.job_id} failed`);
-    if (row.attempts >= MAX_ATTEMPTS) {
-      await failRow(db, row, 'internal', 'Internal server error: the row could not be run; nothing was moved for it.', false);
+    logger.error({ err }, `upload runner: row ${rows[0].row_number} of job ${rows[0].job_id} failed`);
+    if (rows[0].attempts >= MAX_ATTEMPTS) {
+      await failRow(db, rows[0], 'internal', 'Internal server error: the row could not be run; nothing was moved for it.', false);
     }
+    return;
+  }
+  // A refusal after the commit (a bank rail refusing, its debit reversed) fails the row but keeps the reference it made.
+  for (const [k, result] of results.entries()) {
+    if (!result.ok) await failRow(db, rows[k], result.error.code, errorText(result.error));
   }
 }
 

@@ -1,15 +1,18 @@
-import { type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { parseAmountText, toMinorUnits } from '../amount-text';
+import type { BatchResult } from '../batches/batch-result';
+import { createPayoutsBatch } from '../batches/create-payouts-batch';
+import { issueCardsBatch } from '../batches/issue-cards-batch';
+import { recordedItems } from '../batches/payout-batch-record';
 import { normalizeCardNumber } from '../cards/card-number';
-import { createCard, createCardSchema } from '../cards/create-card';
+import { createCardSchema } from '../cards/create-card';
 import { normaliseTypedPhone } from '../cards/phone';
 import type { Db } from '../db/client';
+import { CommittedPart } from '../db/commit-hooks';
 import { ServiceError } from '../errors';
-import { createPayout } from '../payouts/create-payout';
 import { payoutParties } from '../payouts/payout-parties';
 import { quotePayout } from '../payouts/payout-quote';
-import { parsePayoutRequest } from '../payouts/payout-request';
+import { type PayoutRequest, parsePayoutRequest } from '../payouts/payout-request';
 import { type Currency, type Mode, parseInput } from '../validation';
 import { looksLikeFormula } from './parse-csv';
 
@@ -38,11 +41,19 @@ export interface UploadKindDef {
   required: readonly string[];
   /** The row as the core will be given it, or why it cannot be. */
   check: (ctx: RowCheckContext, cells: Record<string, string>, line: number) => Promise<CheckedRow>;
-  /** Runs one row through the single-item core (the same call as the API's). */
-  run: (db: Db, opts: { businessId: number; mode: Mode; actor: Actor }, input: Record<string, unknown>) => Promise<unknown>;
-  /** The reference of what a row's committed transaction made, as SQL the row's own update reads it with (no round trip of its own). */
-  referenceOf: (committed: unknown) => SQL;
+  /** A kept row as its batch core takes it (parsed again: a rule may have changed since the preview). */
+  parse: (input: Record<string, unknown>) => unknown;
+  /** Runs parsed rows, in order, through the batch core the API's batch calls use (one chunk of them: one transaction). */
+  runBatch: (db: Db, opts: { businessId: number; mode: Mode; actor: Actor }, items: unknown[]) => Promise<BatchResult<unknown>[]>;
+  /**
+   * What the batch's chunk transaction committed, item by item, read from the value it returns (its resume
+   * record): what each row made, or its refusal; undefined for any other transaction.
+   */
+  committed: (result: unknown) => RowOutcome[] | undefined;
 }
+
+/** A row's outcome in the transaction that ran it: what it made (a card number, or a payout's id) or why it was refused. */
+type RowOutcome = { reference?: string; payoutId?: number } | { error: ServiceError };
 
 const rowError = (field: string, message: string) => new ServiceError('validation_error', { [field]: message });
 
@@ -70,8 +81,11 @@ const cards: UploadKindDef = {
     ctx.seen.set(key, line);
     return { input: { ...input, phone_number: phone.e164 }, currency: input.currency, amount: null, fee: null };
   },
-  run: (db, opts, input) => createCard(db, { ...opts, input }),
-  referenceOf: (committed) => sql`${typeof committed === 'string' ? committed : null}::text`,
+  parse: (input) => parseInput(createCardSchema, input),
+  runBatch: (db, opts, items) => issueCardsBatch(db, { ...opts, items: items as never }),
+  // The card batch's one transaction returns each item's card number or refusal.
+  committed: (result) =>
+    Array.isArray(result) ? (result as BatchResult<string>[]).map((r) => (r.ok ? { reference: r.value } : { error: r.error })) : undefined,
 };
 
 const payouts: UploadKindDef = {
@@ -105,11 +119,11 @@ const payouts: UploadKindDef = {
     if (quote.refusals.length > 0) throw quote.refusals[0];
     return { input: given, currency: source!.currency, amount: input.amount, fee: quote.fee };
   },
-  run: (db, opts, input) => createPayout(db, { ...opts, input }),
-  referenceOf(committed) {
-    const id = (committed as { payout_id?: unknown } | null)?.payout_id;
-    return sql`(SELECT reference FROM payouts WHERE id = ${id === undefined || id === null ? null : Number(id)})`;
-  },
+  parse: (input) => parsePayoutRequest(input),
+  runBatch: (db, opts, items) => createPayoutsBatch(db, { ...opts, items: items as PayoutRequest[] }),
+  // Each chunk's transaction returns the record the API batch keeps with its Idempotency-Key to resume from.
+  committed: (result) =>
+    result instanceof CommittedPart ? recordedItems(result.part)?.map((r) => ('payoutId' in r ? { payoutId: r.payoutId } : { error: r.error })) : undefined,
 };
 
 export const UPLOAD_KINDS: Record<UploadKind, UploadKindDef> = { cards, payouts };

@@ -40,6 +40,9 @@ function expiresIn(iso: string): string {
   return hours >= 1 ? `in ${hours} h` : 'within the hour';
 }
 
+/** An upload in several currencies has no one total: its page shows them per currency. */
+const money = (amount: number, currency: ApprovalListItem['currency']) => (currency ? formatMoney(amount, currency) : 'several currencies');
+
 function why(r: ApprovalListItem): string | null {
   const reason = r.reasonCode ? ADJUSTMENT_REASON_LABELS[r.reasonCode as AdjustmentReason] : null;
   return [reason, r.note].filter(Boolean).join(': ') || null;
@@ -54,18 +57,26 @@ function RequestCard({ r, userId, canApprove }: { r: ApprovalListItem; userId: n
         <div className="min-w-0">
           <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{r.what}</p>
           <p className="text-sm text-slate-600">
-            {r.kind === 'payout' ? 'From card' : 'Card'}{' '}
-            <Link href={`/cards/${r.cardNumber}`} className="font-medium underline underline-offset-2">
-              ending {r.cardNumber.slice(-4)}
-            </Link>{' '}
+            {r.cardNumber ? (
+              <>
+                {r.kind === 'payout' ? 'From card' : 'Card'}{' '}
+                <Link href={`/cards/${r.cardNumber}`} className="font-medium underline underline-offset-2">
+                  ending {r.cardNumber.slice(-4)}
+                </Link>
+              </>
+            ) : (
+              <Link href={`/payouts/upload/${r.uploadReference}`} className="font-medium underline underline-offset-2">
+                Its rows
+              </Link>
+            )}{' '}
             · <span className="font-mono text-xs">{r.reference}</span>
           </p>
         </div>
         <div className="text-right">
           <p className="text-xl font-semibold tabular-nums text-slate-900" data-testid="approval-amount">
-            {formatMoney(r.amount, r.currency)}
+            {money(r.amount, r.currency)}
           </p>
-          {r.held !== r.amount && <p className="text-xs text-slate-600">{formatMoney(r.held, r.currency)} held, fee included</p>}
+          {r.held !== r.amount && r.currency && <p className="text-xs text-slate-600">{formatMoney(r.held, r.currency)} held, fee included</p>}
         </div>
       </div>
       <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
@@ -181,8 +192,8 @@ export default async function ApprovalsPage({ searchParams }: Props) {
       {requested && (
         <div className="mb-4">
           <Notice tone="success" testId="sent-for-approval">
-            Sent for approval: {requested.what.charAt(0).toLowerCase() + requested.what.slice(1)} of {formatMoney(requested.amount, requested.currency)}.{' '}
-            {formatMoney(requested.held, requested.currency)} is held on the card until a teammate decides; nothing has been paid yet.
+            Sent for approval: {requested.what.charAt(0).toLowerCase() + requested.what.slice(1)} of {money(requested.amount, requested.currency)}.{' '}
+            {money(requested.held, requested.currency)} is held on the card until a teammate decides; nothing has been paid yet.
           </Notice>
         </div>
       )}

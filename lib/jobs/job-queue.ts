@@ -11,7 +11,7 @@ export type JobKind = (typeof JOB_KINDS)[number];
  * Tries before a job is dead, for a person to look at: on the capped backoff
  * (30 s doubling to 10 minutes), about a day of failures.
  */
-export const DEFAULT_MAX_ATTEMPTS = 150;
+const DEFAULT_MAX_ATTEMPTS = 150;
 
 export interface EnqueueJobOptions {
   kind: JobKind;

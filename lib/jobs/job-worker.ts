@@ -41,7 +41,7 @@ export async function runJobNow<R>(db: Db, handler: JobHandler<R>, subject: stri
 }
 
 /** One pass: claims up to `batch` due jobs and runs them one after another; the number claimed. */
-export async function runDueJobs<R>(db: Db, handler: JobHandler<R>, batch: number): Promise<number> {
+async function runDueJobs<R>(db: Db, handler: JobHandler<R>, batch: number): Promise<number> {
   const claimed = await claimJobs(db, handler.kind, { limit: batch, leaseMs: handler.leaseMs });
   for (const job of claimed) await runClaimed(db, handler, job);
   return claimed.length;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
+import { listPaymentRefunds } from '../lib/refunds/list-refunds';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { apiClient, createCard, randomPhone, testDb, type ApiClient } from './helpers';
 
@@ -161,6 +162,10 @@ describe('live refunds through Chapa', () => {
     const job = sql`SELECT state, last_error FROM jobs WHERE kind = 'refund' AND subject = ${reference}`;
     await poll(async () => (await testDb().execute<{ state: string }>(job)).rows[0].state).toBe('dead');
     expect((await testDb().execute<{ last_error: string }>(job)).rows[0].last_error).toContain('check this refund with Chapa');
+    // The payment's page lists it as needing a person.
+    const [pay] = (await testDb().execute<{ id: number; business_id: number }>(sql`SELECT id, business_id FROM payments WHERE link_reference = ${ref}`)).rows;
+    const listed = await listPaymentRefunds(testDb(), { businessId: Number(pay.business_id), mode: 'live', paymentId: Number(pay.id) });
+    expect(listed.find((r) => r.reference === reference)?.needsPerson).toBe(true);
     const settle = (body: unknown) =>
       fetch(`${stack.baseUrl}/api/admin/refunds/${reference}/settle`, {
         method: 'POST',
@@ -174,6 +179,11 @@ describe('live refunds through Chapa', () => {
     expect(((await again.json()) as any).data).toMatchObject({ status: 'failed' });
     expect(await balance(card)).toBe(3_000);
     expect((await testDb().execute<{ state: string }>(job)).rows[0].state).toBe('done');
+    expect(
+      (await listPaymentRefunds(testDb(), { businessId: Number(pay.business_id), mode: 'live', paymentId: Number(pay.id) })).find(
+        (r) => r.reference === reference,
+      )?.needsPerson,
+    ).toBe(false);
     expect((await paymentRecord(ref)).refunded_amount).toBe(0);
     expect((await verifyLedger(testDb())).problems).toEqual([]);
   });

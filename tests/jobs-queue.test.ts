@@ -180,4 +180,16 @@ describe('jobs', () => {
     expect(await jobOf(db, 'refund', s)).toMatchObject({ state: 'pending', attempts: 0, maxAttempts: 150 });
     expect((await db.execute<{ n: number }>(moved)).rows[0].n).toBe(1);
   });
+
+  it('a job its enqueuer tries straight after the commit is left to it: the workers take it only after a grace', async () => {
+    const s = subject('own');
+    await enqueueJob(db, { kind: 'refund', subject: s, businessId: null, mode: null, ownFirstTry: true });
+    const byWorker = await claimJobs(other, 'refund', { limit: 1_000, leaseMs: 60_000 });
+    expect(byWorker.map((j) => j.subject)).not.toContain(s);
+    const [mine] = await claimJobs(db, 'refund', { limit: 1, leaseMs: 60_000, subject: s });
+    expect(mine.attempts).toBe(1);
+    // Its first try failed: the next is the workers' too, after the backoff.
+    await settleJob(db, mine, { kind: 'retry', error: 'refund not sent: timeout' });
+    expect(await claimJobs(db, 'refund', { limit: 1, leaseMs: 60_000, subject: s })).toEqual([]);
+  });
 });

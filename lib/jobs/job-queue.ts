@@ -13,6 +13,13 @@ export type JobKind = (typeof JOB_KINDS)[number];
  */
 const DEFAULT_MAX_ATTEMPTS = 150;
 
+/**
+ * A job whose enqueuer runs it straight after the commit (runJobNow) is due
+ * for the workers only this long after: they take it when that process died
+ * first, and never race it for its first try.
+ */
+const FIRST_TRY_GRACE_MS = 3_000;
+
 export interface EnqueueJobOptions {
   kind: JobKind;
   /** The reference of the row the job acts on; one job per kind and subject. */
@@ -20,7 +27,8 @@ export interface EnqueueJobOptions {
   businessId: number | null;
   mode: Mode | null;
   payload?: Record<string, unknown>;
-  runAt?: Date;
+  /** The enqueuer makes the first try itself, straight after its commit (runJobNow); the workers wait FIRST_TRY_GRACE_MS. */
+  ownFirstTry?: boolean;
   maxAttempts?: number;
 }
 
@@ -32,17 +40,20 @@ export async function enqueueJob(tx: DbOrTx, o: EnqueueJobOptions): Promise<void
   await tx.execute(sql`
     INSERT INTO jobs (kind, subject, business_id, mode, payload, run_at, max_attempts)
     VALUES (${o.kind}, ${o.subject}, ${o.businessId}, ${o.mode}, ${JSON.stringify(o.payload ?? {})}::jsonb,
-            coalesce(${o.runAt?.toISOString() ?? null}::timestamptz, now()), ${o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS})
+            now() + make_interval(secs => ${o.ownFirstTry ? FIRST_TRY_GRACE_MS / 1000 : 0}), ${o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS})
     ON CONFLICT (kind, subject) DO NOTHING`);
 }
 
 /**
  * The same from inside a statement of our own, as a data-modifying CTE body:
- * `rows` selects (subject, business_id, mode), one job each.
+ * `rows` selects (subject, business_id, mode), one job each, whose first try
+ * the enqueuer makes (ownFirstTry).
  */
 export function enqueueJobsSql(kind: JobKind, rows: SQL): SQL {
-  return sql`INSERT INTO jobs (kind, subject, business_id, mode, max_attempts)
-    SELECT ${sql.raw(`'${kind}'`)}, s.subject, s.business_id, s.mode, ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))} FROM (${rows}) s(subject, business_id, mode)
+  return sql`INSERT INTO jobs (kind, subject, business_id, mode, max_attempts, run_at)
+    SELECT ${sql.raw(`'${kind}'`)}, s.subject, s.business_id, s.mode, ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))},
+           now() + interval '${sql.raw(String(FIRST_TRY_GRACE_MS))} milliseconds'
+    FROM (${rows}) s(subject, business_id, mode)
     ON CONFLICT (kind, subject) DO NOTHING`;
 }
 
@@ -62,7 +73,7 @@ export interface ClaimJobsOptions {
   limit: number;
   /** How long the claim holds the job: past it, another worker may take it (the holder is taken for crashed). */
   leaseMs: number;
-  /** Only this subject's job (a first send straight after the commit). */
+  /** Only this subject's job (a first send straight after the commit, which may take it before it is due). */
   subject?: string;
 }
 
@@ -80,7 +91,8 @@ export async function claimJobs(db: DbOrTx, kind: JobKind, o: ClaimJobsOptions):
       WHERE kind = ${kind} AND state = 'pending' AND attempts >= max_attempts AND locked_until <= now() ${only}
     ), due AS (
       SELECT id FROM jobs
-      WHERE kind = ${kind} AND state = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+      WHERE kind = ${kind} AND state = 'pending' AND (locked_until IS NULL OR locked_until <= now())
+        AND ${o.subject === undefined ? sql`run_at <= now()` : sql`(run_at <= now() OR attempts = 0)`}
         AND attempts < max_attempts ${only}
       ORDER BY run_at LIMIT ${o.limit}
       FOR UPDATE SKIP LOCKED
@@ -179,4 +191,13 @@ export async function jobOf(db: DbOrTx, kind: JobKind, subject: string): Promise
     runAt: new Date(r.run_at as string),
     lastError: (r.last_error as string | null) ?? null,
   };
+}
+
+/** Which of these subjects' jobs are dead: the rows a person must look at, for the lists that show them. */
+export async function deadJobSubjects(db: DbOrTx, kind: JobKind, subjects: string[]): Promise<Set<string>> {
+  if (subjects.length === 0) return new Set();
+  const { rows } = await db.execute<{ subject: string }>(
+    sql`SELECT subject FROM jobs WHERE kind = ${kind} AND state = 'dead' AND subject = ANY(${sql.param(subjects)}::text[])`,
+  );
+  return new Set(rows.map((r) => r.subject));
 }

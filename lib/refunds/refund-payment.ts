@@ -147,7 +147,7 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
       })
       .returning();
     // The request to the rail is a job committed with the debit: it is sent once this commits, or by the worker.
-    if (live) await enqueueJob(tx, { kind: 'refund', subject: reference, businessId: payment.businessId, mode: payment.mode });
+    if (live) await enqueueJob(tx, { kind: 'refund', subject: reference, businessId: payment.businessId, mode: payment.mode, ownFirstTry: true });
 
     await enqueueEvent(tx, {
       businessId: payment.businessId,

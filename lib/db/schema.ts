@@ -467,7 +467,7 @@ export const railRequests = pgTable(
 );
 
 /**
- * The one queue of work after a commit (migration 0036, lib/jobs/): written in the transaction of the money it
+ * The one queue of work after a commit (migration 0037, lib/jobs/): written in the transaction of the money it
  * follows, claimed under a lease, retried on the capped backoff, dead after max_attempts for a person to see.
  */
 export const jobs = pgTable(

@@ -46,7 +46,7 @@ describe('jobs', () => {
     const prefix = subject('race');
     const total = 300;
     await db.execute(sql`
-      INSERT INTO jobs (kind, subject, max_attempts) SELECT 'refund', ${prefix} || '-' || g, 5 FROM generate_series(1, ${total}) g`);
+      INSERT INTO jobs (kind, subject, max_attempts, run_at) SELECT 'refund', ${prefix} || '-' || g, 5, now() - interval '1 second' FROM generate_series(1, ${total}) g`);
     const taken: string[] = [];
     // Four claimers on each of two pools (two instances), each claiming 7 at a time until nothing of this race is left.
     const claimer = async (handle: Db) => {
@@ -99,7 +99,7 @@ describe('jobs', () => {
     const s = subject('backoff');
     await enqueueJob(db, { kind: 'refund', subject: s, businessId: null, mode: null, maxAttempts: 1_000 });
     const waitAfter = async (attempts: number) => {
-      await db.execute(sql`UPDATE jobs SET attempts = ${attempts - 1}, run_at = now() WHERE kind = 'refund' AND subject = ${s}`);
+      await db.execute(sql`UPDATE jobs SET attempts = ${attempts - 1}, run_at = now() - interval '1 second' WHERE kind = 'refund' AND subject = ${s}`);
       const [job] = await claimJobs(db, 'refund', { limit: 1, leaseMs: 60_000, subject: s });
       expect(job.attempts).toBe(attempts);
       expect(await settleJob(db, job, { kind: 'retry', error: 'Chapa unavailable' })).toBe('pending');
@@ -121,7 +121,7 @@ describe('jobs', () => {
     const s = subject('dead');
     await enqueueJob(db, { kind: 'refund', subject: s, businessId: null, mode: null, maxAttempts: 2 });
     for (const attempt of [1, 2]) {
-      await db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'refund' AND subject = ${s}`);
+      await db.execute(sql`UPDATE jobs SET run_at = now() - interval '1 second' WHERE kind = 'refund' AND subject = ${s}`);
       const [job] = await claimJobs(db, 'refund', { limit: 1, leaseMs: 60_000, subject: s });
       expect(job.attempts).toBe(attempt);
       await settleJob(db, job, { kind: 'retry', error: `refund not sent: try ${attempt}` });

@@ -20,6 +20,9 @@ const DEFAULT_MAX_ATTEMPTS = 150;
  */
 const FIRST_TRY_GRACE_MS = 3_000;
 
+/** Now, as run_at keeps it: cut to its milliseconds, since rounding up would leave a job due "now" not yet due to a claim in the same millisecond. */
+const dueNow = sql`date_trunc('milliseconds', now())`;
+
 export interface EnqueueJobOptions {
   kind: JobKind;
   /** The reference of the row the job acts on; one job per kind and subject. */
@@ -40,7 +43,7 @@ export async function enqueueJob(tx: DbOrTx, o: EnqueueJobOptions): Promise<void
   await tx.execute(sql`
     INSERT INTO jobs (kind, subject, business_id, mode, payload, run_at, max_attempts)
     VALUES (${o.kind}, ${o.subject}, ${o.businessId}, ${o.mode}, ${JSON.stringify(o.payload ?? {})}::jsonb,
-            now() + make_interval(secs => ${o.ownFirstTry ? FIRST_TRY_GRACE_MS / 1000 : 0}), ${o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS})
+            ${dueNow} + make_interval(secs => ${o.ownFirstTry ? FIRST_TRY_GRACE_MS / 1000 : 0}), ${o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS})
     ON CONFLICT (kind, subject) DO NOTHING`);
 }
 
@@ -162,7 +165,7 @@ export async function closeJob(tx: DbOrTx, kind: JobKind, subject: string): Prom
  */
 export async function wakeJob(db: DbOrTx, kind: JobKind, subject: string): Promise<boolean> {
   const { rows } = await db.execute(sql`
-    UPDATE jobs SET run_at = now(), updated_at = now(), finished_at = NULL,
+    UPDATE jobs SET run_at = ${dueNow}, updated_at = now(), finished_at = NULL,
       attempts = CASE WHEN state = 'dead' THEN 0 ELSE attempts END, state = 'pending'
     WHERE kind = ${kind} AND subject = ${subject} AND state <> 'done'
     RETURNING id`);

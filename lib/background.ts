@@ -27,6 +27,8 @@ export const startCardExpiryFailingApprovals: BackgroundTask = (db) => startCard
  * pruning of expired Idempotency-Key answers, folding new payouts and payments
  * into the list totals).
  * Each feature adds its starter to this list, under the name BACKGROUND_TASKS knows it by.
+ * 'rail-requests' and 'refund-requests' are the workers of the job queue's `rail_request`
+ * and `refund` kinds (lib/jobs/); a new kind of job adds its worker here the same way.
  */
 const TASKS: Record<string, BackgroundTask> = {
   'payment-settlement': startPaymentSettlement,

@@ -30,7 +30,8 @@ let endPool: () => Promise<void>;
 
 async function railRequest(reference: string) {
   const r = await db.execute<{ state: string; attempts: number; provider_status: string | null; last_error: string | null; provider_reference: string | null }>(
-    sql`SELECT state, attempts, provider_status, last_error, provider_reference FROM rail_requests WHERE reference = ${reference}`,
+    sql`SELECT r.state, j.attempts, r.provider_status, r.last_error, r.provider_reference
+        FROM rail_requests r LEFT JOIN jobs j ON j.kind = 'rail_request' AND j.subject = r.reference WHERE r.reference = ${reference}`,
   );
   return r.rows[0];
 }
@@ -298,6 +299,44 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     await db.execute(sql`UPDATE rail_requests SET created_at = now() - interval '25 hours' WHERE reference = ${ref}`);
     expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('review');
     expect(await payoutStatus(c.live, ref)).toBe('pending');
+  });
+
+  it('a transfer whose job ran out of tries is dead: its Chapa panel asks a person, it stays pending, and a webhook about it wakes it', async () => {
+    const c = await liveCard(stack);
+    await transferSwitches(stack, { settle: 'manual' });
+    const res = await payout(c, 3_200, 'cbe', '1000123456789');
+    const ref = res.body.data.provider_reference;
+    await expect.poll(async () => (await railRequest(ref)).state, { timeout: 15_000 }).toBe('sent');
+    // Verify keeps saying pending; two more tries are all the job has left.
+    await stack.fake.switches({ verifyOverride: { [ref]: { status: 'pending' } } });
+    await db.execute(sql`UPDATE jobs SET max_attempts = attempts + 2 WHERE kind = 'rail_request' AND subject = ${ref}`);
+    const job = sql`SELECT state, last_error FROM jobs WHERE kind = 'rail_request' AND subject = ${ref}`;
+    await expect.poll(async () => (await db.execute<{ state: string }>(job)).rows[0].state, { timeout: 20_000 }).toBe('dead');
+    expect((await db.execute<{ last_error: string }>(job)).rows[0].last_error).toContain('verify says pending');
+    const panel = await chapaTransferOf(db, c.businessId, 'live', ref);
+    expect(panel).toMatchObject({ state: 'dead', nextAttemptAt: null });
+    expect(await payoutStatus(c.live, ref)).toBe('pending');
+    await stack.fake.switches({ verifyOverride: { [ref]: {} } });
+    await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
+    await expect.poll(() => payoutStatus(c.live, ref), { timeout: 20_000 }).toBe('success');
+    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('done');
+    expect((await db.execute<{ state: string }>(job)).rows[0].state).toBe('done');
+  }, 60_000);
+
+  it('every provider request was written with its job, and a refused payout left neither', async () => {
+    const c = await liveCard(stack);
+    const count = async () =>
+      Number((await db.execute<{ n: number }>(sql`SELECT (SELECT count(*) FROM rail_requests) + (SELECT count(*) FROM jobs) AS n`)).rows[0].n);
+    const before = await count();
+    const refused = await payout(c, 900_000, 'cbe', '1000123456789');
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(await count()).toBe(before);
+    const unpaired = await db.execute<{ n: number }>(sql`
+      SELECT (SELECT count(*) FROM rail_requests r WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'rail_request' AND j.subject = r.reference))
+           + (SELECT count(*) FROM jobs j WHERE j.kind = 'rail_request' AND NOT EXISTS (SELECT 1 FROM rail_requests r WHERE r.reference = j.subject)) AS n`);
+    const requests = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM rail_requests`);
+    expect(requests.rows[0].n).toBeGreaterThan(5);
+    expect(Number(unpaired.rows[0].n)).toBe(0);
   });
 
   it('a request whose payout was reversed before it went out is closed, never sent (no payout paid after its refund)', async () => {

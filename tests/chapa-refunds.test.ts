@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
+import { listPaymentRefunds } from '../lib/refunds/list-refunds';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { apiClient, createCard, randomPhone, testDb, type ApiClient } from './helpers';
 
@@ -47,7 +48,16 @@ const fakeRefunds = async (txRef: string) =>
 
 async function refundRow(reference: string) {
   const { rows } = await testDb().execute<{ status: string; request_state: string; attempts: number; failure_reason: string | null }>(
-    sql`SELECT status, request_state, attempts, failure_reason FROM refunds WHERE reference = ${reference}`,
+    sql`SELECT r.status, r.request_state, j.attempts, r.failure_reason
+        FROM refunds r LEFT JOIN jobs j ON j.kind = 'refund' AND j.subject = r.reference WHERE r.reference = ${reference}`,
+  );
+  return rows[0];
+}
+
+/** How long the refund's job waits for its next try, and whether a worker holds it now. */
+async function jobWait(reference: string) {
+  const { rows } = await testDb().execute<{ wait: number; held: boolean }>(
+    sql`SELECT extract(epoch FROM run_at - now())::float AS wait, locked_until IS NOT NULL AS held FROM jobs WHERE kind = 'refund' AND subject = ${reference}`,
   );
   return rows[0];
 }
@@ -106,12 +116,14 @@ describe('live refunds through Chapa', () => {
     const reference = res.body.data.refund_reference as string;
     await poll(async () => (await refundRow(reference)).attempts).toBeGreaterThanOrEqual(1);
     // Thirty tries in: uncapped, the 200 ms base doubled thirty times would be days.
-    await testDb().execute(sql`UPDATE refunds SET attempts = 30, next_attempt_at = now() WHERE reference = ${reference}`);
+    // Between tries, so no worker holds the job.
+    await poll(async () => (await jobWait(reference)).held).toBe(false);
+    await testDb().execute(sql`UPDATE jobs SET attempts = 30, run_at = now() WHERE kind = 'refund' AND subject = ${reference}`);
     await poll(async () => (await refundRow(reference)).attempts).toBe(31);
-    const { rows } = await testDb().execute<{ wait: number }>(
-      sql`SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM refunds WHERE reference = ${reference}`,
-    );
-    expect(rows[0].wait).toBeLessThanOrEqual(600);
+    await poll(async () => (await jobWait(reference)).held).toBe(false);
+    const { wait } = await jobWait(reference);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(600);
     expect((await refundRow(reference)).status).toBe('pending');
   });
 
@@ -146,6 +158,14 @@ describe('live refunds through Chapa', () => {
     await poll(async () => (await refundRow(reference)).attempts).toBeGreaterThanOrEqual(2);
     await poll(async () => (await refundRow(reference)).request_state).toBe('sent');
     expect((await refundRow(reference)).status).toBe('pending');
+    // Held for a person: its job is a dead letter, saying why.
+    const job = sql`SELECT state, last_error FROM jobs WHERE kind = 'refund' AND subject = ${reference}`;
+    await poll(async () => (await testDb().execute<{ state: string }>(job)).rows[0].state).toBe('dead');
+    expect((await testDb().execute<{ last_error: string }>(job)).rows[0].last_error).toContain('check this refund with Chapa');
+    // The payment's page lists it as needing a person.
+    const [pay] = (await testDb().execute<{ id: number; business_id: number }>(sql`SELECT id, business_id FROM payments WHERE link_reference = ${ref}`)).rows;
+    const listed = await listPaymentRefunds(testDb(), { businessId: Number(pay.business_id), mode: 'live', paymentId: Number(pay.id) });
+    expect(listed.find((r) => r.reference === reference)?.needsPerson).toBe(true);
     const settle = (body: unknown) =>
       fetch(`${stack.baseUrl}/api/admin/refunds/${reference}/settle`, {
         method: 'POST',
@@ -158,6 +178,12 @@ describe('live refunds through Chapa', () => {
     const again = await settle({ status: 'succeeded' });
     expect(((await again.json()) as any).data).toMatchObject({ status: 'failed' });
     expect(await balance(card)).toBe(3_000);
+    expect((await testDb().execute<{ state: string }>(job)).rows[0].state).toBe('done');
+    expect(
+      (await listPaymentRefunds(testDb(), { businessId: Number(pay.business_id), mode: 'live', paymentId: Number(pay.id) })).find(
+        (r) => r.reference === reference,
+      )?.needsPerson,
+    ).toBe(false);
     expect((await paymentRecord(ref)).refunded_amount).toBe(0);
     expect((await verifyLedger(testDb())).problems).toEqual([]);
   });

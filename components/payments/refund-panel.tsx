@@ -2,12 +2,13 @@ import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { Panel } from '@/components/ui/page-header';
 import { StatusBadge } from '@/components/ui/status-badge';
+import type { ListedRefund } from '@/lib/refunds/list-refunds';
 import type { Refund } from '@/lib/refunds/refund-view';
 import { RefundForm } from './refund-form';
 
 interface RefundPanelProps {
   payment: { linkReference: string; status: string; currency: string; amount: number; refundedAmount: number; mode: string };
-  refunds: Refund[];
+  refunds: ListedRefund[];
   canRefund: boolean;
 }
 
@@ -45,6 +46,11 @@ export function RefundPanel({ payment, refunds, canRefund }: RefundPanelProps) {
                   {r.reason && <span className="block text-slate-700">{r.reason}</span>}
                   {r.failureReason && <span className="block text-red-800">{r.failureReason} The amount went back.</span>}
                   {r.status === 'pending' && r.lastError && <span className="block text-amber-900">Chapa: {r.lastError}</span>}
+                  {r.status === 'pending' && r.needsPerson && (
+                    <span className="block text-amber-900" data-testid="refund-needs-person">
+                      No longer sent: the provider’s staff must check it with Chapa and settle it.
+                    </span>
+                  )}
                 </div>
                 <span className="shrink-0 text-slate-600">
                   <LocalTime iso={r.createdAt.toISOString()} />

@@ -9,6 +9,7 @@ const STATE_TEXT: Record<ChapaTransferView['state'], string> = {
   sent: 'Chapa has the transfer',
   done: 'Settled by Chapa',
   review: 'Unsettled for over a day: needs a person to check it with Chapa (it is never refunded automatically)',
+  dead: 'No longer retried after every try failed: needs a person to check it with Chapa (it is never refunded automatically)',
 };
 
 /** The provider's side of a live payout: Chapa's reference, what verify last said, and the retries. */
@@ -40,7 +41,7 @@ export function ChapaTransferPanel({ transfer }: { transfer: ChapaTransferView }
             'Not checked yet'
           )}
         </DetailField>
-        {transfer.state !== 'done' && (
+        {transfer.state !== 'done' && transfer.nextAttemptAt && (
           <DetailField label="Next check">
             <LocalTime iso={transfer.nextAttemptAt.toISOString()} />
           </DetailField>

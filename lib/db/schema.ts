@@ -426,7 +426,7 @@ export const payouts = pgTable(
   ],
 );
 
-/** The outbox of payout requests to a provider (migration 0022): written with the debit, sent once per reference. */
+/** Payout requests to a provider (migration 0022): written with the debit, sent once per reference by a `rail_request` job. */
 export const railRequests = pgTable(
   'rail_requests',
   {
@@ -447,8 +447,6 @@ export const railRequests = pgTable(
     state: text('state', { enum: ['queued', 'sending', 'sent', 'done'] })
       .notNull()
       .default('queued'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
     /** Chapa's own id for the transfer, from its answer or verify. */
     providerReference: text('provider_reference'),
@@ -462,10 +460,45 @@ export const railRequests = pgTable(
   (t) => [
     uniqueIndex('rail_requests_reference_idx').on(t.reference),
     uniqueIndex('rail_requests_payout_idx').on(t.payoutId),
-    index('rail_requests_due_idx').on(t.nextAttemptAt).where(sql`${t.state} <> 'done'`),
     // The reconciliation's provider column reads one business's requests of a range.
     index('rail_requests_business_idx').on(t.businessId, t.mode, t.createdAt),
     check('rail_requests_state_check', sql`${t.state} IN ('queued', 'sending', 'sent', 'done')`),
+  ],
+);
+
+/**
+ * The one queue of work after a commit (migration 0037, lib/jobs/): written in the transaction of the money it
+ * follows, claimed under a lease, retried on the capped backoff, dead after max_attempts for a person to see.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    /** What the job acts on: the reference of its row (a rail request's, a refund's). */
+    subject: text('subject').notNull(),
+    businessId: integer('business_id').references(() => businesses.id),
+    mode: text('mode', { enum: MODES }),
+    payload: jsonb('payload').notNull().default({}),
+    state: text('state', { enum: ['pending', 'done', 'dead'] })
+      .notNull()
+      .default('pending'),
+    runAt: ts('run_at').notNull().defaultNow(),
+    /** The lease of the worker that claimed it; past it, another may claim the job. */
+    lockedUntil: ts('locked_until'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('jobs_subject_idx').on(t.kind, t.subject),
+    index('jobs_due_idx').on(t.kind, t.runAt).where(sql`${t.state} = 'pending'`),
+    index('jobs_dead_idx').on(t.kind, t.updatedAt).where(sql`${t.state} = 'dead'`),
+    check('jobs_state_check', sql`${t.state} IN ('pending', 'done', 'dead')`),
+    check('jobs_max_attempts_positive', sql`${t.maxAttempts} > 0`),
   ],
 );
 
@@ -563,8 +596,6 @@ export const refunds = pgTable(
     requestState: text('request_state', { enum: ['queued', 'sending', 'sent', 'done'] })
       .notNull()
       .default('done'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
     providerReference: text('provider_reference'),
     lastError: text('last_error'),
@@ -578,7 +609,6 @@ export const refunds = pgTable(
     uniqueIndex('refunds_reference_idx').on(t.reference),
     index('refunds_payment_idx').on(t.paymentId, t.createdAt),
     index('refunds_business_idx').on(t.businessId, t.mode, t.createdAt),
-    index('refunds_due_idx').on(t.nextAttemptAt).where(sql`${t.requestState} <> 'done'`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),
     check('refunds_status_check', sql`${t.status} IN ('pending', 'succeeded', 'failed')`),
     check('refunds_request_state_check', sql`${t.requestState} IN ('queued', 'sending', 'sent', 'done')`),

@@ -12,6 +12,7 @@ interface Metrics {
   outboxDepth: Gauge;
   outboxOldestSeconds: Gauge;
   foldLagSeconds: Gauge<'list'>;
+  jobsDead: Gauge<'kind'>;
   liveStreams: Gauge;
   pools: Map<string, pg.Pool>;
 }
@@ -78,6 +79,12 @@ function createMetrics(): Metrics {
       name: 'giftcard_history_fold_lag_seconds',
       help: 'Age of the oldest row not yet folded into the list totals',
       labelNames: ['list'],
+      registers: [registry],
+    }),
+    jobsDead: new client.Gauge({
+      name: 'giftcard_jobs_dead',
+      help: 'Jobs retried until they gave up (lib/jobs/), waiting for a person',
+      labelNames: ['kind'],
       registers: [registry],
     }),
     liveStreams: new client.Gauge({ name: 'giftcard_live_streams_open', help: 'Open dashboard live-update streams in this instance', registers: [registry] }),

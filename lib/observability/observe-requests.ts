@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sha256Hex } from '../ids';
+import { JOB_KINDS } from '../jobs/job-queue';
 import { logger } from './logger';
 import { scrub } from './scrub';
 import { metrics } from './metrics';
@@ -91,13 +92,14 @@ async function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse,
   res.writeHead(200, { 'content-type': m.registry.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text);
 }
 
-/** The outbox's depth and oldest age and each list's fold lag: one statement, cut off after half a second. */
+/** The outbox's depth and oldest age, each list's fold lag and the dead jobs: one statement, cut off after half a second. */
 async function collectQueued(db: Db): Promise<void> {
   const m = metrics()!;
   const { rows } = await db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL statement_timeout = 500`);
-    return tx.execute<{ depth: number; oldest: number | null; payouts: number | null; payments: number | null }>(sql`
+    return tx.execute<{ depth: number; oldest: number | null; payouts: number | null; payments: number | null; dead: Record<string, number> | null }>(sql`
       SELECT count(*)::int AS depth, extract(epoch FROM now() - min(created_at))::float8 AS oldest,
+        (SELECT jsonb_object_agg(kind, n) FROM (SELECT kind, count(*)::int AS n FROM jobs WHERE state = 'dead' GROUP BY kind) d) AS dead,
         (SELECT extract(epoch FROM now() - created_at)::float8 FROM payouts
           WHERE id > (SELECT folded_through FROM history_folds WHERE list = 'payouts') ORDER BY id LIMIT 1) AS payouts,
         (SELECT extract(epoch FROM now() - created_at)::float8 FROM payments
@@ -109,4 +111,6 @@ async function collectQueued(db: Db): Promise<void> {
   m.outboxOldestSeconds.set(r.oldest ?? 0);
   m.foldLagSeconds.set({ list: 'payouts' }, r.payouts ?? 0);
   m.foldLagSeconds.set({ list: 'payments' }, r.payments ?? 0);
+  // Every kind is written, a kind with none at 0, so a dead job a person settled leaves the gauge.
+  for (const kind of JOB_KINDS) m.jobsDead.set({ kind }, r.dead?.[kind] ?? 0);
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { counterIncrement } from '../db/list-counters';
 import { compiledOnce } from '../db/prepared';
+import { enqueueJobsSql } from '../jobs/job-queue';
 import { apiKeyUsable } from '../keys/api-keys';
 import { postingCtes, postingVerdict, type PostingVerdict } from '../ledger/post-transaction';
 import { payoutLimitsCte, payoutLimitVerdict } from '../limits/limit-sql';
@@ -72,6 +73,8 @@ function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
       INSERT INTO rail_requests (payout_id, business_id, mode, provider, reference, bank_code, amount, currency)
       SELECT id, ${P('businessId')}, ${P('mode')}, ${P('railProvider')}, ${P('reference')}, ${P('railBankCode')}, ${P('railAmount')}, ${P('currency')}
       FROM payout
+    ), rail_job AS (
+      ${enqueueJobsSql('rail_request', sql`SELECT reference, ${P('businessId')}::int, ${P('mode')}::text FROM payout`)}
     )`
         : sql``
     }

@@ -6,6 +6,7 @@ import { payments, refunds } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { ServiceError, validationError } from '../errors';
 import { randomBase62 } from '../ids';
+import { enqueueJob } from '../jobs/job-queue';
 import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import { eventPaymentType, type Payment } from '../payments/payment-view';
@@ -145,6 +146,8 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
         ...(live ? {} : { completedAt: sql`now()` }),
       })
       .returning();
+    // The request to the rail is a job committed with the debit: it is sent once this commits, or by the worker.
+    if (live) await enqueueJob(tx, { kind: 'refund', subject: reference, businessId: payment.businessId, mode: payment.mode, ownFirstTry: true });
 
     await enqueueEvent(tx, {
       businessId: payment.businessId,

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { backgroundLoop, type Stop } from '../background-loop';
+import type { Stop } from '../background-loop';
 import type { Db } from '../db/client';
 import type { RefundPort } from '../providers/provider-port';
 import { providerFor } from '../providers/provider-registry';
 import { settleRefund } from './settle-refund';
+import type { JobOutcome } from '../jobs/job-queue';
+import { type JobHandler, type JobStep, runJobNow, startJobWorker } from '../jobs/job-worker';
 import { logger } from '../observability/logger';
-import { nextAttemptSql } from '../retry-backoff';
 
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 
@@ -29,29 +30,37 @@ interface Claimed {
   tx_ref: string;
   amount: number;
   reason: string | null;
-  attempts: number;
+  /** Never sent before this pass: it was still queued when its job was claimed. */
+  first: boolean;
 }
 
 /**
- * Takes due live refund requests. The claim (attempt count, and a lease past
- * the call's timeout) commits before anything is sent, so a row claimed
- * before may have reached Chapa: it is resent with the same reference, which
- * Chapa refuses to refund twice.
+ * The refund of a claimed `refund` job (lib/jobs/), marked `sending` before
+ * anything is sent (that commits first): a refund seen `sending` again may
+ * have reached Chapa, so it is resent with the same reference, which Chapa
+ * refuses to refund twice. Undefined when it has ended or is held for a person.
  */
-async function claim(db: Db, live: LiveRefunds, only?: string): Promise<Claimed[]> {
-  const res = await db.execute<Claimed & Record<string, unknown>>(sql`
+async function take(db: Db, reference: string): Promise<Claimed | undefined> {
+  const res = await db.execute<Record<string, unknown>>(sql`
     WITH due AS (
-      SELECT r.id FROM refunds r
-      WHERE r.request_state IN ('queued', 'sending') AND r.status = 'pending' AND r.next_attempt_at <= now()
-        ${only === undefined ? sql`` : sql`AND r.reference = ${only}`}
-      ORDER BY r.next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
+      SELECT r.id, r.request_state AS was FROM refunds r
+      WHERE r.reference = ${reference} AND r.request_state IN ('queued', 'sending') AND r.status = 'pending'
+      FOR UPDATE
     )
-    UPDATE refunds r SET request_state = 'sending', attempts = r.attempts + 1, updated_at = now(),
-      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, live.timeoutMs * 2)}
+    UPDATE refunds r SET request_state = 'sending', updated_at = now()
     FROM due, payments p
     WHERE r.id = due.id AND p.id = r.payment_id
-    RETURNING r.id, r.reference, p.link_reference AS tx_ref, r.amount, r.reason, r.attempts`);
-  return res.rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), attempts: Number(r.attempts) }));
+    RETURNING r.id, r.reference, p.link_reference AS tx_ref, r.amount, r.reason, due.was`);
+  const r = res.rows[0];
+  if (!r) return undefined;
+  return {
+    id: Number(r.id),
+    reference: String(r.reference),
+    tx_ref: String(r.tx_ref),
+    amount: Number(r.amount),
+    reason: (r.reason as string | null) ?? null,
+    first: r.was === 'queued',
+  };
 }
 
 const note = (db: Db, id: number, text: string, state?: 'sent') =>
@@ -61,67 +70,67 @@ const note = (db: Db, id: number, text: string, state?: 'sent') =>
 
 export type RefundSendResult = 'succeeded' | 'failed' | 'retry' | 'held';
 
+const DONE: JobOutcome = { kind: 'done' };
+
 /**
  * One send. Accepted: the refund succeeded. Refused on the first try: the
  * debit goes back (settleRefund). Refused on a later try because the
  * reference is taken: the earlier send arrived, so it succeeded. Any other
  * refusal of a resend may hide an earlier send that arrived: the refund stays
- * pending and sent no more, for a person to check with Chapa (never reversed
- * automatically, which could repay the payer and the card both).
+ * pending and sent no more, its job dead, for a person to check with Chapa
+ * (never reversed automatically, which could repay the payer and the card both).
  */
-async function send(db: Db, live: LiveRefunds, r: Claimed): Promise<RefundSendResult> {
+async function send(db: Db, live: LiveRefunds, r: Claimed): Promise<JobStep<RefundSendResult>> {
   const outcome = await live.port.requestRefund({ txRef: r.tx_ref, reference: r.reference, amount: r.amount, reason: r.reason });
   if (outcome.kind === 'unavailable') {
-    await note(db, r.id, `refund not sent: ${outcome.reason}`);
-    return 'retry';
+    const error = `refund not sent: ${outcome.reason}`;
+    await note(db, r.id, error);
+    return { outcome: { kind: 'retry', error }, result: 'retry' };
   }
   if (outcome.kind === 'ok') {
     await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM, providerReference: outcome.providerReference?.slice(0, 100) ?? null });
-    return 'succeeded';
+    return { outcome: DONE, result: 'succeeded' };
   }
-  if (r.attempts <= 1) {
+  if (r.first) {
     await settleRefund(db, { refundId: r.id, outcome: 'failed', actor: SYSTEM, failureReason: `Chapa refused the refund: ${outcome.message}` });
-    return 'failed';
+    return { outcome: DONE, result: 'failed' };
   }
   if (outcome.referenceUsed) {
     await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM });
-    return 'succeeded';
+    return { outcome: DONE, result: 'succeeded' };
   }
-  await note(db, r.id, `resend refused (${outcome.message}); an earlier send may have arrived: check this refund with Chapa`, 'sent');
-  return 'held';
+  const error = `resend refused (${outcome.message}); an earlier send may have arrived: check this refund with Chapa`;
+  await note(db, r.id, error, 'sent');
+  return { outcome: { kind: 'dead', error }, result: 'held' };
 }
 
-async function sendLogged(db: Db, live: LiveRefunds, r: Claimed): Promise<RefundSendResult> {
-  try {
-    return await send(db, live, r);
-  } catch (err) {
-    logger.error({ err }, `refund ${r.reference}`);
-    return 'retry';
-  }
+/** The `refund` job: a refund the provider's staff settle by hand (settle-refund.ts) closes it. */
+function refundJobs(live: LiveRefunds): JobHandler<RefundSendResult> {
+  return {
+    kind: 'refund',
+    leaseMs: live.timeoutMs * 2,
+    failed: 'retry',
+    run: async (db, job) => {
+      const r = await take(db, job.subject);
+      return r ? send(db, live, r) : { outcome: DONE, result: 'succeeded' };
+    },
+  };
 }
 
-/** The refund's first send, straight after its debit commits; undefined when another process has the row. */
+/** The refund's first send, straight after its debit commits; undefined when another process has the job. */
 export async function sendRefundNow(db: Db, reference: string): Promise<RefundSendResult | undefined> {
   const live = liveRefunds();
   if (!live) return undefined;
-  let claimed: Claimed[];
   try {
-    claimed = await claim(db, live, reference);
+    return await runJobNow(db, refundJobs(live), reference);
   } catch (err) {
     logger.error({ err }, `refund ${reference}: claim`);
     return 'retry';
   }
-  return claimed[0] ? sendLogged(db, live, claimed[0]) : undefined;
 }
 
-async function sendDueRefunds(db: Db): Promise<number> {
+/** The worker of `refund` jobs; without CHAPA_SECRET_KEY there are no live refunds and it does nothing. */
+export const startRefundRequests = (db: Db): Stop => {
   const live = liveRefunds();
-  if (!live) return 0;
-  const claimed = await claim(db, live);
-  for (const r of claimed) await sendLogged(db, live, r);
-  return claimed.length;
-}
-
-/** The live refund outbox worker; without CHAPA_SECRET_KEY there are no live refunds and it does nothing. */
-export const startRefundRequests = (db: Db): Stop =>
-  liveRefunds() ? backgroundLoop('chapa refund requests', POLL_MS, async () => (await sendDueRefunds(db)) === BATCH) : async () => {};
+  return live ? startJobWorker(db, refundJobs(live), { batch: BATCH, pollMs: POLL_MS }) : async () => {};
+};

@@ -5,6 +5,7 @@ import { ACTIVE } from '../cards/card-status';
 import type { Db } from '../db/client';
 import { payments, refunds } from '../db/schema';
 import { inTransaction } from '../db/transaction';
+import { closeJob } from '../jobs/job-queue';
 import { businessAccountId, clearingAccountId } from '../ledger/accounts';
 import { postTransaction } from '../ledger/post-transaction';
 import { eventPaymentType } from '../payments/payment-view';
@@ -41,6 +42,8 @@ export async function settleRefund(db: Db, opts: SettleRefundOptions): Promise<{
     const [payment] = await tx.select().from(payments).where(eq(payments.id, probe.paymentId)).for('update');
     const [refund] = await tx.select().from(refunds).where(eq(refunds.id, probe.id)).for('update');
     if (refund.status !== 'pending') return { refund, changed: false };
+    // Its job ends with it, a dead one a person settled by hand included.
+    await closeJob(tx, 'refund', refund.reference);
     const done = {
       requestState: 'done' as const,
       completedAt: sql`now()`,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { leaseUntilSql } from '../retry-backoff';
 import type { Mode } from '../validation';
 import { dashboardWebhookUrl } from './endpoints';
 
@@ -28,7 +29,8 @@ interface ClaimFairness {
 
 /**
  * Takes up to `limit` due deliveries and leases them: next_attempt_at moves
- * past the attempt's timeout in the same statement, so another instance skips
+ * past the attempt's timeout in the same statement (the lease every job
+ * takes, lib/retry-backoff.ts; the claim itself is fair-share, per endpoint), so another instance skips
  * them now and anyone retries them if this process dies mid-flight.
  */
 export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number, fairness: ClaimFairness): Promise<ClaimedDelivery[]> {
@@ -64,7 +66,7 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number,
       LIMIT ${limit}
     ), claimed AS (
       UPDATE webhook_deliveries d
-      SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
+      SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = ${leaseUntilSql(leaseMs)}
       -- The ids again as an array: the plan then probes the primary key whatever the statistics say (with stale ones,
       -- the join read the whole table each time; bench/batches/NOTE.md).
       FROM due WHERE d.id = due.id AND d.id = ANY(ARRAY(SELECT id FROM due))

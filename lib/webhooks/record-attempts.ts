@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { metrics } from '../observability/metrics';
+import { backoffMs } from '../retry-backoff';
 import type { ClaimedDelivery } from './claim-deliveries';
 import type { DeliveryAttemptResult } from './deliver-webhook';
 
@@ -78,7 +79,7 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[], o: Reco
     else {
       // A non-public address's Retry-After would show the business one of its reply headers through the next attempt's time.
       const retryAfterMs = r.nonPublic ? 0 : (r.retryAfterMs ?? 0);
-      delay = Math.min(Math.max(o.schedule[d.attempts - 1], retryAfterMs), MAX_RETRY_AFTER_MS);
+      delay = Math.min(Math.max(backoffMs(d.attempts, o.schedule), retryAfterMs), MAX_RETRY_AFTER_MS);
     }
     // The receiver says the URL is gone for good: stop sending there until it is registered again.
     if (r.statusCode === 410) gone.add(d.endpointId);

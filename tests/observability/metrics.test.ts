@@ -137,6 +137,18 @@ describe('GET /metrics', () => {
     expect(sample(text, 'giftcard_outbox_oldest_age_seconds')).toBeLessThan(RETRY_MS / 1000);
   });
 
+  it('counts dead jobs by kind for a person to see, and forgets one a person closed', async () => {
+    const subject = `rfd_metrics_${Date.now()}`;
+    await db.db.execute(
+      sql`INSERT INTO jobs (kind, subject, state, attempts, max_attempts, last_error) VALUES ('refund', ${subject}, 'dead', 150, 150, 'refund not sent')`,
+    );
+    const text = await scrape();
+    expect(sample(text, 'giftcard_jobs_dead', { kind: 'refund' })).toBe(1);
+    expect(sample(text, 'giftcard_jobs_dead', { kind: 'rail_request' })).toBe(0);
+    await db.db.execute(sql`UPDATE jobs SET state = 'done' WHERE kind = 'refund' AND subject = ${subject}`);
+    expect(sample(await scrape(), 'giftcard_jobs_dead', { kind: 'refund' })).toBe(0);
+  });
+
   it('shows the database pools, event loop lag, open live streams and the totals fold lag', async () => {
     const email = `owner-${Date.now()}@example.com`;
     expect((await admin.post(`/api/admin/businesses/${businessId}/users`, { email, password: 'dashboard-pass-123', role: 'owner' })).status).toBe(201);

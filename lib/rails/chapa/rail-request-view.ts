@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { railRequests } from '../../db/schema';
+import { jobOf } from '../../jobs/job-queue';
 import type { Mode } from '../../validation';
 
 export interface ChapaTransferView {
@@ -8,13 +9,15 @@ export interface ChapaTransferView {
   chapaReference: string | null;
   /**
    * queued: not yet sent; sending: sent or being sent, answer not known; sent: Chapa has it; done: settled;
-   * review: still unsettled REVIEW_AFTER_MS after it was queued, for a person to take up with Chapa (never refunded by itself).
+   * review: still unsettled REVIEW_AFTER_MS after it was queued, for a person to take up with Chapa (never refunded by itself);
+   * dead: its job had all its tries without an answer that ends it, and is no longer retried (a webhook about it wakes it).
    */
-  state: 'queued' | 'sending' | 'sent' | 'done' | 'review';
+  state: 'queued' | 'sending' | 'sent' | 'done' | 'review' | 'dead';
   verifyStatus: string | null;
   verifiedAt: Date | null;
+  /** Tries of the job's current stage (sending, then verifying) and when the next comes. */
   attempts: number;
-  nextAttemptAt: Date;
+  nextAttemptAt: Date | null;
   lastError: string | null;
 }
 
@@ -28,14 +31,16 @@ export async function chapaTransferOf(db: Db, businessId: number, mode: Mode, re
     .from(railRequests)
     .where(and(eq(railRequests.businessId, businessId), eq(railRequests.mode, mode), eq(railRequests.reference, reference)));
   if (!r) return null;
+  const job = await jobOf(db, 'rail_request', r.reference);
+  const dead = r.state !== 'done' && job?.state === 'dead';
   return {
     reference: r.reference,
     chapaReference: r.providerReference,
-    state: r.state !== 'done' && Date.now() - r.createdAt.getTime() > REVIEW_AFTER_MS ? 'review' : r.state,
+    state: dead ? 'dead' : r.state !== 'done' && Date.now() - r.createdAt.getTime() > REVIEW_AFTER_MS ? 'review' : r.state,
     verifyStatus: r.providerStatus,
     verifiedAt: r.verifiedAt,
-    attempts: r.attempts,
-    nextAttemptAt: r.nextAttemptAt,
-    lastError: r.lastError,
+    attempts: job?.attempts ?? 0,
+    nextAttemptAt: job?.state === 'pending' ? job.runAt : null,
+    lastError: r.lastError ?? (dead ? job.lastError : null),
   };
 }

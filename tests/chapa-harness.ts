@@ -107,8 +107,11 @@ export interface LiveStack {
   stop: () => Promise<void>;
 }
 
-/** Default timings make scheduled verification quick enough to watch in a test. */
-export const FAST_LIVE_TIMING = { CHAPA_VERIFY_INTERVAL_MS: '300', CHAPA_VERIFY_MAX_INTERVAL_MS: '1000', CHAPA_TIMEOUT_MS: '2000' };
+/**
+ * Default timings make scheduled verification quick enough to watch in a test. A claimed rail request is leased for
+ * two call timeouts and a second, not the default four timeouts: every retry of a request waits for its lease.
+ */
+export const FAST_LIVE_TIMING = { CHAPA_VERIFY_INTERVAL_MS: '300', CHAPA_VERIFY_MAX_INTERVAL_MS: '1000', CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '5000' };
 
 export async function startLiveStack(opts: {
   databaseUrl: string;

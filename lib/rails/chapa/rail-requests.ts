@@ -11,8 +11,6 @@ import { nextAttemptSql, retryDelayMs } from '../../retry-backoff';
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
 const POLL_MS = 500;
-/** A claim's lease in call timeouts: a pass makes at most two Chapa calls (verify, send), with room to spare. */
-const LEASE_TIMEOUTS = 4;
 
 type Claimed = {
   id: number;
@@ -48,7 +46,7 @@ async function claim(db: Db, config: ChapaConfig, only?: string): Promise<Claime
       state = CASE WHEN due.payout_status <> 'pending' THEN 'done' WHEN r.state = 'queued' THEN 'sending' ELSE r.state END,
       attempts = CASE WHEN due.payout_status <> 'pending' THEN r.attempts ELSE r.attempts + 1 END,
       last_error = CASE WHEN due.payout_status <> 'pending' THEN 'the payout was ' || due.payout_status || ' before this request went further' ELSE r.last_error END,
-      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, config.timeoutMs * LEASE_TIMEOUTS)},
+      next_attempt_at = ${nextAttemptSql(sql`r.attempts`, config.leaseMs)},
       updated_at = now()
     FROM due, payouts p
     WHERE r.id = due.id AND p.id = r.payout_id

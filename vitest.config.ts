@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 const ROOT = import.meta.dirname;
@@ -23,6 +24,49 @@ function needsServer(): string[] {
 
 const serverFiles = needsServer();
 
+/**
+ * The integration files that take a minute or more (a crash test, the fleet, Chapa's retries, the model and fuzz
+ * runs), longest first. Vitest starts the longest file first when its cache has every file's last duration; a clean
+ * clone (CI) has none and would start the largest files first, so a short file of a long test (crash.test.ts) started
+ * among the last and held one worker alone at the end.
+ */
+const LONGEST_FIRST = [
+  'tests/chapa-payouts.test.ts',
+  'tests/hardening/fleet.test.ts',
+  'tests/hardening/crash.test.ts',
+  'tests/hardening/ledger-model.test.ts',
+  'tests/payouts-concurrency.test.ts',
+  'tests/hardening/no-server-errors.test.ts',
+  'tests/hardening/fuzz.test.ts',
+  'tests/chapa-payouts-crash.test.ts',
+  'tests/hardening/expiry-crash.test.ts',
+  'tests/api/webhooks-delivery.test.ts',
+  'tests/chapa-payments.test.ts',
+  'tests/read-replica.test.ts',
+  'tests/pgbouncer.test.ts',
+  'tests/hardening/graceful-shutdown.test.ts',
+  'tests/holds-expiry-crash.test.ts',
+  'tests/uploads-crash.test.ts',
+  'tests/payout-memory.test.ts',
+];
+for (const f of LONGEST_FIRST) if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`vitest.config.ts: LONGEST_FIRST names ${f}, which is gone`);
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const key = (f: TestSpecification) => path.relative(ROOT, f.moduleId);
+    if (sorted.every((f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${key(f)}`))) return sorted;
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.indexOf(key(f));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
+
 // Two projects: `unit` needs neither PostgreSQL nor a build (`npx vitest run --project unit` takes seconds);
 // `integration` gets the shared PostgreSQL and production server of tests/global-setup.ts.
 export default defineConfig({
@@ -33,6 +77,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: [...UNIT_DIRS.map((d) => `${d}/**/*.test.ts`), RULES], exclude: serverFiles } },
       {

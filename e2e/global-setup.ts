@@ -22,7 +22,8 @@ export default async function globalSetup() {
   await applyMigrations(databaseUrl);
   ensureProductionBuild();
   const adminToken = 'adm_e2e_token_0123456789abcdef_0123456789';
-  const server = await startTestServer({ databaseUrl, adminToken }).catch(async (err) => {
+  // The card expiry sweep every second, not every 30 s: card-expiry.spec.ts waits for it to expire a card it backdated.
+  const server = await startTestServer({ databaseUrl, adminToken, env: { CARD_EXPIRY_SWEEP_MS: '1000' } }).catch(async (err) => {
     await embedded?.stop();
     throw err;
   });

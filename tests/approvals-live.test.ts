@@ -6,7 +6,7 @@ import { refundFromDashboard } from '../lib/approvals/dashboard-refund';
 import { approveRequest } from '../lib/approvals/decide-approval';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
 import { registerProviders } from '../lib/wire-providers';
-import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
+import { CHAPA_TEST_SECRETS, LIVE_LOOPS, startLiveStack, type LiveStack } from './chapa-harness';
 import { apiClient, createCard, randomPhone, testDb, type ApiClient } from './helpers';
 
 /**
@@ -21,7 +21,7 @@ let businessId: number;
 const users: Record<'owner' | 'finance', number> = { owner: 0, finance: 0 };
 
 beforeAll(async () => {
-  stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken') });
+  stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), loops: LIVE_LOOPS });
   // approveRequest runs in this process: it sends to the same fake as the server does.
   Object.assign(process.env, {
     CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey,

@@ -107,12 +107,23 @@ export interface LiveStack {
   stop: () => Promise<void>;
 }
 
-/** Default timings make scheduled verification quick enough to watch in a test. */
-export const FAST_LIVE_TIMING = { CHAPA_VERIFY_INTERVAL_MS: '300', CHAPA_VERIFY_MAX_INTERVAL_MS: '1000', CHAPA_TIMEOUT_MS: '2000' };
+/**
+ * Default timings make scheduled verification quick enough to watch in a test. A claimed rail request is leased for
+ * two call timeouts and a second, not the default four timeouts: every retry of a request waits for its lease.
+ */
+export const FAST_LIVE_TIMING = { CHAPA_VERIFY_INTERVAL_MS: '300', CHAPA_VERIFY_MAX_INTERVAL_MS: '1000', CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '5000' };
+
+/**
+ * The loops that act on live rows through Chapa: a stack beside the shared server, on its database, needs only these
+ * (the shared server, without CHAPA_* set, runs every other loop there).
+ */
+export const LIVE_LOOPS = ['rail-requests', 'live-verification', 'refund-requests'];
 
 export async function startLiveStack(opts: {
   databaseUrl: string;
   adminToken: string;
+  /** The app server's background loops (test-server.ts); every one when omitted, as a stack on a database of its own needs. */
+  loops?: string[];
   /** Extra environment for the app server (e.g. CHAPA_PAYMENT_TIMEOUT_MS). */
   env?: Record<string, string>;
   fakeEnv?: Record<string, string>;
@@ -123,6 +134,7 @@ export async function startLiveStack(opts: {
     databaseUrl: opts.databaseUrl,
     adminToken: opts.adminToken,
     processGroup: opts.processGroup,
+    loops: opts.loops,
     env: {
       CHAPA_SECRET_KEY: CHAPA_TEST_SECRETS.secretKey,
       CHAPA_BASE_URL: `${fake.url}/v1`,

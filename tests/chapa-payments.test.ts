@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
-import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
+import { CHAPA_TEST_SECRETS, LIVE_LOOPS, startLiveStack, type LiveStack } from './chapa-harness';
 import { apiClient, createCard, createTestBusiness, randomPhone, testDb, type ApiClient } from './helpers';
 import { createScratchDatabase } from './test-server';
 
@@ -15,7 +15,12 @@ let stack: LiveStack;
 let live: ApiClient;
 
 beforeAll(async () => {
-  stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { CHAPA_PAYMENT_TIMEOUT_MS: '6000' } });
+  stack = await startLiveStack({
+    databaseUrl: inject('databaseUrl'),
+    adminToken: inject('adminToken'),
+    loops: LIVE_LOOPS,
+    env: { CHAPA_PAYMENT_TIMEOUT_MS: '6000' },
+  });
   const biz = await stack.createBusiness('Live payments business');
   live = apiClient(biz.keys.live, stack.baseUrl);
 });

@@ -42,6 +42,7 @@ beforeAll(async () => {
         ...FAST_LIVE_TIMING,
         // Long enough for the test to kill the server while it waits for Chapa's answer.
         CHAPA_TIMEOUT_MS: '5000',
+        CHAPA_LEASE_MS: '11000',
         CHAPA_RETRY_BASE_MS: '300',
         CHAPA_RETRY_MAX_MS: '1200',
       },

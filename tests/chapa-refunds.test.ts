@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { verifyLedger } from '../lib/ledger/verify-ledger';
 import { listPaymentRefunds } from '../lib/refunds/list-refunds';
-import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
+import { CHAPA_TEST_SECRETS, LIVE_LOOPS, startLiveStack, type LiveStack } from './chapa-harness';
 import { apiClient, createCard, randomPhone, testDb, type ApiClient } from './helpers';
 
 /**
@@ -14,7 +14,12 @@ let stack: LiveStack;
 let live: ApiClient;
 
 beforeAll(async () => {
-  stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { CHAPA_RETRY_BASE_MS: '200' } });
+  stack = await startLiveStack({
+    databaseUrl: inject('databaseUrl'),
+    adminToken: inject('adminToken'),
+    loops: LIVE_LOOPS,
+    env: { CHAPA_RETRY_BASE_MS: '200' },
+  });
   const biz = await stack.createBusiness('Live refunds business');
   live = apiClient(biz.keys.live, stack.baseUrl);
 });

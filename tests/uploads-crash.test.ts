@@ -28,7 +28,9 @@ beforeAll(async () => {
   endPool = () => handle.pool.end();
   const port = await freePort();
   // A claim of the killed server is taken over after a second, not the default half minute.
-  start = () => startTestServer({ databaseUrl: url, adminToken: ADMIN, port, processGroup: true, env: { UPLOAD_CLAIM_TIMEOUT_MS: '1000' } });
+  // The upload runner is the loop under test; the others only share the two cores with it.
+  start = () =>
+    startTestServer({ databaseUrl: url, adminToken: ADMIN, port, processGroup: true, env: { UPLOAD_CLAIM_TIMEOUT_MS: '1000' }, loops: ['upload-runner'] });
   server = await start();
 }, 120_000);
 

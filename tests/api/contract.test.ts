@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { startLiveStack } from '../chapa-harness';
+import { LIVE_LOOPS, startLiveStack } from '../chapa-harness';
 import { adminClient, apiClient, createTestBusiness, randomPhone, type ApiResponse, type TestBusiness } from '../helpers';
 import { documentValidator } from '../openapi-validator';
 
@@ -292,7 +292,7 @@ describe('REST API', () => {
   });
 
   it('live mode through Chapa (a second server against tools/chapa-fake): createPayment with next_action, authorizePayment', async () => {
-    const stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken') });
+    const stack = await startLiveStack({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), loops: LIVE_LOOPS });
     try {
       await stack.fake.switches({ chargeAuthType: 'otp' });
       const biz = await stack.createBusiness('Contract live');

@@ -16,6 +16,8 @@ describe(`sandbox wallet rail with TEST_SETTLE_AFTER_MS=${SETTLE_AFTER_MS}`, () 
       databaseUrl: inject('databaseUrl'),
       adminToken: inject('adminToken'),
       env: { TEST_SETTLE_AFTER_MS: String(SETTLE_AFTER_MS) },
+      // Its own sandbox settlement (the shared server's never settles by itself); every other loop is the shared server's.
+      loops: ['payment-settlement'],
     });
     biz = await createTestBusiness('Sandbox wallet shop');
     client = apiClient(biz.keys.test, server.baseUrl);

@@ -12,6 +12,8 @@ import { emitPaymentEvent } from '../webhook-events';
  */
 
 const ADMIN = 'adm_crash_token_0123456789abcdef';
+/** The events are written straight into the outbox: the servers here need only the delivery worker. */
+const DELIVERY = ['webhook-delivery'];
 
 async function setUpBusiness(server: TestServer, receiverUrl: string, name = 'Crash test'): Promise<number> {
   const call = (method: string, path: string, body: unknown) =>
@@ -41,7 +43,13 @@ describe('retries', () => {
     const handle = createDb(url, 4);
     db = handle.db;
     end = () => handle.pool.end();
-    server = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true, env: { WEBHOOK_RETRY_SCHEDULE: '100,150,200,250,300,350,400' } });
+    server = await startTestServer({
+      databaseUrl: url,
+      adminToken: ADMIN,
+      processGroup: true,
+      env: { WEBHOOK_RETRY_SCHEDULE: '100,150,200,250,300,350,400' },
+      loops: DELIVERY,
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -91,7 +99,7 @@ describe('ten SIGKILLs while events are pending or backing off', () => {
     });
     const port = await freePort();
     const env = { WEBHOOK_RETRY_SCHEDULE: Array(20).fill(300).join(','), WEBHOOK_TIMEOUT_MS: '2000' };
-    const start = () => startTestServer({ databaseUrl: url, adminToken: ADMIN, port, processGroup: true, env });
+    const start = () => startTestServer({ databaseUrl: url, adminToken: ADMIN, port, processGroup: true, env, loops: DELIVERY });
     let server = await start();
     const committed: string[] = [];
     let pendingAtKills = 0;
@@ -139,8 +147,8 @@ describe('two app instances on one database', () => {
       return { status: 200 };
     });
     // One after the other: two first starts on an empty database race on the demo seed.
-    const a = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true });
-    const b = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true });
+    const a = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true, loops: DELIVERY });
+    const b = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true, loops: DELIVERY });
     try {
       const businessId = await setUpBusiness(a, receiver.url);
       const ids = await Promise.all(Array.from({ length: 300 }, (_, i) => emit(db, businessId, i)));
@@ -170,7 +178,7 @@ describe('one business flooding its slow receiver', () => {
       return { status: 200 };
     });
     const quick = await startReceiver();
-    const server = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true });
+    const server = await startTestServer({ databaseUrl: url, adminToken: ADMIN, processGroup: true, loops: DELIVERY });
     try {
       const flooder = await setUpBusiness(server, slow.url, 'Flooder');
       const other = await setUpBusiness(server, quick.url, 'Other');

@@ -33,7 +33,8 @@ describe('SIGKILL during the expiry sweep', () => {
 
   const expiredCount = async () => Number((await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM cards WHERE expired_at IS NOT NULL`)).rows[0].n);
 
-  const start = async (url: string) => startTestServer({ databaseUrl: url, adminToken: ADMIN_TOKEN, processGroup: true, env: { CARD_EXPIRY_SWEEP_MS: '20' } });
+  const start = async (url: string) =>
+    startTestServer({ databaseUrl: url, adminToken: ADMIN_TOKEN, processGroup: true, env: { CARD_EXPIRY_SWEEP_MS: '20' }, loops: ['card-expiry'] });
 
   it('moves every balance to breakage exactly once and sends one card.expired per card', async () => {
     const url = await createScratchDatabase(inject('databaseUrl'), 'expiry_crash');

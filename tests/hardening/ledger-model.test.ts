@@ -82,14 +82,37 @@ async function expectOutcome(predicted: boolean, run: () => Promise<unknown>): P
 
 let compared = 0;
 
+type Observed = {
+  cards: { card_number: string; balance: number; cancelled: boolean; expired: boolean; status: number; held: number }[];
+  holds: { reference: string; status: string; outcome: string | null; captured_amount: number | null }[];
+  business: number;
+  merchant: number;
+  breakage: number;
+};
+
+/** The run's cards, till holds and the three account sums, read in one statement: compare runs after every command. */
+async function observe(r: Real): Promise<Observed> {
+  const businessSum = (id: number, kind: 'business' | 'breakage') =>
+    sql`(SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts WHERE kind = ${kind} AND business_id = ${id} AND mode = 'test')`;
+  const { rows } = await r.db.execute<Observed>(sql`
+    SELECT
+      (SELECT coalesce(json_agg(x), '[]') FROM (
+        SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.expired_at IS NOT NULL AS expired, c.status,
+               (SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')::bigint AS held
+        FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${r.businessId} AND c.mode = 'test') x) AS cards,
+      (SELECT coalesce(json_agg(x), '[]') FROM (
+        SELECT reference, status, outcome, captured_amount FROM holds WHERE business_id = ${r.businessId} AND kind = 'till') x) AS holds,
+      ${businessSum(r.businessId, 'business')} AS business,
+      ${businessSum(r.merchantBusinessId, 'business')} AS merchant,
+      ${businessSum(r.businessId, 'breakage')} AS breakage`);
+  return rows[0];
+}
+
 async function compare(m: Model, r: Real) {
   compared++;
-  const { rows } = await r.db.execute<{ card_number: string; balance: number; cancelled: boolean; expired: boolean; status: number; held: number }>(sql`
-    SELECT c.card_number, a.balance, c.cancelled_at IS NOT NULL AS cancelled, c.expired_at IS NOT NULL AS expired, c.status,
-           (SELECT coalesce(sum(h.amount), 0) FROM holds h WHERE h.card_id = c.id AND h.status = 'open')::bigint AS held
-    FROM cards c JOIN ledger_accounts a ON a.id = c.account_id WHERE c.business_id = ${r.businessId} AND c.mode = 'test'`);
+  const seen = await observe(r);
   const real = Object.fromEntries(
-    rows.map((x) => [
+    seen.cards.map((x) => [
       x.card_number,
       { balance: Number(x.balance), held: Number(x.held), state: x.cancelled ? 'cancelled' : x.expired ? 'expired' : x.status === 1 ? 'active' : 'disabled' },
     ]),
@@ -97,27 +120,10 @@ async function compare(m: Model, r: Real) {
   const held = (card: string) => m.holds.filter((h) => h.card === card && h.state === 'held').reduce((sum, h) => sum + h.amount, 0);
   const model = Object.fromEntries(m.cards.map((c) => [c.number, { balance: c.state === 'cancelled' ? 0 : c.balance, held: held(c.number), state: c.state }]));
   expect(real).toEqual(model);
-  const states = await r.db.execute<{ reference: string; status: string; outcome: string | null; captured_amount: number | null }>(sql`
-    SELECT reference, status, outcome, captured_amount FROM holds WHERE business_id = ${r.businessId} AND kind = 'till'`);
-  expect(Object.fromEntries(states.rows.map((h) => [h.reference, [h.status === 'open' ? 'held' : h.outcome, Number(h.captured_amount ?? 0)]]))).toEqual(
+  expect(Object.fromEntries(seen.holds.map((h) => [h.reference, [h.status === 'open' ? 'held' : h.outcome, Number(h.captured_amount ?? 0)]]))).toEqual(
     Object.fromEntries(m.holds.map((h) => [h.reference, [h.state, h.captured]])),
   );
-  const acct = async (id: number) =>
-    Number(
-      (
-        await r.db.execute<{ b: number }>(
-          sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'business' AND business_id = ${id} AND mode = 'test'`,
-        )
-      ).rows[0].b,
-    );
-  const breakage = Number(
-    (
-      await r.db.execute<{ b: number }>(
-        sql`SELECT coalesce(sum(balance), 0)::bigint AS b FROM ledger_accounts WHERE kind = 'breakage' AND business_id = ${r.businessId} AND mode = 'test'`,
-      )
-    ).rows[0].b,
-  );
-  expect({ business: await acct(r.businessId), merchant: await acct(r.merchantBusinessId), breakage }).toEqual({
+  expect({ business: Number(seen.business), merchant: Number(seen.merchant), breakage: Number(seen.breakage) }).toEqual({
     business: m.business,
     merchant: m.merchant,
     breakage: m.breakage,

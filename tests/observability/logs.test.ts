@@ -7,7 +7,8 @@ import { logLines, requestLine } from './server-logs';
 let server: TestServer;
 let biz: TestBusiness;
 beforeAll(async () => {
-  server = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { LOG_LEVEL: 'debug' } });
+  // No background loops: the shared server runs them on this database, and their lines would only crowd the log read here.
+  server = await startTestServer({ databaseUrl: inject('databaseUrl'), adminToken: inject('adminToken'), env: { LOG_LEVEL: 'debug' }, loops: [] });
   biz = await createTestBusiness('Logs');
 });
 afterAll(async () => {

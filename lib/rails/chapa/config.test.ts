@@ -15,6 +15,7 @@ describe('readChapaConfig', () => {
       encryptionKey: null,
       approvalSecret: null,
       timeoutMs: 15_000,
+      leaseMs: 60_000,
       listCacheMs: 180_000,
     });
     expect(
@@ -27,5 +28,14 @@ describe('readChapaConfig', () => {
         CHAPA_TIMEOUT_MS: 'soon',
       }),
     ).toMatchObject({ baseUrl: 'http://127.0.0.1:4010/v1', webhookSecret: 'w', encryptionKey: 'e', approvalSecret: 'a', timeoutMs: 15_000 });
+  });
+
+  it('leases a claimed rail request for four call timeouts, or CHAPA_LEASE_MS when it outlasts two calls', () => {
+    const lease = (env: Record<string, string>) => readChapaConfig({ CHAPA_SECRET_KEY: 'k', ...env })?.leaseMs;
+    expect(lease({ CHAPA_TIMEOUT_MS: '2000' })).toBe(8_000);
+    expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '5000' })).toBe(5_000);
+    // Shorter than a pass's two calls (another instance could send the row meanwhile), or not a number: the default.
+    expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '4000' })).toBe(8_000);
+    expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: 'soon' })).toBe(8_000);
   });
 });

@@ -7,6 +7,11 @@ export interface ChapaConfig {
   approvalSecret: string | null;
   /** How long one call to Chapa may take before it counts as unavailable. */
   timeoutMs: number;
+  /**
+   * How long a claimed rail request is kept from another pass (rail-requests.ts): four call timeouts by default, as a
+   * pass makes at most two calls (verify, send). CHAPA_LEASE_MS shortens it for tests, never below those two calls.
+   */
+  leaseMs: number;
   /** How long a listing of all transfers or transactions (reconciliation) is kept per process; 0 reads it every time. */
   listCacheMs: number;
 }
@@ -20,13 +25,16 @@ export function readChapaConfig(env: Record<string, string | undefined> = proces
   if (!secretKey) return null;
   const timeout = Number(env.CHAPA_TIMEOUT_MS ?? 15_000);
   const listCache = Number(env.CHAPA_LIST_CACHE_MS ?? 180_000);
+  const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : 15_000;
+  const lease = Number(env.CHAPA_LEASE_MS);
   return {
     secretKey,
     baseUrl: (text(env.CHAPA_BASE_URL) ?? DEFAULT_CHAPA_BASE_URL).replace(/\/+$/, ''),
     webhookSecret: text(env.CHAPA_WEBHOOK_SECRET),
     encryptionKey: text(env.CHAPA_ENCRYPTION_KEY),
     approvalSecret: text(env.CHAPA_APPROVAL_SECRET),
-    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 15_000,
+    timeoutMs,
+    leaseMs: env.CHAPA_LEASE_MS && Number.isFinite(lease) && lease > 2 * timeoutMs ? lease : 4 * timeoutMs,
     listCacheMs: Number.isFinite(listCache) && listCache >= 0 ? listCache : 180_000,
   };
 }

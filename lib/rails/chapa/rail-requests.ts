@@ -13,8 +13,6 @@ import { retryDelayMs } from '../../retry-backoff';
 const SYSTEM = { type: 'system', id: 'chapa' } as const;
 const BATCH = 10;
 const POLL_MS = 500;
-/** A claim's lease in call timeouts: a pass makes at most two Chapa calls (verify, send), with room to spare. */
-const LEASE_TIMEOUTS = 4;
 
 type Claimed = {
   id: number;
@@ -191,7 +189,7 @@ async function advance(db: Db, config: ChapaConfig, r: Claimed): Promise<JobStep
 function railRequestJobs(config: ChapaConfig): JobHandler<RailRequestResult> {
   return {
     kind: 'rail_request',
-    leaseMs: config.timeoutMs * LEASE_TIMEOUTS,
+    leaseMs: config.leaseMs,
     failed: 'retry',
     run: async (db, job) => {
       const r = await take(db, job.subject);

@@ -38,7 +38,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   ]);
   const t = await getTranslations('Shell');
   const nav = await getTranslations('Nav');
-  const preferences = { timeZone: session.timeZone, country: session.country };
+  const preferences = { timeZone: session.timeZone, country: session.country, calendar: session.calendar };
   const label = (href: string) => nav(`pages.${href === '/' ? 'overview' : href.slice(1)}`);
   return (
     <DashboardProviders preferences={preferences}>

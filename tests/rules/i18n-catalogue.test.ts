@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../../lib/errors';
 import { LOCALES } from '../../lib/i18n/locale';
 import { catalogueProblems, flatten, type KeyUse, keysUsedIn } from './i18n-keys';
 
@@ -63,5 +64,17 @@ describe('message catalogues', () => {
 
   it('refuses a key it cannot read', () => {
     expect(keysUsedIn('x.tsx', `const t = useTranslations('Nav'); t(key);`).problems).toEqual(['x.tsx:1: a message key the test cannot read: t(key)']);
+  });
+});
+
+describe('error codes', () => {
+  it('each has a sentence in every language, for the dashboard to show in the person’s own', () => {
+    for (const locale of LOCALES) {
+      const messages = catalogue(locale);
+      expect(
+        Object.keys(ERRORS).filter((code) => !messages.get(`Errors.codes.${code}`)),
+        locale,
+      ).toEqual([]);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay, formatDayTime } from './date-text';
+import { formatCalendarDay, formatDay, formatDayTime } from './date-text';
 
 const at = new Date('2026-12-06T21:30:00Z'); // 7 December 2026, 00:30 in Addis Ababa
 const zone = 'Africa/Addis_Ababa';
@@ -17,5 +17,10 @@ describe('formatDay and formatDayTime', () => {
     expect(formatDayTime(at, { locale: 'en', calendar: 'gregorian', timeZone: zone })).toBe('7 Dec 2026, 00:30');
     expect(formatDay(at, { locale: 'am', calendar: 'gregorian', timeZone: zone })).toBe('7 ዲሴምበር 2026');
     expect(formatDayTime(at, { locale: 'am', calendar: 'gregorian', timeZone: zone })).not.toMatch(/[A-Za-z]/);
+  });
+
+  it('write a report’s calendar day in either calendar', () => {
+    expect(formatCalendarDay('2026-12-07', { locale: 'am', calendar: 'ethiopic' })).toBe('28 ኅዳር 2019');
+    expect(formatCalendarDay('2026-12-07', { locale: 'en', calendar: 'gregorian' })).toBe('7 Dec 2026');
   });
 });

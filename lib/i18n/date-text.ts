@@ -38,3 +38,8 @@ export function formatDayTime(at: Date, s: DateSettings): string {
   const time = formatter('en-GB', { timeZone: s.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
   return `${formatDay(at, s)}, ${time}`;
 }
+
+/** A calendar day (YYYY-MM-DD, as reports take them) written as the person reads it; a day has no zone to honour. */
+export function formatCalendarDay(day: string, s: Omit<DateSettings, 'timeZone'>): string {
+  return formatDay(new Date(`${day}T12:00:00Z`), { ...s, timeZone: 'UTC' });
+}

@@ -48,7 +48,7 @@ export function StatementTable({
   const locale = useLocale() === 'am' ? 'am' : 'en';
   const money = (minor: number) => formatMoney(minor, currency, locale);
   // The core describes a line in English; another language says it from the line's kind and counterpart.
-  const describe = (l: StatementLine) =>
+  const lineText = (l: StatementLine) =>
     locale === 'en' ? l.description : t(`lines.${l.kind}`, { card: l.cardNumber ?? '—', payer: l.payerName ?? '—', kind: l.ledgerKind.replaceAll('_', ' ') });
   if (page.lines.length === 0) {
     return <EmptyState title={t('emptyTitle')}>{filtered ? t('emptyFiltered') : t('empty')}</EmptyState>;
@@ -74,7 +74,7 @@ export function StatementTable({
               <tr key={l.entryId} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0" data-testid={`line-${l.entryId}`}>
                 <td className="col-span-2 text-xs text-slate-700 md:col-span-1 md:whitespace-nowrap md:px-4 md:py-3 md:text-sm">{formatTime(l.at)}</td>
                 <td className="col-span-2 md:col-span-1 md:px-4 md:py-3" data-testid="description">
-                  {describe(l)}
+                  {lineText(l)}
                   {l.fee !== 0 && (
                     <span className="block text-xs text-slate-600">
                       {l.fee > 0 ? t('feeCharged') : t('feeReturned')}: {money(Math.abs(l.fee))}

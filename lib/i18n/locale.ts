@@ -7,7 +7,6 @@ export const CALENDARS = ['gregorian', 'ethiopic'] as const;
 export type CalendarChoice = (typeof CALENDARS)[number];
 
 export const isLocale = (value: unknown): value is Locale => (LOCALES as readonly unknown[]).includes(value);
-export const isCalendar = (value: unknown): value is CalendarChoice => (CALENDARS as readonly unknown[]).includes(value);
 
 /**
  * The language an Accept-Language header asks for among ours: its ranges by quality (ties keep the

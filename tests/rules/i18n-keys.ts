@@ -89,7 +89,7 @@ export function flatten(messages: object, prefix = ''): Map<string, string> {
 }
 
 /** The names of a message's ICU arguments ({count}, {amount, number}, ...), for comparing two languages' messages. */
-export function argumentNames(message: string): string[] {
+function argumentNames(message: string): string[] {
   return [...new Set([...message.matchAll(/\{\s*([A-Za-z_][\w]*)\s*(?:,|\})/g)].map((m) => m[1]))].sort();
 }
 

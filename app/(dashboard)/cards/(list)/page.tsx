@@ -119,7 +119,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
             type="search"
             defaultValue={q}
             maxLength={100}
-            placeholder="8420, 0911 234 567 or Abebe"
+            placeholder={t('searchPlaceholder')}
             className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
           />
         </div>

@@ -10,6 +10,7 @@ import { feeScheduleSchema } from '../fees/fee-schedule';
 import { captureRequestSchema, holdRequestSchema } from '../holds/till-hold-request';
 import { depositSchema } from '../ledger/deposit';
 import { limitsSchema } from '../limits/business-limits';
+import { businessLocaleSchema as businessLocaleRequestSchema } from '../business/business-locale.validation';
 import { authorizePaymentSchema } from '../payments/authorize-live-payment';
 import { completeTestPaymentSchema } from '../payments/complete-test-payment';
 import { createPaymentSchema } from '../payments/create-payment';
@@ -709,6 +710,45 @@ export const OPERATIONS: Operation[] = [
       examples: { endpoint: { mode: 'live', url: 'https://shop.example/webhooks/giftcards', secret: 'whsec_…' } },
     },
     errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'put',
+    path: '/businesses/{id}/locale',
+    operationId: 'setBusinessLocale',
+    tag: 'Back office',
+    summary: 'Set the customers’ language and calendar',
+    description:
+      'The language (am or en) the business’s hosted checkout speaks to its customers, and the calendar (ethiopic or gregorian) it shows them dates in. Display only: the API and CSV exports keep ISO 8601 dates and English names. Answers with the business’s settings.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { SetBusinessLocaleRequest: businessLocaleRequestSchema },
+      examples: { SetBusinessLocaleRequest: { customer_language: 'am', calendar: 'ethiopic' } },
+    },
+    success: {
+      status: 200,
+      message: 'Business settings updated successfully',
+      data: r.businessLocaleSchema,
+      examples: { settings: { id: 42, time_zone: 'Africa/Addis_Ababa', country: 'ET', customer_language: 'am', calendar: 'ethiopic' } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    api: 'admin',
+    method: 'get',
+    path: '/businesses/{id}/locale',
+    operationId: 'getBusinessLocale',
+    tag: 'Back office',
+    summary: 'Read the customers’ language and calendar',
+    description: 'The business’s settings: time zone, country, customer language and calendar.',
+    pathParams: { id: 'The business id' },
+    success: {
+      status: 200,
+      message: 'Business settings retrieved successfully',
+      data: r.businessLocaleSchema,
+      examples: { settings: { id: 42, time_zone: 'Africa/Addis_Ababa', country: 'ET', customer_language: 'en', calendar: 'gregorian' } },
+    },
+    errors: ['not_found'],
   },
   {
     api: 'admin',

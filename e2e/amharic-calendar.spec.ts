@@ -77,6 +77,14 @@ test('a finance user who chose Amharic and the Ethiopian calendar reads a monthâ
 
   await expectAccessible(page);
   await screenshots(page, testInfo, 'statement-amharic-ethiopic');
+
+  // The card's story: every timestamp is written in the Ethiopian calendar too.
+  await page.goto(`${baseUrl()}/cards/${card.body.data.card_number}`);
+  await expect(page.locator('time').first()).toBeVisible();
+  const times = await page.locator('time').allTextContents();
+  expect(times.length).toBeGreaterThan(1);
+  for (const t of times) expect(t).toMatch(new RegExp(`^${day} ${month} ${year}, \\d{2}:\\d{2}$`));
+  await screenshots(page, testInfo, 'card-story-ethiopic');
   await context.close();
 });
 

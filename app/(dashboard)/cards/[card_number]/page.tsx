@@ -3,7 +3,6 @@ import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/lib/cards/card-status';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
-import { expiryDay } from '@/components/cards/expiry-day';
 import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { RedeemFormView } from '@/components/cards/redeem-form';
 import { TopUpFormView } from '@/components/cards/top-up-form';
@@ -19,6 +18,8 @@ import { requirePage } from '@/server/session';
 import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
 import { dayIn } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
+import { formatDay } from '@/lib/i18n/date-text';
+import { dateSettingsOf } from '@/server/date-settings';
 import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';
 
@@ -30,6 +31,7 @@ export default async function CardPage({ params, searchParams }: Props) {
   const session = await requirePage('cards:read');
   const { card_number } = await params;
   const query = await searchParams;
+  const dates = await dateSettingsOf(session);
   const before = typeof query.before === 'string' && parseStoryCursor(query.before) ? query.before : undefined;
   const story = await cardStory(getDb(), {
     businessId: session.businessId,
@@ -99,7 +101,7 @@ export default async function CardPage({ params, searchParams }: Props) {
           <Notice tone="info">
             <p className="font-semibold">This card has expired. It can no longer be used, topped up or enabled; this page is its record.</p>
             <p className="mt-1">
-              It expired at the end of {card.expires_at ? expiryDay(card.expires_at, session.timeZone) : 'its last day'} (swept{' '}
+              It expired at the end of {card.expires_at ? formatDay(new Date(card.expires_at), dates) : 'its last day'} (swept{' '}
               <LocalTime iso={new Date(card.expired_at).toISOString()} />
               ). Whatever it held became breakage in your business’s {card.currency} breakage account.
             </p>
@@ -128,7 +130,7 @@ export default async function CardPage({ params, searchParams }: Props) {
             <div>
               <dt className="text-slate-600">{state === 'expired' ? 'Expired' : 'Expires'}</dt>
               <dd className="font-medium text-slate-900" data-testid="card-expiry">
-                {card.expires_at ? `End of ${expiryDay(card.expires_at, session.timeZone)}` : 'Never'}
+                {card.expires_at ? `End of ${formatDay(new Date(card.expires_at), dates)}` : 'Never'}
               </dd>
             </div>
           </dl>

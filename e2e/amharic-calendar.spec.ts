@@ -104,6 +104,9 @@ test('an operator whose browser asks for Amharic issues a card in it', async ({ 
   await page.getByRole('button', { name: 'ካርድ ፍጠር' }).click();
   await expect(page).toHaveURL(/\/cards\/\d+\?created=1/);
   const number = /\/cards\/(\d+)/.exec(page.url())![1];
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`ካርድ ${number.replace(/(\d{4})(?=\d)/g, '$1 ')}`);
+  await expect(page.getByText('ካርዱ ተፈጥሯል።')).toBeVisible();
+  await expect(page.getByTestId('card-balance')).toHaveText('ብር 0.00');
   const made = await call('GET', `/api/v1/card/${number}`, biz.keys.test);
   expect(made.status).toBe(200);
   expect(made.body.data).toMatchObject({ card_number: number, currency: 'ETB' });

@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
@@ -16,23 +17,24 @@ function detailOf(e: StoryEvent, currency: string): string | null {
 
 /** The card's story, newest first: one line per event, a stacked card at phone width. */
 export function CardStoryTable({ events, currency }: { events: StoryEvent[]; currency: string }) {
+  const t = useTranslations('Card');
   return (
     <>
       <table className="w-full text-sm" data-testid="card-story">
-        <caption className="sr-only">The card's events, newest first</caption>
+        <caption className="sr-only">{t('storyCaption')}</caption>
         <thead className="hidden text-left text-slate-700 md:table-header-group">
           <tr>
             <th scope="col" className="py-2 pr-3 font-medium">
-              When
+              {t('when')}
             </th>
             <th scope="col" className="py-2 pr-3 font-medium">
-              What happened
+              {t('whatHappened')}
             </th>
             <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Amount
+              {t('amount')}
             </th>
             <th scope="col" className="py-2 text-right font-medium">
-              Balance after
+              {t('balanceAfter')}
             </th>
           </tr>
         </thead>

@@ -22,6 +22,7 @@ COPY app ./app
 COPY components ./components
 COPY lib ./lib
 COPY server ./server
+COPY messages ./messages
 COPY public ./public
 ENV NEXT_TELEMETRY_DISABLED=1
 # The build's cache only speeds up the next build on the same disk.

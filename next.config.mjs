@@ -1,3 +1,8 @@
+import createNextIntlPlugin from 'next-intl/plugin';
+
+/** next-intl finds its per-request configuration (locale and messages) here: no locale segments in paths. */
+const withNextIntl = createNextIntlPlugin('./server/i18n-request.ts');
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Separate build folders let several checkouts' test runs build side by side.
@@ -9,4 +14,4 @@ const nextConfig = {
   // forbidden(): a page a role may not open answers 403 with the page drawn, not a redirect to a 200.
   experimental: { authInterrupts: true },
 };
-export default nextConfig;
+export default withNextIntl(nextConfig);

@@ -11,6 +11,11 @@ describe('money text', () => {
     expect(formatMoney(-150, 'ETB').replace(/\s/g, ' ')).toBe('-ETB 1.50');
   });
 
+  it('writes the Ethiopian birr as ብር in Amharic, exact to the cent', () => {
+    expect(formatMoney(123456789, 'ETB', 'am').replace(/\s/g, ' ')).toBe('ብር 1,234,567.89');
+    expect(formatMoney(-5, 'ETB', 'am').replace(/\s/g, ' ')).toBe('-ብር 0.05');
+  });
+
   it('groups thousands only in the text people read', () => {
     expect(unitsText(123456789)).toBe('1234567.89');
     expect(groupedUnitsText(123456789)).toBe('1,234,567.89');

@@ -20,10 +20,10 @@ export function groupedUnitsText(minor: number): string {
   return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 }
 
-/** An amount with its currency as the locale writes it ("ETB 1,234.50"), exact to the cent. */
-export function formatMoney(minor: number, currency: string): string {
+/** An amount with its currency as the locale writes it ("ETB 1,234.50", in Amharic "ብር 1,234.50"), exact to the cent. */
+export function formatMoney(minor: number, currency: string, locale: 'en' | 'am' = 'en'): string {
   // Intl formats a decimal string exactly (ECMA-402 v3); its typings know only numbers.
-  return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     unitsText(minor) as unknown as number,
   );
 }

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
+import { cache } from 'react';
 import { getDb } from '@/lib/db/client';
 import { businesses, users } from '@/lib/db/schema';
 import { ServiceError } from '@/lib/errors';
@@ -23,7 +24,7 @@ export type { DashboardSession };
  * A token signed in before the user's last password or two-factor change
  * (its session version is older) counts as signed out.
  */
-export async function getDashboardSession(): Promise<DashboardSession | null> {
+export const getDashboardSession = cache(async (): Promise<DashboardSession | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id) return null;
   const [user] = await getDb()
@@ -37,6 +38,8 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
       requireTwoFactor: businesses.requireTwoFactor,
       totpEnabledAt: users.totpEnabledAt,
       sessionVersion: users.sessionVersion,
+      language: users.language,
+      calendar: users.calendar,
     })
     .from(users)
     .innerJoin(businesses, eq(businesses.id, users.businessId))
@@ -51,10 +54,12 @@ export async function getDashboardSession(): Promise<DashboardSession | null> {
     mode,
     timeZone: user.timeZone,
     country: user.country,
+    language: user.language,
+    calendar: user.calendar,
     actor: { type: 'user', id: String(user.id) },
     mustSetUpTwoFactor: user.requireTwoFactor && user.totpEnabledAt === null,
   };
-}
+});
 
 const TWO_FACTOR_SETUP_PATH = '/account/two-factor';
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { LiveRefresh } from '@/components/dashboard/live-refresh';
 import { ModeSwitch } from '@/components/dashboard/mode-switch';
@@ -13,17 +14,17 @@ import { getDb } from '@/lib/db/client';
 import { countWaitingApprovals } from '@/lib/approvals/list-approvals';
 import { businesses } from '@/lib/db/schema';
 
-const NAV: (NavItem & { permission: Permission })[] = [
-  { href: '/', label: 'Overview', permission: 'history:read' },
-  { href: '/cards', label: 'Cards', permission: 'cards:read' },
-  { href: '/payouts', label: 'Payouts', permission: 'history:read' },
-  { href: '/payments', label: 'Payments', permission: 'history:read' },
-  { href: '/reports', label: 'Reports', permission: 'reports:read' },
-  { href: '/approvals', label: 'Approvals', permission: 'money:approve' },
-  { href: '/developers', label: 'Developers', permission: 'developers' },
-  { href: '/audit', label: 'Audit log', permission: 'audit:read' },
-  { href: '/team', label: 'Team', permission: 'team' },
-  { href: '/settings', label: 'Settings', permission: 'settings' },
+const NAV: (Omit<NavItem, 'label'> & { permission: Permission })[] = [
+  { href: '/', permission: 'history:read' },
+  { href: '/cards', permission: 'cards:read' },
+  { href: '/payouts', permission: 'history:read' },
+  { href: '/payments', permission: 'history:read' },
+  { href: '/reports', permission: 'reports:read' },
+  { href: '/approvals', permission: 'money:approve' },
+  { href: '/developers', permission: 'developers' },
+  { href: '/audit', permission: 'audit:read' },
+  { href: '/team', permission: 'team' },
+  { href: '/settings', permission: 'settings' },
 ];
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -35,13 +36,16 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       ? countWaitingApprovals(db, { businessId: session.businessId, mode: session.mode })
       : 0,
   ]);
-  const preferences = { timeZone: session.timeZone, country: session.country };
+  const t = await getTranslations('Shell');
+  const nav = await getTranslations('Nav');
+  const preferences = { timeZone: session.timeZone, country: session.country, calendar: session.calendar };
+  const label = (href: string) => nav(`pages.${href === '/' ? 'overview' : href.slice(1)}`);
   return (
     <DashboardProviders preferences={preferences}>
       <div className="min-h-screen">
         {session.mode === 'test' && (
           <div role="status" data-testid="test-mode-banner" className="bg-amber-400 px-4 py-1.5 text-center text-sm font-semibold text-amber-950">
-            Test mode: you are looking at test data. No real money moves.
+            {t('testModeBanner')}
           </div>
         )}
         <header className="border-b border-slate-200 bg-white">
@@ -49,7 +53,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <div className="min-w-0">
               <p className="truncate font-semibold text-slate-900">{business?.name}</p>
               <p className="truncate text-xs text-slate-600">
-                {session.email} · <span data-testid="role">{session.role}</span>
+                {session.email} · <span data-testid="role">{t(`roles.${session.role}`)}</span>
               </p>
             </div>
             <HeaderSearch mode={session.mode} />
@@ -59,19 +63,17 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 href="/account"
                 className="rounded-md px-3 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
               >
-                Account
+                {t('account')}
               </Link>
               <SignOutButton />
             </div>
           </div>
           <NavLinks
-            items={NAV.filter((n) => can(session.role, n.permission) || (n.href === '/approvals' && can(session.role, 'money:move'))).map(
-              ({ href, label }) => ({
-                href,
-                label,
-                count: href === '/approvals' ? waiting : undefined,
-              }),
-            )}
+            items={NAV.filter((n) => can(session.role, n.permission) || (n.href === '/approvals' && can(session.role, 'money:move'))).map(({ href }) => ({
+              href,
+              label: label(href),
+              count: href === '/approvals' ? waiting : undefined,
+            }))}
           />
         </header>
         <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>

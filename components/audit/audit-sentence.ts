@@ -134,6 +134,8 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         const changes: string[] = [];
         if (from.time_zone !== to.time_zone) changes.push(`the time zone from ${from.time_zone} to ${to.time_zone}`);
         if (from.country !== to.country) changes.push(`the country from ${from.country} to ${to.country}`);
+        if (from.customer_language !== to.customer_language) changes.push(`the customers' language from ${from.customer_language} to ${to.customer_language}`);
+        if (from.calendar !== to.calendar) changes.push(`the customers' calendar from ${from.calendar} to ${to.calendar}`);
         return changes.length ? `Changed ${changes.join(' and ')}.` : 'Saved the business settings without changes.';
       }
       if (verb === 'limits_changed') {

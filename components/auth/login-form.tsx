@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { signIn } from 'next-auth/react';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import { getQueryClient } from '@/components/providers/query-client';
@@ -15,6 +16,7 @@ const input = 'mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 fo
  * with the code, so no session exists before both are right.
  */
 export function LoginForm({ notice }: { notice?: string }) {
+  const t = useTranslations('SignIn');
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -34,13 +36,11 @@ export function LoginForm({ notice }: { notice?: string }) {
     } else if (res?.error === 'TwoFactorRequired') {
       setNeedCode(true);
     } else if (res?.error === 'CodeAlreadyUsed') {
-      setError(
-        'That code was already used, for example to turn two-factor sign-in on. Wait for your app to show a new code (it changes every 30 seconds), then type that one.',
-      );
+      setError(t('codeAlreadyUsed'));
     } else if (res?.error === 'TooManyAttempts') {
-      setError('Too many attempts; wait a minute and try again.');
+      setError(t('tooManyAttempts'));
     } else {
-      setError(needCode ? 'That code did not work. Each code works once: type the newest one, or a recovery code.' : 'Wrong email or password.');
+      setError(needCode ? t('wrongCode') : t('wrongPassword'));
     }
   }
 
@@ -50,7 +50,7 @@ export function LoginForm({ notice }: { notice?: string }) {
     if (needCode) {
       const code = String(form.get('code') ?? '').trim();
       if (!code) {
-        setError('Enter the code from your authenticator app, or a recovery code.');
+        setError(t('enterCode'));
         event.currentTarget.querySelector<HTMLInputElement>('#code')?.focus();
         return;
       }
@@ -60,7 +60,7 @@ export function LoginForm({ notice }: { notice?: string }) {
     // An empty field is said as such before anything is sent: it is not a wrong password, and costs no sign-in attempt.
     const missing = (['email', 'password'] as const).find((f) => !String(form.get(f) ?? '').trim());
     if (missing) {
-      setError('Enter your email and password.');
+      setError(t('enterEmailAndPassword'));
       event.currentTarget.querySelector<HTMLInputElement>(`#${missing}`)?.focus();
       return;
     }
@@ -70,14 +70,11 @@ export function LoginForm({ notice }: { notice?: string }) {
 
   if (needCode) {
     return (
-      <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate aria-label="Two-factor code">
-        <p className="text-sm text-slate-700">
-          Two-factor sign-in is on for <span className="break-all">{credentials.current.email}</span>. Enter the 6-digit code your authenticator app shows, or
-          one of your recovery codes.
-        </p>
+      <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate aria-label={t('codeStep')}>
+        <p className="text-sm text-slate-700">{t.rich('codeIntro', { email: () => <span className="break-all">{credentials.current.email}</span> })}</p>
         <div>
           <label htmlFor="code" className="block text-sm font-medium text-slate-700">
-            Code
+            {t('code')}
           </label>
           {/* biome-ignore lint/a11y/noAutofocus: the one field of this step, shown in answer to the user's own submit. */}
           <input id="code" name="code" type="text" inputMode="text" autoComplete="one-time-code" autoFocus required className={input} />
@@ -88,7 +85,7 @@ export function LoginForm({ notice }: { notice?: string }) {
           </p>
         )}
         <Button type="submit" disabled={pending}>
-          {pending ? 'Checking…' : 'Verify and sign in'}
+          {pending ? t('checking') : t('verify')}
         </Button>
         <Button
           variant="ghost"
@@ -99,7 +96,7 @@ export function LoginForm({ notice }: { notice?: string }) {
             setError(null);
           }}
         >
-          Use another account
+          {t('anotherAccount')}
         </Button>
       </form>
     );
@@ -114,17 +111,17 @@ export function LoginForm({ notice }: { notice?: string }) {
       )}
       <div>
         <label htmlFor="email" className="block text-sm font-medium text-slate-700">
-          Email
+          {t('email')}
         </label>
         <input id="email" name="email" type="email" autoComplete="username" required className={input} />
       </div>
       <div>
         <div className="flex items-baseline justify-between gap-2">
           <label htmlFor="password" className="block text-sm font-medium text-slate-700">
-            Password
+            {t('password')}
           </label>
           <Link href="/forgot" className="text-sm font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950">
-            Forgot password?
+            {t('forgot')}
           </Link>
         </div>
         <input id="password" name="password" type="password" autoComplete="current-password" required className={input} />
@@ -135,7 +132,7 @@ export function LoginForm({ notice }: { notice?: string }) {
         </p>
       )}
       <Button type="submit" disabled={pending}>
-        {pending ? 'Signing in…' : 'Sign in'}
+        {pending ? t('signingIn') : t('signIn')}
       </Button>
     </form>
   );

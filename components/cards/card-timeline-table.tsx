@@ -1,3 +1,4 @@
+import { useLocale, useTranslations } from 'next-intl';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
@@ -16,23 +17,25 @@ function detailOf(e: StoryEvent, currency: string): string | null {
 
 /** The card's story, newest first: one line per event, a stacked card at phone width. */
 export function CardStoryTable({ events, currency }: { events: StoryEvent[]; currency: string }) {
+  const t = useTranslations('Card');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
   return (
     <>
       <table className="w-full text-sm" data-testid="card-story">
-        <caption className="sr-only">The card's events, newest first</caption>
+        <caption className="sr-only">{t('storyCaption')}</caption>
         <thead className="hidden text-left text-slate-700 md:table-header-group">
           <tr>
             <th scope="col" className="py-2 pr-3 font-medium">
-              When
+              {t('when')}
             </th>
             <th scope="col" className="py-2 pr-3 font-medium">
-              What happened
+              {t('whatHappened')}
             </th>
             <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Amount
+              {t('amount')}
             </th>
             <th scope="col" className="py-2 text-right font-medium">
-              Balance after
+              {t('balanceAfter')}
             </th>
           </tr>
         </thead>
@@ -64,13 +67,13 @@ export function CardStoryTable({ events, currency }: { events: StoryEvent[]; cur
                   )}
                 </td>
                 <td className={`tabular-nums md:py-2 md:pr-3 md:text-right md:align-top ${amountTone(e)}`}>
-                  {e.amount !== null ? `${e.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(e.amount), currency)}` : ''}
+                  {e.amount !== null ? `${e.amount > 0 ? '+' : '−'}${formatMoney(Math.abs(e.amount), currency, locale)}` : ''}
                 </td>
                 <td className="text-right tabular-nums md:py-2 md:align-top">
                   {e.balanceAfter !== null && (
                     <>
-                      <span className="text-xs text-slate-600 md:hidden">Balance </span>
-                      {formatMoney(e.balanceAfter, currency)}
+                      <span className="text-xs text-slate-600 md:hidden">{t('balance')} </span>
+                      {formatMoney(e.balanceAfter, currency, locale)}
                     </>
                   )}
                 </td>

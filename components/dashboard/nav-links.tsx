@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useState } from 'react';
 
@@ -18,6 +19,7 @@ const isActive = (href: string, pathname: string) => (href === '/' ? pathname ==
  * down a phone's first screen); the open menu closes when a page is chosen. Wider screens show the row as ever.
  */
 export function NavLinks({ items }: { items: NavItem[] }) {
+  const t = useTranslations('Nav');
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const listId = useId();
@@ -27,7 +29,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
   const current = items.find((i) => isActive(i.href, pathname));
   const waiting = items.reduce((n, i) => n + (i.count ?? 0), 0);
   return (
-    <nav aria-label="Main" className="mx-auto max-w-6xl px-4 pb-2">
+    <nav aria-label={t('main')} className="mx-auto max-w-6xl px-4 pb-2">
       <div className="flex items-center gap-3 md:hidden">
         <button
           type="button"
@@ -43,11 +45,11 @@ export function NavLinks({ items }: { items: NavItem[] }) {
               <path d="M3 5h14v1.5H3zm0 4.25h14v1.5H3zm0 4.25h14V15H3z" />
             )}
           </svg>
-          Menu
+          {t('menu')}
           {waiting > 0 && (
             <span className="rounded-full bg-amber-400 px-1.5 text-xs font-bold text-amber-950">
               {waiting}
-              <span className="sr-only"> waiting</span>
+              <span className="sr-only"> {t('waiting')}</span>
             </span>
           )}
         </button>
@@ -67,7 +69,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
                 {item.count ? (
                   <span className="rounded-full bg-amber-400 px-1.5 text-xs font-bold text-amber-950" data-testid="nav-count">
                     {item.count}
-                    <span className="sr-only"> waiting</span>
+                    <span className="sr-only"> {t('waiting')}</span>
                   </span>
                 ) : null}
               </Link>

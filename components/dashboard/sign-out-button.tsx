@@ -1,10 +1,12 @@
 'use client';
 
 import { signOut } from 'next-auth/react';
+import { useTranslations } from 'next-intl';
 import { getQueryClient } from '@/components/providers/query-client';
 import { Button } from '@/components/ui/button';
 
 export function SignOutButton() {
+  const t = useTranslations('Shell');
   return (
     <Button
       variant="ghost"
@@ -15,7 +17,7 @@ export function SignOutButton() {
         void signOut({ callbackUrl: '/login' });
       }}
     >
-      Sign out
+      {t('signOut')}
     </Button>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { Button } from '@/components/ui/button';
@@ -54,6 +55,7 @@ export function ReportFilters({
   errors,
   today,
   selects,
+  thisMonthHref,
 }: {
   /** Prefix of the fields' ids, unique on the page. */
   id: string;
@@ -65,7 +67,10 @@ export function ReportFilters({
   errors: Record<string, string>;
   today: string;
   selects: ReportSelect[];
+  /** Where "This month" goes: the current Ethiopian month for a reader of that calendar. */
+  thisMonthHref?: string;
 }) {
+  const t = useTranslations('Reports');
   const day = (name: 'from' | 'to', label: string, hint: string, value: string) => (
     <ReportField id={`${id}-${name}`} label={label} error={errors[name]} hint={hint}>
       <input
@@ -84,11 +89,11 @@ export function ReportFilters({
     <form
       method="get"
       action={path}
-      aria-label="Report options"
+      aria-label={t('options')}
       className="mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4 lg:items-start"
     >
-      {day('from', 'From', 'The first day, from its start.', from)}
-      {day('to', 'To', 'The last day, to its end; today at most.', to)}
+      {day('from', t('from'), t('fromHint'), from)}
+      {day('to', t('to'), t('toHint'), to)}
       {selects.map((s) => (
         <ReportField key={s.name} id={`${id}-${s.name}`} label={s.label} error={errors[s.name]} hint={s.hint}>
           <select
@@ -110,12 +115,12 @@ export function ReportFilters({
       ))}
       <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
         <Button type="submit" block={false}>
-          Show
+          {t('show')}
         </Button>
-        <LinkButton href={path} variant="secondary" size="md">
-          This month
+        <LinkButton href={thisMonthHref ?? path} variant="secondary" size="md">
+          {t('thisMonth')}
         </LinkButton>
-        <TimeZoneNote id={`${id}-zone`} lead="Days are calendar days in" className="ml-auto" />
+        <TimeZoneNote id={`${id}-zone`} lead={t('daysIn')} className="ml-auto" />
       </div>
     </form>
   );

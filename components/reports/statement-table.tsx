@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { useLocale, useTranslations } from 'next-intl';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import { TableHead } from '@/components/ui/table-head';
@@ -43,27 +44,29 @@ export function StatementTable({
   pageHref: (cursor: { after?: number; before?: number }) => string;
   filtered: boolean;
 }) {
+  const t = useTranslations('Statement');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const money = (minor: number) => formatMoney(minor, currency, locale);
+  // The core describes a line in English; another language says it from the line's kind and counterpart.
+  const lineText = (l: StatementLine) =>
+    locale === 'en' ? l.description : t(`lines.${l.kind}`, { card: l.cardNumber ?? '—', payer: l.payerName ?? '—', kind: l.ledgerKind.replaceAll('_', ' ') });
   if (page.lines.length === 0) {
-    return (
-      <EmptyState title="No movements in this range">
-        {filtered ? 'Choose another kind, currency or range of days.' : 'Nothing moved in or out of the business account on these days.'}
-      </EmptyState>
-    );
+    return <EmptyState title={t('emptyTitle')}>{filtered ? t('emptyFiltered') : t('empty')}</EmptyState>;
   }
   return (
     <>
       <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
         <table className="w-full text-sm" data-testid="statement-table">
-          <caption className="sr-only">Business account movements, oldest first</caption>
+          <caption className="sr-only">{t('caption')}</caption>
           <TableHead
             variant="stacking"
             columns={[
-              'Date and time',
-              'Description',
-              'Reference',
-              { label: 'In', numeric: true },
-              { label: 'Out', numeric: true },
-              { label: 'Balance after', numeric: true },
+              t('dateTime'),
+              t('description'),
+              t('reference'),
+              { label: t('in'), numeric: true },
+              { label: t('out'), numeric: true },
+              { label: t('balanceAfter'), numeric: true },
             ]}
           />
           <tbody className="divide-y divide-slate-100">
@@ -71,15 +74,15 @@ export function StatementTable({
               <tr key={l.entryId} className="grid grid-cols-2 gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0" data-testid={`line-${l.entryId}`}>
                 <td className="col-span-2 text-xs text-slate-700 md:col-span-1 md:whitespace-nowrap md:px-4 md:py-3 md:text-sm">{formatTime(l.at)}</td>
                 <td className="col-span-2 md:col-span-1 md:px-4 md:py-3" data-testid="description">
-                  {l.description}
+                  {lineText(l)}
                   {l.fee !== 0 && (
                     <span className="block text-xs text-slate-600">
-                      {l.fee > 0 ? 'Fee charged in the same transaction' : 'Fee given back in the same transaction'}: {formatMoney(Math.abs(l.fee), currency)}
+                      {l.fee > 0 ? t('feeCharged') : t('feeReturned')}: {money(Math.abs(l.fee))}
                     </span>
                   )}
                 </td>
                 <td className="col-span-2 break-all text-xs md:col-span-1 md:px-4 md:py-3">
-                  <span className="text-slate-600 md:sr-only">Reference </span>
+                  <span className="text-slate-600 md:sr-only">{t('reference')} </span>
                   <Reference line={l} />
                 </td>
                 {/* At phone width only the side that moved shows, across the block. */}
@@ -89,8 +92,8 @@ export function StatementTable({
                 >
                   {l.amount > 0 && (
                     <>
-                      <span className="md:sr-only">In </span>
-                      {formatMoney(l.amount, currency)}
+                      <span className="md:sr-only">{t('in')} </span>
+                      {money(l.amount)}
                     </>
                   )}
                 </td>
@@ -100,14 +103,14 @@ export function StatementTable({
                 >
                   {l.amount < 0 && (
                     <>
-                      <span className="md:sr-only">Out </span>
-                      {formatMoney(-l.amount, currency)}
+                      <span className="md:sr-only">{t('out')} </span>
+                      {money(-l.amount)}
                     </>
                   )}
                 </td>
                 <td className="col-span-2 text-right text-xs text-slate-700 tabular-nums md:col-span-1 md:px-4 md:py-3 md:text-sm" data-testid="balance-after">
-                  <span className="md:sr-only">Balance after </span>
-                  {formatMoney(l.balanceAfter, currency)}
+                  <span className="md:sr-only">{t('balanceAfter')} </span>
+                  {money(l.balanceAfter)}
                 </td>
               </tr>
             ))}
@@ -116,9 +119,9 @@ export function StatementTable({
       </div>
       <TimeZoneNote className="mt-2" />
       <Pager
-        label="Statement pages"
-        prev={page.prev ? { href: pageHref({ before: page.prev }), label: 'Earlier' } : null}
-        next={page.next ? { href: pageHref({ after: page.next }), label: 'Later' } : null}
+        label={t('pages')}
+        prev={page.prev ? { href: pageHref({ before: page.prev }), label: t('earlier') } : null}
+        next={page.next ? { href: pageHref({ after: page.next }), label: t('later') } : null}
       />
     </>
   );

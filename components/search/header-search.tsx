@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { SearchResults } from '@/lib/search/search-everything';
@@ -38,6 +39,7 @@ export function HeaderSearch({ mode }: { mode: string }) {
   const input = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  const t = useTranslations('Search');
 
   // One request per pause in typing, not one per key.
   useEffect(() => {
@@ -90,13 +92,19 @@ export function HeaderSearch({ mode }: { mode: string }) {
   };
 
   const shown = open && enabled;
-  const status = !enabled ? '' : error ? error.message : data && data.query === query ? resultCount(data) : 'Searching…';
+  const status = !enabled
+    ? ''
+    : error
+      ? error.message
+      : data && data.query === query
+        ? t('resultCount', { count: resultCount(data), query: data.query })
+        : t('searching');
   return (
     <div ref={box} className="relative order-last w-full sm:order-none sm:w-auto sm:min-w-64 sm:max-w-md sm:flex-1">
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers staff use; role="search" on the form is the equivalent */}
       <form role="search" method="get" action="/search" onSubmit={submit}>
         <label htmlFor="header-search" className="sr-only">
-          Search cards, payouts, payments and businesses
+          {t('label')}
         </label>
         <div className="relative">
           <input
@@ -111,7 +119,7 @@ export function HeaderSearch({ mode }: { mode: string }) {
             aria-keyshortcuts="/ Control+K Meta+K"
             aria-controls={shown ? panelId : undefined}
             aria-describedby={`${panelId}-status`}
-            placeholder="Search cards, names, references…"
+            placeholder={t('placeholder')}
             onChange={(e) => {
               setValue(e.target.value);
               setOpen(true);
@@ -148,11 +156,11 @@ export function HeaderSearch({ mode }: { mode: string }) {
                 onClick={() => setOpen(false)}
                 className="block border-t border-slate-100 px-3 py-2 text-sm font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950"
               >
-                Open all results for “{data.query}”
+                {t('openAll', { query: data.query })}
               </Link>
             </div>
           ) : (
-            <p className="px-3 py-3 text-sm text-slate-700">Searching…</p>
+            <p className="px-3 py-3 text-sm text-slate-700">{t('searching')}</p>
           )}
         </div>
       )}
@@ -160,7 +168,6 @@ export function HeaderSearch({ mode }: { mode: string }) {
   );
 }
 
-function resultCount(r: SearchResults): string {
-  const n = (r.cards?.length ?? 0) + (r.payouts?.length ?? 0) + (r.payments?.length ?? 0) + (r.references?.length ?? 0) + (r.businesses?.length ?? 0);
-  return n === 0 ? `Nothing found for ${r.query}.` : `${n} result${n === 1 ? '' : 's'} for ${r.query}.`;
+function resultCount(r: SearchResults): number {
+  return (r.cards?.length ?? 0) + (r.payouts?.length ?? 0) + (r.payments?.length ?? 0) + (r.references?.length ?? 0) + (r.businesses?.length ?? 0);
 }

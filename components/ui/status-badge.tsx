@@ -12,9 +12,12 @@ const TONES: Record<string, string> = {
   expired: 'bg-slate-200 text-slate-800',
 };
 
-export function StatusBadge({ status }: { status: string }) {
+/** A status's colour from its code; `label` says it in the reader's language (the code itself when left out). */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONES[status] ?? 'bg-slate-100 text-slate-800'}`}>{status}</span>
+    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${TONES[status] ?? 'bg-slate-100 text-slate-800'}`}>
+      {label ?? status}
+    </span>
   );
 }
 

@@ -1,6 +1,7 @@
 import { changePassword as change } from '../auth/change-password';
+import { updateUserPreferences } from '../auth/user-preferences';
 import { confirmTwoFactor as confirm, disableTwoFactor as disable } from '../auth/two-factor';
-import { changePasswordSchema, confirmTwoFactorSchema, disableTwoFactorSchema } from './account.validation';
+import { changePasswordSchema, confirmTwoFactorSchema, disableTwoFactorSchema, preferencesSchema } from './account.validation';
 import { defineAction } from './define-action';
 
 export const changePassword = defineAction({
@@ -33,4 +34,18 @@ export const disableTwoFactor = defineAction({
     await disable(db, { userId: session.userId, businessId: session.businessId, proof: input.proof, actor: session.actor });
     return { off: true };
   },
+});
+
+/** The person's own language and calendar for every page they read. */
+export const updatePreferences = defineAction({
+  name: 'updatePreferences',
+  permission: 'account',
+  schema: preferencesSchema,
+  beforeTwoFactor: true,
+  handler: ({ db, session, input }) =>
+    updateUserPreferences(
+      db,
+      { userId: session.userId, businessId: session.businessId },
+      { language: input.language === 'browser' ? null : input.language, calendar: input.calendar },
+    ),
 });

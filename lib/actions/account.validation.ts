@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema } from '../auth/password-rules';
+import { CALENDARS, LOCALES } from '../i18n/locale';
 
 export const changePasswordSchema = z.object({
   current_password: z.string({ error: 'Enter your current password.' }).min(1, { error: 'Enter your current password.' }).max(200),
@@ -30,6 +31,13 @@ export const choosePasswordSchema = z.object({
   password: passwordSchema,
 });
 
+/** Account's language and calendar: 'browser' stores no language, so the browser's Accept-Language decides. */
+export const preferencesSchema = z.object({
+  language: z.enum([...LOCALES, 'browser'], { error: 'Choose a language.' }),
+  calendar: z.enum(CALENDARS, { error: 'Choose a calendar.' }),
+});
+
+export type PreferencesInput = z.input<typeof preferencesSchema>;
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 export type ConfirmTwoFactorInput = z.input<typeof confirmTwoFactorSchema>;
 export type DisableTwoFactorInput = z.input<typeof disableTwoFactorSchema>;

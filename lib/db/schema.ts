@@ -42,6 +42,14 @@ export const businesses = pgTable(
       .notNull()
       .default('never'),
     expiryMonths: integer('expiry_months'),
+    /** The language its hosted checkout speaks to customers (?lang overrides it per visit). */
+    customerLanguage: text('customer_language', { enum: ['en', 'am'] })
+      .notNull()
+      .default('en'),
+    /** The calendar its customers read dates in. */
+    calendar: text('calendar', { enum: ['gregorian', 'ethiopic'] })
+      .notNull()
+      .default('gregorian'),
     createdAt: createdAt(),
   },
   // The dashboard search finds another business by any part of its name (pg_trgm). Its GIN indexes are
@@ -104,6 +112,12 @@ export const users = pgTable('users', {
   /** Wrong second factors (and wrong current passwords on the account page) in a row; a right one clears them. */
   totpFailures: integer('totp_failures').notNull().default(0),
   totpLockedUntil: ts('totp_locked_until'),
+  /** The language the person chose in Account; null follows their browser's Accept-Language. */
+  language: text('language', { enum: ['en', 'am'] }),
+  /** The calendar the person reads dates in. */
+  calendar: text('calendar', { enum: ['gregorian', 'ethiopic'] })
+    .notNull()
+    .default('gregorian'),
 });
 
 /** One-time recovery codes for two-factor sign-in, kept as SHA-256 hashes. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createBusinessSchema, issueKeySchema } from '../admin/businesses';
+import { businessLocaleSchema as businessLocaleRequestSchema } from '../business/business-locale.validation';
 import { cardNumberParam, pageParams, type Operation } from '../api/contracts/contract';
 import { giftCardExample, giftCardSchema } from '../api/contracts/cards';
 import { refundExample, refundSchema } from '../api/contracts/payments';
@@ -102,6 +103,43 @@ export const ADMIN_OPERATIONS: Operation[] = [
       examples: { fees: { mode: 'test', rules: [{ applies_to: 'payment', percent: '1.5', fixed: 10 }] } },
     },
     errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'put',
+    path: '/businesses/{id}/locale',
+    operationId: 'setBusinessLocale',
+    tag: 'Back office',
+    summary: 'Set the customers’ language and calendar',
+    description:
+      'The language (am or en) the business’s hosted checkout speaks to its customers, and the calendar (ethiopic or gregorian) it shows them dates in. Display only: the API and CSV exports keep ISO 8601 dates and English names. Answers with the business’s settings.',
+    pathParams: { id: 'The business id' },
+    body: {
+      schemas: { SetBusinessLocaleRequest: businessLocaleRequestSchema },
+      examples: { SetBusinessLocaleRequest: { customer_language: 'am', calendar: 'ethiopic' } },
+    },
+    success: {
+      status: 200,
+      message: 'Business settings updated successfully',
+      data: r.businessLocaleSchema,
+      examples: { settings: { id: 42, time_zone: 'Africa/Addis_Ababa', country: 'ET', customer_language: 'am', calendar: 'ethiopic' } },
+    },
+    errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/businesses/{id}/locale',
+    operationId: 'getBusinessLocale',
+    tag: 'Back office',
+    summary: 'Read the customers’ language and calendar',
+    description: 'The business’s settings: time zone, country, customer language and calendar.',
+    pathParams: { id: 'The business id' },
+    success: {
+      status: 200,
+      message: 'Business settings retrieved successfully',
+      data: r.businessLocaleSchema,
+      examples: { settings: { id: 42, time_zone: 'Africa/Addis_Ababa', country: 'ET', customer_language: 'en', calendar: 'gregorian' } },
+    },
+    errors: ['not_found'],
   },
   {
     method: 'put',

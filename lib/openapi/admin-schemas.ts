@@ -71,6 +71,17 @@ const currencyLimits = z.strictObject({ currency, max_payout: limitValue, daily_
 export const limitsSetSchema = reg('LimitsSet', z.strictObject({ mode, ...currencyLimits.shape }));
 export const limitsSchema = reg('Limits', z.strictObject({ mode, limits: z.array(currencyLimits) }));
 
+export const businessLocaleSchema = reg(
+  'BusinessLocale',
+  z.strictObject({
+    id: z.int(),
+    time_zone: z.string(),
+    country: z.string(),
+    customer_language: z.enum(['en', 'am']),
+    calendar: z.enum(['gregorian', 'ethiopic']),
+  }),
+);
+
 export const depositResultSchema = reg('Deposit', z.strictObject({ mode, currency, amount: minorUnits, balance: z.int() }));
 
 export const deliveryPageSchema = reg(

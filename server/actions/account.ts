@@ -14,3 +14,7 @@ export async function confirmTwoFactor(input: unknown) {
 export async function disableTwoFactor(input: unknown) {
   return runAction(defs.disableTwoFactor, input);
 }
+
+export async function updatePreferences(input: unknown) {
+  return runAction(defs.updatePreferences, input);
+}

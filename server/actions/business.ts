@@ -6,3 +6,7 @@ import { runAction } from '@/server/run-action';
 export async function updateBusinessSettings(input: unknown) {
   return runAction(defs.updateBusinessSettings, input);
 }
+
+export async function updateCustomerLocale(input: unknown) {
+  return runAction(defs.updateCustomerLocale, input);
+}

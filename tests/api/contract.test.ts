@@ -129,6 +129,10 @@ describe('back office', () => {
     conforms('setLimits', await admin.put(`${bizA}/limits`, { ...limits, max_payout: null }), 200);
     conforms('getLimits', await admin.get(`${bizA}/limits?mode=test`), 200);
     conforms('getLimits', await admin.get('/api/admin/businesses/999999999/limits?mode=test'), 404);
+    conforms('setBusinessLocale', await admin.put(`${bizA}/locale`, { customer_language: 'am', calendar: 'ethiopic' }), 200);
+    conforms('setBusinessLocale', await admin.put(`${bizA}/locale`, { customer_language: 'fr', calendar: 'ethiopic' }), 400);
+    conforms('getBusinessLocale', await admin.get(`${bizA}/locale`), 200);
+    conforms('getBusinessLocale', await admin.get('/api/admin/businesses/999999999/locale'), 404);
     conforms('listBusinesses', await admin.get('/api/admin/businesses?search=Contract&limit=5'), 200);
     conforms('listBusinesses', await admin.get(`/api/admin/businesses?search=${'x'.repeat(201)}`), 400);
   });

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
+import { getTranslations } from 'next-intl/server';
 import { ChangePasswordForm } from '@/components/account/change-password-form';
 import { DisableTwoFactorForm } from '@/components/account/disable-two-factor-form';
+import { PreferencesForm } from '@/components/account/preferences-form';
 import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { isTwoFactorRequired } from '@/lib/auth/require-two-factor';
@@ -10,10 +12,14 @@ import { users } from '@/lib/db/schema';
 import { requirePage } from '@/server/session';
 import { LinkButton } from '@/components/ui/link-button';
 
-export const metadata = { title: 'Your account · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Account');
+  return { title: t('metaTitle') };
+}
 
 export default async function AccountPage() {
   const session = await requirePage('account');
+  const t = await getTranslations('Account');
   const db = getDb();
   const [[me], required, codesLeft] = await Promise.all([
     db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, session.userId)),
@@ -23,30 +29,29 @@ export default async function AccountPage() {
   const onSince = me?.totpEnabledAt?.toISOString() ?? null;
   return (
     <>
-      <PageHeader
-        title="Your account"
-        description={`How you sign in, as ${session.email}: your password, and a code from your phone when two-factor sign-in is on.`}
-      />
+      <PageHeader title={t('title')} description={t('description', { email: session.email })} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <Panel title="Password">
+        <Panel title={t('preferencesTitle')}>
+          <PreferencesForm language={session.language ?? null} calendar={session.calendar ?? 'gregorian'} />
+        </Panel>
+        <Panel title={t('passwordTitle')}>
           <ChangePasswordForm email={session.email} />
         </Panel>
-        <Panel title="Two-factor sign-in">
+        <Panel title={t('twoFactorTitle')}>
           {onSince ? (
             <div className="space-y-4">
               <p className="text-sm text-slate-800" data-testid="two-factor-status">
-                On since <LocalTime iso={onSince} />. You sign in with your password and a code from your authenticator app. {codesLeft}{' '}
-                {codesLeft === 1 ? 'recovery code is' : 'recovery codes are'} left.
+                {t.rich('twoFactorOn', { since: () => <LocalTime iso={onSince} />, count: codesLeft })}
               </p>
-              {required ? <p className="text-sm text-slate-700">Your business requires it, so it cannot be turned off.</p> : <DisableTwoFactorForm />}
+              {required ? <p className="text-sm text-slate-700">{t('twoFactorRequired')}</p> : <DisableTwoFactorForm />}
             </div>
           ) : (
             <div className="space-y-4">
               <p className="text-sm text-slate-800" data-testid="two-factor-status">
-                Off. With it on, a stolen password alone is not enough to sign in: each sign-in also needs a 6-digit code from an app on your phone.
+                {t('twoFactorOff')}
               </p>
               <LinkButton href="/account/two-factor" size="md">
-                Turn on two-factor sign-in
+                {t('turnOnTwoFactor')}
               </LinkButton>
             </div>
           )}

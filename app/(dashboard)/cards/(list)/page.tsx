@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { CardsTable } from '@/components/cards/cards-table';
 import { filterQuery } from '@/components/payouts-list/list-view';
 import { DataAgeNote } from '@/components/ui/data-age-note';
@@ -13,7 +14,10 @@ import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 import { MATCH_COUNT_CAP, parseCardFilters, searchCards } from '@/lib/dashboard/search-cards';
 
-export const metadata = { title: 'Cards · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Cards');
+  return { title: t('metaTitle') };
+}
 
 const PAGE_SIZE = 25;
 
@@ -24,15 +28,10 @@ const cursor = (v: string | string[] | undefined) => {
   return s && /^\d{1,15}$/.test(s) ? Number(s) : undefined;
 };
 
-/** "12 active or disabled cards" unfiltered (cancelled ones are listed but not counted), "3 matching cards" filtered. */
-function cardCount(total: number, filtered: boolean): string {
-  const n = total > MATCH_COUNT_CAP ? `more than ${MATCH_COUNT_CAP.toLocaleString('en')}` : total.toLocaleString('en');
-  return `${n} ${filtered ? 'matching' : 'active or disabled'} ${total === 1 ? 'card' : 'cards'}`;
-}
-
 export default async function CardsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const session = await requirePage('cards:read');
   const params = await searchParams;
+  const [t, shell, locale] = await Promise.all([getTranslations('Cards'), getTranslations('Shell'), getLocale()]);
   const { query, status } = parseCardFilters(params);
   const q = query ?? '';
   const { value: result, lagMs } = await pageRead((db) =>
@@ -54,30 +53,39 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
   const moved = cursor(params.moved);
   const movedCurrency = one(params.currency);
   const filtered = Boolean(q || status);
+  // "12 active or disabled cards" unfiltered (cancelled ones are listed but not counted), "3 matching cards" filtered.
+  const count = (total: number) =>
+    total > MATCH_COUNT_CAP
+      ? filtered
+        ? t('countOverMatching', { cap: MATCH_COUNT_CAP })
+        : t('countOverActive', { cap: MATCH_COUNT_CAP })
+      : filtered
+        ? t('countMatching', { count: total })
+        : t('countActive', { count: total });
 
   return (
     <>
       <PageHeader
-        title="Cards"
-        description={`Gift cards in ${session.mode} mode${result.total === null ? '' : ` · ${cardCount(result.total, filtered)}`}.`}
+        title={t('title')}
+        description={t('description', { mode: shell(`modes.${session.mode}`), count: result.total === null ? '' : ` · ${count(result.total)}` })}
         actions={
           <>
             {can(session.role, 'history:export') && (
               <LinkButton href={`/cards/export${filterQuery({ q, status })}`} variant="secondary" download>
-                Export CSV
+                {t('export')}
               </LinkButton>
             )}
             {can(session.role, 'cards:expiry') && (
               <LinkButton href="/cards/expiring" variant="secondary">
-                Expiring soon
+                {t('expiring')}
               </LinkButton>
             )}
             {can(session.role, 'cards:create') && (
               <>
                 <LinkButton href="/cards/upload" variant="secondary">
-                  Upload CSV
+                  {t('upload')}
                 </LinkButton>
-                <LinkButton href="/cards/new">New card</LinkButton>
+                <LinkButton href="/cards/new">{t('new')}</LinkButton>
               </>
             )}
           </>
@@ -87,10 +95,10 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       {cancelled && /^\d{4}$/.test(cancelled) && (
         <div className="mb-4">
           <Notice tone="success" testId="cancel-notice">
-            Card ending {cancelled} cancelled.
+            {t('cancelled', { last4: cancelled })}{' '}
             {moved && movedCurrency && /^[A-Z]{3}$/.test(movedCurrency)
-              ? ` ${formatMoney(moved, movedCurrency)} moved to your business’s ${movedCurrency} account.`
-              : ' It held no money.'}
+              ? t('cancelledMoved', { amount: formatMoney(moved, movedCurrency, locale === 'am' ? 'am' : 'en'), currency: movedCurrency })
+              : t('cancelledEmpty')}
           </Notice>
         </div>
       )}
@@ -103,7 +111,7 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       >
         <div>
           <label htmlFor="q" className="block text-sm font-medium text-slate-800">
-            Card number, last four digits, phone or holder name
+            {t('searchLabel')}
           </label>
           <input
             id="q"
@@ -111,13 +119,13 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
             type="search"
             defaultValue={q}
             maxLength={100}
-            placeholder="8420, 0911 234 567 or Abebe"
+            placeholder={t('searchPlaceholder')}
             className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
           />
         </div>
         <div>
           <label htmlFor="status" className="block text-sm font-medium text-slate-800">
-            Status
+            {t('status')}
           </label>
           <select
             id="status"
@@ -125,36 +133,36 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
             defaultValue={status ?? ''}
             className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-emerald-700"
           >
-            <option value="">All</option>
-            <option value="active">Active</option>
-            <option value="disabled">Disabled</option>
-            <option value="cancelled">Cancelled</option>
+            <option value="">{t('all')}</option>
+            <option value="active">{t('statuses.active')}</option>
+            <option value="disabled">{t('statuses.disabled')}</option>
+            <option value="cancelled">{t('statuses.cancelled')}</option>
           </select>
         </div>
         <Button type="submit" className="sm:w-auto">
-          Search
+          {t('search')}
         </Button>
       </form>
 
       {status === 'cancelled' && result.items.length > 0 && (
         <div className="mb-4">
           <Notice tone="info" testId="cancelled-list-notice">
-            These cards are cancelled: they hold no money and can no longer be used. Open one to see its history.
+            {t('cancelledList')}
           </Notice>
         </div>
       )}
       {result.items.length === 0 ? (
-        <EmptyState title={filtered ? 'No cards match' : 'No cards yet'}>
+        <EmptyState title={filtered ? t('noMatch') : t('none')}>
           {filtered ? (
             <Link href="/cards" className="underline underline-offset-2">
-              Clear the search
+              {t('clearSearch')}
             </Link>
           ) : can(session.role, 'cards:create') ? (
             <Link href="/cards/new" className="underline underline-offset-2">
-              Create the first card
+              {t('createFirst')}
             </Link>
           ) : (
-            'Cards appear here once the business issues them.'
+            t('appearHere')
           )}
         </EmptyState>
       ) : (
@@ -162,9 +170,9 @@ export default async function CardsPage({ searchParams }: { searchParams: Promis
       )}
 
       <Pager
-        label="Pages"
-        prev={result.prevBefore !== null ? { href: link({ before: String(result.prevBefore) }), label: 'Newer' } : null}
-        next={result.nextAfter !== null ? { href: link({ after: String(result.nextAfter) }), label: 'Older' } : null}
+        label={t('pages')}
+        prev={result.prevBefore !== null ? { href: link({ before: String(result.prevBefore) }), label: t('newer') } : null}
+        next={result.nextAfter !== null ? { href: link({ after: String(result.nextAfter) }), label: t('older') } : null}
       />
     </>
   );

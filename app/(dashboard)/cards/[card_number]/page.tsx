@@ -1,9 +1,9 @@
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/lib/cards/card-status';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
-import { expiryDay } from '@/components/cards/expiry-day';
 import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { RedeemFormView } from '@/components/cards/redeem-form';
 import { TopUpFormView } from '@/components/cards/top-up-form';
@@ -19,10 +19,15 @@ import { requirePage } from '@/server/session';
 import { cardStory, parseStoryCursor } from '@/lib/dashboard/card-story';
 import { dayIn } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
+import { formatDay } from '@/lib/i18n/date-text';
+import { dateSettingsOf } from '@/server/date-settings';
 import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';
 
-export const metadata = { title: 'Card · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Card');
+  return { title: t('metaTitle') };
+}
 
 type Props = { params: Promise<{ card_number: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -30,6 +35,8 @@ export default async function CardPage({ params, searchParams }: Props) {
   const session = await requirePage('cards:read');
   const { card_number } = await params;
   const query = await searchParams;
+  const [dates, t, shell, nav] = await Promise.all([dateSettingsOf(session), getTranslations('Card'), getTranslations('Shell'), getTranslations('Nav')]);
+  const money = (minor: number) => formatMoney(minor, card.currency, dates.locale);
   const before = typeof query.before === 'string' && parseStoryCursor(query.before) ? query.before : undefined;
   const story = await cardStory(getDb(), {
     businessId: session.businessId,
@@ -55,19 +62,19 @@ export default async function CardPage({ params, searchParams }: Props) {
   return (
     <>
       <PageHeader
-        back={{ href: '/cards', label: 'Cards' }}
-        title={`Card ${card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}`}
-        description={`${card.currency} gift card in ${session.mode} mode.`}
+        back={{ href: '/cards', label: nav('pages.cards') }}
+        title={t('title', { number: card.card_number.replace(/(\d{4})(?=\d)/g, '$1 ') })}
+        description={t('description', { currency: card.currency, mode: shell(`modes.${session.mode}`) })}
         actions={
           <>
             {can(session.role, 'history:read') && (
               <LinkButton href={`/payouts?q=${card.card_number}`} variant="secondary" size="md">
-                Payouts of this card
+                {t('payoutsOfCard')}
               </LinkButton>
             )}
             {movesMoney && state === 'active' && (
               <LinkButton href={`/payouts/new?card=${card.card_number}`} variant="secondary" size="md">
-                Send payout
+                {t('sendPayout')}
               </LinkButton>
             )}
           </>
@@ -75,13 +82,13 @@ export default async function CardPage({ params, searchParams }: Props) {
       />
       {query.created === '1' && (
         <div className="mb-4">
-          <Notice tone="success">Card created.</Notice>
+          <Notice tone="success">{t('created')}</Notice>
         </div>
       )}
       {story.cancelled && (
         <div className="mb-4" data-testid="cancelled-banner">
           <Notice tone="info">
-            <p className="font-semibold">This card is cancelled. It can no longer be used, topped up or enabled; this page is its record.</p>
+            <p className="font-semibold">{t('cancelledTitle')}</p>
             <p className="mt-1">
               Cancelled <LocalTime iso={story.cancelled.at} />
               {story.cancelled.actor && ` by ${story.cancelled.actor}`}.{' '}
@@ -97,9 +104,9 @@ export default async function CardPage({ params, searchParams }: Props) {
       {state === 'expired' && card.expired_at && (
         <div className="mb-4" data-testid="expired-banner">
           <Notice tone="info">
-            <p className="font-semibold">This card has expired. It can no longer be used, topped up or enabled; this page is its record.</p>
+            <p className="font-semibold">{t('expiredTitle')}</p>
             <p className="mt-1">
-              It expired at the end of {card.expires_at ? expiryDay(card.expires_at, session.timeZone) : 'its last day'} (swept{' '}
+              It expired at the end of {card.expires_at ? formatDay(new Date(card.expires_at), dates) : 'its last day'} (swept{' '}
               <LocalTime iso={new Date(card.expired_at).toISOString()} />
               ). Whatever it held became breakage in your business’s {card.currency} breakage account.
             </p>
@@ -107,35 +114,35 @@ export default async function CardPage({ params, searchParams }: Props) {
         </div>
       )}
       <div className="grid gap-4 lg:grid-cols-3">
-        <Panel title="Holder">
+        <Panel title={t('holder')}>
           <dl className="space-y-2 text-sm">
             <div>
-              <dt className="text-slate-600">Name</dt>
+              <dt className="text-slate-600">{t('name')}</dt>
               <dd className="font-medium text-slate-900" data-testid="holder-name">
-                {[card.first_name, card.last_name].filter(Boolean).join(' ') || 'No name given'}
+                {[card.first_name, card.last_name].filter(Boolean).join(' ') || t('noName')}
               </dd>
             </div>
             <div>
-              <dt className="text-slate-600">Phone</dt>
+              <dt className="text-slate-600">{t('phone')}</dt>
               <dd className="font-medium text-slate-900">{card.phone_number}</dd>
             </div>
             <div>
-              <dt className="text-slate-600">Created</dt>
+              <dt className="text-slate-600">{t('createdAt')}</dt>
               <dd>
                 <LocalTime iso={new Date(card.created_at).toISOString()} />
               </dd>
             </div>
             <div>
-              <dt className="text-slate-600">{state === 'expired' ? 'Expired' : 'Expires'}</dt>
+              <dt className="text-slate-600">{state === 'expired' ? t('expired') : t('expires')}</dt>
               <dd className="font-medium text-slate-900" data-testid="card-expiry">
-                {card.expires_at ? `End of ${expiryDay(card.expires_at, session.timeZone)}` : 'Never'}
+                {card.expires_at ? t('endOf', { day: formatDay(new Date(card.expires_at), dates) }) : t('never')}
               </dd>
             </div>
           </dl>
         </Panel>
-        <Panel title="Balance">
+        <Panel title={t('balance')}>
           <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="card-balance">
-            {formatMoney(balance, card.currency)}
+            {money(balance)}
           </p>
           {Number(card.held) > story.tillHeld && (
             <p className="mt-1 text-sm text-slate-700" data-testid="card-held">
@@ -160,11 +167,11 @@ export default async function CardPage({ params, searchParams }: Props) {
             </p>
           )}
           <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
-            Status{' '}
+            {t('status')}{' '}
             <span data-testid="card-status">
-              <StatusBadge status={status} />
+              <StatusBadge status={status} label={t(`statuses.${status}`)} />
             </span>
-            {byProvider && <span className="text-xs">(by the provider)</span>}
+            {byProvider && <span className="text-xs">{t('byProvider')}</span>}
           </p>
           {state === 'disabled' && story.disabled && (
             <div className="mt-3 text-sm text-slate-700" data-testid="disabled-why">
@@ -197,7 +204,7 @@ export default async function CardPage({ params, searchParams }: Props) {
           )}
         </Panel>
         {((canChangeStatus && !byProvider) || canCancel) && (
-          <Panel title="Manage">
+          <Panel title={t('manage')}>
             <CardStatusActions
               cardNumber={card.card_number}
               active={state === 'active'}
@@ -213,10 +220,8 @@ export default async function CardPage({ params, searchParams }: Props) {
 
       {canExtend && card.expires_at && (
         <div className="mt-4">
-          <Panel title="Extend expiry">
-            <p className="-mt-2 mb-3 text-sm text-slate-600">
-              Give the customer more time: the card then expires at the end of the day you choose. The reason is kept in the audit log and in the history below.
-            </p>
+          <Panel title={t('extendTitle')}>
+            <p className="-mt-2 mb-3 text-sm text-slate-600">{t('extendIntro')}</p>
             <ExtendExpiryForm cardNumber={card.card_number} currentDay={dayIn(session.timeZone, new Date(card.expires_at))} />
           </Panel>
         </div>
@@ -224,10 +229,8 @@ export default async function CardPage({ params, searchParams }: Props) {
 
       {movesMoney && state === 'active' && (
         <div className="mt-4">
-          <Panel title="Redeem at the counter">
-            <p className="-mt-2 mb-3 text-sm text-slate-600">
-              The customer spends the card here: the amount moves from the card to your business account at once.
-            </p>
+          <Panel title={t('redeemTitle')}>
+            <p className="-mt-2 mb-3 text-sm text-slate-600">{t('redeemIntro')}</p>
             <RedeemFormView cardNumber={card.card_number} currency={card.currency} />
           </Panel>
         </div>
@@ -235,7 +238,7 @@ export default async function CardPage({ params, searchParams }: Props) {
 
       {movesMoney && state === 'active' && (
         <div className="mt-4">
-          <Panel title="Top up">
+          <Panel title={t('topUpTitle')}>
             <TopUpFormView cardNumber={card.card_number} currency={card.currency} businessBalance={story.businessBalance} />
           </Panel>
         </div>
@@ -243,31 +246,29 @@ export default async function CardPage({ params, searchParams }: Props) {
 
       {movesMoney && (
         <div className="mt-4">
-          <Panel title="Adjust balance">
-            <p className="-mt-2 mb-3 text-sm text-slate-600">
-              A correction against the business account. It waits for a teammate’s approval, with the amount held meanwhile.
-            </p>
+          <Panel title={t('adjustTitle')}>
+            <p className="-mt-2 mb-3 text-sm text-slate-600">{t('adjustIntro')}</p>
             <AdjustmentFormView cardNumber={card.card_number} currency={card.currency} />
           </Panel>
         </div>
       )}
 
       <div className="mt-4">
-        <Panel title="History">
-          <p className="-mt-2 mb-2 text-sm text-slate-600">Everything that happened to this card, newest first.</p>
-          {events.length === 0 ? <EmptyState title="Nothing older to show" /> : <CardStoryTable events={events} currency={card.currency} />}
+        <Panel title={t('history')}>
+          <p className="-mt-2 mb-2 text-sm text-slate-600">{t('historyIntro')}</p>
+          {events.length === 0 ? <EmptyState title={t('nothingOlder')} /> : <CardStoryTable events={events} currency={card.currency} />}
           {(before !== undefined || story.older !== null) && (
-            <nav aria-label="History pages" className="mt-3 flex justify-between text-sm">
+            <nav aria-label={t('historyPages')} className="mt-3 flex justify-between text-sm">
               {before !== undefined ? (
                 <Link href={`/cards/${card.card_number}`} className="font-medium underline underline-offset-2">
-                  Newest
+                  {t('newest')}
                 </Link>
               ) : (
                 <span />
               )}
               {story.older !== null && (
                 <Link href={`/cards/${card.card_number}?before=${encodeURIComponent(story.older)}`} className="font-medium underline underline-offset-2">
-                  Older events
+                  {t('olderEvents')}
                 </Link>
               )}
             </nav>

@@ -1,11 +1,12 @@
 import Link from 'next/link';
-import { expiryDay } from '@/components/cards/expiry-day';
 import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { EXPIRING_WITHIN_DAYS, listExpiringCards } from '@/lib/cards/list-expiring-cards';
 import { dayIn } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
+import { formatDay } from '@/lib/i18n/date-text';
+import { dateSettingsOf } from '@/server/date-settings';
 import { requirePage } from '@/server/session';
 
 export const metadata = { title: 'Expiring cards · Gift cards' };
@@ -13,6 +14,7 @@ export const metadata = { title: 'Expiring cards · Gift cards' };
 /** Support and finance see the cards about to expire, soonest first, and give one more time with a reason. */
 export default async function ExpiringCardsPage() {
   const session = await requirePage('cards:expiry');
+  const dates = await dateSettingsOf(session);
   const cards = await listExpiringCards(getDb(), session.businessId, session.mode);
   return (
     <>
@@ -35,7 +37,7 @@ export default async function ExpiringCardsPage() {
                   {c.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}
                 </Link>
                 <span className="text-sm font-medium text-slate-900" data-testid="expiring-day">
-                  Expires at the end of {expiryDay(c.expires_at!, session.timeZone)}
+                  Expires at the end of {formatDay(new Date(c.expires_at!), dates)}
                 </span>
               </div>
               <p className="mt-1 text-sm text-slate-700">

@@ -1,27 +1,40 @@
+import { getTranslations } from 'next-intl/server';
 import { CreateCardFormView } from '@/components/cards/create-card-form';
-import { expiryDay } from '@/components/cards/expiry-day';
 import { getBusinessExpiry } from '@/lib/business/expiry-policy';
-import { cardExpiresAt, describeExpiryPolicy } from '@/lib/cards/card-expiry';
+import { cardExpiresAt } from '@/lib/cards/card-expiry';
 import { getDb } from '@/lib/db/client';
+import { formatDay } from '@/lib/i18n/date-text';
 import { PageHeader, Panel } from '@/components/ui/page-header';
+import { dateSettingsOf } from '@/server/date-settings';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'New card · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('NewCard');
+  return { title: t('metaTitle') };
+}
 
 export default async function NewCardPage() {
   const session = await requirePage('cards:create');
+  const [t, shell, nav, dates] = await Promise.all([getTranslations('NewCard'), getTranslations('Shell'), getTranslations('Nav'), dateSettingsOf(session)]);
   const { policy, timeZone } = await getBusinessExpiry(getDb(), session.businessId);
   const expiresAt = cardExpiresAt(policy, new Date(), timeZone);
+  const rule =
+    policy.kind === 'never'
+      ? t('neverExpire')
+      : policy.kind === 'after_issue'
+        ? t('expireAfterIssue', { months: policy.months })
+        : t('expireAfterLoad', { months: policy.months });
   return (
     <div className="mx-auto max-w-xl">
       <PageHeader
-        back={{ href: '/cards', label: 'Cards' }}
-        title="New card"
-        description={`Issue a gift card in ${session.mode} mode. One card per customer and currency.`}
+        back={{ href: '/cards', label: nav('pages.cards') }}
+        title={t('title')}
+        description={t('description', { mode: shell(`modes.${session.mode}`) })}
       />
       <Panel>
         <p className="mb-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700" data-testid="expiry-before-create">
-          {describeExpiryPolicy(policy)}.{expiresAt ? ` A card issued now can be used until the end of ${expiryDay(expiresAt, timeZone)}.` : ''}
+          {rule}
+          {expiresAt ? ` ${t('usableUntil', { day: formatDay(expiresAt, { ...dates, timeZone }) })}` : ''}
         </p>
         <CreateCardFormView />
       </Panel>

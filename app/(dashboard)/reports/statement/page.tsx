@@ -1,31 +1,46 @@
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { reportQuery, ReportFilters } from '@/components/reports/report-filters';
 import { StatementSummaryPanel } from '@/components/reports/statement-summary';
 import { StatementTable } from '@/components/reports/statement-table';
 import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { formatDateTime } from '@/lib/time-zone';
+import { ethiopicMonthNames } from '@/lib/calendar/ethiopic-text';
+import { formatCalendarDay, formatDayTime } from '@/lib/i18n/date-text';
+import { ethiopicRange, recentEthiopicMonths, recentFiscalYears } from '@/lib/i18n/ethiopic-range';
+import { dayIn } from '@/lib/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
 import { parseStatementParams, statementCurrencies, statementPage, statementSummary } from '@/lib/reports/business-statement';
-import { STATEMENT_KIND_LABELS, STATEMENT_KINDS } from '@/lib/reports/statement-kinds';
+import { STATEMENT_KINDS } from '@/lib/reports/statement-kinds';
 import { CURRENCIES } from '@/lib/validation';
 import { pageRead } from '@/server/read-your-writes';
+import { dateSettingsOf } from '@/server/date-settings';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Business account statement · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Statement');
+  return { title: t('metaTitle') };
+}
 
 const PAGE_SIZE = 50;
 const inlineLink = 'font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700';
 
 type Params = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
-const dayLabel = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 export default async function StatementPage({ searchParams }: { searchParams: Promise<Params> }) {
   const session = await requirePage('reports:read');
-  const params = await searchParams;
+  const asked = await searchParams;
+  const [t, dates] = await Promise.all([getTranslations('Statement'), dateSettingsOf(session)]);
+  const now = new Date();
+  // An Ethiopian month or fiscal year picked in the form is read as its range of days; exports keep ISO days.
+  const period = ethiopicRange({ eth_month: first(asked.eth_month), eth_year: first(asked.eth_year) }, dayIn(session.timeZone, now));
+  const params = period ? { ...asked, ...period } : asked;
+  const dayLabel = (day: string) => formatCalendarDay(day, dates);
+  const ethiopian = dates.calendar === 'ethiopic';
+  const monthNames = ethiopicMonthNames(dates.locale);
+  const months = ethiopian ? recentEthiopicMonths(now, session.timeZone, 13) : [];
   const { value: held } = await pageRead((db) => statementCurrencies(db, session));
   const { value, errors, today } = parseStatementParams(params, session.timeZone, held);
   const opts = {
@@ -47,11 +62,11 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
   return (
     <>
       <PageHeader
-        title="Business account statement"
-        description={`Every movement of your business account in ${session.mode} mode, oldest first, with the balance after each: deposits, top-ups paid to cards and the ones that came back, balances swept in from cancelled cards, business payouts received and refunds that landed here.`}
+        title={t('title')}
+        description={t('intro', { mode: (await getTranslations('Shell'))(`modes.${session.mode}`) })}
         actions={
           <LinkButton href={`/reports/statement/export${reportQuery(shared)}`} variant="secondary" download>
-            Export CSV
+            {t('export')}
           </LinkButton>
         }
       />
@@ -63,44 +78,68 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
         raw={{ from: first(params.from), to: first(params.to) }}
         errors={errors}
         today={today}
+        thisMonthHref={ethiopian ? `/reports/statement?eth_month=${months[0].value}` : undefined}
         selects={[
           {
             name: 'currency',
-            label: 'Currency',
-            hint: held.length ? 'One account per currency.' : 'Your business holds no currency yet.',
-            options: [...held, ...CURRENCIES.filter((c) => !held.includes(c))].map((c) => ({ value: c, label: held.includes(c) ? c : `${c} (no account)` })),
+            label: t('currency'),
+            hint: held.length ? t('currencyHint') : t('noCurrency'),
+            options: [...held, ...CURRENCIES.filter((c) => !held.includes(c))].map((c) => ({
+              value: c,
+              label: held.includes(c) ? c : t('noAccount', { currency: c }),
+            })),
             value: value.currency,
           },
           {
             name: 'kind',
-            label: 'Kind of movement',
-            hint: 'Totals count this kind only.',
-            all: 'Every movement',
-            options: STATEMENT_KINDS.map((k) => ({ value: k, label: STATEMENT_KIND_LABELS[k] })),
+            label: t('kind'),
+            hint: t('kindHint'),
+            all: t('everyKind'),
+            options: STATEMENT_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) })),
             value: value.kind,
           },
+          ...(ethiopian
+            ? [
+                {
+                  name: 'eth_month',
+                  label: t('ethiopianMonth'),
+                  hint: t('ethiopianMonthHint'),
+                  all: t('pickPeriod'),
+                  options: months.map((m) => ({ value: m.value, label: `${monthNames[m.month - 1]} ${m.year}` })),
+                },
+                {
+                  name: 'eth_year',
+                  label: t('fiscalYear'),
+                  hint: t('fiscalYearHint'),
+                  all: t('pickPeriod'),
+                  options: recentFiscalYears(now, session.timeZone, 5).map((y) => ({ value: String(y), label: t('fiscalYearName', { year: String(y) }) })),
+                },
+              ]
+            : []),
         ]}
       />
       {Object.keys(errors).length > 0 && (
         <div className="mb-4">
           <Notice tone="error" testId="statement-errors">
-            Some options could not be used (see above): the statement below uses the defaults in their place.
+            {t('someOptionsRefused')}
           </Notice>
         </div>
       )}
       <DataAgeNote lagMs={lagMs} />
       <StatementSummaryPanel summary={summary} fromLabel={dayLabel(value.from)} toLabel={dayLabel(value.to)} />
       <p className="mb-4 text-sm text-slate-700" data-testid="b2b-sent-note">
-        Business payouts you send (B2B) are paid from your cards, not from this account:{' '}
-        <Link href="/payouts?type=b2b" className={inlineLink}>
-          see them in Payouts
-        </Link>
-        .
+        {t.rich('b2bNote', {
+          link: (chunks) => (
+            <Link href="/payouts?type=b2b" className={inlineLink}>
+              {chunks}
+            </Link>
+          ),
+        })}
       </p>
       <StatementTable
         page={page}
         currency={value.currency}
-        formatTime={(at) => formatDateTime(session.timeZone, at)}
+        formatTime={(at) => formatDayTime(at, dates)}
         pageHref={(cursor) => `/reports/statement${reportQuery({ ...shared, ...cursor })}`}
         filtered={!!value.kind}
       />

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../../lib/errors';
+import { LOCALES } from '../../lib/i18n/locale';
+import { catalogueProblems, flatten, type KeyUse, keysUsedIn } from './i18n-keys';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Where the words people read are written: pages, components and the Next.js glue (lib/ holds no words for people). */
+const SOURCE_DIRS = ['app', 'components', 'server'];
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(rel);
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.test.ts') ? [rel] : [];
+  });
+}
+
+const catalogue = (locale: string) => flatten(JSON.parse(fs.readFileSync(path.join(ROOT, 'messages', `${locale}.json`), 'utf8')));
+
+describe('message catalogues', () => {
+  it('hold every key the code uses, nothing it does not, in every language alike', () => {
+    const uses: KeyUse[] = [];
+    const unreadable: string[] = [];
+    for (const file of SOURCE_DIRS.flatMap(sourceFiles)) {
+      const found = keysUsedIn(file, fs.readFileSync(path.join(ROOT, file), 'utf8'));
+      uses.push(...found.uses);
+      unreadable.push(...found.problems);
+    }
+    expect(unreadable).toEqual([]);
+    expect(uses.length).toBeGreaterThan(0);
+    expect(catalogueProblems(uses, Object.fromEntries(LOCALES.map((l) => [l, catalogue(l)])))).toEqual([]);
+  });
+
+  it('refuse a key used but missing, a key nothing uses, and a language short of a key', () => {
+    const { uses } = keysUsedIn(
+      'page.tsx',
+      `const t = useTranslations('Nav'); const e = await getTranslations({ locale, namespace: 'Errors' });
+       t('cards'); t.rich('gone'); e(\`codes.\${code}\`);`,
+    );
+    expect(uses.map((u) => u.key)).toEqual(['Nav.cards', 'Nav.gone', 'Errors.codes.']);
+    const en = new Map([
+      ['Nav.cards', 'Cards'],
+      ['Nav.unused', 'Unused'],
+      ['Errors.codes.not_found', 'Not found'],
+      ['Nav.count', '{count, plural, one {# card} other {# cards}}'],
+    ]);
+    const am = new Map([
+      ['Nav.cards', 'ካርዶች'],
+      ['Errors.codes.not_found', ''],
+      ['Nav.count', '{n} ካርዶች'],
+    ]);
+    expect(catalogueProblems(uses, { en, am })).toEqual([
+      'page.tsx:2: Nav.gone is missing from messages/en.json',
+      'page.tsx:2: Nav.gone is missing from messages/am.json',
+      'Nav.unused in messages/en.json is used nowhere',
+      'Nav.count in messages/en.json is used nowhere',
+      'Nav.unused is missing from messages/am.json',
+      'Nav.count: messages/am.json has arguments n where messages/en.json has count',
+      'Errors.codes.not_found is empty in messages/am.json',
+    ]);
+  });
+
+  it('refuses a key it cannot read', () => {
+    expect(keysUsedIn('x.tsx', `const t = useTranslations('Nav'); t(key);`).problems).toEqual(['x.tsx:1: a message key the test cannot read: t(key)']);
+  });
+});
+
+describe('error codes', () => {
+  it('each has a sentence in every language, for the dashboard to show in the person’s own', () => {
+    for (const locale of LOCALES) {
+      const messages = catalogue(locale);
+      expect(
+        Object.keys(ERRORS).filter((code) => !messages.get(`Errors.codes.${code}`)),
+        locale,
+      ).toEqual([]);
+    }
+  });
+});

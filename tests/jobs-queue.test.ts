@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBusiness } from '../lib/admin/businesses';
 import { createDb, type Db, type Tx } from '../lib/db/client';
 import { claimJobs, enqueueJob, jobOf, settleJob } from '../lib/jobs/job-queue';
+import { type JobHandler, startJobWorker } from '../lib/jobs/job-worker';
 import { clearingAccountId } from '../lib/ledger/accounts';
 import { postTransaction } from '../lib/ledger/post-transaction';
 import { retryDelayMs } from '../lib/retry-backoff';
@@ -191,5 +192,56 @@ describe('jobs', () => {
     // Its first try failed: the next is the workers' too, after the backoff.
     await settleJob(db, mine, { kind: 'retry', error: 'refund not sent: timeout' });
     expect(await claimJobs(db, 'refund', { limit: 1, leaseMs: 60_000, subject: s })).toEqual([]);
+  });
+
+  it('a worker settles only its own claim: a late one whose lease lapsed records nothing, though the attempt count came round again', async () => {
+    const s = subject('late');
+    await enqueueJob(db, { kind: 'refund', subject: s, businessId: null, mode: null });
+    const [first] = await claimJobs(db, 'refund', { limit: 1, leaseMs: 50, subject: s });
+    expect(first.attempts).toBe(1);
+    // Its lease lapses; another claims the job, is told to look again with its tries starting over, and a third claims it.
+    const [second] = await waitFor(async () => {
+      const taken = await claimJobs(other, 'refund', { limit: 1, leaseMs: 60_000, subject: s });
+      return taken.length > 0 ? taken : undefined;
+    });
+    expect(await settleJob(other, second, { kind: 'wait', delayMs: 0, resetAttempts: true })).toBe('pending');
+    const [third] = await claimJobs(other, 'refund', { limit: 1, leaseMs: 60_000, subject: s });
+    expect(third.attempts).toBe(first.attempts);
+    // The first worker finishes at last: its outcome must not land on the third's claim, nor free the job for a fourth.
+    expect(await settleJob(db, first, { kind: 'retry', error: 'late' })).toBeNull();
+    expect(await claimJobs(db, 'refund', { limit: 1, leaseMs: 60_000, subject: s })).toEqual([]);
+    expect(await settleJob(other, third, { kind: 'done' })).toBe('done');
+  });
+
+  it('a worker claims each job of a pass just before running it, so a pass longer than one lease never runs a job twice', async () => {
+    // Only this test's jobs are due: the earlier tests' leftovers would be run by these workers too.
+    await db.execute(sql`UPDATE jobs SET state = 'done' WHERE kind = 'refund' AND state = 'pending'`);
+    const prefix = subject('pass');
+    const total = 12;
+    await db.execute(sql`
+      INSERT INTO jobs (kind, subject, max_attempts, run_at) SELECT 'refund', ${prefix} || '-' || g, 5, now() - interval '1 second' FROM generate_series(1, ${total}) g`);
+    const runs = new Map<string, number>();
+    // Each run takes 400 ms of a 3 s lease: ten claimed at once under one lease would outlast it by the ninth.
+    const handler: JobHandler<null> = {
+      kind: 'refund',
+      leaseMs: 3_000,
+      failed: null,
+      run: async (_db, job) => {
+        runs.set(job.subject, (runs.get(job.subject) ?? 0) + 1);
+        await new Promise((r) => setTimeout(r, 400));
+        return { outcome: { kind: 'done' }, result: null };
+      },
+    };
+    const stops = [startJobWorker(db, handler, { batch: 10, pollMs: 50 }), startJobWorker(other, handler, { batch: 10, pollMs: 50 })];
+    try {
+      await waitFor(async () => {
+        const { rows } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM jobs WHERE subject LIKE ${`${prefix}-%`} AND state = 'done'`);
+        return rows[0].n === total || undefined;
+      }, 60_000);
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+    }
+    expect(runs.size).toBe(total);
+    expect([...runs.values()].filter((n) => n > 1)).toEqual([]);
   });
 });

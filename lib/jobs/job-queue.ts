@@ -70,6 +70,8 @@ export interface ClaimedJob {
   businessId: number | null;
   mode: Mode | null;
   payload: Record<string, unknown>;
+  /** The claim's own lease end, to the microsecond as PostgreSQL wrote it: the token its settlement must still find. */
+  lease: string;
 }
 
 export interface ClaimJobsOptions {
@@ -91,7 +93,7 @@ export async function claimJobs(db: DbOrTx, kind: JobKind, o: ClaimJobsOptions):
     WITH exhausted AS (
       UPDATE jobs SET state = 'dead', locked_until = NULL, finished_at = now(), updated_at = now(),
         last_error = coalesce(last_error || '; ', '') || 'its last attempt did not finish within its lease'
-      WHERE kind = ${kind} AND state = 'pending' AND attempts >= max_attempts AND locked_until <= now() ${only}
+      WHERE kind = ${kind} AND state = 'pending' AND attempts >= max_attempts AND (locked_until IS NULL OR locked_until <= now()) ${only}
     ), due AS (
       SELECT id FROM jobs
       WHERE kind = ${kind} AND state = 'pending' AND (locked_until IS NULL OR locked_until <= now())
@@ -102,7 +104,7 @@ export async function claimJobs(db: DbOrTx, kind: JobKind, o: ClaimJobsOptions):
     )
     UPDATE jobs j SET attempts = j.attempts + 1, locked_until = ${leaseUntilSql(o.leaseMs)}, updated_at = now()
     FROM due WHERE j.id = due.id
-    RETURNING j.id, j.subject, j.attempts, j.max_attempts, j.business_id, j.mode, j.payload`);
+    RETURNING j.id, j.subject, j.attempts, j.max_attempts, j.business_id, j.mode, j.payload, j.locked_until::text AS lease`);
   return rows.map((r) => ({
     id: Number(r.id),
     kind,
@@ -112,6 +114,7 @@ export async function claimJobs(db: DbOrTx, kind: JobKind, o: ClaimJobsOptions):
     businessId: r.business_id === null ? null : Number(r.business_id),
     mode: (r.mode as Mode | null) ?? null,
     payload: (r.payload as Record<string, unknown>) ?? {},
+    lease: String(r.lease),
   }));
 }
 
@@ -128,11 +131,13 @@ export type JobOutcome =
   | { kind: 'dead'; error: string };
 
 /**
- * Applies a handler's outcome, only while the claim still holds the job (same
- * attempt count, still pending): a worker whose lease ran out and whose job
- * another took records nothing over the newer claim. Returns the job's state.
+ * Applies a handler's outcome, only while the claim still holds the job (its
+ * lease end unchanged, still pending): a worker whose lease ran out and whose
+ * job another took records nothing over the newer claim. The attempt count
+ * alone would not do: it starts over after a send and when a dead job wakes,
+ * so an older claim could match it again. Returns the job's state.
  */
-export async function settleJob(db: DbOrTx, job: Pick<ClaimedJob, 'id' | 'attempts'>, outcome: JobOutcome): Promise<'pending' | 'done' | 'dead' | null> {
+export async function settleJob(db: DbOrTx, job: Pick<ClaimedJob, 'id' | 'lease'>, outcome: JobOutcome): Promise<'pending' | 'done' | 'dead' | null> {
   let set: SQL;
   if (outcome.kind === 'done') set = sql`state = 'done', finished_at = now()`;
   else if (outcome.kind === 'dead') set = sql`state = 'dead', finished_at = now(), last_error = ${outcome.error.slice(0, 1000)}`;
@@ -147,7 +152,7 @@ export async function settleJob(db: DbOrTx, job: Pick<ClaimedJob, 'id' | 'attemp
   }
   const { rows } = await db.execute<{ state: 'pending' | 'done' | 'dead' }>(sql`
     UPDATE jobs SET ${set}, locked_until = NULL, updated_at = now()
-    WHERE id = ${job.id} AND attempts = ${job.attempts} AND state = 'pending'
+    WHERE id = ${job.id} AND locked_until = ${job.lease}::timestamptz AND state = 'pending'
     RETURNING state`);
   return rows[0]?.state ?? null;
 }

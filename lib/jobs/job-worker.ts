@@ -40,11 +40,20 @@ export async function runJobNow<R>(db: Db, handler: JobHandler<R>, subject: stri
   return job ? runClaimed(db, handler, job) : undefined;
 }
 
-/** One pass: claims up to `batch` due jobs and runs them one after another; the number claimed. */
+/**
+ * One pass: up to `batch` due jobs, each claimed just before it runs. The lease is sized for one run: ten jobs
+ * claimed at once under one lease would let another worker take the last of them while this one still works
+ * through the first, and a transfer could be sent twice. The number run.
+ */
 async function runDueJobs<R>(db: Db, handler: JobHandler<R>, batch: number): Promise<number> {
-  const claimed = await claimJobs(db, handler.kind, { limit: batch, leaseMs: handler.leaseMs });
-  for (const job of claimed) await runClaimed(db, handler, job);
-  return claimed.length;
+  let ran = 0;
+  while (ran < batch) {
+    const [job] = await claimJobs(db, handler.kind, { limit: 1, leaseMs: handler.leaseMs });
+    if (!job) break;
+    await runClaimed(db, handler, job);
+    ran++;
+  }
+  return ran;
 }
 
 /** The worker of one kind: a pass every pollMs, and at once again while passes come back full. */

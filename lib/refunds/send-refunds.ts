@@ -91,13 +91,14 @@ async function send(db: Db, live: LiveRefunds, r: Claimed): Promise<JobStep<Refu
     await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM, providerReference: outcome.providerReference?.slice(0, 100) ?? null });
     return { outcome: DONE, result: 'succeeded' };
   }
-  if (r.first) {
-    await settleRefund(db, { refundId: r.id, outcome: 'failed', actor: SYSTEM, failureReason: `Chapa refused the refund: ${outcome.message}` });
-    return { outcome: DONE, result: 'failed' };
-  }
+  // A used reference means a send of ours arrived, a first send's too (another instance's got there first): never failed for it.
   if (outcome.referenceUsed) {
     await settleRefund(db, { refundId: r.id, outcome: 'succeeded', actor: SYSTEM });
     return { outcome: DONE, result: 'succeeded' };
+  }
+  if (r.first) {
+    await settleRefund(db, { refundId: r.id, outcome: 'failed', actor: SYSTEM, failureReason: `Chapa refused the refund: ${outcome.message}` });
+    return { outcome: DONE, result: 'failed' };
   }
   const error = `resend refused (${outcome.message}); an earlier send may have arrived: check this refund with Chapa`;
   await note(db, r.id, error, 'sent');

@@ -30,12 +30,12 @@ CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("kind","run_at") WHERE "state
 CREATE INDEX "jobs_dead_idx" ON "jobs" USING btree ("kind","updated_at") WHERE "state" = 'dead';
 --> statement-breakpoint
 INSERT INTO "jobs" ("kind", "subject", "business_id", "mode", "run_at", "attempts", "max_attempts", "last_error")
-SELECT 'rail_request', "reference", "business_id", "mode", "next_attempt_at", "attempts", 150, "last_error"
+SELECT 'rail_request', "reference", "business_id", "mode", "next_attempt_at", "attempts", greatest(150, "attempts" + 1), "last_error"
 FROM "rail_requests" WHERE "state" <> 'done';
 --> statement-breakpoint
 INSERT INTO "jobs" ("kind", "subject", "business_id", "mode", "state", "run_at", "attempts", "max_attempts", "last_error")
 SELECT 'refund', "reference", "business_id", "mode", CASE WHEN "request_state" = 'sent' THEN 'dead' ELSE 'pending' END,
-       "next_attempt_at", "attempts", 150, "last_error"
+       "next_attempt_at", "attempts", greatest(150, "attempts" + 1), "last_error"
 FROM "refunds" WHERE "request_state" <> 'done' AND "status" = 'pending';
 --> statement-breakpoint
 DROP INDEX "rail_requests_due_idx";

@@ -36,6 +36,8 @@ describe('readChapaConfig', () => {
     expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '5000' })).toBe(5_000);
     // Shorter than a pass's two calls (another instance could send the row meanwhile), or not a number: the default.
     expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '4000' })).toBe(8_000);
+    // Two calls and no room for the pass's database work: it could lapse mid-pass.
+    expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: '4500' })).toBe(8_000);
     expect(lease({ CHAPA_TIMEOUT_MS: '2000', CHAPA_LEASE_MS: 'soon' })).toBe(8_000);
   });
 });

@@ -9,7 +9,7 @@ export interface ChapaConfig {
   timeoutMs: number;
   /**
    * How long a claimed rail request is kept from another pass (rail-requests.ts): four call timeouts by default, as a
-   * pass makes at most two calls (verify, send). CHAPA_LEASE_MS shortens it for tests, never below those two calls.
+   * pass makes at most two calls (verify, send). CHAPA_LEASE_MS shortens it for tests, never below those two calls and a second of database work.
    */
   leaseMs: number;
   /** How long a listing of all transfers or transactions (reconciliation) is kept per process; 0 reads it every time. */
@@ -17,6 +17,9 @@ export interface ChapaConfig {
 }
 
 export const DEFAULT_CHAPA_BASE_URL = 'https://api.chapa.co/v1';
+
+/** The database work of a pass (claim, marks, settlement) beside its two calls: a lease shorter would lapse mid-pass. */
+const LEASE_MARGIN_MS = 1_000;
 
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 
@@ -34,7 +37,7 @@ export function readChapaConfig(env: Record<string, string | undefined> = proces
     encryptionKey: text(env.CHAPA_ENCRYPTION_KEY),
     approvalSecret: text(env.CHAPA_APPROVAL_SECRET),
     timeoutMs,
-    leaseMs: env.CHAPA_LEASE_MS && Number.isFinite(lease) && lease > 2 * timeoutMs ? lease : 4 * timeoutMs,
+    leaseMs: env.CHAPA_LEASE_MS && Number.isFinite(lease) && lease >= 2 * timeoutMs + LEASE_MARGIN_MS ? lease : 4 * timeoutMs,
     listCacheMs: Number.isFinite(listCache) && listCache >= 0 ? listCache : 180_000,
   };
 }

@@ -7,6 +7,7 @@ import { providerEvents } from '../../providers/provider-registry';
 import { textField, type ChapaBody } from './chapa-answers';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestTransfer, verifyTransfer, type TransferCheck } from './transfers';
+import { saysReferenceUsed } from './refunds';
 import { logger } from '../../observability/logger';
 import { retryDelayMs } from '../../retry-backoff';
 
@@ -145,7 +146,8 @@ async function send(db: Db, config: ChapaConfig, r: Claimed, resend = false): Pr
   if (outcome.kind === 'refused') {
     // A resend refused (a used reference, say) is evidence the earlier one arrived: Chapa may still pay it, so only verify
     // may end it. The row stays sent and verify keeps asking; after REVIEW_AFTER_MS (rail-request-view.ts) the payout's Chapa panel asks a person.
-    if (resend) {
+    // A first send told its reference is taken is the same evidence (another instance's send got there first): never failed for it.
+    if (resend || saysReferenceUsed(outcome.message)) {
       await markSent(db, r.id, null, null);
       const why = `resend refused (${outcome.message}) while verify does not know the transfer yet: waiting for verify`;
       await note(db, r.id, why);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createBusinessSchema, issueKeySchema } from '../admin/businesses';
+import { listJobsSchema, retryJobSchema } from '../admin/jobs';
 import { businessLocaleSchema as businessLocaleRequestSchema } from '../business/business-locale.validation';
 import { cardNumberParam, pageParams, type Operation } from '../api/contracts/contract';
 import { giftCardExample, giftCardSchema } from '../api/contracts/cards';
@@ -320,5 +321,36 @@ export const ADMIN_OPERATIONS: Operation[] = [
     },
     success: { status: 200, message: 'Refund settled by the provider', data: refundSchema, examples: { refund: refundExample } },
     errors: ['not_found', 'validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/jobs',
+    operationId: 'listJobs',
+    tag: 'Back office',
+    summary: 'List the job queue',
+    description:
+      'Work after a commit (provider requests, refunds) as the one job queue holds it, every business’s, last changed first. By default the dead jobs: those that ran out of tries (or that a handler gave up on) and wait for a person.',
+    query: [
+      { name: 'state', description: 'pending, done or dead', schema: listJobsSchema.shape.state, default: 'dead' },
+      { name: 'kind', description: 'One kind of job only', schema: listJobsSchema.shape.kind },
+      { name: 'business_id', description: 'One business’s jobs only', schema: listJobsSchema.shape.business_id },
+      { name: 'mode', description: 'test or live', schema: listJobsSchema.shape.mode },
+      ...pageParams,
+    ],
+    success: { status: 200, message: 'Jobs retrieved successfully', data: r.jobPageSchema, examples: {} },
+    errors: ['validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/jobs/{id}/retry',
+    operationId: 'retryJob',
+    tag: 'Back office',
+    summary: 'Retry a dead job',
+    description:
+      'Puts a dead job back in the queue, due now, its tries counted from zero (max_attempts raised or lowered when given); audited as job.retried. Its handler runs it as any other try: a provider request already taken by the provider is verified, not sent again. A job that is not dead answers 409 Already decided.',
+    pathParams: { id: 'The job id' },
+    body: { schemas: { RetryJobRequest: retryJobSchema }, examples: { RetryJobRequest: { max_attempts: 20 } } },
+    success: { status: 200, message: 'Job retry scheduled', data: r.jobSchema, examples: {} },
+    errors: ['not_found', 'already_decided', 'validation_error'],
   },
 ];

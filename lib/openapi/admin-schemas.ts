@@ -116,3 +116,24 @@ export const replayResultSchema = reg(
     z.strictObject({ mode, from: timestamp, to: timestamp, deliveries: z.int().min(0) }),
   ]),
 );
+
+export const jobSchema = reg(
+  'Job',
+  z.strictObject({
+    id: z.int(),
+    kind: z.string(),
+    subject: z.string(),
+    business_id: z.int().nullable(),
+    mode: mode.nullable(),
+    state: z.enum(['pending', 'done', 'dead']),
+    attempts: z.int().min(0),
+    max_attempts: z.int().min(1),
+    last_error: z.string().nullable(),
+    run_at: timestamp,
+    created_at: timestamp,
+    updated_at: timestamp,
+    finished_at: timestamp.nullable(),
+  }),
+);
+
+export const jobPageSchema = reg('JobPage', pageOf(jobSchema));

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { LIVE_LOOPS, startLiveStack } from '../chapa-harness';
-import { adminClient, apiClient, createTestBusiness, randomPhone, type ApiResponse, type TestBusiness } from '../helpers';
+import { sql } from 'drizzle-orm';
+import { adminClient, apiClient, createTestBusiness, randomPhone, testDb, type ApiResponse, type TestBusiness } from '../helpers';
 import { documentValidator } from '../openapi-validator';
 
 /**
@@ -135,6 +136,20 @@ describe('back office', () => {
     conforms('getBusinessLocale', await admin.get('/api/admin/businesses/999999999/locale'), 404);
     conforms('listBusinesses', await admin.get('/api/admin/businesses?search=Contract&limit=5'), 200);
     conforms('listBusinesses', await admin.get(`/api/admin/businesses?search=${'x'.repeat(201)}`), 400);
+  });
+
+  it('listJobs, retryJob: a dead job listed and given another round', async () => {
+    // A dead refund job of no refund: its handler, given the retry, finds nothing to send and ends it.
+    const { rows } = await testDb().execute<{ id: number }>(sql`
+      INSERT INTO jobs (kind, subject, business_id, mode, state, attempts, max_attempts, last_error, finished_at)
+      VALUES ('refund', ${`rfd_contract_${Date.now()}`}, ${a.id}, 'test', 'dead', 3, 3, 'Chapa unavailable', now()) RETURNING id::int AS id`);
+    const listed = conforms('listJobs', await admin.get(`/api/admin/jobs?state=dead&business_id=${a.id}&mode=test&limit=5`), 200);
+    expect(listed.data.items.map((j: { id: number }) => j.id)).toContain(rows[0].id);
+    conforms('listJobs', await admin.get('/api/admin/jobs?kind=sms'), 400);
+    conforms('retryJob', await admin.post(`/api/admin/jobs/${rows[0].id}/retry`, { max_attempts: 5 }), 200);
+    conforms('retryJob', await admin.post(`/api/admin/jobs/${rows[0].id}/retry`), 409);
+    conforms('retryJob', await admin.post('/api/admin/jobs/999999999/retry'), 404);
+    conforms('retryJob', await admin.post(`/api/admin/jobs/${rows[0].id}/retry`, { max_attempts: 'many' }), 400);
   });
 });
 

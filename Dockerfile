@@ -17,7 +17,7 @@ RUN npm ci --omit=dev --offline --no-audit --no-fund && rm -rf node_modules/@emb
 FROM deps AS build
 WORKDIR /app
 # What next build reads: the app, what it imports, and tsconfig.build.json, which leaves test code out of the type-check.
-COPY tsconfig.json tsconfig.build.json next.config.mjs postcss.config.mjs openapi.json instrumentation.ts ./
+COPY tsconfig.json tsconfig.build.json next.config.mjs postcss.config.mjs openapi.json instrumentation.ts proxy.ts ./
 COPY app ./app
 COPY components ./components
 COPY lib ./lib

@@ -1,16 +1,37 @@
 import { getRequestConfig } from 'next-intl/server';
 import { headers } from 'next/headers';
+import { cache } from 'react';
+import { getDb } from '@/lib/db/client';
+import { CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, checkoutLocale } from '@/lib/i18n/checkout-locale';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '@/lib/i18n/locale';
+import { getCheckout } from '@/lib/payments/get-checkout';
 import { getDashboardSession } from '@/server/session';
+
+/** The hosted checkout's language (its `?lang`, else its business's customer language), when the request is one. */
+const checkoutRequestLocale = cache(async (reference: string | null, lang: string | null): Promise<Locale | undefined> => {
+  if (!reference) return undefined;
+  if (isLocale(lang)) return lang;
+  let ref: string;
+  try {
+    ref = decodeURIComponent(reference);
+  } catch {
+    return undefined;
+  }
+  return checkoutLocale(lang, (await getCheckout(getDb(), ref))?.customerLanguage);
+});
 
 /**
  * next-intl's per-request configuration, without locale segments in the path. A page that knows its reader's
- * language (the hosted checkout: the business's customer language or ?lang) passes it as `locale`; everything
- * else reads the signed-in person's stored choice, else the browser's Accept-Language (English when it names neither).
+ * language passes it as `locale`; the hosted checkout (whose path and `?lang` proxy.ts hands on) speaks its
+ * business's customer language or `?lang`; everything else reads the signed-in person's stored choice, else
+ * the browser's Accept-Language (English when it names neither).
  */
 export default getRequestConfig(async ({ locale: asked }) => {
+  const h = await headers();
   const locale: Locale = isLocale(asked)
     ? asked
-    : ((await getDashboardSession())?.language ?? localeFromAcceptLanguage((await headers()).get('accept-language')));
+    : ((await checkoutRequestLocale(h.get(CHECKOUT_REFERENCE_HEADER), h.get(CHECKOUT_LANG_HEADER))) ??
+      (await getDashboardSession())?.language ??
+      localeFromAcceptLanguage(h.get('accept-language')));
   return { locale, messages: (await import(`../messages/${locale}.json`)).default, timeZone: 'Africa/Addis_Ababa' };
 });

@@ -7,8 +7,8 @@ import { freePort } from '../lib/db/embedded';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, process.env.NEXT_DIST_DIR || '.next');
-const SOURCE_DIRS = ['app', 'server', 'lib', 'components', 'public'];
-const SOURCE_FILES = ['next.config.mjs', 'package.json', 'postcss.config.mjs'];
+const SOURCE_DIRS = ['app', 'server', 'lib', 'components', 'public', 'messages'];
+const SOURCE_FILES = ['next.config.mjs', 'package.json', 'postcss.config.mjs', 'proxy.ts'];
 
 function sourceStamp(): string {
   const hash = crypto.createHash('sha256');

@@ -1,10 +1,12 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 
 /** Back from Chapa while verify has not answered yet: the page reloads its data every few seconds, for a few minutes. */
 export function AwaitingVerify() {
+  const t = useTranslations('Checkout.live');
   const router = useRouter();
   useEffect(() => {
     let left = 90;
@@ -17,7 +19,7 @@ export function AwaitingVerify() {
   }, [router]);
   return (
     <p role="status" className="rounded-lg border border-slate-300 bg-white p-3 text-sm text-slate-700" data-testid="awaiting-verify">
-      Checking your payment with Chapa. This page updates by itself.
+      {t('awaiting')}
     </p>
   );
 }

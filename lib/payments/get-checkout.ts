@@ -16,11 +16,23 @@ export interface Checkout {
   lastFour: string;
   /** Live: Chapa's hosted page, where our page sends the customer to pay. */
   providerCheckoutUrl: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+  /** How the business speaks to its customers: the page's language (unless `?lang`), calendar and wall clock. */
+  customerLanguage: 'am' | 'en';
+  calendar: 'ethiopic' | 'gregorian';
+  timeZone: string;
 }
 
 export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Checkout | undefined> {
   const [row] = await db
-    .select({ payment: payments, businessName: businesses.name })
+    .select({
+      payment: payments,
+      businessName: businesses.name,
+      customerLanguage: businesses.customerLanguage,
+      calendar: businesses.calendar,
+      timeZone: businesses.timeZone,
+    })
     .from(payments)
     .innerJoin(businesses, eq(businesses.id, payments.businessId))
     .where(and(eq(payments.linkReference, linkReference), eq(payments.type, 'hosted')));
@@ -37,5 +49,10 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     total: p.amount + p.serviceFee,
     lastFour: p.cardNumber.slice(-4),
     providerCheckoutUrl: p.providerCheckoutUrl,
+    createdAt: p.createdAt,
+    completedAt: p.completedAt,
+    customerLanguage: row.customerLanguage,
+    calendar: row.calendar,
+    timeZone: row.timeZone,
   };
 }

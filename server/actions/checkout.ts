@@ -27,5 +27,7 @@ export async function completeCheckout(formData: FormData): Promise<void> {
       if (!(err instanceof ServiceError && err.code === 'payment_not_found')) throw err;
     }
   }
-  redirect(`/checkout/${encodeURIComponent(reference)}`);
+  // The page keeps the language its reader picked with ?lang (am or en, nothing else).
+  const lang = field('lang');
+  redirect(`/checkout/${encodeURIComponent(reference)}${lang === 'am' || lang === 'en' ? `?lang=${lang}` : ''}`);
 }

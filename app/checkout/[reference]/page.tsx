@@ -1,38 +1,55 @@
 import type { Metadata } from 'next';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
-import { CheckoutSummary } from '@/components/checkout/checkout-summary';
-import { formatMoney } from '@/components/ui/money';
-import { PaymentOutcome } from '@/components/checkout/payment-outcome';
 import { AwaitingVerify } from '@/components/checkout/awaiting-verify';
+import { CheckoutSummary } from '@/components/checkout/checkout-summary';
+import { LanguageSwitch } from '@/components/checkout/language-switch';
 import { LiveCheckoutLink } from '@/components/checkout/live-checkout-link';
+import { PaymentOutcome } from '@/components/checkout/payment-outcome';
 import { TestPaymentButtons } from '@/components/checkout/test-payment-buttons';
+import { formatMoney } from '@/components/ui/money';
 import { getDb } from '@/lib/db/client';
+import { formatDayTime } from '@/lib/i18n/date-text';
+import { isLocale } from '@/lib/i18n/locale';
 import { getCheckout } from '@/lib/payments/get-checkout';
 import { requestPublicVerify } from '@/lib/payments/verify-live-payment';
 import { completeCheckout } from '@/server/actions/checkout';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ reference: string }>; searchParams: Promise<{ from?: string }> };
+type Props = { params: Promise<{ reference: string }>; searchParams: Promise<{ from?: string; lang?: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const checkout = await getCheckout(getDb(), (await params).reference);
-  return { title: checkout ? `Pay ${checkout.businessName}` : 'Payment not found', robots: { index: false } };
+  const t = await getTranslations('Checkout');
+  return { title: checkout ? t('metaTitle', { business: checkout.businessName }) : t('notFound.title'), robots: { index: false } };
 }
 
+/**
+ * The hosted checkout: in the business's customer language unless `?lang` asks for the other (the request's
+ * locale, resolved by server/i18n-request.ts), dates in the business's calendar and zone.
+ */
 export default async function CheckoutPage({ params, searchParams }: Props) {
   const reference = (await params).reference;
+  const query = await searchParams;
   const checkout = await getCheckout(getDb(), reference);
   if (!checkout) notFound();
+  const requestLocale = await getLocale();
+  const locale = isLocale(requestLocale) ? requestLocale : 'en';
+  const t = await getTranslations('Checkout');
   // Back from Chapa's page: verify soon rather than on the schedule; the page never waits for Chapa (anyone can open it).
-  const backFromChapa = checkout.mode === 'live' && checkout.status === 'pending' && (await searchParams).from === 'chapa';
+  const backFromChapa = checkout.mode === 'live' && checkout.status === 'pending' && query.from === 'chapa';
   if (backFromChapa) await requestPublicVerify(getDb(), reference);
-  const total = formatMoney(checkout.total, checkout.currency);
+  const total = formatMoney(checkout.total, checkout.currency, locale);
+  const path = `/checkout/${encodeURIComponent(checkout.linkReference)}`;
+  const lang = isLocale(query.lang) ? query.lang : undefined;
+  const dateText = formatDayTime(checkout.completedAt ?? checkout.createdAt, { locale, calendar: checkout.calendar, timeZone: checkout.timeZone });
 
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
+      <LanguageSwitch path={path} current={locale} label={t('language')} />
       <header>
-        <p className="text-sm font-medium uppercase tracking-wide text-slate-500">Gift card top-up</p>
+        <p className="text-sm font-medium uppercase tracking-wide text-slate-500">{t('eyebrow')}</p>
         <h1 className="mt-1 text-2xl font-semibold break-words" data-testid="business-name">
           {checkout.businessName}
         </h1>
@@ -45,26 +62,28 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
           serviceFee={checkout.serviceFee}
           total={checkout.total}
           lastFour={checkout.lastFour}
+          locale={locale}
+          dateText={dateText}
         />
       </div>
 
       {checkout.status !== 'pending' ? (
         <PaymentOutcome status={checkout.status} />
       ) : checkout.mode === 'test' ? (
-        <TestPaymentButtons reference={checkout.linkReference} totalLabel={total} action={completeCheckout} />
+        <TestPaymentButtons reference={checkout.linkReference} lang={lang} totalLabel={total} action={completeCheckout} />
       ) : checkout.providerCheckoutUrl ? (
         <>
           {backFromChapa && <AwaitingVerify />}
-          <LiveCheckoutLink chapaUrl={checkout.providerCheckoutUrl} reference={checkout.linkReference} totalLabel={total} />
+          <LiveCheckoutLink chapaUrl={checkout.providerCheckoutUrl} checkUrl={`${path}?from=chapa${lang ? `&lang=${lang}` : ''}`} totalLabel={total} />
         </>
       ) : (
         <div role="status" className="rounded-lg border border-slate-300 bg-white p-4">
-          <p className="font-semibold">Payment isn&apos;t available</p>
-          <p className="mt-1 text-sm text-slate-600">No payment processor is set up for live payments yet. Nothing has been charged.</p>
+          <p className="font-semibold">{t('unavailable.title')}</p>
+          <p className="mt-1 text-sm text-slate-600">{t('unavailable.text')}</p>
         </div>
       )}
 
-      <p className="text-xs text-slate-500">Reference {checkout.linkReference}</p>
+      <p className="text-xs text-slate-500">{t('reference', { reference: checkout.linkReference })}</p>
     </main>
   );
 }

@@ -34,9 +34,6 @@ const RECIPIENT_PAYS = 'Recipient pays: the fee is taken from the amount, the de
  */
 export const FEE_PAYER_WORDS: Record<string, string> = { sender: SENDER_PAYS, customer: SENDER_PAYS, receiver: RECIPIENT_PAYS, business: RECIPIENT_PAYS };
 
-/** Who bore the fee, in the words above; an unknown value says so. */
-export const feePayerText = (chargePayer: string): string => FEE_PAYER_WORDS[chargePayer] ?? 'Not recorded';
-
 /** A payment's kind in words: a hosted checkout link, or a charge to a named wallet. */
 export function paymentTypeLabel(type: string, paymentMethod?: string | null): string {
   if (type === 'hosted') return 'Checkout link';

@@ -28,6 +28,8 @@ export interface PayoutItem extends HistoryRow {
   /** The source card's number, or null for the business balance. */
   sourceCard: string | null;
   destination: string;
+  /** The destination card's number when the money went to a card (card to card, or a top-up), for the reader's words around it. */
+  destinationCard: string | null;
 }
 
 export interface PaymentItem extends HistoryRow {
@@ -58,6 +60,7 @@ export function toPayoutItems(page: KeysetPage<PayoutRow>, names: Record<string,
       currency: p.currency,
       sourceCard: p.sourceCardNumber,
       destination: payoutDestination(p, p.merchantId ? names[p.merchantId] : null),
+      destinationCard: p.isLedgerTopup || p.payoutType === 'card_to_card' ? p.destinationCardNumber : null,
       createdAt: new Date(p.createdAt).toISOString(),
       failureReason: p.status === 'failed' ? (p.failureReason ?? 'No reason was recorded.') : null,
     })),

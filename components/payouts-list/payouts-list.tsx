@@ -28,12 +28,12 @@ export function PayoutsList({ search, filters, view }: { search: string; filters
         status: (s) => (t.has(`statuses.${s}`) ? t(`statuses.${s}`) : s),
         refunded: () => null,
       }}
-      parties={[t('list.from'), t('list.to')]}
+      parties={[t('list.partyFrom'), t('list.partyTo')]}
       partyCells={(p) => [
         <span key="from" className={p.sourceCard ? 'font-mono' : ''}>
           {p.sourceCard ?? t('list.businessBalance')}
         </span>,
-        p.destination,
+        p.destinationCard ? t('detail.cardNumber', { number: p.destinationCard }) : p.destination,
       ]}
     />
   );

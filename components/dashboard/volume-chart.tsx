@@ -67,6 +67,13 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
   // English Gregorian keeps its short forms; another language or calendar writes each day as the person reads it.
   const plain = locale === 'en' && calendar === 'gregorian';
   const dayText = (day: string, f: Intl.DateTimeFormat = longFormat) => (plain ? f.format(utcNoon(day)) : formatCalendarDay(day, { locale, calendar }));
+  // An axis label is short in any language: the day and the month's short name in the person's calendar.
+  const shortAxis = new Intl.DateTimeFormat(`${locale}-u-ca-${calendar === 'ethiopic' ? 'ethiopic' : 'gregory'}`, {
+    timeZone: 'UTC',
+    day: 'numeric',
+    month: 'short',
+  });
+  const axisText = (day: string, f: Intl.DateTimeFormat) => (plain ? f.format(utcNoon(day)) : shortAxis.format(utcNoon(day)));
   const money = (minor: number) => formatMoney(minor, currency, locale);
   const dayLabel = (p: VolumePoint) =>
     t('chart.dayLabel', {
@@ -240,7 +247,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
                       : { left: `${center}%`, transform: 'translateX(-50%)' };
               return (
                 <span key={p.day} className={`absolute top-0 whitespace-nowrap ${visibility}`} style={place}>
-                  {dayText(p.day, n === 1 ? longFormat : bars ? tickFormat : monthFormat)}
+                  {n === 1 ? dayText(p.day) : axisText(p.day, bars ? tickFormat : monthFormat)}
                 </span>
               );
             })}

@@ -64,6 +64,14 @@ test('an owner whose browser asks for Amharic reads the overview, payouts, payme
   await expectAccessible(page);
   await screenshots(page, testInfo, 'payouts-amharic');
 
+  await payouts.locator('tbody tr').first().getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ከድርጅቱ ቀሪ ሂሳብ መሙላት');
+  await expect(page.getByTestId('payout-status')).toHaveText('ተሳክቷል');
+  await expect(page.getByRole('heading', { name: 'የሂሳብ መዝገብ ግብይቶች' })).toBeVisible();
+  await expect(page.getByTestId('payout-amount')).toHaveText('ብር 1,500.00');
+  await expectNoEnglish(page);
+  await screenshots(page, testInfo, 'payout-amharic');
+
   await page.goto(`${baseUrl()}/payments`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('ገቢ ክፍያዎች');
   await expect(page.getByText('እስካሁን ገቢ ክፍያ የለም')).toBeVisible();

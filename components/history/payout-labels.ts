@@ -1,7 +1,7 @@
 import type { PayoutRow } from '@/lib/payouts/payout-view';
 import { findBank } from '@/lib/providers/banks';
 
-export const PAYOUT_TYPE_LABELS: Record<string, string> = {
+const PAYOUT_TYPE_LABELS: Record<string, string> = {
   card_to_card: 'Card to card',
   b2b: 'To another business',
   bank: 'Bank or wallet',

@@ -32,7 +32,7 @@ export interface ApprovalListItem {
   resultReference: string | null;
 }
 
-export interface ApprovalSubject {
+interface ApprovalSubject {
   key: 'cardToCard' | 'b2b' | 'bank' | 'adjustmentAdd' | 'adjustmentTake' | 'refund' | 'upload';
   args: Record<string, string | number>;
 }

@@ -7,12 +7,31 @@ import { EmptyState } from '@/components/ui/page-header';
 import type { LedgerTrailEntry } from '@/lib/dashboard/ledger-trail';
 import { TableHead } from '@/components/ui/table-head';
 
+/** The core's names of the provider's and clearing accounts, as catalogue keys under Payouts.ledgerAccounts. */
+const ACCOUNT_KEYS: Record<string, string> = {
+  'Service fee (provider)': 'feeRevenue',
+  'Bank clearing': 'bankClearing',
+  'Wallet clearing': 'walletClearing',
+  'Checkout clearing': 'checkoutClearing',
+  'Deposits clearing': 'depositsClearing',
+  'Checkout refunds clearing': 'checkoutRefundsClearing',
+  'Wallet refunds clearing': 'walletRefundsClearing',
+};
+
 /** Every ledger entry written under a reference: which account moved by how much, and its balance after. */
 export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
   const t = useTranslations('Payouts');
   const asked = useLocale();
   const money = (minor: number, currency: string) => formatMoney(minor, currency, isLocale(asked) ? asked : 'en');
   // A ledger transaction's kind in words; an unknown one is only "Money moved", never its code.
+  // An account in the reader's words: the business's card by its number, its balance, a clearing account; another business's as the core names it.
+  const accountWords = (account: string) => {
+    const card = /^Card (\d+)$/.exec(account);
+    if (card) return t('detail.cardNumber', { number: card[1] });
+    if (account === 'Business balance') return t('list.businessBalance');
+    const key = ACCOUNT_KEYS[account];
+    return key ? t(`ledgerAccounts.${key}`) : account;
+  };
   const kindWords = (kind: string) => (t.has(`ledgerKinds.${kind}`) ? t(`ledgerKinds.${kind}`) : t('ledgerKinds.other'));
   if (entries.length === 0) return <EmptyState title={t('detail.noMoneyMoved')} />;
   return (
@@ -36,7 +55,7 @@ export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
               <td className="order-1 text-xs md:px-3 md:py-2">
                 #{e.transactionId} · {kindWords(e.kind)}
               </td>
-              <td className="order-3 col-span-2 text-xs md:col-span-1 md:px-3 md:py-2">{e.account}</td>
+              <td className="order-3 col-span-2 text-xs md:col-span-1 md:px-3 md:py-2">{accountWords(e.account)}</td>
               <td className={`order-2 text-right tabular-nums md:px-3 md:py-2 ${e.amount < 0 ? 'text-red-800' : 'text-emerald-800'}`}>
                 {e.amount > 0 ? '+' : ''}
                 {money(e.amount, e.currency)}

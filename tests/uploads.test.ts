@@ -385,7 +385,7 @@ describe('payout uploads', () => {
     const approval = (await jobOf(reference)).approval_reference!;
     const [listed] = await listApprovals(testDb(), { businessId: biz.id, mode: 'test', view: { reference: approval }, limit: 1 });
     expect(listed).toMatchObject({ kind: 'upload', status: 'awaiting_approval', currency: 'ETB', amount: 50_000, held: 50_000, uploadReference: reference });
-    expect(listed.what).toBe('Payout upload p.csv: 2 rows');
+    expect(listed.subject).toEqual({ key: 'upload', args: { file: 'p.csv', rows: 2 } });
     const waiting = await listApprovals(testDb(), { businessId: biz.id, mode: 'test', view: 'waiting', limit: 10 });
     expect(waiting.map((r) => r.reference)).toContain(approval);
     const decide = (userId: number) => approveRequest(testDb(), { businessId: biz.id, mode: 'test', userId, reference: approval });

@@ -1,30 +1,52 @@
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { OverviewCurrency } from '@/components/dashboard/overview-currency';
 import { OverviewPeriodPicker } from '@/components/dashboard/overview-period-picker';
-import { paymentTypeLabel, payoutTypeLabel, refundedWords } from '@/components/history/payout-labels';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/page-header';
 import { RefundedBadge, StatusBadge } from '@/components/ui/status-badge';
+import { bankName } from '@/components/history/payout-labels';
 import { can } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
 import { getOverview, parseOverviewPeriod, type OverviewPeriod } from '@/lib/dashboard/overview';
 import { ServiceError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
+import { formatCalendarDay } from '@/lib/i18n/date-text';
+import { isLocale } from '@/lib/i18n/locale';
+import { dateSettingsOf } from '@/server/date-settings';
 
-export const metadata = { title: 'Overview · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Overview');
+  return { title: t('metaTitle') };
+}
 
 type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-const longDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
-const showDay = (day: string) => longDay.format(new Date(`${day}T12:00:00Z`));
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requirePage();
   if (!can(session.role, 'history:read')) redirect('/cards');
   const sp = await searchParams;
+  const t = await getTranslations('Overview');
+  const shell = await getTranslations('Shell');
+  const payouts = await getTranslations('Payouts');
+  const payments = await getTranslations('Payments');
+  const [dates, asked] = await Promise.all([dateSettingsOf(session), getLocale()]);
+  const locale = isLocale(asked) ? asked : 'en';
+  const showDay = (day: string) => formatCalendarDay(day, dates);
+  // A status in the reader's words, the code itself for one the catalogue does not know.
+  const statusLabel = (kind: string, status: string) =>
+    kind === 'payout'
+      ? payouts.has(`statuses.${status}`)
+        ? payouts(`statuses.${status}`)
+        : status
+      : payments.has(`statuses.${status}`)
+        ? payments(`statuses.${status}`)
+        : status;
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, locale);
   const input = { period: one(sp.period), from: one(sp.from)?.slice(0, 40), to: one(sp.to)?.slice(0, 40) };
   let period: OverviewPeriod | undefined;
   let periodError: { field: 'from' | 'to'; message: string } | undefined;
@@ -39,23 +61,23 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const dayCount = volume ? volume.days.length / Math.max(1, volume.totals.length) : 0;
   return (
     <>
-      <PageHeader title="Overview" description={`Balances now, and the money that moved in the period you choose, in ${session.mode} mode.`} />
+      <PageHeader title={t('title')} description={t('description', { mode: shell(`modes.${session.mode}`) })} />
       <div className="mb-6 grid gap-4 md:grid-cols-2">
-        <Panel title="Balances now">
+        <Panel title={t('balancesNow')}>
           {overview.balances.length === 0 ? (
-            <EmptyState title="No money yet">Create a card and top it up to see balances here.</EmptyState>
+            <EmptyState title={t('noMoney')}>{t('noMoneyHint')}</EmptyState>
           ) : (
             <table className="w-full text-sm">
               <thead>
                 <tr className="text-left text-slate-600">
                   <th scope="col" className="py-1 font-medium">
-                    Currency
+                    {t('currency')}
                   </th>
                   <th scope="col" className="py-1 text-right font-medium">
-                    Business balance
+                    {t('businessBalance')}
                   </th>
                   <th scope="col" className="py-1 text-right font-medium">
-                    On cards
+                    {t('onCards')}
                   </th>
                 </tr>
               </thead>
@@ -63,12 +85,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                 {overview.balances.map((b) => (
                   <tr key={b.currency} className="border-t border-slate-100" data-testid={`balance-${b.currency}`}>
                     <td className="py-2 font-medium">{b.currency}</td>
-                    <td className="py-2 text-right tabular-nums">{formatMoney(b.business, b.currency)}</td>
+                    <td className="py-2 text-right tabular-nums">{money(b.business, b.currency)}</td>
                     <td className="py-2 text-right tabular-nums">
-                      {formatMoney(b.cards, b.currency)}{' '}
-                      <span className="text-slate-600">
-                        ({b.cardCount} {b.cardCount === 1 ? 'card' : 'cards'})
-                      </span>
+                      {money(b.cards, b.currency)} <span className="text-slate-600">{t('cardCount', { count: b.cardCount })}</span>
                     </td>
                   </tr>
                 ))}
@@ -76,9 +95,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             </table>
           )}
         </Panel>
-        <Panel title="Recent activity">
+        <Panel title={t('recent')}>
           {overview.recent.length === 0 ? (
-            <EmptyState title="No payments or payouts yet" />
+            <EmptyState title={t('noRecent')} />
           ) : (
             <ul className="divide-y divide-slate-100 text-sm">
               {overview.recent.map((r) => (
@@ -90,18 +109,25 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                     >
                       {r.kind === 'payout'
                         ? r.isLedgerTopup
-                          ? 'Top-up from business balance'
-                          : `Payout · ${payoutTypeLabel({ payoutType: r.type, isLedgerTopup: false })}`
-                        : `Payment · ${paymentTypeLabel(r.type, r.paymentMethod)}`}
+                          ? payouts('types.topup')
+                          : t('payoutOf', { type: payouts.has(`types.${r.type}`) ? payouts(`types.${r.type}`) : payouts('types.other') })
+                        : t('paymentOf', {
+                            type:
+                              r.type === 'hosted'
+                                ? payments('types.hosted')
+                                : r.paymentMethod
+                                  ? payments('types.walletVia', { wallet: bankName(r.paymentMethod) })
+                                  : payments('types.direct-charge'),
+                          })}
                     </Link>
                     <p className="text-xs text-slate-600">
                       <LocalTime iso={r.createdAt} />
                     </p>
                   </div>
                   <div className="flex items-center gap-2">
-                    <span className="tabular-nums">{formatMoney(r.amount, r.currency)}</span>
-                    <StatusBadge status={r.status} />
-                    <RefundedBadge words={refundedWords(r.amount, r.refundedAmount)} />
+                    <span className="tabular-nums">{money(r.amount, r.currency)}</span>
+                    <StatusBadge status={r.status} label={statusLabel(r.kind, r.status)} />
+                    <RefundedBadge words={r.refundedAmount <= 0 ? null : r.refundedAmount >= r.amount ? payments('refunded') : payments('partlyRefunded')} />
                   </div>
                 </li>
               ))}
@@ -116,20 +142,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           <div>
             <p className="text-sm font-medium text-slate-900" data-testid="period-range">
               {volume.period.from === volume.period.to ? showDay(volume.period.from) : `${showDay(volume.period.from)} – ${showDay(volume.period.to)}`}{' '}
-              <span className="font-normal text-slate-600">
-                ({dayCount} {dayCount === 1 ? 'day' : 'days'})
-              </span>
+              <span className="font-normal text-slate-600">{t('dayCount', { count: dayCount })}</span>
             </p>
             <p className="mt-1 max-w-3xl text-sm text-slate-600" data-testid="net-volume-definition">
-              <strong className="font-medium text-slate-800">Net volume</strong> is money paid in (paid payments and card-to-card payouts from other businesses’
-              cards: what your cards received) minus money sent out of the business (successful bank, wallet, business-to-business and card-to-card payouts to
-              another business’s card: what left the cards, with the fee when the sender paid it). Card-to-card moves between your own cards and top-ups from
-              your business balance stay inside the business: listed, not counted. Fees are the service fees on paid payments (paid by the customer on top) and
-              on successful payouts. Each payment or payout counts on the day it was made, in its status now.
+              {t.rich('netVolumeDefinition', { term: (chunks) => <strong className="font-medium text-slate-800">{chunks}</strong> })}
             </p>
           </div>
           {volume.totals.length === 0 ? (
-            <EmptyState title="Nothing moved in this period">Payments and payouts made in these days appear here.</EmptyState>
+            <EmptyState title={t('nothingMoved')}>{t('nothingMovedHint')}</EmptyState>
           ) : (
             volume.totals.map((t) => <OverviewCurrency key={t.currency} totals={t} points={volume.days.filter((d) => d.currency === t.currency)} />)
           )}

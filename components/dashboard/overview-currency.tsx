@@ -1,10 +1,9 @@
 import { VolumeChart, type VolumePoint } from '@/components/dashboard/volume-chart';
-import { PAYOUT_TYPE_LABELS } from '@/components/history/payout-labels';
+import { useLocale, useTranslations } from 'next-intl';
 import { formatMoney } from '@/components/ui/money';
 import { Stat } from '@/components/ui/stat';
 import type { PeriodTotals } from '@/lib/dashboard/overview';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+import { isLocale } from '@/lib/i18n/locale';
 
 const TYPE_ROWS = [
   { type: 'bank', counted: true },
@@ -20,7 +19,10 @@ const figure =
 
 export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; points: VolumePoint[] }) {
   const c = totals.currency;
-  const money = (minor: number) => formatMoney(minor, c);
+  const t = useTranslations('Overview');
+  const payouts = useTranslations('Payouts');
+  const asked = useLocale();
+  const money = (minor: number) => formatMoney(minor, c, isLocale(asked) ? asked : 'en');
   const pending = totals.pending.payments.count + totals.pending.payouts.count;
   return (
     <section aria-labelledby={`period-${c}-title`} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" data-testid={`period-${c}`}>
@@ -28,14 +30,12 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
         {c}
       </h2>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-        <Stat label="Net volume" detail="Money in minus payouts out" testId="net-volume" box="highlight" className="col-span-2 lg:col-span-1">
+        <Stat label={t('netVolume')} detail={t('netVolumeDetail')} testId="net-volume" box="highlight" className="col-span-2 lg:col-span-1">
           {money(totals.netVolume)}
         </Stat>
         <Stat
-          label="Money in"
-          detail={`${plural(totals.paymentsIn.count, 'paid payment')}${
-            totals.cardToCardIn.count ? `, ${plural(totals.cardToCardIn.count, 'card-to-card')} from other businesses` : ''
-          }`}
+          label={t('moneyIn')}
+          detail={`${t('paidPayments', { count: totals.paymentsIn.count })}${totals.cardToCardIn.count ? t('cardToCardIn', { count: totals.cardToCardIn.count }) : ''}`}
           testId="payments-in"
           size="sm"
           box="muted"
@@ -43,20 +43,20 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
           {money(totals.paymentsIn.amount + totals.cardToCardIn.amount)}
         </Stat>
         <Stat
-          label="Payouts out"
-          detail={`${plural(totals.payoutsOut.count, 'payout')}${totals.cardToCardOut.count ? `, ${totals.cardToCardOut.count} card-to-card to other businesses` : ''}`}
+          label={t('payoutsOut')}
+          detail={`${t('payouts', { count: totals.payoutsOut.count })}${totals.cardToCardOut.count ? t('cardToCardOut', { count: totals.cardToCardOut.count }) : ''}`}
           testId="payouts-out"
           size="sm"
           box="muted"
         >
           {money(totals.payoutsOut.amount)}
         </Stat>
-        <Stat label="Fees" detail={`${money(totals.paymentsIn.fee)} on payments`} testId="fees" size="sm" box="muted">
+        <Stat label={t('fees')} detail={t('feesOnPayments', { amount: money(totals.paymentsIn.fee) })} testId="fees" size="sm" box="muted">
           {money(totals.fees)}
         </Stat>
         <Stat
-          label="Failed"
-          detail={`${plural(totals.failed.payments, 'payment')}, ${plural(totals.failed.payouts, 'payout')}${pending ? `; ${pending} pending` : ''}`}
+          label={t('failed')}
+          detail={`${t('failedDetail', { payments: totals.failed.payments, payouts: totals.failed.payouts })}${pending ? t('pendingSuffix', { count: pending }) : ''}`}
           testId="failed"
           size="sm"
           box="muted"
@@ -67,26 +67,26 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
       {/* Under 640 px each type is a block of three labelled figures: four columns clipped the fees at 390 px. */}
       <div className="mt-4">
         <table className="w-full text-sm" data-testid="payouts-by-type">
-          <caption className="sr-only">{c} successful payouts by type</caption>
+          <caption className="sr-only">{t('byTypeCaption', { currency: c })}</caption>
           <thead>
             <tr className="text-left text-slate-600 max-sm:flex">
               <th scope="col" className="py-1 pr-2 font-medium">
-                Successful payouts by type
+                {t('byType')}
               </th>
               <th scope="col" className="py-1 pr-2 text-right font-medium max-sm:sr-only">
-                Count
+                {t('count')}
               </th>
               <th scope="col" className="py-1 pr-2 text-right font-medium max-sm:sr-only">
-                Amount
+                {t('amount')}
               </th>
               <th scope="col" className="py-1 text-right font-medium max-sm:sr-only">
-                Fees
+                {t('fees')}
               </th>
             </tr>
           </thead>
           <tbody>
             {TYPE_ROWS.map(({ type, counted }) => {
-              const t = totals.payoutsByType[type];
+              const row = totals.payoutsByType[type];
               return (
                 <tr
                   key={type}
@@ -94,24 +94,22 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
                   data-testid={`payouts-${type}`}
                 >
                   <th scope="row" className="py-2 pr-2 text-left font-normal text-slate-800 max-sm:basis-full max-sm:py-0">
-                    {PAYOUT_TYPE_LABELS[type]}
+                    {payouts(`types.${type}`)}
                     {!counted && type === 'card_to_card' && (
                       <span className="block text-xs text-slate-600">
-                        {totals.cardToCardOut.count
-                          ? `Between your cards not in net volume; ${money(totals.cardToCardOut.amount)} to other businesses is in payouts out`
-                          : 'Between your own cards, not in net volume; to another business’s card, in payouts out'}
+                        {totals.cardToCardOut.count ? t('cardToCardSplit', { amount: money(totals.cardToCardOut.amount) }) : t('cardToCardNote')}
                       </span>
                     )}
-                    {!counted && type !== 'card_to_card' && <span className="block text-xs text-slate-600">Inside the business, not in net volume</span>}
+                    {!counted && type !== 'card_to_card' && <span className="block text-xs text-slate-600">{t('insideBusiness')}</span>}
                   </th>
-                  <td data-label="Count" className={figure}>
-                    {t.count}
+                  <td data-label={t('count')} className={figure}>
+                    {row.count}
                   </td>
-                  <td data-label="Amount" className={figure}>
-                    {money(t.amount)}
+                  <td data-label={t('amount')} className={figure}>
+                    {money(row.amount)}
                   </td>
-                  <td data-label="Fees" className={figure}>
-                    {money(t.fee)}
+                  <td data-label={t('fees')} className={figure}>
+                    {money(row.fee)}
                   </td>
                 </tr>
               );
@@ -121,7 +119,7 @@ export function OverviewCurrency({ totals, points }: { totals: PeriodTotals; poi
       </div>
       {totals.pending.payouts.count > 0 && (
         <p className="mt-2 text-xs text-slate-600">
-          {plural(totals.pending.payouts.count, 'payout')} of {money(totals.pending.payouts.amount)} still pending: counted once it succeeds.
+          {t('pendingPayouts', { count: totals.pending.payouts.count, amount: money(totals.pending.payouts.amount) })}
         </p>
       )}
       <div className="mt-6">

@@ -1,7 +1,11 @@
 'use client';
 
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { useLocale, useTranslations } from 'next-intl';
+import { useBusinessPreferences } from '@/components/providers/business-preferences';
 import { formatMoney } from '@/components/ui/money';
+import { formatCalendarDay } from '@/lib/i18n/date-text';
+import { isLocale } from '@/lib/i18n/locale';
 import { unitsText } from '@/lib/money-text';
 
 export interface VolumePoint {
@@ -48,13 +52,6 @@ function dayTicks(candidates: number[], count: number): number[] {
   return candidates.filter((_, k) => k % step === 0);
 }
 
-function dayLabel(p: VolumePoint, currency: string): string {
-  return `${longFormat.format(utcNoon(p.day))}: money in ${formatMoney(p.paymentsIn, currency)} (${p.paymentCount}), payouts out ${formatMoney(
-    p.payoutsOut,
-    currency,
-  )} (${p.payoutCount}), net ${formatMoney(p.net, currency)}`;
-}
-
 /**
  * Money in and out per day of a period as SVG with HTML axes (so labels keep
  * their size on any screen): bars per day, lines beyond three months. Each
@@ -63,6 +60,30 @@ function dayLabel(p: VolumePoint, currency: string): string {
  */
 export function VolumeChart({ currency, points }: { currency: string; points: VolumePoint[] }) {
   const id = useId();
+  const t = useTranslations('Overview');
+  const asked = useLocale();
+  const locale = isLocale(asked) ? asked : 'en';
+  const { calendar = 'gregorian' } = useBusinessPreferences();
+  // English Gregorian keeps its short forms; another language or calendar writes each day as the person reads it.
+  const plain = locale === 'en' && calendar === 'gregorian';
+  const dayText = (day: string, f: Intl.DateTimeFormat = longFormat) => (plain ? f.format(utcNoon(day)) : formatCalendarDay(day, { locale, calendar }));
+  // An axis label is short in any language: the day and the month's short name in the person's calendar.
+  const shortAxis = new Intl.DateTimeFormat(`${locale}-u-ca-${calendar === 'ethiopic' ? 'ethiopic' : 'gregory'}`, {
+    timeZone: 'UTC',
+    day: 'numeric',
+    month: 'short',
+  });
+  const axisText = (day: string, f: Intl.DateTimeFormat) => (plain ? f.format(utcNoon(day)) : shortAxis.format(utcNoon(day)));
+  const money = (minor: number) => formatMoney(minor, currency, locale);
+  const dayLabel = (p: VolumePoint) =>
+    t('chart.dayLabel', {
+      day: dayText(p.day),
+      in: money(p.paymentsIn),
+      payments: p.paymentCount,
+      out: money(p.payoutsOut),
+      payouts: p.payoutCount,
+      net: money(p.net),
+    });
   const [active, setActive] = useState<number | null>(null);
   const [focusIndex, setFocusIndex] = useState(points.length - 1);
   const columns = useRef<(HTMLDivElement | null)[]>([]);
@@ -110,16 +131,16 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
     <figure aria-labelledby={`${id}-title`} data-testid={`volume-chart-${currency}`}>
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <span id={`${id}-title`} className="text-sm font-medium text-slate-800">
-          {currency} per day
+          {t('chart.perDay', { currency })}
         </span>
         <span className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
           <span>
             <span aria-hidden="true" className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-emerald-600" />
-            Money in
+            {t('moneyIn')}
           </span>
           <span>
             <span aria-hidden="true" className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-sky-700" />
-            Payouts out
+            {t('payoutsOut')}
           </span>
         </span>
       </figcaption>
@@ -164,7 +185,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
             {/* biome-ignore lint/a11y/useSemanticElements: a group of day points is not a fieldset of form controls */}
             <div
               role="group"
-              aria-label={`${currency} per day. Arrow keys move between days.`}
+              aria-label={t('chart.daysLabel', { currency })}
               className="absolute inset-0 flex"
               onKeyDown={onKeyDown}
               onMouseLeave={() => setActive(columns.current.some((c) => c && c === document.activeElement) ? focusIndex : null)}
@@ -177,7 +198,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
                     columns.current[i] = el;
                   }}
                   role="img"
-                  aria-label={dayLabel(p, currency)}
+                  aria-label={dayLabel(p)}
                   data-day={p.day}
                   tabIndex={i === focusIndex ? 0 : -1}
                   onMouseEnter={() => setActive(i)}
@@ -197,14 +218,14 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
                 className="pointer-events-none absolute top-0 z-10 w-max max-w-[14rem] rounded-lg bg-slate-900 px-3 py-2 text-xs text-white shadow-lg"
                 style={tooltipPlace}
               >
-                <p className="font-semibold">{longFormat.format(utcNoon(shown.day))}</p>
+                <p className="font-semibold">{dayText(shown.day)}</p>
                 <dl className="mt-1 grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 tabular-nums">
-                  <dt>Money in ({shown.paymentCount})</dt>
-                  <dd className="text-right">{formatMoney(shown.paymentsIn, currency)}</dd>
-                  <dt>Payouts out ({shown.payoutCount})</dt>
-                  <dd className="text-right">{formatMoney(shown.payoutsOut, currency)}</dd>
-                  <dt className="font-semibold">Net</dt>
-                  <dd className="text-right font-semibold">{formatMoney(shown.net, currency)}</dd>
+                  <dt>{t('chart.moneyInCount', { count: shown.paymentCount })}</dt>
+                  <dd className="text-right">{money(shown.paymentsIn)}</dd>
+                  <dt>{t('chart.payoutsOutCount', { count: shown.payoutCount })}</dt>
+                  <dd className="text-right">{money(shown.payoutsOut)}</dd>
+                  <dt className="font-semibold">{t('chart.net')}</dt>
+                  <dd className="text-right font-semibold">{money(shown.net)}</dd>
                 </dl>
               </div>
             )}
@@ -226,7 +247,7 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
                       : { left: `${center}%`, transform: 'translateX(-50%)' };
               return (
                 <span key={p.day} className={`absolute top-0 whitespace-nowrap ${visibility}`} style={place}>
-                  {(n === 1 ? longFormat : bars ? tickFormat : monthFormat).format(utcNoon(p.day))}
+                  {n === 1 ? dayText(p.day) : axisText(p.day, bars ? tickFormat : monthFormat)}
                 </span>
               );
             })}
@@ -236,26 +257,26 @@ export function VolumeChart({ currency, points }: { currency: string; points: Vo
       {/* A table ignores the 1 px width of sr-only and would widen the page: its wrapper clips it. */}
       <div className="sr-only">
         <table>
-          <caption>{currency} per day</caption>
+          <caption>{t('chart.perDay', { currency })}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Money in</th>
-              <th scope="col">Payouts out</th>
-              <th scope="col">Net</th>
+              <th scope="col">{t('chart.day')}</th>
+              <th scope="col">{t('moneyIn')}</th>
+              <th scope="col">{t('payoutsOut')}</th>
+              <th scope="col">{t('chart.net')}</th>
             </tr>
           </thead>
           <tbody>
             {points.map((p) => (
               <tr key={p.day}>
-                <th scope="row">{longFormat.format(utcNoon(p.day))}</th>
+                <th scope="row">{dayText(p.day)}</th>
                 <td>
-                  {formatMoney(p.paymentsIn, currency)} ({p.paymentCount})
+                  {money(p.paymentsIn)} ({p.paymentCount})
                 </td>
                 <td>
-                  {formatMoney(p.payoutsOut, currency)} ({p.payoutCount})
+                  {money(p.payoutsOut)} ({p.payoutCount})
                 </td>
-                <td>{formatMoney(p.net, currency)}</td>
+                <td>{money(p.net)}</td>
               </tr>
             ))}
           </tbody>

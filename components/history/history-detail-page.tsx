@@ -1,6 +1,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { useLocale, useTranslations } from 'next-intl';
 import type { LedgerTrailEntry } from '@/lib/dashboard/ledger-trail';
+import { isLocale } from '@/lib/i18n/locale';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader, Panel } from '@/components/ui/page-header';
@@ -14,6 +16,8 @@ export interface HistoryDetail {
   title: string;
   reference: string;
   status: string;
+  /** The status in the reader's words. */
+  statusLabel?: string;
   statusTestId: string;
   /** Beside the status: what happened since (a paid payment refunded in full or in part). */
   statusNote?: string | null;
@@ -34,6 +38,9 @@ export interface HistoryDetail {
 
 /** A payment's or payout's page: title and status, why it failed, its panels, then its ledger transactions. */
 export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
+  const t = useTranslations('Payouts');
+  const asked = useLocale();
+  const money = (minor: number) => formatMoney(minor, detail.money.currency, isLocale(asked) ? asked : 'en');
   return (
     <>
       <PageHeader
@@ -43,7 +50,7 @@ export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
         actions={
           <span className="flex flex-wrap items-center gap-2">
             <span data-testid={detail.statusTestId}>
-              <StatusBadge status={detail.status} />
+              <StatusBadge status={detail.status} label={detail.statusLabel} />
             </span>
             <RefundedBadge words={detail.statusNote} />
           </span>
@@ -53,25 +60,25 @@ export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
         <div className="mb-4">
           <Notice tone="error" testId="failure-reason">
             <span className="font-semibold">{detail.failure.heading}: </span>
-            {detail.failure.reason ?? 'No reason was recorded.'} {detail.failure.consequence}
+            {detail.failure.reason ?? t('detail.noReason')} {detail.failure.consequence}
           </Notice>
         </div>
       )}
       {detail.next && (
         <div className="mb-4">
           <Notice tone="info" testId="next-action">
-            <span className="font-semibold">Next: </span>
+            <span className="font-semibold">{t('detail.next')} </span>
             <span className="[overflow-wrap:anywhere]">{detail.next}</span>
           </Notice>
         </div>
       )}
       <div className="grid gap-4 md:grid-cols-2">
-        <Panel title="Money">
+        <Panel title={t('detail.money')}>
           <dl className="grid grid-cols-2 gap-4">
-            <DetailField label="Amount" testId={detail.money.amountTestId}>
-              {formatMoney(detail.money.amount, detail.money.currency)}
+            <DetailField label={t('detail.amount')} testId={detail.money.amountTestId}>
+              {money(detail.money.amount)}
             </DetailField>
-            <DetailField label="Service fee">{formatMoney(detail.money.fee, detail.money.currency)}</DetailField>
+            <DetailField label={t('detail.serviceFee')}>{money(detail.money.fee)}</DetailField>
             {detail.money.fields}
           </dl>
         </Panel>
@@ -84,7 +91,7 @@ export function HistoryDetailPage({ detail }: { detail: HistoryDetail }) {
       </div>
       {detail.actions}
       <div className="mt-4">
-        <Panel title="Ledger transactions">
+        <Panel title={t('detail.ledger')}>
           <LedgerTrailTable entries={detail.trail} />
         </Panel>
       </div>

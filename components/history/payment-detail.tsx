@@ -1,29 +1,34 @@
+import { getLocale, getTranslations } from 'next-intl/server';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import type { PaymentDetailData } from '@/lib/dashboard/history-details';
+import { isLocale } from '@/lib/i18n/locale';
 import { nextActionMessage } from '@/lib/payments/live-payment';
 import { DetailField } from './detail-field';
 import { CardLink, type HistoryDetail } from './history-detail-page';
-import { bankName, refundedWords } from './payout-labels';
+import { bankName } from './payout-labels';
 
 /** A payment's page: what the customer paid and the card got, where it came from, and Chapa's verify in live mode. */
-export function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: string): HistoryDetail {
-  const money = (n: number) => formatMoney(n, payment.currency);
+export async function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: string): Promise<HistoryDetail> {
+  const t = await getTranslations('Payments');
+  const asked = await getLocale();
+  const money = (n: number) => formatMoney(n, payment.currency, isLocale(asked) ? asked : 'en');
   const hosted = payment.type === 'hosted';
   const ended = payment.status === 'failed' || payment.status === 'cancelled';
   const pending = payment.status === 'pending';
   return {
-    back: { href: '/payments', label: 'All payments' },
-    title: hosted ? 'Checkout link payment' : 'Wallet charge',
+    back: { href: '/payments', label: t('detail.all') },
+    title: hosted ? t('detail.hostedTitle') : t('types.direct-charge'),
     reference: payment.linkReference,
     status: payment.status,
+    statusLabel: t.has(`statuses.${payment.status}`) ? t(`statuses.${payment.status}`) : payment.status,
     statusTestId: 'payment-status',
-    statusNote: refundedWords(payment.amount, payment.refundedAmount),
+    statusNote: payment.refundedAmount <= 0 ? null : payment.refundedAmount >= payment.amount ? t('refunded') : t('partlyRefunded'),
     failure: ended
       ? {
-          heading: payment.status === 'cancelled' ? 'Why it was cancelled' : 'Why it failed',
+          heading: payment.status === 'cancelled' ? t('detail.whyCancelled') : t('detail.whyFailed'),
           reason: payment.failureReason,
-          consequence: 'The customer was not charged and the card was not credited.',
+          consequence: t('detail.notCharged'),
         }
       : undefined,
     next: pending && payment.providerNextAction ? nextActionMessage(payment.providerNextAction, payment.linkReference) : undefined,
@@ -34,35 +39,37 @@ export function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: str
       amountTestId: 'payment-amount',
       fields: (
         <>
-          <DetailField label={pending ? 'Customer will pay' : 'Customer paid'}>{ended ? 'Nothing' : money(payment.amount + payment.serviceFee)}</DetailField>
-          <DetailField label={pending ? 'Card will be credited' : 'Card was credited'} testId="card-credited">
-            {ended ? 'Nothing' : money(payment.amount)}
+          <DetailField label={pending ? t('detail.customerWillPay') : t('detail.customerPaid')}>
+            {ended ? t('detail.nothing') : money(payment.amount + payment.serviceFee)}
+          </DetailField>
+          <DetailField label={pending ? t('detail.cardWillBeCredited') : t('detail.cardWasCredited')} testId="card-credited">
+            {ended ? t('detail.nothing') : money(payment.amount)}
           </DetailField>
         </>
       ),
     },
     panels: [
       {
-        title: 'Details',
+        title: t('detail.details'),
         fields: (
           <>
-            <DetailField label="Card">
+            <DetailField label={t('list.card')}>
               <CardLink number={payment.cardNumber} />
             </DetailField>
-            <DetailField label="Order reference">{payment.merchantReference ?? '—'}</DetailField>
+            <DetailField label={t('detail.orderReference')}>{payment.merchantReference ?? '—'}</DetailField>
             {hosted ? (
-              <DetailField label="Checkout link">
+              <DetailField label={t('types.hosted')}>
                 <span className="break-all font-mono text-xs">{`${appUrl}/checkout/${payment.linkReference}`}</span>
               </DetailField>
             ) : (
               <>
-                <DetailField label="Wallet">{bankName(payment.paymentMethod)}</DetailField>
-                <DetailField label="Phone number">{payment.phoneNumber}</DetailField>
+                <DetailField label={t('detail.wallet')}>{bankName(payment.paymentMethod)}</DetailField>
+                <DetailField label={t('detail.phone')}>{payment.phoneNumber}</DetailField>
               </>
             )}
-            <DetailField label="Processor reference">{payment.providerReference ?? '—'}</DetailField>
+            <DetailField label={t('detail.processorReference')}>{payment.providerReference ?? '—'}</DetailField>
             {payment.mode === 'live' && (
-              <DetailField label="Chapa's verify" testId="payment-verify">
+              <DetailField label={t('detail.chapaVerify')} testId="payment-verify">
                 {payment.verifyState ? (
                   <>
                     {payment.verifyState}
@@ -75,19 +82,21 @@ export function paymentDetail({ payment, trail }: PaymentDetailData, appUrl: str
                     )}
                   </>
                 ) : (
-                  'Not checked yet'
+                  t('detail.notChecked')
                 )}
                 {pending && payment.nextVerifyAt && (
                   <span className="block text-slate-600">
-                    Next check <LocalTime iso={payment.nextVerifyAt.toISOString()} />
+                    {t('detail.nextCheck')} <LocalTime iso={payment.nextVerifyAt.toISOString()} />
                   </span>
                 )}
               </DetailField>
             )}
-            <DetailField label="Created">
+            <DetailField label={t('detail.created')}>
               <LocalTime iso={payment.createdAt.toISOString()} />
             </DetailField>
-            <DetailField label="Completed">{payment.completedAt ? <LocalTime iso={payment.completedAt.toISOString()} /> : 'Not yet'}</DetailField>
+            <DetailField label={t('detail.completed')}>
+              {payment.completedAt ? <LocalTime iso={payment.completedAt.toISOString()} /> : t('detail.notYet')}
+            </DetailField>
           </>
         ),
       },

@@ -1,7 +1,7 @@
 import type { PayoutRow } from '@/lib/payouts/payout-view';
 import { findBank } from '@/lib/providers/banks';
 
-export const PAYOUT_TYPE_LABELS: Record<string, string> = {
+const PAYOUT_TYPE_LABELS: Record<string, string> = {
   card_to_card: 'Card to card',
   b2b: 'To another business',
   bank: 'Bank or wallet',
@@ -33,9 +33,6 @@ const RECIPIENT_PAYS = 'Recipient pays: the fee is taken from the amount, the de
  * otherwise). The README's "Who pays the fee" table says the same.
  */
 export const FEE_PAYER_WORDS: Record<string, string> = { sender: SENDER_PAYS, customer: SENDER_PAYS, receiver: RECIPIENT_PAYS, business: RECIPIENT_PAYS };
-
-/** Who bore the fee, in the words above; an unknown value says so. */
-export const feePayerText = (chargePayer: string): string => FEE_PAYER_WORDS[chargePayer] ?? 'Not recorded';
 
 /** A payment's kind in words: a hosted checkout link, or a charge to a named wallet. */
 export function paymentTypeLabel(type: string, paymentMethod?: string | null): string {

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
+import { useTranslations } from 'next-intl';
 import { PageHeader } from '@/components/ui/page-header';
 import { LinkButton } from '@/components/ui/link-button';
 import { can, type Permission } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/auth/users';
 import type { ListView } from '@/lib/dashboard/keyset-cursor';
 import { type FilterOption, ListFilters } from './list-filters';
-import { filterQuery, SORT_WORDS } from './list-view';
+import { filterQuery } from './list-view';
 
 /** What one history list is: its words, where it lives, how it is filtered and how a new one is started. */
 export interface HistoryListDescriptor {
@@ -37,16 +38,18 @@ export function HistoryListPage({
   view: ListView;
   children: ReactNode;
 }) {
+  const t = useTranslations('Payouts');
+  const shell = useTranslations('Shell');
   return (
     <>
       <PageHeader
         title={list.title}
-        description={`${list.holds} in ${mode} mode, ${SORT_WORDS[view.sort]}.`}
+        description={t('list.description', { holds: list.holds, mode: shell(`modes.${mode}`), order: t(`list.sortWords.${view.sort}`) })}
         actions={
           <>
             {can(role, 'history:export') && (
               <LinkButton href={`${list.path}/export${filterQuery({ ...filters })}`} variant="secondary" download>
-                Export CSV
+                {t('list.export')}
               </LinkButton>
             )}
             {list.uploadLink && can(role, list.uploadLink.permission) && (

@@ -1,6 +1,6 @@
+import { useTranslations } from 'next-intl';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LIST_SORTS, PAGE_SIZES, type ListView } from '@/lib/dashboard/keyset-cursor';
-import { SORT_LABELS } from './list-view';
 import { Button } from '@/components/ui/button';
 import { LinkButton } from '@/components/ui/link-button';
 
@@ -52,15 +52,16 @@ export function ListFilters({
   /** What the search box finds on this list. */
   searchHint: string;
 }) {
+  const t = useTranslations('Payouts');
   const setCount =
     [values.type, values.status, values.from, values.to].filter(Boolean).length + (view.sort !== LIST_SORTS[0] || view.size !== PAGE_SIZES[0] ? 1 : 0);
   return (
-    <form method="get" action={path} className="mb-4 rounded-xl bg-white px-3 py-2.5 shadow-sm ring-1 ring-slate-200" aria-label="Filters">
+    <form method="get" action={path} className="mb-4 rounded-xl bg-white px-3 py-2.5 shadow-sm ring-1 ring-slate-200" aria-label={t('list.filters')}>
       {/* One bar from 1024 px (search, six filters, the buttons), so a laptop's first screen reaches the rows; two lines between. */}
       <div className="flex flex-wrap items-end gap-2 lg:flex-nowrap">
         <div className="basis-full lg:w-56 lg:shrink-0 lg:basis-auto">
           <label htmlFor="filter-q" className={labelClass}>
-            Search
+            {t('list.search')}
           </label>
           <input
             id="filter-q"
@@ -83,37 +84,43 @@ export function ListFilters({
           data-testid="more-filters"
         >
           <summary className="flex min-h-10 cursor-pointer items-center rounded-lg px-1 text-sm font-medium text-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-700">
-            Filters and order{setCount > 0 ? ` (${setCount} set)` : ''}
+            {t('list.filtersAndOrder')}
+            {setCount > 0 ? t('list.setCount', { count: setCount }) : ''}
           </summary>
           <div className="mt-2 grid grid-cols-2 gap-2 md:mt-0 md:grid-cols-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8.5rem_8.5rem_minmax(0,1.1fr)_minmax(0,0.9fr)]">
-            <FilterSelect name="type" label="Type" all="All types" options={types} value={values.type} />
-            <FilterSelect name="status" label="Status" all="All statuses" options={statuses} value={values.status} />
+            <FilterSelect name="type" label={t('list.type')} all={t('list.allTypes')} options={types} value={values.type} />
+            <FilterSelect name="status" label={t('list.status')} all={t('list.allStatuses')} options={statuses} value={values.status} />
             <div>
               <label htmlFor="filter-from" className={labelClass}>
-                From
+                {t('list.from')}
               </label>
               <input id="filter-from" name="from" type="date" defaultValue={values.from ?? ''} aria-describedby="filter-days-zone" className={control} />
             </div>
             <div>
               <label htmlFor="filter-to" className={labelClass}>
-                To
+                {t('list.to')}
               </label>
               <input id="filter-to" name="to" type="date" defaultValue={values.to ?? ''} aria-describedby="filter-days-zone" className={control} />
             </div>
-            <FilterSelect name="sort" label="Sort by" options={LIST_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))} value={view.sort} />
-            <FilterSelect name="size" label="Per page" options={PAGE_SIZES.map((s) => ({ value: String(s), label: `${s} rows` }))} value={String(view.size)} />
+            <FilterSelect name="sort" label={t('list.sortBy')} options={LIST_SORTS.map((s) => ({ value: s, label: t(`list.sorts.${s}`) }))} value={view.sort} />
+            <FilterSelect
+              name="size"
+              label={t('list.perPage')}
+              options={PAGE_SIZES.map((s) => ({ value: String(s), label: t('list.rows', { count: s }) }))}
+              value={String(view.size)}
+            />
           </div>
         </details>
         <div className="flex shrink-0 items-end gap-2">
           <Button type="submit" size="sm" block={false}>
-            Apply
+            {t('list.apply')}
           </Button>
           <LinkButton href={path} variant="secondary">
-            Clear
+            {t('list.clear')}
           </LinkButton>
         </div>
       </div>
-      <TimeZoneNote id="filter-days-zone" lead="From and to are whole days in" className="mt-1" />
+      <TimeZoneNote id="filter-days-zone" lead={t('list.daysIn')} className="mt-1" />
     </form>
   );
 }

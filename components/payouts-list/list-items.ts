@@ -2,7 +2,7 @@ import type { HistoryTotals } from '@/lib/dashboard/history-totals';
 import type { KeysetPage } from '@/lib/dashboard/keyset-cursor';
 import type { Payment } from '@/lib/payments/payment-view';
 import type { PayoutRow } from '@/lib/payouts/payout-view';
-import { paymentTypeLabel, payoutDestination, payoutTypeLabel, refundedWords } from '@/components/history/payout-labels';
+import { bankName, paymentTypeLabel, payoutDestination, payoutTypeLabel, refundedWords } from '@/components/history/payout-labels';
 
 /** What every history row has, payout or payment: words and figures only, so the live JSON stays small and carries no ids. */
 export interface HistoryRow {
@@ -16,12 +16,20 @@ export interface HistoryRow {
   failureReason: string | null;
   /** A paid payment refunded in full or in part, in words. */
   refunded?: string | null;
+  /** The type as a catalogue key under Payouts.types or Payments.types, for another language than English. */
+  typeKey: string;
+  /** A wallet charge's wallet, named in `typeKey`'s words. */
+  wallet?: string | null;
+  /** `refunded` as a key: refunded or partlyRefunded. */
+  refundedKey?: 'refunded' | 'partlyRefunded' | null;
 }
 
 export interface PayoutItem extends HistoryRow {
   /** The source card's number, or null for the business balance. */
   sourceCard: string | null;
   destination: string;
+  /** The destination card's number when the money went to a card (card to card, or a top-up), for the reader's words around it. */
+  destinationCard: string | null;
 }
 
 export interface PaymentItem extends HistoryRow {
@@ -45,12 +53,14 @@ export function toPayoutItems(page: KeysetPage<PayoutRow>, names: Record<string,
     rows: page.rows.map((p) => ({
       reference: p.reference,
       type: payoutTypeLabel(p),
+      typeKey: p.isLedgerTopup ? 'topup' : p.payoutType,
       status: p.status,
       amount: p.amount,
       serviceFee: p.serviceFee,
       currency: p.currency,
       sourceCard: p.sourceCardNumber,
       destination: payoutDestination(p, p.merchantId ? names[p.merchantId] : null),
+      destinationCard: p.isLedgerTopup || p.payoutType === 'card_to_card' ? p.destinationCardNumber : null,
       createdAt: new Date(p.createdAt).toISOString(),
       failureReason: p.status === 'failed' ? (p.failureReason ?? 'No reason was recorded.') : null,
     })),
@@ -65,6 +75,8 @@ export function toPaymentItems(page: KeysetPage<Payment>, totals?: HistoryTotals
     rows: page.rows.map((p) => ({
       reference: p.linkReference,
       type: paymentTypeLabel(p.type, p.paymentMethod),
+      typeKey: p.type === 'hosted' ? 'hosted' : p.paymentMethod ? 'walletVia' : 'direct-charge',
+      wallet: p.type === 'hosted' || !p.paymentMethod ? null : bankName(p.paymentMethod),
       status: p.status,
       amount: p.amount,
       serviceFee: p.serviceFee,
@@ -72,6 +84,7 @@ export function toPaymentItems(page: KeysetPage<Payment>, totals?: HistoryTotals
       cardNumber: p.cardNumber,
       orderReference: p.merchantReference,
       refunded: refundedWords(p.amount, p.refundedAmount),
+      refundedKey: p.refundedAmount <= 0 ? null : p.refundedAmount >= p.amount ? 'refunded' : 'partlyRefunded',
       createdAt: new Date(p.createdAt).toISOString(),
       failureReason: p.status === 'failed' || p.status === 'cancelled' ? (p.failureReason ?? 'No reason was recorded.') : null,
     })),

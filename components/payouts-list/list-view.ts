@@ -1,28 +1,4 @@
-import type { ListSort, ListView } from '@/lib/dashboard/keyset-cursor';
-
-/** The sorts as the select names them. */
-export const SORT_LABELS: Record<ListSort, string> = {
-  newest: 'Newest',
-  oldest: 'Oldest',
-  largest: 'Largest amount',
-  smallest: 'Smallest amount',
-};
-
-/** The sorts as the page's description says them. */
-export const SORT_WORDS: Record<ListSort, string> = {
-  newest: 'newest first',
-  oldest: 'oldest first',
-  largest: 'largest amount first',
-  smallest: 'smallest amount first',
-};
-
-/** The pager's words in each order: the previous page, then the next. */
-export const PAGER_LABELS: Record<ListSort, readonly [string, string]> = {
-  newest: ['Newer', 'Older'],
-  oldest: ['Older', 'Newer'],
-  largest: ['Larger', 'Smaller'],
-  smallest: ['Smaller', 'Larger'],
-};
+import type { ListView } from '@/lib/dashboard/keyset-cursor';
 
 /** The order and size as URL parameters, left out when they are the defaults so plain links stay short. */
 export function viewQuery(view: ListView): { sort?: string; size?: string } {

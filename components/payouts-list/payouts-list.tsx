@@ -1,15 +1,13 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import type { ListView } from '@/lib/dashboard/keyset-cursor';
 import { HistoryList } from './history-list';
 import { liveKeys, type PayoutItem } from './list-items';
 
-/** What a payout's net is, said under its totals. */
-const PAYOUT_NET_HINT =
-  'Totals cover every payout the filters match, on every page and in any status (a failed payout’s money came back). Net is what left your cards, or your business balance for a top-up: the amount, plus the fee when the sender or customer pays it; when the receiver or your business pays it, the fee comes off what arrives.';
-
 /** The payouts of one page and their totals; the live stream invalidates them when a payout is created or settles. */
 export function PayoutsList({ search, filters, view }: { search: string; filters: Record<string, string | undefined>; view: ListView }) {
+  const t = useTranslations('Payouts');
   return (
     <HistoryList<PayoutItem>
       kind="payouts"
@@ -17,14 +15,25 @@ export function PayoutsList({ search, filters, view }: { search: string; filters
       filters={filters}
       view={view}
       queryKey={liveKeys.payoutList(search)}
-      totalsHint={PAYOUT_NET_HINT}
-      emptyText="Payouts sent from the dashboard or the API appear here."
-      parties={['From', 'To']}
+      totalsHint={t('list.netHint')}
+      words={{
+        reversedTitle: t('list.reversedTitle'),
+        reversed: (from, to) => t('list.reversed', { from, to }),
+        noMatch: t('list.noMatch'),
+        none: t('list.none'),
+        emptyText: t('list.emptyText'),
+        caption: t('title'),
+        count: (count) => t('list.count', { count }),
+        type: (p) => (t.has(`types.${p.typeKey}`) ? t(`types.${p.typeKey}`) : p.type),
+        status: (s) => (t.has(`statuses.${s}`) ? t(`statuses.${s}`) : s),
+        refunded: () => null,
+      }}
+      parties={[t('list.partyFrom'), t('list.partyTo')]}
       partyCells={(p) => [
         <span key="from" className={p.sourceCard ? 'font-mono' : ''}>
-          {p.sourceCard ?? 'Business balance'}
+          {p.sourceCard ?? t('list.businessBalance')}
         </span>,
-        p.destination,
+        p.destinationCard ? t('detail.cardNumber', { number: p.destinationCard }) : p.destination,
       ]}
     />
   );

@@ -8,7 +8,7 @@ export interface ApprovalListItem {
   kind: ApprovalKind;
   /** Withdrawn: rejected by the teammate who asked (stored as rejected, as its money is released the same way). */
   status: ApprovalStatus | 'withdrawn';
-  /** Null for an upload in several currencies (its totals are in `what`). */
+  /** Null for an upload in several currencies (its page shows the totals). */
   currency: Currency | null;
   amount: number;
   held: number;
@@ -16,10 +16,11 @@ export interface ApprovalListItem {
   cardNumber: string | null;
   /** An upload's reference: its page shows the rows. */
   uploadReference: string | null;
-  /** A payout's destination or an adjustment's direction, in words. */
-  what: string;
+  /** What is asked, for the page to say in the reader's language: a message key and its arguments (a payout's destination, an adjustment's direction, ...). */
+  subject: ApprovalSubject;
   makerUserId: number;
-  maker: string;
+  /** The asker's email; null once they are removed from the team. */
+  maker: string | null;
   reasonCode: string | null;
   note: string | null;
   createdAt: string;
@@ -31,6 +32,11 @@ export interface ApprovalListItem {
   resultReference: string | null;
 }
 
+interface ApprovalSubject {
+  key: 'cardToCard' | 'b2b' | 'bank' | 'adjustmentAdd' | 'adjustmentTake' | 'refund' | 'upload';
+  args: Record<string, string | number>;
+}
+
 export interface ListApprovalsOptions {
   businessId: number;
   mode: Mode;
@@ -39,21 +45,19 @@ export interface ListApprovalsOptions {
   limit: number;
 }
 
-const PAYOUT_WORDS: Record<string, (o: Record<string, unknown>) => string> = {
-  card_to_card: (o) => `Card-to-card payout to card ending ${String(o.destination_card_number).slice(-4)}`,
-  b2b: (o) => `Business payout to merchant ${String(o.merchant_id)}`,
-  bank: (o) => `Bank payout to ${String(o.account_name)} (${String(o.bank_slug)}, account ending ${String(o.account_number).slice(-4)})`,
-};
-
-function whatOf(kind: string, o: Record<string, unknown>): string {
-  if (kind === 'adjustment') return o.direction === 'increase' ? 'Adjustment: add to the card' : 'Adjustment: take from the card';
-  if (kind === 'refund') return `Refund of payment ${String(o.reference)} to its payer`;
+function subjectOf(kind: string, o: Record<string, unknown>): ApprovalSubject {
+  if (kind === 'adjustment') return { key: o.direction === 'increase' ? 'adjustmentAdd' : 'adjustmentTake', args: {} };
+  if (kind === 'refund') return { key: 'refund', args: { payment: String(o.reference) } };
   if (kind === 'upload') {
     const totals = Object.values((o.totals ?? {}) as Record<string, { rows: number }>);
-    return `Payout upload ${String(o.file_name)}: ${totals.reduce((n, t) => n + t.rows, 0)} rows`;
+    return { key: 'upload', args: { file: String(o.file_name), rows: totals.reduce((n, t) => n + t.rows, 0) } };
   }
-  const type = o.destination_card_number ? 'card_to_card' : o.merchant_id ? 'b2b' : 'bank';
-  return PAYOUT_WORDS[type](o);
+  if (o.destination_card_number) return { key: 'cardToCard', args: { last4: String(o.destination_card_number).slice(-4) } };
+  if (o.merchant_id) return { key: 'b2b', args: { merchant: String(o.merchant_id) } };
+  return {
+    key: 'bank',
+    args: { name: String(o.account_name), bank: String(o.bank_slug), last4: String(o.account_number).slice(-4) },
+  };
 }
 
 /** The approval queue or its history, scoped to the business and mode, with who asked and who decided by email. */
@@ -87,9 +91,9 @@ export async function listApprovals(db: DbOrTx, opts: ListApprovalsOptions): Pro
     held: Number(r.held),
     cardNumber: (r.card_number as string | null) ?? null,
     uploadReference: r.kind === 'upload' ? String((r.options as Record<string, unknown>).upload_reference) : null,
-    what: whatOf(String(r.kind), (r.options ?? {}) as Record<string, unknown>),
+    subject: subjectOf(String(r.kind), (r.options ?? {}) as Record<string, unknown>),
     makerUserId: Number(r.maker_user_id),
-    maker: r.maker_email ? String(r.maker_email) : 'a removed team member',
+    maker: r.maker_email ? String(r.maker_email) : null,
     reasonCode: (r.reason_code as string | null) ?? null,
     note: (r.note as string | null) ?? null,
     createdAt: when(r.created_at)!,

@@ -1,3 +1,4 @@
+import { getTranslations } from 'next-intl/server';
 import { type HistoryListDescriptor, HistoryListPage } from '@/components/payouts-list/history-list-page';
 import { liveKeys, searchString, toPaymentItems } from '@/components/payouts-list/list-items';
 import { PaymentsList } from '@/components/payouts-list/payments-list';
@@ -8,23 +9,24 @@ import { PAYMENT_STATUSES, PAYMENT_TYPES } from '@/lib/dashboard/search-payments
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Payments · Gift cards' };
-
-const TYPE_LABELS: Record<string, string> = { hosted: 'Checkout link', 'direct-charge': 'Wallet charge' };
-
-const PAYMENTS: HistoryListDescriptor = {
-  title: 'Payments',
-  holds: 'Money paid onto your cards',
-  path: '/payments',
-  newLink: { href: '/payments/new', label: 'New payment' },
-  types: PAYMENT_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] })),
-  statuses: PAYMENT_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) })),
-  searchHint: 'The link or provider reference, or any part of your order id',
-};
+export async function generateMetadata() {
+  const t = await getTranslations('Payments');
+  return { title: t('metaTitle') };
+}
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('history:read');
   const params = await searchParams;
+  const t = await getTranslations('Payments');
+  const PAYMENTS: HistoryListDescriptor = {
+    title: t('title'),
+    holds: t('list.holds'),
+    path: '/payments',
+    newLink: { href: '/payments/new', label: t('list.new') },
+    types: PAYMENT_TYPES.map((type) => ({ value: type, label: t(`types.${type}`) })),
+    statuses: PAYMENT_STATUSES.map((s) => ({ value: s, label: t(`filterStatuses.${s}`) })),
+    searchHint: t('list.searchHint'),
+  };
   const {
     value: { filters, view, page, totals },
     lagMs,

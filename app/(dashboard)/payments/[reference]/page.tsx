@@ -1,4 +1,5 @@
 import { notFound } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import { HistoryDetailPage } from '@/components/history/history-detail-page';
 import { paymentDetail } from '@/components/history/payment-detail';
 import { readSettings } from '@/lib/config';
@@ -10,7 +11,10 @@ import { RefundPanel } from '@/components/payments/refund-panel';
 import { listPaymentRefunds } from '@/lib/refunds/list-refunds';
 import { can } from '@/lib/auth/permissions';
 
-export const metadata = { title: 'Payment · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Payments');
+  return { title: t('detail.metaTitle') };
+}
 
 export default async function PaymentPage({ params }: { params: Promise<{ reference: string }> }) {
   const session = await requirePage('history:read');
@@ -25,5 +29,5 @@ export default async function PaymentPage({ params }: { params: Promise<{ refere
       canRefund={can(session.role, 'payments:refund')}
     />
   );
-  return <HistoryDetailPage detail={{ ...paymentDetail(data, readSettings().appUrl), actions: refunds }} />;
+  return <HistoryDetailPage detail={{ ...(await paymentDetail(data, readSettings().appUrl)), actions: refunds }} />;
 }

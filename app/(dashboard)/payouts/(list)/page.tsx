@@ -1,4 +1,4 @@
-import { PAYOUT_TYPE_LABELS } from '@/components/history/payout-labels';
+import { getTranslations } from 'next-intl/server';
 import { type HistoryListDescriptor, HistoryListPage } from '@/components/payouts-list/history-list-page';
 import { liveKeys, searchString, toPayoutItems } from '@/components/payouts-list/list-items';
 import { PayoutsList } from '@/components/payouts-list/payouts-list';
@@ -9,22 +9,25 @@ import { PAYOUT_FILTER_TYPES, PAYOUT_STATUSES } from '@/lib/dashboard/search-pay
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Payouts · Gift cards' };
-
-const PAYOUTS: HistoryListDescriptor = {
-  title: 'Payouts',
-  holds: 'Money sent from your cards',
-  path: '/payouts',
-  newLink: { href: '/payouts/new', label: 'Send payout' },
-  uploadLink: { href: '/payouts/upload', label: 'Upload CSV', permission: 'payouts:upload' },
-  types: PAYOUT_FILTER_TYPES.map((t) => ({ value: t, label: PAYOUT_TYPE_LABELS[t] })),
-  statuses: PAYOUT_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) })),
-  searchHint: 'Any part of a reference or account name, or a whole card or account number',
-};
+export async function generateMetadata() {
+  const t = await getTranslations('Payouts');
+  return { title: t('metaTitle') };
+}
 
 export default async function PayoutsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('history:read');
   const params = await searchParams;
+  const t = await getTranslations('Payouts');
+  const PAYOUTS: HistoryListDescriptor = {
+    title: t('title'),
+    holds: t('list.holds'),
+    path: '/payouts',
+    newLink: { href: '/payouts/new', label: t('list.send') },
+    uploadLink: { href: '/payouts/upload', label: t('list.upload'), permission: 'payouts:upload' },
+    types: PAYOUT_FILTER_TYPES.map((type) => ({ value: type, label: t(`types.${type}`) })),
+    statuses: PAYOUT_STATUSES.map((s) => ({ value: s, label: t(`filterStatuses.${s}`) })),
+    searchHint: t('list.searchHint'),
+  };
   const {
     value: { filters, view, page, totals, merchantNames },
     lagMs,

@@ -69,7 +69,7 @@ export function parseRangeParams(asked: ReportParams, timeZone: string, opts: { 
  * An Ethiopian month or fiscal year (`eth_month=2018-13`, `eth_year=2019`) read as the range of the
  * zone's days it covers, in place of from and to: every report and its export then read it as any other range.
  */
-export function withEthiopicPeriod(params: ReportParams, today: string): ReportParams {
+function withEthiopicPeriod(params: ReportParams, today: string): ReportParams {
   const period = ethiopicRange({ eth_month: one(params.eth_month), eth_year: one(params.eth_year) }, today);
   return period ? { ...params, ...period } : params;
 }

@@ -9,7 +9,13 @@ import type { ReportSelect } from './report-filters';
  * year (`eth_year`), in the business's zone, and "This month" is the current Ethiopian month; a reader of
  * the Gregorian calendar gets neither.
  */
-export async function ethiopicPeriodSelects(dates: DateSettings, path: string, now = new Date()): Promise<{ selects: ReportSelect[]; thisMonthHref?: string }> {
+export async function ethiopicPeriodSelects(
+  dates: DateSettings,
+  path: string,
+  /** The period the URL asked for, shown back as chosen. */
+  asked: { eth_month?: string; eth_year?: string } = {},
+  now = new Date(),
+): Promise<{ selects: ReportSelect[]; thisMonthHref?: string }> {
   if (dates.calendar !== 'ethiopic') return { selects: [] };
   const t = await getTranslations('Reports');
   const names = ethiopicMonthNames(dates.locale);
@@ -23,6 +29,7 @@ export async function ethiopicPeriodSelects(dates: DateSettings, path: string, n
         hint: t('ethiopianMonthHint'),
         all: t('pickPeriod'),
         options: months.map((m) => ({ value: m.value, label: `${names[m.month - 1]} ${m.year}` })),
+        value: asked.eth_month,
       },
       {
         name: 'eth_year',
@@ -30,6 +37,7 @@ export async function ethiopicPeriodSelects(dates: DateSettings, path: string, n
         hint: t('fiscalYearHint'),
         all: t('pickPeriod'),
         options: recentFiscalYears(now, dates.timeZone, 5).map((y) => ({ value: String(y), label: t('fiscalYearName', { year: String(y) }) })),
+        value: asked.eth_month ? undefined : asked.eth_year,
       },
     ],
   };

@@ -37,7 +37,7 @@ export function LiabilityFilters({
       method="get"
       action="/reports/liability"
       aria-label={t('options')}
-      className="mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-start"
+      className={`mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:items-start ${periods.length ? 'lg:grid-cols-3' : 'lg:grid-cols-[1fr_1fr_1fr_auto]'}`}
     >
       <ReportField id="liability-day" label={t('liability.day')} error={errors.day} hint={t('liability.dayHint')}>
         <input
@@ -81,7 +81,13 @@ export function LiabilityFilters({
       </ReportField>
       {periods.map((s) => (
         <ReportField key={s.name} id={`liability-${s.name}`} label={s.label} hint={t('liability.periodHint')}>
-          <select id={`liability-${s.name}`} name={s.name} defaultValue="" aria-describedby={`liability-${s.name}-note`} className={reportControl()}>
+          <select
+            id={`liability-${s.name}`}
+            name={s.name}
+            defaultValue={s.value ?? ''}
+            aria-describedby={`liability-${s.name}-note`}
+            className={reportControl()}
+          >
             <option value="">{s.all}</option>
             {s.options.map((o) => (
               <option key={o.value} value={o.value}>

@@ -67,7 +67,7 @@ export default async function LiabilityPage({ searchParams }: { searchParams: Pr
   const [t, tShell, dates] = await Promise.all([getTranslations('Reports'), getTranslations('Shell'), dateSettingsOf(session)]);
   // An Ethiopian month or fiscal year picked in the form is read as its last day; the exports keep ISO days.
   const { value, errors } = parseLiabilityParams(params, session.timeZone);
-  const periods = await ethiopicPeriodSelects(dates, '/reports/liability');
+  const periods = await ethiopicPeriodSelects(dates, '/reports/liability', { eth_month: first(params.eth_month), eth_year: first(params.eth_year) });
   const opts: LiabilityOptions = {
     businessId: session.businessId,
     mode: session.mode,

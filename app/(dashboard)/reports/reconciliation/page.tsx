@@ -33,7 +33,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   const [t, tShell, dates] = await Promise.all([getTranslations('Reports'), getTranslations('Shell'), dateSettingsOf(session)]);
   // An Ethiopian month or fiscal year picked in the form is read as its range of days; the export keeps ISO days.
   const { value, errors, today } = parseReconciliationParams(params, session.timeZone);
-  const periods = await ethiopicPeriodSelects(dates, '/reports/reconciliation');
+  const periods = await ethiopicPeriodSelects(dates, '/reports/reconciliation', { eth_month: first(params.eth_month), eth_year: first(params.eth_year) });
   const options = { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...value };
   const db = getDb();
   const config = session.mode === 'live' ? chapaConfig() : null;

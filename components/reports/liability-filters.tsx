@@ -37,7 +37,7 @@ export function LiabilityFilters({
       method="get"
       action="/reports/liability"
       aria-label={t('options')}
-      className={`mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:items-start ${periods.length ? 'lg:grid-cols-3' : 'lg:grid-cols-[1fr_1fr_1fr_auto]'}`}
+      className="mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-start"
     >
       <ReportField id="liability-day" label={t('liability.day')} error={errors.day} hint={t('liability.dayHint')}>
         <input

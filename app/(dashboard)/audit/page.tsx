@@ -8,7 +8,15 @@ import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
-import { AUDIT_ACTION_FAMILIES, AUDIT_ACTOR_TYPES, AUDIT_COUNT_CAP, countAuditLog, listAuditLog, parseAuditCursor } from '@/lib/dashboard/list-audit-log';
+import {
+  AUDIT_ACTION_FAMILIES,
+  AUDIT_ACTOR_TYPES,
+  AUDIT_COUNT_CAP,
+  countAuditLog,
+  listAuditLog,
+  parseAuditCursor,
+  type AuditActorType,
+} from '@/lib/dashboard/list-audit-log';
 
 export async function generateMetadata() {
   const t = await getTranslations('Audit');
@@ -31,7 +39,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const session = await requirePage('audit:read');
   const sp = await searchParams;
   const [t, tShell] = await Promise.all([getTranslations('Audit'), getTranslations('Shell')]);
-  const actor = AUDIT_ACTOR_TYPES.find((a) => a === sp.actor);
+  const actor: AuditActorType | undefined = AUDIT_ACTOR_TYPES.find((a) => a === sp.actor);
   const action = AUDIT_ACTION_FAMILIES.find((f) => f === sp.action);
   const {
     value: [log, count],

@@ -1,5 +1,6 @@
+import { useTranslations } from 'next-intl';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
-import { ReportField, reportControl } from './report-filters';
+import { ReportField, reportControl, type ReportSelect } from './report-filters';
 import { Button } from '@/components/ui/button';
 import { LinkButton } from '@/components/ui/link-button';
 
@@ -19,6 +20,7 @@ export function LiabilityFilters({
   errors,
   today,
   currencies,
+  periods = [],
 }: {
   values: LiabilityFilterValues;
   /** What the URL held, so a refused value is shown back as typed. */
@@ -26,15 +28,18 @@ export function LiabilityFilters({
   errors: Record<string, string>;
   today: string;
   currencies: readonly string[];
+  /** The Ethiopian month and fiscal year, for a reader of that calendar: the report is as of the period's last day. */
+  periods?: ReportSelect[];
 }) {
+  const t = useTranslations('Reports');
   return (
     <form
       method="get"
       action="/reports/liability"
-      aria-label="Report options"
+      aria-label={t('options')}
       className="mb-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto] lg:items-start"
     >
-      <ReportField id="liability-day" label="As of the end of" error={errors.day} hint="A day in your business’s time zone; today by default.">
+      <ReportField id="liability-day" label={t('liability.day')} error={errors.day} hint={t('liability.dayHint')}>
         <input
           id="liability-day"
           name="day"
@@ -46,7 +51,7 @@ export function LiabilityFilters({
           className={reportControl(errors.day)}
         />
       </ReportField>
-      <ReportField id="liability-dormant" label="Dormant after (days)" error={errors.dormant} hint="No movement for more than this many days.">
+      <ReportField id="liability-dormant" label={t('liability.dormant')} error={errors.dormant} hint={t('liability.dormantHint')}>
         <input
           id="liability-dormant"
           name="dormant"
@@ -57,7 +62,7 @@ export function LiabilityFilters({
           className={reportControl(errors.dormant)}
         />
       </ReportField>
-      <ReportField id="liability-currency" label="Dormant list currency" error={errors.currency} hint="The dormant list and its export.">
+      <ReportField id="liability-currency" label={t('liability.currency')} error={errors.currency} hint={t('liability.currencyHint')}>
         <select
           id="liability-currency"
           name="currency"
@@ -66,7 +71,7 @@ export function LiabilityFilters({
           aria-describedby="liability-currency-note"
           className={reportControl(errors.currency)}
         >
-          <option value="">All currencies</option>
+          <option value="">{t('liability.allCurrencies')}</option>
           {currencies.map((c) => (
             <option key={c} value={c}>
               {c}
@@ -74,15 +79,33 @@ export function LiabilityFilters({
           ))}
         </select>
       </ReportField>
+      {periods.map((s) => (
+        <ReportField key={s.name} id={`liability-${s.name}`} label={s.label} hint={t('liability.periodHint')}>
+          <select
+            id={`liability-${s.name}`}
+            name={s.name}
+            defaultValue={s.value ?? ''}
+            aria-describedby={`liability-${s.name}-note`}
+            className={reportControl()}
+          >
+            <option value="">{s.all}</option>
+            {s.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </ReportField>
+      ))}
       <div className="flex gap-2 sm:col-span-2 lg:col-span-1 lg:mt-6">
         <Button type="submit" className="flex-1">
-          Show
+          {t('show')}
         </Button>
         <LinkButton href="/reports/liability" variant="secondary" size="md">
-          Today
+          {t('liability.today')}
         </LinkButton>
       </div>
-      <TimeZoneNote id="liability-zone" lead="Days are calendar days in" className="sm:col-span-2 lg:col-span-4" />
+      <TimeZoneNote id="liability-zone" lead={t('daysIn')} className="sm:col-span-2 lg:col-span-4" />
     </form>
   );
 }

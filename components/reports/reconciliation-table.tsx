@@ -1,13 +1,6 @@
+import { useTranslations } from 'next-intl';
 import { groupedUnitsText } from '@/lib/money-text';
-import { FIGURES, type FigureGroup, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
-
-const GROUP_LABELS: Record<FigureGroup, string> = {
-  in: 'Money in',
-  out: 'Money out',
-  reversals: 'Reversals',
-  fees: 'Fees',
-  ledger: 'Ledger',
-};
+import { FIGURES, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
 
 const shown = FIGURES.filter((f) => f.onPage);
 const groups = (['in', 'out', 'reversals', 'fees', 'ledger'] as const).map((g) => ({ group: g, figures: shown.filter((f) => f.group === g) }));
@@ -21,10 +14,11 @@ export const dayLabel = (day: string) => dayFormat.format(new Date(`${day}T00:00
 export const problemsAnchor = (d: { day: string; currency: string }) => `problems-${d.day}-${d.currency}`;
 
 function Status({ day }: { day: ReconciliationDay }) {
+  const t = useTranslations('Reports.reconciliation');
   if (day.reconciles) {
     return (
       <span className="inline-flex items-center gap-1 font-medium text-emerald-800">
-        <span aria-hidden="true">✓</span> Reconciles
+        <span aria-hidden="true">✓</span> {t('reconciles')}
       </span>
     );
   }
@@ -33,7 +27,7 @@ function Status({ day }: { day: ReconciliationDay }) {
       href={`#${problemsAnchor(day)}`}
       className="inline-flex items-center gap-1 font-semibold text-red-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
     >
-      <span aria-hidden="true">✗</span> Does not reconcile ({day.problemCount})
+      <span aria-hidden="true">✗</span> {t('doesNotReconcile', { count: day.problemCount })}
     </a>
   );
 }
@@ -49,11 +43,15 @@ export function ReconciliationTable({
   currency,
   days,
   totals,
+  dayText = dayLabel,
 }: {
   currency: string;
   days: ReconciliationDay[];
   totals: { figures: Figures; transactions: number; reconciles: boolean };
+  /** A day as the reader writes it; English Gregorian by default ("Mon 7 Dec"). */
+  dayText?: (day: string) => string;
 }) {
+  const t = useTranslations('Reports.reconciliation');
   const trial = (f: Figures) => f.credits - f.debits;
   const rowsAgree = (d: ReconciliationDay) => d.checks.every((c) => c.ledger === c.rows && c.ledgerFee === c.rowsFee);
   return (
@@ -65,19 +63,17 @@ export function ReconciliationTable({
         className="overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline-3 focus-visible:outline-emerald-700"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways must take focus, so a keyboard can scroll it.
         tabIndex={0}
-        aria-label={`${currency} days (scrolls sideways)`}
+        aria-label={t('tableLabel', { currency })}
       >
         <table className="min-w-full text-sm" data-testid={`recon-table-${currency}`}>
-          <caption className="sr-only">
-            {currency}: money in, money out, reversals, fees and the ledger checks per day, amounts in {currency}
-          </caption>
+          <caption className="sr-only">{t('caption', { currency })}</caption>
           <thead className="bg-slate-50 text-slate-700">
             <tr>
               <th scope="col" rowSpan={2} className="sticky left-0 bg-slate-50 px-3 py-2 text-left font-medium">
-                Day
+                {t('day')}
               </th>
               <th scope="col" rowSpan={2} className="px-3 py-2 text-left font-medium">
-                Status
+                {t('status')}
               </th>
               {groups.map((g) => (
                 <th
@@ -86,7 +82,7 @@ export function ReconciliationTable({
                   colSpan={g.figures.length + (g.group === 'ledger' ? 2 : 0)}
                   className="border-l border-slate-200 px-3 py-1 text-center font-semibold"
                 >
-                  {GROUP_LABELS[g.group]}
+                  {t(`groups.${g.group}`)}
                 </th>
               ))}
             </tr>
@@ -94,15 +90,15 @@ export function ReconciliationTable({
               {groups.flatMap((g) =>
                 g.figures.map((f, i) => (
                   <th key={f.key} scope="col" className={`whitespace-nowrap px-3 py-2 text-right font-medium ${i === 0 ? 'border-l border-slate-200' : ''}`}>
-                    {f.label}
+                    {t(`figures.${f.key}`)}
                   </th>
                 )),
               )}
               <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
-                Trial balance
+                {t('trialBalance')}
               </th>
               <th scope="col" className="whitespace-nowrap px-3 py-2 text-left font-medium">
-                Rows agree
+                {t('rowsAgree')}
               </th>
             </tr>
           </thead>
@@ -110,7 +106,7 @@ export function ReconciliationTable({
             {days.map((d) => (
               <tr key={d.day} className={d.reconciles ? '' : 'bg-red-50'} data-testid={`recon-day-${d.day}-${d.currency}`} data-reconciles={d.reconciles}>
                 <th scope="row" className={`sticky left-0 whitespace-nowrap px-3 py-2 text-left font-medium ${d.reconciles ? 'bg-white' : 'bg-red-50'}`}>
-                  <time dateTime={d.day}>{dayLabel(d.day)}</time>
+                  <time dateTime={d.day}>{dayText(d.day)}</time>
                 </th>
                 <td className="whitespace-nowrap px-3 py-2" data-testid="status">
                   <Status day={d} />
@@ -126,20 +122,20 @@ export function ReconciliationTable({
                   {trial(d.figures) === 0 ? (
                     <span className="text-emerald-800">0.00</span>
                   ) : (
-                    <span className="font-semibold text-red-800">{groupedUnitsText(trial(d.figures))} off</span>
+                    <span className="font-semibold text-red-800">{t('off', { amount: groupedUnitsText(trial(d.figures)) })}</span>
                   )}
                 </td>
-                <td className="whitespace-nowrap px-3 py-2">{rowsAgree(d) ? 'Yes' : <span className="font-semibold text-red-800">No</span>}</td>
+                <td className="whitespace-nowrap px-3 py-2">{rowsAgree(d) ? t('yes') : <span className="font-semibold text-red-800">{t('no')}</span>}</td>
               </tr>
             ))}
           </tbody>
           <tfoot className="border-t-2 border-slate-200 bg-slate-50 font-semibold">
             <tr data-testid={`recon-total-${currency}`}>
               <th scope="row" className="sticky left-0 bg-slate-50 px-3 py-2 text-left">
-                Total
+                {t('total')}
               </th>
               <td className="whitespace-nowrap px-3 py-2">
-                {totals.reconciles ? 'Every day reconciles' : <span className="text-red-800">Not every day reconciles</span>}
+                {totals.reconciles ? t('totalReconciles') : <span className="text-red-800">{t('totalBroken')}</span>}
               </td>
               {groups.flatMap((g) =>
                 g.figures.map((f, i) => (

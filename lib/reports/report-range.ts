@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { ethiopicRange } from '../i18n/ethiopic-range';
 import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../time-zone';
 import type { FieldErrors } from '../errors';
 import { CURRENCIES, type Currency } from '../validation';
@@ -37,9 +38,10 @@ interface RangeParams {
  * come back as messages keyed by field with the defaults in their place, so a
  * page can say what was wrong and still show.
  */
-export function parseRangeParams(params: ReportParams, timeZone: string, opts: { now?: Date; maxDays?: number } = {}) {
+export function parseRangeParams(asked: ReportParams, timeZone: string, opts: { now?: Date; maxDays?: number } = {}) {
   const errors: FieldErrors = {};
   const today = dayIn(timeZone, opts.now ?? new Date());
+  const params = withEthiopicPeriod(asked, today);
   const read = (name: 'from' | 'to', fallback: string) => {
     const raw = one(params[name]);
     if (!raw) return fallback;
@@ -61,6 +63,15 @@ export function parseRangeParams(params: ReportParams, timeZone: string, opts: {
     if (errors.to) to = today;
   }
   return { value: { from, to } as RangeParams, errors, today };
+}
+
+/**
+ * An Ethiopian month or fiscal year (`eth_month=2018-13`, `eth_year=2019`) read as the range of the
+ * zone's days it covers, in place of from and to: every report and its export then read it as any other range.
+ */
+function withEthiopicPeriod(params: ReportParams, today: string): ReportParams {
+  const period = ethiopicRange({ eth_month: one(params.eth_month), eth_year: one(params.eth_year) }, today);
+  return period ? { ...params, ...period } : params;
 }
 
 /** An optional currency from the URL; an unknown one is named as an error. */

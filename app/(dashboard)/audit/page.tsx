@@ -1,3 +1,4 @@
+import { getTranslations } from 'next-intl/server';
 import { AUDIT_FAMILY_WORDS } from '@/components/audit/audit-sentence';
 import { AuditTable } from '@/components/audit/audit-table';
 import { Button } from '@/components/ui/button';
@@ -17,15 +18,12 @@ import {
   type AuditActorType,
 } from '@/lib/dashboard/list-audit-log';
 
-export const metadata = { title: 'Audit log · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Audit');
+  return { title: t('metaTitle') };
+}
 
 const PAGE_SIZE = 25;
-const ACTOR_LABELS: Record<AuditActorType, string> = {
-  user: 'Dashboard users',
-  api_key: 'API keys',
-  admin: 'Back office',
-  system: 'Automatic (the service itself)',
-};
 const control =
   'mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700';
 
@@ -40,7 +38,8 @@ function query(filters: { actor?: string; action?: string }, cursor: Record<stri
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requirePage('audit:read');
   const sp = await searchParams;
-  const actor = AUDIT_ACTOR_TYPES.find((t) => t === sp.actor);
+  const [t, tShell] = await Promise.all([getTranslations('Audit'), getTranslations('Shell')]);
+  const actor: AuditActorType | undefined = AUDIT_ACTOR_TYPES.find((a) => a === sp.actor);
   const action = AUDIT_ACTION_FAMILIES.find((f) => f === sp.action);
   const {
     value: [log, count],
@@ -59,16 +58,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       countAuditLog(db, { businessId: session.businessId, mode: session.mode, actorType: actor, action }),
     ]),
   );
-  const counted = `${count > AUDIT_COUNT_CAP ? `More than ${AUDIT_COUNT_CAP.toLocaleString('en')}` : count.toLocaleString('en')} ${count === 1 ? 'entry' : 'entries'}${actor || action ? ' match these filters' : ''}.`;
+  const counted =
+    count > AUDIT_COUNT_CAP
+      ? t(`counted.${actor || action ? 'overFiltered' : 'over'}`, { cap: AUDIT_COUNT_CAP })
+      : t(`counted.${actor || action ? 'filtered' : 'all'}`, { count });
   const filters = { actor, action };
   return (
     <>
       <PageHeader
-        title="Audit log"
-        description={`Who did what in ${session.mode} mode, from the dashboard, the API and the back office; team changes in both modes.`}
+        title={t('title')}
+        description={t('intro', { mode: tShell(`modes.${session.mode}`) })}
         actions={
           <LinkButton href={query(filters, {}).replace('/audit', '/audit/export')} variant="secondary" download>
-            Export CSV
+            {t('exportCsv')}
           </LinkButton>
         }
       />
@@ -80,23 +82,23 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       >
         <div>
           <label htmlFor="audit-actor" className="block text-sm font-medium text-slate-800">
-            Actor
+            {t('actor')}
           </label>
           <select id="audit-actor" name="actor" defaultValue={actor ?? ''} className={control}>
-            <option value="">Everyone</option>
-            {AUDIT_ACTOR_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {ACTOR_LABELS[t]}
+            <option value="">{t('everyone')}</option>
+            {AUDIT_ACTOR_TYPES.map((a) => (
+              <option key={a} value={a}>
+                {t(`actors.${a}`)}
               </option>
             ))}
           </select>
         </div>
         <div>
           <label htmlFor="audit-action" className="block text-sm font-medium text-slate-800">
-            Action
+            {t('action')}
           </label>
           <select id="audit-action" name="action" defaultValue={action ?? ''} className={control}>
-            <option value="">Everything</option>
+            <option value="">{t('everything')}</option>
             {AUDIT_ACTION_FAMILIES.map((f) => (
               <option key={f} value={f}>
                 {AUDIT_FAMILY_WORDS[f]}
@@ -106,19 +108,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </div>
         <div className="flex gap-2">
           <Button type="submit" className="flex-1">
-            Filter
+            {t('filter')}
           </Button>
           {(actor || action) && (
             <LinkButton href="/audit" variant="secondary">
-              Clear
+              {t('clear')}
             </LinkButton>
           )}
         </div>
       </form>
       {log.items.length === 0 ? (
-        <EmptyState title={actor || action ? 'Nothing matches these filters' : 'Nothing recorded yet'}>
-          Changes made from the dashboard or with your API keys appear here.
-        </EmptyState>
+        <EmptyState title={actor || action ? t('emptyFiltered') : t('emptyTitle')}>{t('empty')}</EmptyState>
       ) : (
         <>
           <p className="mb-2 text-sm font-medium text-slate-800" data-testid="audit-count">
@@ -128,9 +128,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </>
       )}
       <Pager
-        label="Audit log pages"
-        prev={log.newer ? { href: query(filters, { after: log.newer }), label: 'Newer' } : null}
-        next={log.older ? { href: query(filters, { before: log.older }), label: 'Older' } : null}
+        label={t('pages')}
+        prev={log.newer ? { href: query(filters, { after: log.newer }), label: t('newer') } : null}
+        next={log.older ? { href: query(filters, { before: log.older }), label: t('older') } : null}
       />
     </>
   );

@@ -1,3 +1,4 @@
+import { getTranslations } from 'next-intl/server';
 import { liveKeys } from '@/components/payouts-list/list-items';
 import { Prefetched } from '@/components/providers/prefetched';
 import { ApiKeysPanel } from '@/components/developers/api-keys-panel';
@@ -12,7 +13,10 @@ import { zoneLabel } from '@/lib/time-zone';
 import { getDb } from '@/lib/db/client';
 import { listApiKeys } from '@/lib/keys/list-api-keys';
 
-export const metadata = { title: 'Developers · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Developers');
+  return { title: t('metaTitle') };
+}
 
 const PAGE_SIZE = 20;
 
@@ -21,6 +25,7 @@ export default async function DevelopersPage({ searchParams }: { searchParams: P
   const raw = Number((await searchParams).page ?? 1);
   const page = Number.isSafeInteger(raw) && raw >= 1 && raw <= 500 ? raw : 1;
   const db = getDb();
+  const [t, tShell] = await Promise.all([getTranslations('Developers'), getTranslations('Shell')]);
   const [keys, endpoint, log] = await Promise.all([
     listApiKeys(db, session.businessId, session.mode),
     getWebhookEndpoint(db, session.businessId, session.mode),
@@ -28,25 +33,23 @@ export default async function DevelopersPage({ searchParams }: { searchParams: P
   ]);
   return (
     <>
-      <PageHeader title="Developers" description={`API keys, webhook endpoint and deliveries of ${session.mode} mode.`} />
+      <PageHeader title={t('title')} description={t('intro', { mode: tShell(`modes.${session.mode}`) })} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <Panel title="API keys">
+        <Panel title={t('apiKeys')}>
           <ApiKeysPanel keys={keys} mode={session.mode} />
         </Panel>
-        <Panel title="Webhook endpoint">
+        <Panel title={t('webhookEndpoint')}>
           <WebhookEndpointPanel endpoint={endpoint} mode={session.mode} />
         </Panel>
       </div>
       <div className="mt-4 space-y-4">
-        <Panel title="Delivery log">
+        <Panel title={t('deliveryLog')}>
           <Prefetched entries={[[liveKeys.deliveryLog(page), log]]}>
             <LiveDeliveryLog page={page} hasEndpoint={!!endpoint} />
           </Prefetched>
         </Panel>
-        <Panel title="Replay failed events">
-          <p className="mb-3 text-sm text-slate-600">
-            Sends again every delivery that failed for good among the events created in the period, in {zoneLabel(session.timeZone)}.
-          </p>
+        <Panel title={t('replayFailed')}>
+          <p className="mb-3 text-sm text-slate-600">{t('replayIntro', { zone: zoneLabel(session.timeZone) })}</p>
           <ReplayFailedForm timeZone={session.timeZone} />
         </Panel>
       </div>

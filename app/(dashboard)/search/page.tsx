@@ -1,3 +1,4 @@
+import { getTranslations } from 'next-intl/server';
 import { SearchResultsView, searchHelp } from '@/components/search/search-results';
 import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Button } from '@/components/ui/button';
@@ -9,7 +10,10 @@ import { MAX_SEARCH_LENGTH, searchEverything, type SearchResults } from '@/lib/s
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Search · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Search');
+  return { title: t('metaTitle') };
+}
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -17,6 +21,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('cards:read');
   const q = (one((await searchParams).q) ?? '').trim();
+  const [t, tShell] = await Promise.all([getTranslations('Search'), getTranslations('Shell')]);
   let results: SearchResults | null = null;
   let problem: string | null = null;
   let lagMs = 0;
@@ -33,8 +38,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader
-        title="Search"
-        description={`In ${session.mode} mode. ${searchHelp({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move'), references: can(session.role, 'cards:read') })}`}
+        title={t('title')}
+        description={`${t('inMode', { mode: tShell(`modes.${session.mode}`) })} ${searchHelp({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move'), references: can(session.role, 'cards:read') })}`}
       />
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers staff use; role="search" on the form is the equivalent */}
       <form
@@ -45,7 +50,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       >
         <div>
           <label htmlFor="search-q" className="block text-sm font-medium text-slate-800">
-            Search for
+            {t('searchFor')}
           </label>
           <input
             id="search-q"
@@ -57,7 +62,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           />
         </div>
         <Button type="submit" className="sm:w-auto">
-          Search
+          {t('submit')}
         </Button>
       </form>
       <DataAgeNote lagMs={lagMs} />

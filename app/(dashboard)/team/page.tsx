@@ -1,3 +1,4 @@
+import { getTranslations } from 'next-intl/server';
 import { getCountries } from 'libphonenumber-js';
 import { BusinessSettingsForm } from '@/components/team/business-settings-form';
 import { InviteForm } from '@/components/team/invite-form';
@@ -13,14 +14,12 @@ import { requirePage } from '@/server/session';
 import { getDb } from '@/lib/db/client';
 import { zoneLabel } from '@/lib/time-zone';
 
-export const metadata = { title: 'Team · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Team');
+  return { title: t('metaTitle') };
+}
 
-const ROLE_HELP: [string, string][] = [
-  ['owner', 'everything, including the team and API keys'],
-  ['operator', 'cards, top-ups and payouts'],
-  ['finance', 'reads everything and exports; moves no money'],
-  ['support', 'finds, disables and enables cards'],
-];
+const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
 
 function timeZoneChoices() {
   const zones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -37,6 +36,7 @@ function countryChoices() {
 export default async function TeamPage() {
   const session = await requirePage('team');
   const db = getDb();
+  const [t, tShell] = await Promise.all([getTranslations('Team'), getTranslations('Shell')]);
   const [members, invitations, required] = await Promise.all([
     listUsers(db, session.businessId),
     listPendingInvitations(db, session.businessId),
@@ -44,37 +44,34 @@ export default async function TeamPage() {
   ]);
   return (
     <>
-      <PageHeader
-        title="Team"
-        description="Who can sign in to this business's dashboard, in both modes. Teammates join by an invitation link and choose their own password."
-      />
+      <PageHeader title={t('title')} description={t('intro')} />
       <div className="grid gap-4 lg:grid-cols-[3fr_2fr]">
-        <Panel title={`Users (${members.length})`}>
+        <Panel title={t('users', { count: members.length })}>
           <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="team-list">
             {members.map((m) => (
               <TeamMemberRow key={`${m.id}-${m.role}`} member={m} isSelf={m.id === session.userId} />
             ))}
           </ul>
           <dl className="mt-4 grid gap-1 text-sm text-slate-700">
-            {ROLE_HELP.map(([role, help]) => (
+            {ROLES.map((role) => (
               <div key={role} className="flex gap-2">
-                <dt className="w-20 shrink-0 font-medium capitalize text-slate-900">{role}</dt>
-                <dd>{help}</dd>
+                <dt className="w-20 shrink-0 font-medium capitalize text-slate-900">{tShell(`roles.${role}`)}</dt>
+                <dd>{t(`roleHelp.${role}`)}</dd>
               </div>
             ))}
           </dl>
         </Panel>
         <div className="space-y-4">
-          <Panel title="Invite by email">
+          <Panel title={t('invite')}>
             <InviteForm mailOn={mailConfigured()} />
           </Panel>
-          <Panel title={`Pending invitations (${invitations.length})`}>
+          <Panel title={t('pending', { count: invitations.length })}>
             <PendingInvitations items={invitations} />
           </Panel>
-          <Panel title="Two-factor sign-in">
+          <Panel title={t('twoFactor')}>
             <TwoFactorRequirementForm required={required} withoutTwoFactor={members.filter((m) => !m.twoFactor).length} />
           </Panel>
-          <Panel title="Business settings">
+          <Panel title={t('businessSettings')}>
             <BusinessSettingsForm timeZone={session.timeZone} country={session.country} timeZones={timeZoneChoices()} countries={countryChoices()} />
           </Panel>
         </div>

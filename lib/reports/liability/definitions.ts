@@ -1,6 +1,7 @@
 import { dayIn, isCalendarDay, nextDay, zonedDayStart } from '../../time-zone';
 import { ServiceError, type FieldErrors } from '../../errors';
 import { CURRENCIES, type Currency, type Mode } from '../../validation';
+import { ethiopicRange } from '../../i18n/ethiopic-range';
 import { one } from '../report-range';
 
 /** The liability reports' terms: age buckets, the as-of day, the dormant list's shape, and the choices a URL may make. */
@@ -122,7 +123,9 @@ export function parseLiabilityParams(params: Params, timeZone: string, now = new
   const errors: FieldErrors = {};
   const today = dayIn(timeZone, now);
   let day = today;
-  const rawDay = one(params.day);
+  // An Ethiopian month or fiscal year is read as its last day (today at most).
+  const period = ethiopicRange({ eth_month: one(params.eth_month), eth_year: one(params.eth_year) }, today);
+  const rawDay = period?.to ?? one(params.day);
   if (rawDay) {
     if (!isCalendarDay(rawDay)) {
       errors.day = 'Enter the day as YYYY-MM-DD, for example 2026-10-31.';

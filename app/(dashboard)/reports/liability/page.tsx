@@ -1,4 +1,6 @@
+import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
+import { ethiopicPeriodSelects } from '@/components/reports/ethiopic-periods';
 import { LiabilityBreakage } from '@/components/reports/liability-breakage';
 import { LiabilityDormant } from '@/components/reports/liability-dormant';
 import { LiabilityFilters } from '@/components/reports/liability-filters';
@@ -12,16 +14,19 @@ import { breakageEstimates, recognisedBreakage, windowStartDay } from '@/lib/rep
 import { parseLiabilityParams, type LiabilityOptions, type LiabilityReport } from '@/lib/reports/liability/definitions';
 import { dormantCards, liabilityReport } from '@/lib/reports/liability/query';
 import { CURRENCIES } from '@/lib/validation';
+import { formatCalendarDay, formatDay as formatDayIn } from '@/lib/i18n/date-text';
+import { dateSettingsOf } from '@/server/date-settings';
 import { pageRead } from '@/server/read-your-writes';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Liability and breakage · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Reports');
+  return { title: t('liability.metaTitle') };
+}
 
 const PAGE_SIZE = 25;
 type Params = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
-const dayLabelOf = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 function query(values: Record<string, string | number | undefined>) {
   const params = new URLSearchParams(Object.entries(values).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])));
@@ -34,11 +39,13 @@ async function Breakage({
   report,
   dayLabel,
   formatDay,
+  dayLabelOf,
 }: {
   opts: LiabilityOptions;
   report: LiabilityReport;
   dayLabel: string;
   formatDay: (at: Date) => string;
+  dayLabelOf: (day: string) => string;
 }) {
   const {
     value: [estimates, recognised],
@@ -57,7 +64,10 @@ async function Breakage({
 export default async function LiabilityPage({ searchParams }: { searchParams: Promise<Params> }) {
   const session = await requirePage('reports:read');
   const params = await searchParams;
+  const [t, tShell, dates] = await Promise.all([getTranslations('Reports'), getTranslations('Shell'), dateSettingsOf(session)]);
+  // An Ethiopian month or fiscal year picked in the form is read as its last day; the exports keep ISO days.
   const { value, errors } = parseLiabilityParams(params, session.timeZone);
+  const periods = await ethiopicPeriodSelects(dates, '/reports/liability', { eth_month: first(params.eth_month), eth_year: first(params.eth_year) });
   const opts: LiabilityOptions = {
     businessId: session.businessId,
     mode: session.mode,
@@ -74,22 +84,22 @@ export default async function LiabilityPage({ searchParams }: { searchParams: Pr
       dormantCards(db, { ...opts, currency: value.currency, after: value.after, before: value.before, limit: PAGE_SIZE }),
     ]),
   );
+  const dayLabelOf = (day: string) => formatCalendarDay(day, dates);
   const dayLabel = dayLabelOf(value.day);
-  const zoneDay = new Intl.DateTimeFormat('en-GB', { timeZone: session.timeZone, day: 'numeric', month: 'short', year: 'numeric' });
-  const formatDay = (at: Date) => zoneDay.format(at);
+  const formatDay = (at: Date) => formatDayIn(at, dates);
   const shared = { day: value.day, dormant: value.dormantDays };
   return (
     <>
       <PageHeader
-        title="Liability and breakage"
-        description={`What your business owes card holders in ${session.mode} mode: the balances on its cards at the end of a day, recomputed from the ledger, aged by each card’s last movement, with an estimate of the part that will never be spent.`}
+        title={t('liability.title')}
+        description={t('liability.intro', { mode: tShell(`modes.${session.mode}`) })}
         actions={
           <>
             <LinkButton href={`/reports/liability/export/aged${query(shared)}`} variant="secondary" download>
-              Export aged summary
+              {t('liability.exportAged')}
             </LinkButton>
             <LinkButton href={`/reports/liability/export/dormant${query({ ...shared, currency: value.currency })}`} variant="secondary" download>
-              Export dormant cards
+              {t('liability.exportDormant')}
             </LinkButton>
           </>
         }
@@ -101,38 +111,42 @@ export default async function LiabilityPage({ searchParams }: { searchParams: Pr
         errors={errors}
         today={dayIn(session.timeZone, new Date())}
         currencies={CURRENCIES}
+        periods={periods.selects}
       />
       {Object.keys(errors).length > 0 && (
         <div className="mb-4">
           <Notice tone="error" testId="liability-errors">
-            Some options could not be used (see above): the report below uses the defaults in their place.
+            {t('someOptionsRefused')}
           </Notice>
         </div>
       )}
       <p className="mb-4 text-sm text-slate-700" data-testid="as-of">
-        At the end of <strong>{dayLabel}</strong> in {zoneLabel(session.timeZone, report.asOf.end)}
-        {report.isToday ? ' (today: every movement so far)' : ''}. A card’s balance is the balance after its last ledger movement before then; a cancelled card
-        counts until its balance was moved to the business account.
+        {t.rich(`liability.asOf.${report.isToday ? 'today' : 'past'}`, {
+          day: dayLabel,
+          zone: zoneLabel(session.timeZone, report.asOf.end),
+          strong: (chunks) => <strong>{chunks}</strong>,
+        })}
       </p>
       <LiabilitySummary report={report} dayLabel={dayLabel} />
       <div className="mt-6">
         <Suspense
           fallback={
             <p className="rounded-xl bg-white p-4 text-sm text-slate-600 shadow-sm ring-1 ring-slate-200" role="status">
-              Working out the breakage estimate…
+              {t('liability.workingOut')}
             </p>
           }
         >
-          <Breakage opts={opts} report={report} dayLabel={dayLabel} formatDay={formatDay} />
+          <Breakage opts={opts} report={report} dayLabel={dayLabel} formatDay={formatDay} dayLabelOf={dayLabelOf} />
         </Suspense>
       </div>
       <section aria-labelledby="dormant-title" className="mt-6">
         <h2 id="dormant-title" className="text-lg font-semibold text-slate-900">
-          Dormant cards
+          {t('liability.dormantTitle')}
         </h2>
         <p className="mb-3 mt-1 text-sm text-slate-600">
-          Cards holding a balance with no movement for more than {value.dormantDays} days at the end of {dayLabel}
-          {value.currency ? `, in ${value.currency}` : ''}, largest balance first.
+          {value.currency
+            ? t('liability.dormantIntroIn', { days: value.dormantDays, day: dayLabel, currency: value.currency })
+            : t('liability.dormantIntro', { days: value.dormantDays, day: dayLabel })}
         </p>
         <LiabilityDormant
           page={dormant}

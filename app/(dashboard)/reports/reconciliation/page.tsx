@@ -1,11 +1,13 @@
 import { reportQuery, ReportFilters } from '@/components/reports/report-filters';
 import { ReconciliationDefinitions } from '@/components/reports/reconciliation-definitions';
 import { ReconciliationProblems } from '@/components/reports/reconciliation-problems';
-import { ReconciliationTable } from '@/components/reports/reconciliation-table';
+import { dayLabel, ReconciliationTable } from '@/components/reports/reconciliation-table';
+import { formatCalendarDay } from '@/lib/i18n/date-text';
 import { ChapaBalances, ProviderReconciliationSection } from '@/components/reports/provider-reconciliation';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { LinkButton } from '@/components/ui/link-button';
+import { getTranslations } from 'next-intl/server';
 import { getDb } from '@/lib/db/client';
 import { chapaBalancesFor } from '@/lib/rails/chapa/chapa-balances';
 import { chapaConfig } from '@/lib/rails/chapa/config';
@@ -13,9 +15,14 @@ import { providerReconciliation } from '@/lib/reports/provider-reconciliation';
 import { MAX_RECONCILIATION_DAYS, parseReconciliationParams } from '@/lib/reports/reconciliation/definitions';
 import { reconciliationReport } from '@/lib/reports/reconciliation/report';
 import { CURRENCIES } from '@/lib/validation';
+import { dateSettingsOf } from '@/server/date-settings';
 import { requirePage } from '@/server/session';
+import { ethiopicPeriodSelects } from '@/components/reports/ethiopic-periods';
 
-export const metadata = { title: 'Daily reconciliation · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('Reports');
+  return { title: t('reconciliation.metaTitle') };
+}
 
 type Params = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -23,7 +30,10 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export default async function ReconciliationPage({ searchParams }: { searchParams: Promise<Params> }) {
   const session = await requirePage('reports:read');
   const params = await searchParams;
+  const [t, tShell, dates] = await Promise.all([getTranslations('Reports'), getTranslations('Shell'), dateSettingsOf(session)]);
+  // An Ethiopian month or fiscal year picked in the form is read as its range of days; the export keeps ISO days.
   const { value, errors, today } = parseReconciliationParams(params, session.timeZone);
+  const periods = await ethiopicPeriodSelects(dates, '/reports/reconciliation', { eth_month: first(params.eth_month), eth_year: first(params.eth_year) });
   const options = { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...value };
   const db = getDb();
   const config = session.mode === 'live' ? chapaConfig() : null;
@@ -33,18 +43,19 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
     chapaBalancesFor(db, config, session.businessId),
   ]);
   const broken = report.days.filter((d) => !d.reconciles);
+  const dayText = dates.calendar === 'gregorian' && dates.locale === 'en' ? dayLabel : (day: string) => formatCalendarDay(day, dates);
   return (
     <>
       <PageHeader
-        title="Daily reconciliation"
-        description={`Per day and currency in ${session.mode} mode: the money that came in and went out by type, reversals and fees, from the ledger, checked three ways: every transaction balances, every balance follows from the movements before it, and the ledger agrees with your payouts and payments.`}
+        title={t('reconciliation.title')}
+        description={t('reconciliation.intro', { mode: tShell(`modes.${session.mode}`) })}
         actions={
           <LinkButton
             href={`/reports/reconciliation/export${reportQuery({ from: value.from, to: value.to, currency: value.currency })}`}
             variant="secondary"
             download
           >
-            Export CSV
+            {t('exportCsv')}
           </LinkButton>
         }
       />
@@ -56,48 +67,48 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         raw={{ from: first(params.from), to: first(params.to) }}
         errors={errors}
         today={today}
+        thisMonthHref={periods.thisMonthHref}
         selects={[
           {
             name: 'currency',
-            label: 'Currency',
-            hint: `Up to ${MAX_RECONCILIATION_DAYS} days at a time.`,
-            all: 'Every currency',
+            label: t('currency'),
+            hint: t('reconciliation.currencyHint', { days: MAX_RECONCILIATION_DAYS }),
+            all: t('everyCurrency'),
             options: CURRENCIES.map((c) => ({ value: c, label: c })),
             value: value.currency,
           },
+          ...periods.selects,
         ]}
       />
       {Object.keys(errors).length > 0 && (
         <div className="mb-4">
           <Notice tone="error" testId="recon-errors">
-            Some options could not be used (see above): the report below uses the defaults in their place.
+            {t('someOptionsRefused')}
           </Notice>
         </div>
       )}
       {report.days.length === 0 ? (
         <div className="mb-8">
-          <EmptyState title="Nothing moved on these days">
-            Days with no ledger transaction and no payout or payment are left out; there is nothing to reconcile.
-          </EmptyState>
+          <EmptyState title={t('reconciliation.emptyTitle')}>{t('reconciliation.empty')}</EmptyState>
         </div>
       ) : (
         <>
           <div className="mb-6" data-testid="recon-verdict">
             {broken.length === 0 ? (
-              <Notice tone="success">
-                Every day reconciles: {report.days.length} {report.days.length === 1 ? 'day and currency' : 'days and currencies'} with movements, each balanced
-                and agreeing with your payouts and payments.
-              </Notice>
+              <Notice tone="success">{t('reconciliation.allReconcile', { count: report.days.length })}</Notice>
             ) : (
-              <Notice tone="error">
-                {broken.length} of {report.days.length} {report.days.length === 1 ? 'day' : 'days'} do not reconcile. They are marked below, and the
-                transactions that break them are listed under the tables.
-              </Notice>
+              <Notice tone="error">{t('reconciliation.someBroken', { broken: broken.length, count: report.days.length })}</Notice>
             )}
           </div>
-          <p className="mb-4 text-sm text-slate-700">Days with no movement are left out. Amounts are in the currency named above each table.</p>
-          {report.totals.map((t) => (
-            <ReconciliationTable key={t.currency} currency={t.currency} days={report.days.filter((d) => d.currency === t.currency)} totals={t} />
+          <p className="mb-4 text-sm text-slate-700">{t('reconciliation.tablesNote')}</p>
+          {report.totals.map((total) => (
+            <ReconciliationTable
+              key={total.currency}
+              currency={total.currency}
+              days={report.days.filter((d) => d.currency === total.currency)}
+              totals={total}
+              dayText={dayText}
+            />
           ))}
           <ReconciliationProblems days={report.days} truncated={report.truncated} />
         </>

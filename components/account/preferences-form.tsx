@@ -5,6 +5,7 @@ import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { CalendarOptions, LanguageOptions } from '@/components/forms/locale-options';
 import { useErrorText } from '@/components/forms/use-error-text';
 import { Button } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/field';
@@ -39,16 +40,10 @@ export function PreferencesForm({ language, calendar }: { language: Locale | nul
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('preferencesTitle')}>
       <SelectField id="account-language" label={t('language')} hint={t('languageHint')} {...register('language')}>
         <option value="browser">{t('languageBrowser')}</option>
-        <option value="am" lang="am">
-          አማርኛ
-        </option>
-        <option value="en" lang="en">
-          English
-        </option>
+        <LanguageOptions />
       </SelectField>
       <SelectField id="account-calendar" label={t('calendar')} hint={t('calendarHint')} {...register('calendar')}>
-        <option value="gregorian">{t('calendarGregorian')}</option>
-        <option value="ethiopic">{t('calendarEthiopic')}</option>
+        <CalendarOptions />
       </SelectField>
       {message && (
         <Notice tone={message.tone} testId="preferences-notice">

@@ -5,6 +5,7 @@ import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { CalendarOptions, LanguageOptions } from '@/components/forms/locale-options';
 import { useErrorText } from '@/components/forms/use-error-text';
 import { Button } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/field';
@@ -34,16 +35,10 @@ export function CustomerLocaleForm({ value }: { value: BusinessLocale }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('customerLocaleTitle')}>
       <SelectField id="customer-language" label={t('customerLanguage')} hint={t('customerLanguageHint')} {...register('customer_language')}>
-        <option value="am" lang="am">
-          አማርኛ
-        </option>
-        <option value="en" lang="en">
-          English
-        </option>
+        <LanguageOptions />
       </SelectField>
       <SelectField id="customer-calendar" label={t('customerCalendar')} {...register('calendar')}>
-        <option value="gregorian">{t('calendarGregorian')}</option>
-        <option value="ethiopic">{t('calendarEthiopic')}</option>
+        <CalendarOptions />
       </SelectField>
       {message && (
         <Notice tone={message.tone} testId="customer-locale-notice">

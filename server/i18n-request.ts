@@ -1,10 +1,9 @@
 import { getRequestConfig } from 'next-intl/server';
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { getDb } from '@/lib/db/client';
 import { CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, checkoutLocale } from '@/lib/i18n/checkout-locale';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '@/lib/i18n/locale';
-import { getCheckout } from '@/lib/payments/get-checkout';
+import { checkoutOf } from '@/server/checkout';
 import { getDashboardSession } from '@/server/session';
 
 /** The hosted checkout's language (its `?lang`, else its business's customer language), when the request is one. */
@@ -17,7 +16,7 @@ const checkoutRequestLocale = cache(async (reference: string | null, lang: strin
   } catch {
     return undefined;
   }
-  return checkoutLocale(lang, (await getCheckout(getDb(), ref))?.customerLanguage);
+  return checkoutLocale(lang, (await checkoutOf(ref))?.customerLanguage);
 });
 
 /**

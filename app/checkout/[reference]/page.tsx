@@ -11,16 +11,16 @@ import { formatMoney } from '@/components/ui/money';
 import { getDb } from '@/lib/db/client';
 import { formatDayTime } from '@/lib/i18n/date-text';
 import { isLocale } from '@/lib/i18n/locale';
-import { getCheckout } from '@/lib/payments/get-checkout';
 import { requestPublicVerify } from '@/lib/payments/verify-live-payment';
 import { completeCheckout } from '@/server/actions/checkout';
+import { checkoutOf } from '@/server/checkout';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ reference: string }>; searchParams: Promise<{ from?: string; lang?: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const checkout = await getCheckout(getDb(), (await params).reference);
+  const checkout = await checkoutOf((await params).reference);
   const t = await getTranslations('Checkout');
   return { title: checkout ? t('metaTitle', { business: checkout.businessName }) : t('notFound.title'), robots: { index: false } };
 }
@@ -32,7 +32,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CheckoutPage({ params, searchParams }: Props) {
   const reference = (await params).reference;
   const query = await searchParams;
-  const checkout = await getCheckout(getDb(), reference);
+  const checkout = await checkoutOf(reference);
   if (!checkout) notFound();
   const requestLocale = await getLocale();
   const locale = isLocale(requestLocale) ? requestLocale : 'en';

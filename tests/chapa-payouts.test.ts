@@ -98,12 +98,13 @@ describe('live bank payouts through Chapa', () => {
     const boa = await payout(c, 1_000, 'boa', '12345678');
     expect(boa.status).toBe(400);
     expect(boa.body.message).toBe('Invalid bank slug');
-    // Test mode answers these in the same words (tests/api/sandbox-accounts.test.ts); a wallet is held to the length Chapa lists.
+    // Test mode answers these in the same words (tests/api/sandbox-accounts.test.ts); a wallet is held to digits of the length Chapa lists.
     for (const [slug, account, words] of [
       ['cbe', '12345', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['cbe', 'abc!@#', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['cbe', '100012345678x', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['telebirr', '091122334', 'telebirr account numbers have 10 digits.'],
+      ['telebirr', '+251911223', 'telebirr account numbers have 10 digits.'],
     ]) {
       const refused = await payout(c, 1_000, slug, account);
       expect(refused.status, account).toBe(400);

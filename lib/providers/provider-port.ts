@@ -1,6 +1,7 @@
 import type { Actor } from '../actor';
 import type { Db, DbOrTx } from '../db/client';
 import type { Mode } from '../validation';
+import type { ProviderRecords } from './provider-records';
 
 /**
  * What the service asks of a payment provider, in its own words. The core
@@ -11,12 +12,16 @@ import type { Mode } from '../validation';
  */
 export interface PaymentProvider {
   name: string;
+  /** Its name as staff read it ("Chapa"). */
+  label: string;
   /** Null when the provider cannot be used now (Chapa without CHAPA_SECRET_KEY); read at each use, so a key set later counts. */
   settings(): ProviderSettings | null;
   payouts?: BankRail;
   walletCharges?: WalletRail;
   checkout?: CheckoutPort;
   refunds?: RefundPort;
+  /** What the dashboard shows of the provider's own records (./provider-records.ts). */
+  records: ProviderRecords;
 }
 
 export interface ProviderSettings {

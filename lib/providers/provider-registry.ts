@@ -26,6 +26,9 @@ export function providerFor(mode: Mode): PaymentProvider | undefined {
   return provider?.settings() ? provider : undefined;
 }
 
+/** The mode's provider whether or not it can be used now: its records of what it did stay readable without its key (they answer what they can). */
+export const registeredProvider = (mode: Mode): PaymentProvider | undefined => registry.providers[mode];
+
 export function plugProviderEvents(events: ProviderEvents): void {
   registry.events = events;
 }

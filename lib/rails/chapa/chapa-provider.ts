@@ -2,6 +2,7 @@ import type { PaymentProvider, RefundOutcome } from '../../providers/provider-po
 import type { ChapaBody } from './chapa-answers';
 import { textField } from './chapa-answers';
 import { chapaBankRail } from './chapa-bank-rail';
+import { chapaRecords } from './chapa-records';
 import { authorizeDirectCharge, CHAPA_CHARGE_TYPES, initializeHostedCheckout, requestDirectCharge, verifyTransaction } from './checkout';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestRefund, saysReferenceUsed } from './refunds';
@@ -19,6 +20,7 @@ const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/
 /** Live mode's provider: the composition root (lib/wire-providers.ts) registers it. */
 export const chapaProvider: PaymentProvider = {
   name: 'chapa',
+  label: 'Chapa',
   settings() {
     const config = chapaConfig();
     return config && { timeoutMs: config.timeoutMs, keyMode: chapaKeyMode(config) };
@@ -41,4 +43,5 @@ export const chapaProvider: PaymentProvider = {
       return { kind: 'ok', providerReference: reference };
     },
   },
+  records: chapaRecords(chapaConfig),
 };

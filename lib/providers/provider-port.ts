@@ -22,6 +22,19 @@ export interface PaymentProvider {
   refunds?: RefundPort;
   /** What the dashboard shows of the provider's own records (./provider-records.ts). */
   records: ProviderRecords;
+  /** What the provider sends us unasked, to its own routes under /api/providers/<name>/. */
+  inbound?: ProviderInbound;
+}
+
+/**
+ * The provider's calls to us. Each reads the provider's own headers and checks
+ * its own signatures, so its routes know nothing of either.
+ */
+export interface ProviderInbound {
+  /** Its webhook: throws a ServiceError for one it refuses (unsigned, unreadable); answers what was done with it. */
+  webhook(db: Db, headers: Headers, rawBody: Buffer): Promise<unknown>;
+  /** Its question before it moves a transfer: true approves; false makes it revert the transfer (the payout then fails and refunds). */
+  approveTransfer(db: Db, headers: Headers, rawBody: Buffer): Promise<boolean>;
 }
 
 export interface ProviderSettings {

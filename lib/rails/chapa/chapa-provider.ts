@@ -3,6 +3,8 @@ import type { ChapaBody } from './chapa-answers';
 import { textField } from './chapa-answers';
 import { chapaBankRail } from './chapa-bank-rail';
 import { chapaRecords } from './chapa-records';
+import { receiveChapaWebhook } from './receive-chapa-webhook';
+import { approveTransfer } from './transfer-approval';
 import { authorizeDirectCharge, CHAPA_CHARGE_TYPES, initializeHostedCheckout, requestDirectCharge, verifyTransaction } from './checkout';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestRefund, saysReferenceUsed } from './refunds';
@@ -44,4 +46,10 @@ export const chapaProvider: PaymentProvider = {
     },
   },
   records: chapaRecords(chapaConfig),
+  inbound: {
+    webhook: (db, headers, rawBody) => receiveChapaWebhook(db, chapaConfig(), headers, rawBody),
+    approveTransfer: (db, headers, rawBody) =>
+      // Chapa may sign in either header (one of them signing only the secret, as on webhooks).
+      approveTransfer(db, chapaConfig(), { rawBody: rawBody.toString('utf8'), signatures: [headers.get('chapa-signature'), headers.get('x-chapa-signature')] }),
+  },
 };

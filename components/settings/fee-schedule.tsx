@@ -1,4 +1,4 @@
-import { unitsText } from '@/lib/csv';
+import { unitsText } from '@/lib/money-text';
 import type { FeeKind } from '@/lib/fees/fee-schedule';
 import { EmptyState } from '@/components/ui/page-header';
 

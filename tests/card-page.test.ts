@@ -61,6 +61,21 @@ describe('the card page', () => {
     expect(loads.filter((u) => /^(https?:)?\/\//.test(u))).toEqual([]);
   });
 
+  it('offers Add money within the business’s max_card_balance, and none on a full card', async () => {
+    const limited = await createTestBusiness('Limited Coffee');
+    const set = await adminClient().put(`/api/admin/businesses/${limited.id}/limits`, { mode: 'test', currency: 'ETB', max_card_balance: 50_000 });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const card = await createCard(limited.test);
+    await fundCard(card.card_number, 20_000);
+    const page = await open(new URL((await linkOf(card.card_number)).url).pathname);
+    expect(page.text).toMatch(/From ETB(\s|&nbsp;|\u00a0)1\.00 to ETB(\s|&nbsp;|\u00a0)300\.00/);
+    const full = await createCard(limited.test);
+    await fundCard(full.card_number, 50_000);
+    const fullPage = await open(new URL((await linkOf(full.card_number)).url).pathname);
+    expect(fullPage.text).toContain('This card is full');
+    expect(fullPage.text).not.toContain('Continue to payment');
+  });
+
   it('speaks the business’s customer language with its Ethiopian calendar, and ?lang overrides it', async () => {
     const amharic = await createTestBusiness('ቡና ቤት');
     expect((await adminClient().put(`/api/admin/businesses/${amharic.id}/locale`, { customer_language: 'am', calendar: 'ethiopic' })).status).toBe(200);

@@ -1,26 +1,24 @@
-'use client';
-
 import { useTranslations } from 'next-intl';
-import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
-import type { AddMoneyState } from '@/server/actions/card-page';
+import type { AddMoneyRefusal } from '@/server/actions/card-page';
 
 export interface AddMoneyFormProps {
   token: string;
   lang?: string;
   currency: string;
-  /** The least and most, already written as money in the reader's language. */
+  /** The least and most, already written as money in the reader's language; no most when the business set no limit. */
   minText: string;
-  maxText: string;
-  action: (state: AddMoneyState, formData: FormData) => Promise<AddMoneyState>;
+  maxText?: string;
+  /** Why the last try was refused, when the page came back with one. */
+  refused?: AddMoneyRefusal;
+  action: (formData: FormData) => Promise<void>;
 }
 
 /** The cardholder types an amount in currency units and goes on to the hosted checkout to pay it. */
-export function AddMoneyForm({ token, lang, currency, minText, maxText, action }: AddMoneyFormProps) {
+export function AddMoneyForm({ token, lang, currency, minText, maxText, refused, action }: AddMoneyFormProps) {
   const t = useTranslations('CardPage.addMoney');
-  const [state, submit, pending] = useActionState(action, null);
   return (
-    <form action={submit} className="flex flex-col gap-3" noValidate>
+    <form action={action} className="flex flex-col gap-3" noValidate>
       <input type="hidden" name="token" value={token} />
       {lang && <input type="hidden" name="lang" value={lang} />}
       <label htmlFor="add-money-amount" className="text-sm font-medium text-slate-900">
@@ -33,18 +31,18 @@ export function AddMoneyForm({ token, lang, currency, minText, maxText, action }
         autoComplete="off"
         required
         aria-describedby="add-money-range"
-        aria-invalid={state?.error === 'amount' || state?.error === 'limit'}
+        aria-invalid={refused === 'amount' || refused === 'limit'}
         className="w-full rounded-lg border border-slate-300 px-3 py-3 text-lg tabular-nums text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700"
       />
       <p id="add-money-range" className="text-xs text-slate-600">
-        {t('range', { min: minText, max: maxText })}
+        {maxText ? t('range', { min: minText, max: maxText }) : t('rangeFrom', { min: minText })}
       </p>
-      {state && (
+      {refused && (
         <p role="alert" className="text-sm font-medium text-red-800" data-testid="add-money-error">
-          {t(`errors.${state.error}`)}
+          {t(`errors.${refused}`)}
         </p>
       )}
-      <Button type="submit" variant="primary" disabled={pending}>
+      <Button type="submit" variant="primary">
         {t('submit')}
       </Button>
     </form>

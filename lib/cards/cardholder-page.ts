@@ -52,8 +52,8 @@ export interface CardholderPage {
   card: { number: string; currency: string; balance: number; held: number; expiresAt: Date | null; active: boolean };
   /** The newest first, at most HISTORY_LENGTH. */
   movements: { at: Date; movement: CardholderMovement; amount: number; balanceAfter: number }[];
-  /** What "Add money" may ask for now, in minor units: none when the card cannot take money (disabled, or full). */
-  topUp: { min: number; max: number } | null;
+  /** What "Add money" may ask for now, in minor units (max null: no limit but the API's); none when the card cannot take money (disabled, or full). */
+  topUp: { min: number; max: number | null } | null;
 }
 
 export const HISTORY_LENGTH = 20;
@@ -101,8 +101,8 @@ export async function cardholderPage(db: DbOrTx, token: string): Promise<Cardhol
   const balance = Number(r.balance);
   const held = Number(r.held);
   const active = Number(r.status) === ACTIVE;
-  const room = r.max_card_balance === null ? MAX_AMOUNT : Number(r.max_card_balance) - balance - held - Number(r.pending);
-  const max = Math.min(MAX_AMOUNT, room);
+  // The business's max_card_balance less what the card holds and what is on its way (as assertCardCanTake counts it).
+  const max = r.max_card_balance === null ? null : Math.min(MAX_AMOUNT, Number(r.max_card_balance) - balance - held - Number(r.pending));
   return {
     mode: linked.mode,
     business: { name: r.name, timeZone: r.time_zone, calendar: r.calendar, customerLanguage: r.customer_language },
@@ -113,6 +113,6 @@ export async function cardholderPage(db: DbOrTx, token: string): Promise<Cardhol
       amount: Number(m.amount),
       balanceAfter: Number(m.balance_after),
     })),
-    topUp: active && max >= MIN_AMOUNT ? { min: MIN_AMOUNT, max } : null,
+    topUp: active && (max === null || max >= MIN_AMOUNT) ? { min: MIN_AMOUNT, max } : null,
   };
 }

@@ -7,9 +7,8 @@ import { ServiceError } from '@/lib/errors';
 import { topUpFromCardPage } from '@/lib/payments/top-up-from-card-page';
 
 /** Why the card page could not start a payment, named for its catalogue (CardPage.addMoney.errors). */
-export type AddMoneyState = { error: 'amount' | 'limit' | 'closed' | 'unavailable' } | null;
-
-const REFUSALS: Partial<Record<string, NonNullable<AddMoneyState>['error']>> = {
+export type AddMoneyRefusal = 'amount' | 'limit' | 'closed' | 'unavailable';
+const REFUSALS: Partial<Record<string, AddMoneyRefusal>> = {
   validation_error: 'amount',
   limit_exceeded: 'limit',
   card_disabled: 'closed',
@@ -17,21 +16,25 @@ const REFUSALS: Partial<Record<string, NonNullable<AddMoneyState>['error']>> = {
   payment_request_failed: 'unavailable',
 };
 
-/** "Add money": a hosted payment to the link's card, then its checkout, which links back to the card (`?card`). */
-export async function addMoneyOnCardPage(_state: AddMoneyState, formData: FormData): Promise<AddMoneyState> {
+/**
+ * "Add money": a hosted payment to the link's card, then its checkout, which links back to the card (`?card`).
+ * A plain form post, so it works before the page's script has loaded; a refusal goes back to the card page, which says why.
+ */
+export async function addMoneyOnCardPage(formData: FormData): Promise<void> {
   const field = (name: string) => (formData instanceof FormData ? String(formData.get(name) ?? '') : '');
   const token = field('token');
-  const lang = field('lang');
+  const lang = field('lang') === 'am' || field('lang') === 'en' ? field('lang') : undefined;
+  const back = (error: AddMoneyRefusal) =>
+    redirect(`/c/${encodeURIComponent(token)}?${new URLSearchParams({ ...(lang && { lang }), add_money: error })}#add-money`);
   const amount = parseAmountText(field('amount'));
-  if (!amount.ok) return { error: 'amount' };
+  if (!amount.ok) back('amount');
   let reference: string;
   try {
-    reference = await topUpFromCardPage(getDb(), { token, amount: toMinorUnits(amount.text) });
+    reference = await topUpFromCardPage(getDb(), { token, amount: toMinorUnits(amount.ok ? amount.text : '0') });
   } catch (err) {
     const refused = err instanceof ServiceError ? REFUSALS[err.code] : undefined;
-    if (refused) return { error: refused };
+    if (refused) back(refused);
     throw err;
   }
-  const query = new URLSearchParams({ card: token, ...(lang === 'am' || lang === 'en' ? { lang } : {}) });
-  redirect(`/checkout/${encodeURIComponent(reference)}?${query}`);
+  redirect(`/checkout/${encodeURIComponent(reference)}?${new URLSearchParams({ card: token, ...(lang && { lang }) })}`);
 }

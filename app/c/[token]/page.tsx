@@ -7,12 +7,14 @@ import { LanguageSwitch } from '@/components/checkout/language-switch';
 import { formatMoney } from '@/components/ui/money';
 import { formatDay, formatDayTime } from '@/lib/i18n/date-text';
 import { isLocale } from '@/lib/i18n/locale';
-import { addMoneyOnCardPage } from '@/server/actions/card-page';
+import { type AddMoneyRefusal, addMoneyOnCardPage } from '@/server/actions/card-page';
 import { cardPageOf } from '@/server/card-page';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ token: string }>; searchParams: Promise<{ lang?: string }> };
+type Props = { params: Promise<{ token: string }>; searchParams: Promise<{ lang?: string; add_money?: string }> };
+
+const REFUSALS: readonly AddMoneyRefusal[] = ['amount', 'limit', 'closed', 'unavailable'];
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const page = await cardPageOf((await params).token);
@@ -36,6 +38,7 @@ export default async function CardholderPage({ params, searchParams }: Props) {
   const dates = { locale, calendar: page.business.calendar, timeZone: page.business.timeZone };
   const { card } = page;
   const money = (minor: number) => formatMoney(minor, card.currency, locale);
+  const refused = REFUSALS.find((r) => r === query.add_money);
   const grouped = card.number.replace(/(\d{4})(?=\d)/g, '$1 ');
 
   return (
@@ -95,7 +98,7 @@ export default async function CardholderPage({ params, searchParams }: Props) {
             </p>
           </section>
 
-          <section aria-labelledby="add-money-title" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <section id="add-money" aria-labelledby="add-money-title" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
             <h2 id="add-money-title" className="mb-3 font-semibold text-slate-900">
               {t('addMoney.title')}
             </h2>
@@ -105,7 +108,8 @@ export default async function CardholderPage({ params, searchParams }: Props) {
                 lang={lang}
                 currency={card.currency}
                 minText={money(page.topUp.min)}
-                maxText={money(page.topUp.max)}
+                maxText={page.topUp.max === null ? undefined : money(page.topUp.max)}
+                refused={refused}
                 action={addMoneyOnCardPage}
               />
             ) : (

@@ -72,8 +72,8 @@ describe('the card page', () => {
     const full = await createCard(limited.test);
     await fundCard(full.card_number, 50_000);
     const fullPage = await open(new URL((await linkOf(full.card_number)).url).pathname);
-    expect(fullPage.text).toContain('This card is full');
-    expect(fullPage.text).not.toContain('Continue to payment');
+    expect(fullPage.text).toContain('data-testid="add-money-closed">This card is full');
+    expect(fullPage.text).not.toContain('name="amount"');
   });
 
   it('speaks the business’s customer language with its Ethiopian calendar, and ?lang overrides it', async () => {

@@ -6,7 +6,7 @@ import { cardOfLinkToken } from './card-links';
 import { ACTIVE } from './card-status';
 
 /** What one line of the cardholder's history says, in their words (the page names each in its language). */
-export type CardholderMovement =
+type CardholderMovement =
   | 'added'
   | 'received'
   | 'sent'
@@ -40,7 +40,7 @@ const KINDS: Record<string, CardholderMovement | ((amount: number) => Cardholder
   card_expiry: 'closed',
 };
 
-export function movementOf(kind: string, amount: number): CardholderMovement {
+function movementOf(kind: string, amount: number): CardholderMovement {
   const known = KINDS[kind];
   if (typeof known === 'function') return known(amount);
   return known ?? (amount > 0 ? 'money_in' : 'money_out');
@@ -56,7 +56,7 @@ export interface CardholderPage {
   topUp: { min: number; max: number | null } | null;
 }
 
-export const HISTORY_LENGTH = 20;
+const HISTORY_LENGTH = 20;
 
 /**
  * What the card's holder sees behind its link: the card, its business's name, language, calendar and zone, and

@@ -28,7 +28,7 @@ export interface CorrectCardPhoneOptions {
 }
 
 /** What a correction changed, for whoever tells the holder (the card's messages, when it has them). */
-export interface CardMovedToPhone {
+interface CardMovedToPhone {
   businessId: number;
   mode: Mode;
   cardId: number;
@@ -102,4 +102,4 @@ async function moveCard(tx: DbOrTx, opts: CorrectCardPhoneOptions, phone: { e164
  * After a correction has committed: where the card's messages send it to the new number, when the card has
  * them turned on (`notify`). Nothing sends messages yet; the cardholder-messages work fills this in.
  */
-export async function cardMovedToPhone(_db: Db, _moved: CardMovedToPhone): Promise<void> {}
+async function cardMovedToPhone(_db: Db, _moved: CardMovedToPhone): Promise<void> {}

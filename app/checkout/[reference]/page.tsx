@@ -50,7 +50,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
 
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
-      <LanguageSwitch path={path} current={locale} label={t('language')} />
+      <LanguageSwitch path={path} current={locale} label={t('language')} keep={card ? { card } : undefined} />
       <header>
         <p className="text-sm font-medium uppercase tracking-wide text-slate-500">{t('eyebrow')}</p>
         <h1 className="mt-1 text-2xl font-semibold break-words" data-testid="business-name">

@@ -111,6 +111,21 @@ describe('the card page', () => {
     expect(gone.status).toBe(404);
     expect(gone.headers.get('cache-control')).toMatch(/no-store/);
   });
+
+  it('answers its Add money action called with a plain object instead of its form without a 500, and starts no payment', async () => {
+    const card = await createCard(biz.test);
+    const path = new URL((await linkOf(card.card_number)).url).pathname;
+    const actionId = /\$ACTION_ID_([0-9a-f]+)/.exec((await open(path)).text)?.[1];
+    expect(actionId, 'the card page carries its action').toBeTruthy();
+    const res = await fetch(`${inject('baseUrl')}${path}`, {
+      method: 'POST',
+      headers: { 'next-action': actionId!, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component' },
+      body: JSON.stringify([{ token: path.slice(3), amount: '100' }]),
+    });
+    expect(res.status).toBeLessThan(500);
+    const { rows } = await testDb().execute(sql`SELECT 1 FROM payments WHERE card_number = ${card.card_number}`);
+    expect(rows).toHaveLength(0);
+  });
 });
 
 describe('PATCH /card/{card_number} with phone_number', () => {

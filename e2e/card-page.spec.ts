@@ -1,7 +1,7 @@
 import { expect, type Page, test, type TestInfo } from '@playwright/test';
 import { newCardLink } from '../lib/cards/card-links';
 import { createDb } from '../lib/db/client';
-import { admin, baseUrl, call, fundedCard, randomPhone, seedBusiness, signIn, type SeededBusiness } from './dashboard-fixtures';
+import { admin, baseUrl, call, expectAccessible, fundedCard, randomPhone, seedBusiness, signIn, type SeededBusiness } from './dashboard-fixtures';
 
 let db: ReturnType<typeof createDb> | undefined;
 function connection() {
@@ -56,6 +56,7 @@ test('a cardholder opens their card on a phone, adds money through the sandbox c
   await expect(history.first()).toContainText(/−ETB\s45\.50/);
   await expect(history.nth(1)).toContainText('Money added');
   await noSidewaysScroll(page);
+  await expectAccessible(page);
   await shot(page, testInfo, 'card-page-390px');
 
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -98,6 +99,7 @@ test('the card page in Amharic with the Ethiopian calendar, at 390 and 1280 px, 
   const month = new Intl.DateTimeFormat('am-u-ca-ethiopic', { timeZone: 'Africa/Addis_Ababa', month: 'long' }).format(new Date());
   await expect(page.getByTestId('card-history').getByRole('listitem').first()).toContainText(month);
   await noSidewaysScroll(page);
+  await expectAccessible(page);
   await shot(page, testInfo, 'card-page-am-390px');
   await page.setViewportSize({ width: 1280, height: 800 });
   await shot(page, testInfo, 'card-page-am-1280px');
@@ -127,6 +129,7 @@ test('support sends a card to a corrected number from the dashboard; the old lin
   await page.getByRole('button', { name: 'Send to another number…' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   // A number that has a card here already: refused, nothing moves.
   await dialog.getByLabel('Corrected phone number').fill(`0${taken.slice(4)}`);
   await dialog.getByRole('button', { name: 'Move the card' }).click();

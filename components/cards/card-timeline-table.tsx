@@ -4,6 +4,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { StoryEvent } from '@/lib/dashboard/card-story';
+import type { CalendarChoice } from '@/lib/i18n/locale';
 import { useStoryText } from './story-text';
 
 function detailOf(e: StoryEvent, currency: string): string | null {
@@ -16,12 +17,12 @@ function detailOf(e: StoryEvent, currency: string): string | null {
   return e.detail;
 }
 
-/** The card's story, newest first: one line per event, a stacked card at phone width. */
-export function CardStoryTable({ events, currency }: { events: StoryEvent[]; currency: string }) {
+/** The card's story, newest first: one line per event, a stacked card at phone width; days named in the reader's calendar. */
+export function CardStoryTable({ events, currency, calendar }: { events: StoryEvent[]; currency: string; calendar: CalendarChoice }) {
   const t = useTranslations('Card');
   const story = useTranslations('CardStory');
   const locale = useLocale() === 'am' ? 'am' : 'en';
-  const { english, say, actor } = useStoryText(currency);
+  const { english, say, actor } = useStoryText(currency, calendar);
   const money = (minor: number) => formatMoney(minor, currency, locale);
   /** The event's detail: lib's English sentence, or its phrases in the reader's language. */
   const detailSaid = (e: StoryEvent): string | null => {

@@ -38,6 +38,10 @@ const FIELD_MESSAGES: [RegExp | string, string][] = [
   ['Give the new expiry date as YYYY-MM-DD.', 'expiryDate'],
   ['Say why the card is extended.', 'extendReason'],
   ['The reason must be at most 200 characters.', 'extendReasonLong'],
+  [/^Keep the note to (\d+) characters or fewer\.$/, 'noteLong'],
+  ['Choose whether to add to the card or take from it.', 'adjustDirection'],
+  ['Choose a reason.', 'adjustReason'],
+  ['Say what the adjustment is for when the reason is Other.', 'adjustNote'],
   // The upload form's file checks.
   ['The file is not a text CSV file (it holds NUL bytes).', 'fileNotText'],
   [/^The file has (\d+) columns; at most \d+ are read\.$/, 'fileColumns'],

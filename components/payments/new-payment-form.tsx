@@ -118,7 +118,7 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
               })}
             </p>
             <p className="font-medium text-slate-900" data-testid="confirm-words">
-              {amountInWords(confirming.amount, currency, locale)}
+              {amountInWords(confirming.amount, undefined, locale)}
             </p>
             <p>{t('confirm.check')}</p>
           </div>

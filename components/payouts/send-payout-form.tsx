@@ -31,14 +31,6 @@ import { previewInput, recipientQuery, usePayoutPreview } from './use-payout-pre
 
 const DESTINATION_TYPES: DestinationType[] = ['card_to_card', 'b2b', 'bank'];
 
-/** Who pays the fee, said by what it does to the money: added to what leaves the card, or taken from what the destination gets. */
-const PAYS: Record<string, 'senderPays' | 'recipientPays'> = {
-  sender: 'senderPays',
-  customer: 'senderPays',
-  receiver: 'recipientPays',
-  business: 'recipientPays',
-};
-
 export function SendPayoutForm({
   defaultCard,
   defaultMerchantId = '',
@@ -50,6 +42,8 @@ export function SendPayoutForm({
   banks: readonly BankOrWallet[];
 }) {
   const t = useTranslations('SendMoney');
+  // Who pays the fee in the payout page's words, one pair for every payout type: added on top, or taken from the amount.
+  const feePayers = useTranslations('Payouts');
   const locale = useLocale() === 'am' ? 'am' : 'en';
   const { fieldMessage, failureText, refusalText, recipientReason } = usePayoutFailureText();
   const errorText = useErrorText();
@@ -222,7 +216,7 @@ export function SendPayoutForm({
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {PAYERS[type].map((p) => (
               <RadioChoice key={p} value={p} {...register('charge_payer')}>
-                {t(`payers.${PAYS[p]}`)}
+                {feePayers(`feePayers.${p}`)}
               </RadioChoice>
             ))}
           </div>

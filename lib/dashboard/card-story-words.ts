@@ -7,9 +7,10 @@ export type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
 
 /**
  * A value in a story sentence said in another language than these English words: text as it is (a reason someone
- * typed, a reference), an amount in the card's currency, a calendar day (YYYY-MM-DD), or another catalogue term.
+ * typed, a reference), an amount in the card's currency, a calendar day (YYYY-MM-DD), another catalogue term, or an
+ * adjustment's reason code.
  */
-export type StoryValue = string | number | { money: number } | { day: string } | { term: string };
+export type StoryValue = string | number | { money: number } | { day: string } | { term: string } | { approvalReason: string };
 
 /** One sentence of the story by its key in the dashboard's catalogues (CardStory.said.*) and its values. */
 export interface StoryPhrase {
@@ -98,7 +99,7 @@ function approvalSubject(d: Record<string, unknown>): string {
 
 /** An approval's audit line as phrases (see approvalEvent). */
 function approvalSaid(action: string, d: Record<string, unknown>): StorySaid {
-  const reason = typeof d.reason_code === 'string' ? String(d.reason_code).replaceAll('_', ' ') : null;
+  const reason = typeof d.reason_code === 'string' ? { approvalReason: d.reason_code } : null;
   const detail: StoryPhrase[] = [{ key: 'amountReference', values: { amount: { money: Number(d.amount) }, reference: String(d.reference) } }];
   if (action === 'approval.requested' && reason)
     detail.push(d.note ? { key: 'reasonNote', values: { reason, note: String(d.note) } } : { key: 'reason', values: { reason } });

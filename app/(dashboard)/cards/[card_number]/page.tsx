@@ -255,7 +255,11 @@ export default async function CardPage({ params, searchParams }: Props) {
       <div className="mt-4">
         <Panel title={t('history')}>
           <p className="-mt-2 mb-2 text-sm text-slate-600">{t('historyIntro')}</p>
-          {events.length === 0 ? <EmptyState title={t('nothingOlder')} /> : <CardStoryTable events={events} currency={card.currency} calendar={dates.calendar} />}
+          {events.length === 0 ? (
+            <EmptyState title={t('nothingOlder')} />
+          ) : (
+            <CardStoryTable events={events} currency={card.currency} calendar={dates.calendar} />
+          )}
           {(before !== undefined || story.older !== null) && (
             <nav aria-label={t('historyPages')} className="mt-3 flex justify-between text-sm">
               {before !== undefined ? (

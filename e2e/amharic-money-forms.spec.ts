@@ -206,11 +206,15 @@ test('the same owner uploads payouts: the form, row errors and the run in Amhari
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('ወጪ ክፍያዎችን በፋይል ጫን');
   await page.getByRole('button', { name: 'ፋይሉን ፈትሽ' }).click();
   await expect(page.getByText('መጀመሪያ የCSV ፋይል ይምረጡ።')).toBeVisible();
+  // The picker's button is ours, in Amharic: the browser would draw its own in the browser's language.
+  await expect(page.getByRole('button', { name: 'ፋይል ይምረጡ' })).toBeVisible();
+  await expect(page.getByTestId('upload-file-name')).toHaveText('ምንም ፋይል አልተመረጠም');
   const file = (text: string) => ({ name: 'payouts.csv', mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
   // A file the service cannot read is refused in Amharic.
   await page.getByLabel('የCSV ፋይል').setInputFiles(file('card_number,amount,colour\n4000000000000002,5,red\n'));
   await page.getByRole('button', { name: 'ፋይሉን ፈትሽ' }).click();
   await expect(page.getByText(/ያልታወቀ ዓምድ፦ colour/)).toBeVisible();
+  await expect(page.getByTestId('upload-file-name')).toHaveText('payouts.csv');
   await expectNoEnglish(page, page.locator('main form'));
   await screenshots(page, testInfo, 'amharic-upload-form');
 

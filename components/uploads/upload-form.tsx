@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useFieldText } from '@/components/forms/field-text';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
@@ -16,6 +16,7 @@ export function UploadForm({ kind, columns, maxRows, maxMegabytes }: { kind: Upl
   const fieldText = useFieldText();
   const router = useRouter();
   const [file, setFile] = useState<File | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -54,13 +55,24 @@ export function UploadForm({ kind, columns, maxRows, maxMegabytes }: { kind: Upl
         <label htmlFor="upload-file" className="block text-sm font-medium text-slate-800">
           {t('form.file')}
         </label>
+        {/* The browser draws a file input's own button in its language, not the reader's: ours opens the same picker. */}
         <input
+          ref={picker}
           id="upload-file"
           type="file"
           accept=".csv,text/csv"
+          tabIndex={-1}
           onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          className="mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:font-semibold"
+          className="sr-only"
         />
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <Button type="button" variant="secondary" block={false} onClick={() => picker.current?.click()}>
+            {t('form.choose')}
+          </Button>
+          <span className="min-w-0 text-sm break-all text-slate-700" data-testid="upload-file-name">
+            {file?.name ?? t('form.noFile')}
+          </span>
+        </div>
         <p className="mt-2 text-sm text-slate-600">
           {t.rich('form.columns', { columns: columns.join(', '), code: (chunks) => <code className="break-words">{chunks}</code> })}{' '}
           {t('form.limits', { rows: maxRows.toLocaleString('en'), megabytes: maxMegabytes })}

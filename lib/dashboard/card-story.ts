@@ -391,6 +391,18 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
         at,
         title: 'Sent to another number',
         detail: `From ${typeof details.from === 'string' ? details.from : 'the old number'} to ${typeof details.to === 'string' ? details.to : 'a corrected one'}; its old link stopped working.`,
+        said: {
+          title: { key: 'phoneCorrected' },
+          detail: [
+            {
+              key: 'phoneCorrectedFromTo',
+              values: {
+                from: typeof details.from === 'string' ? details.from : { term: 'oldNumber' },
+                to: typeof details.to === 'string' ? details.to : { term: 'correctedNumber' },
+              },
+            },
+          ],
+        },
         actor,
       });
       continue;

@@ -184,4 +184,3 @@ it('scopes: a read key lists, only the cards scope shares', async () => {
   expect((await reader.get(`/api/v1/card/${card}/messages`)).status).toBe(200);
   expect((await reader.post(`/api/v1/card/${card}/share`, { channel: 'none' })).status).toBe(403);
 });
-

@@ -7,7 +7,7 @@ import { messageEventPayload } from '../webhooks/payloads';
 import { maskAddress } from './message-kinds';
 
 /** What a delivery report's status word means for the message: AfroMessage's words vary, so they are read loosely. */
-export function reportedStatus(word: string): 'delivered' | 'failed' | 'sent' {
+function reportedStatus(word: string): 'delivered' | 'failed' | 'sent' {
   if (/undeliver|fail|reject|expire|error|invalid/i.test(word)) return 'failed';
   if (/deliver/i.test(word)) return 'delivered';
   return 'sent';

@@ -5,7 +5,7 @@ import { type PageRequest, pageCount } from '../pagination';
 import type { Mode } from '../validation';
 import { type MessageChannel, type MessageKind, type MessageStatus, maskAddress } from './message-kinds';
 
-export interface CardMessage {
+interface CardMessage {
   message_reference: string;
   kind: MessageKind;
   channel: MessageChannel;

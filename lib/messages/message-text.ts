@@ -8,13 +8,13 @@ import type { MessageKind } from './message-kinds';
 const CATALOGUES: Record<Locale, Record<string, unknown>> = { en, am };
 
 /** A business name longer than this is cut in a message: every template must fit two SMS parts (sms-parts.ts). */
-export const BUSINESS_NAME_IN_MESSAGE = 24;
+const BUSINESS_NAME_IN_MESSAGE = 24;
 
 /**
  * The catalogue's CardholderMessages translator for a language: `t(key, values)` fills `{name}` arguments (the
  * templates use no other ICU syntax, and no apostrophes). tests/rules/i18n-catalogue.test.ts reads its calls.
  */
-export function cardholderTranslator(o: { locale: Locale; namespace: 'CardholderMessages' }) {
+function cardholderTranslator(o: { locale: Locale; namespace: 'CardholderMessages' }) {
   const messages = CATALOGUES[o.locale][o.namespace] as Record<string, unknown>;
   return (key: string, values: Record<string, string>): string => {
     const template = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);

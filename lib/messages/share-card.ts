@@ -14,7 +14,7 @@ import { sendMessageNow } from './send-messages';
  * A card issued with notify: its messages are on from now, and it gets its link (card_issued), in the issuing
  * transaction. Nothing is written for a card whose holder has no phone or email this business knows of.
  */
-export async function notifyNewCard(tx: DbOrTx, o: { businessId: number; mode: Mode; cardId: number }): Promise<void> {
+async function notifyNewCard(tx: DbOrTx, o: { businessId: number; mode: Mode; cardId: number }): Promise<void> {
   await tx.execute(sql`UPDATE cards SET messages_on = true WHERE id = ${o.cardId}`);
   const link = await newCardLink(tx, o);
   await queueMessageOf(tx, o.cardId, { link_url: link.url }, { kind: 'card_issued' });

@@ -66,7 +66,7 @@ export function payoutRowCtes(v: (name: string) => SQL | unknown, from: SQL, aud
 }
 
 /** A card-to-card payout's destination card hears of the money it received (lib/messages/), when its messages are on. */
-export const receivedMessageCtes = (destinationCardId: SQL, posted: SQL) =>
+const receivedMessageCtes = (destinationCardId: SQL, posted: SQL) =>
   queueMessagesCtes(
     'received_message',
     sql`SELECT c.id, jsonb_build_object('transaction_id', t.id) FROM (SELECT posted.id ${posted}) t, cards c

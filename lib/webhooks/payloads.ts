@@ -9,7 +9,7 @@ type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelle
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
 export type HoldEventType = 'hold.created' | 'hold.captured' | 'hold.voided' | 'hold.expired';
 export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired' | MessageEventType;
-export type MessageEventType = 'message.sent' | 'message.failed';
+type MessageEventType = 'message.sent' | 'message.failed';
 
 export interface EventCustomer {
   first_name?: string | null;

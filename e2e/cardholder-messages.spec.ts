@@ -4,7 +4,8 @@ import { admin, baseUrl, call, expectAccessible, randomPhone, screenshots, seedB
 test('support reads a card’s messages and resends its link; the owner turns a kind off with its preview in Settings', async ({ page }, testInfo) => {
   test.setTimeout(150_000);
   const biz = await seedBusiness(`Kaldi coffee ${Date.now()}`);
-  const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: randomPhone(), currency: 'ETB', first_name: 'Abebe', notify: true });
+  const holderPhone = randomPhone();
+  const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: holderPhone, currency: 'ETB', first_name: 'Abebe', notify: true });
   expect(card.status).toBe(201);
   const number = card.body.data.card_number as string;
 
@@ -20,6 +21,21 @@ test('support reads a card’s messages and resends its link; the owner turns a 
   await expect(list.locator('li').first()).toContainText('the new link to your gift card');
   await expectAccessible(page);
   await screenshots(page, testInfo, 'card-messages');
+
+  // The Messages page: filtered by kind, searched by the holder's phone.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Messages' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Messages to cardholders');
+  await page.getByLabel('Kind').selectOption('new_link');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByTestId('messages-list').locator('li')).toHaveCount(1);
+  await expect(page.getByTestId('messages-count')).toHaveText('1 message');
+  await page.goto(`${baseUrl()}/messages?phone=${encodeURIComponent(holderPhone.slice(-6))}`);
+  await expect(page.getByTestId('messages-list').locator('li')).toHaveCount(2);
+  await page.goto(`${baseUrl()}/messages?status=failed`);
+  await expect(page.getByText('No message matches these filters.')).toBeVisible();
+  await page.goto(`${baseUrl()}/messages`);
+  await expectAccessible(page);
+  await screenshots(page, testInfo, 'messages-page');
 
   await page.context().clearCookies();
   expect((await admin('PUT', `/api/admin/businesses/${biz.id}/locale`, { customer_language: 'am', calendar: 'ethiopic' })).status).toBe(200);

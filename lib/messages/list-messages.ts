@@ -55,7 +55,7 @@ export interface MessageFilters {
   to_address?: string;
 }
 
-export interface BusinessMessage extends CardMessage {
+interface BusinessMessage extends CardMessage {
   card_number: string;
 }
 

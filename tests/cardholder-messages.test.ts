@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { cardOfLinkToken } from '../lib/cards/card-links';
 import { queueExpiryReminders } from '../lib/messages/expiry-reminders';
+import { listBusinessMessages } from '../lib/messages/list-messages';
 import { fundCard } from './api/payouts-fixtures';
 import { adminClient, apiClient, createCard, createTestBusiness, randomPhone, testDb, type ApiClient, type TestBusiness } from './helpers';
 
@@ -160,6 +161,36 @@ describe('cardholder messages in test mode', () => {
     expect((await other.test.post(`/api/v1/card/${card}/share`, { channel: 'sms' })).status).toBe(404);
     expect((await biz.test.get('/api/v1/card/12/messages')).status).toBe(404);
     expect((await biz.test.get(`/api/v1/card/${card}/messages?limit=0`)).status).toBe(400);
+  });
+
+  it('the Messages page’s list filters by status, kind, period and phone, within the business and mode', async () => {
+    const phone = randomPhone();
+    const res = await biz.test.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Abebe', notify: true });
+    const card = res.body.data.card_number as string;
+    await biz.test.post(`/api/v1/card/${card}/share`, { channel: 'sms' });
+    await settledMessages(biz.test, card, 2);
+    const list = (filters: Parameters<typeof listBusinessMessages>[1]['filters']) =>
+      listBusinessMessages(testDb(), { businessId: biz.id, mode: 'test', filters, page: { limit: 10, offset: 0, page: 1 } });
+    const byPhone = await list({ to_address: phone.slice(-7) });
+    expect(byPhone.items.map((m) => [m.kind, m.card_number])).toEqual([
+      ['new_link', card],
+      ['card_issued', card],
+    ]);
+    expect((await list({ to_address: phone.slice(-7), kind: 'card_issued' })).total).toBe(1);
+    expect((await list({ to_address: phone.slice(-7), status: 'failed' })).total).toBe(0);
+    expect((await list({ to_address: phone.slice(-7), from: new Date(Date.now() + 60_000) })).total).toBe(0);
+    expect((await list({ to_address: phone.slice(-7), to: new Date(Date.now() + 60_000), from: new Date(Date.now() - 600_000) })).total).toBe(2);
+    expect((await list({ to_address: '%' })).total).toBe(0);
+    expect(
+      (
+        await listBusinessMessages(testDb(), {
+          businessId: biz.id,
+          mode: 'live',
+          filters: { to_address: phone.slice(-7) },
+          page: { limit: 10, offset: 0, page: 1 },
+        })
+      ).total,
+    ).toBe(0);
   });
 
   it('never writes a full card number in any message', async () => {

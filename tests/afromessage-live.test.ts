@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
 import { afroMessageConfig, sendSms } from '../lib/sms/afromessage';
 import { AFROMESSAGE_TEST, afroMessageEnv, type AfroMessageFakeProcess, startAfroMessageFake } from './afromessage-harness';
+import { startFakeSmtp } from './fake-smtp';
 import { apiClient, randomPhone, type ApiClient } from './helpers';
 import { createScratchDatabase, freePort, startTestServer, type TestServer } from './test-server';
 
@@ -20,6 +21,7 @@ let start: () => Promise<TestServer>;
 let live: ApiClient;
 let test: ApiClient;
 let businessId: number;
+let smtp: Awaited<ReturnType<typeof startFakeSmtp>>;
 
 beforeAll(async () => {
   const url = await createScratchDatabase(inject('databaseUrl'), 'afromessage_live');
@@ -27,6 +29,7 @@ beforeAll(async () => {
   db = handle.db;
   endPool = () => handle.pool.end();
   fake = await startAfroMessageFake();
+  smtp = await startFakeSmtp();
   const port = await freePort();
   start = () =>
     startTestServer({
@@ -35,7 +38,7 @@ beforeAll(async () => {
       port,
       processGroup: true,
       loops: ['cardholder-messages', 'payout-settlement'],
-      env: afroMessageEnv(fake.url),
+      env: { ...afroMessageEnv(fake.url), SMTP_URL: smtp.url, MAIL_FROM: 'cards@example.com' },
     });
   server = await start();
   const res = await fetch(`${server.baseUrl}/api/admin/businesses`, {
@@ -52,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await fake?.stop();
+  await smtp?.close();
   await endPool?.();
 });
 
@@ -161,6 +165,42 @@ describe('live messages through AfroMessage', () => {
     expect((await test.post(`/api/v1/card/${card}/share`, { channel: 'sms' })).body.data.status).toBe('not_sent_test_mode');
     expect((await fake.state()).sends.length).toBe(before);
     expect(await receivedBy(phone)).toHaveLength(0);
+  });
+
+  it('a holder with an email gets the link by email through SMTP when shared by email; SMS and email both once messages are on', async () => {
+    const phone = randomPhone();
+    const res = await live.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Mail' });
+    const card = res.body.data.card_number as string;
+    await db.execute(sql`UPDATE customer_names SET email = 'holder@example.com'
+      WHERE customer_id = (SELECT customer_id FROM cards WHERE card_number = ${card}) AND business_id = ${businessId}`);
+    const shared = await live.post(`/api/v1/card/${card}/share`, { channel: 'email' });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(202);
+    await expect.poll(async () => (await messagesOf(card))[0]?.status, { timeout: 15_000 }).toBe('sent');
+    const [m] = await messagesOf(card);
+    expect(m).toMatchObject({ channel: 'email', kind: 'new_link', to: 'h***@example.com' });
+    // The body is quoted-printable: soft line breaks and =XX escapes undone before looking for the link.
+    const decoded = smtp.messages.map((x) => x.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))));
+    const mail = decoded.find((x) => x.includes(shared.body.data.link_url));
+    expect(mail).toContain(`Subject: Abebe Shop: your gift card ending ${card.slice(-4)}`);
+    expect(await receivedBy(phone)).toHaveLength(0);
+
+    // Messages are on now: a top-up reaches the phone and the address both.
+    await fetch(`${server.baseUrl}/api/admin/businesses/${businessId}/balance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'live', currency: 'ETB', amount: 500 }),
+    });
+    expect((await live.post('/api/v1/transfers', { amount: 500, bank_slug: 'link', account_number: card, account_name: 'Top-up' })).status).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await messagesOf(card))
+            .filter((x) => x.kind === 'money_added')
+            .map((x) => `${x.channel} ${x.status}`)
+            .sort(),
+        { timeout: 20_000 },
+      )
+      .toEqual(['email sent', 'sms delivered']);
   });
 
   it('the client sends by GET too, and a wrong token is a final 401', async () => {

@@ -74,6 +74,25 @@ describe('cardholder messages in test mode', () => {
     expect(items[0].text).toBe(`Abebe Shop: ETB 10.00 spent from your gift card ending ${card.slice(-4)}. Balance now ETB 55.50.`);
   });
 
+  it('a card moved to a corrected number sends its new link there when its messages are on, and nothing when they are off', async () => {
+    const first = randomPhone();
+    const res = await biz.test.post('/api/v1/card', { phone_number: first, currency: 'ETB', first_name: 'Moved', notify: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const card = res.body.data.card_number as string;
+    const [issued] = await settledMessages(biz.test, card, 1);
+    const corrected = randomPhone();
+    const moved = await biz.test.patch(`/api/v1/card/${card}`, { phone_number: corrected });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const [sent] = await settledMessages(biz.test, card, 2);
+    expect(sent).toMatchObject({ kind: 'new_link', channel: 'sms', to: expect.stringMatching(new RegExp(`\\*${corrected.slice(-3)}$`)) });
+    expect(await cardOfLinkToken(testDb(), tokenOf(issued.text))).toBeNull();
+    expect((await cardOfLinkToken(testDb(), tokenOf(sent.text)))?.cardNumber).toBe(card);
+
+    const quiet = (await createCard(biz.test)).card_number as string;
+    expect((await biz.test.patch(`/api/v1/card/${quiet}`, { phone_number: randomPhone() })).status).toBe(200);
+    expect((await messagesOf(biz.test, quiet)).total).toBe(0);
+  });
+
   it('money received card to card and a captured hold are told too', async () => {
     const source = (await createCard(biz.test)).card_number as string;
     await fundCard(biz, source, 10_000);

@@ -12,6 +12,7 @@ import { findOwnCard, toGiftCard, type GiftCard } from './card-view';
 import { CARD_TAKEN_MEANWHILE } from './create-card';
 import { requireOwnCard } from './get-card';
 import { maskPhone, normalisePhone } from './phone';
+import { sendCardToCorrectedNumber } from '../messages/share-card';
 
 export const cardPhoneSchema = z.object({
   phone_number: z
@@ -27,20 +28,16 @@ export interface CorrectCardPhoneOptions {
   input: unknown;
 }
 
-/** What a correction changed, for whoever tells the holder (the card's messages, when it has them). */
+/** What a correction changed. */
 interface CardMovedToPhone {
-  businessId: number;
-  mode: Mode;
-  cardId: number;
   cardNumber: string;
-  from: string;
-  to: string;
 }
 
 /**
  * Moves a card to a corrected phone number: the customer of that number (found, or made without a name),
  * named for this business as the card's holder was unless the business already named them. One live card per
- * customer, currency and business still holds. The card's link ends: it was sent to the wrong number.
+ * customer, currency and business still holds. The card's link ends: it was sent to the wrong number; a card
+ * whose messages are on gets a new one at the corrected number.
  */
 export async function correctCardPhone(db: Db, opts: CorrectCardPhoneOptions): Promise<GiftCard> {
   const input = parseInput(cardPhoneSchema, opts.input);
@@ -52,10 +49,7 @@ export async function correctCardPhone(db: Db, opts: CorrectCardPhoneOptions): P
     if (pgConstraint(err) === CARD_TAKEN_MEANWHILE) throw cardTaken();
     throw err;
   }
-  if (moved) {
-    announceCardChange(db, opts.businessId, opts.mode, 'card.updated', moved.cardNumber);
-    await cardMovedToPhone(db, moved);
-  }
+  if (moved) announceCardChange(db, opts.businessId, opts.mode, 'card.updated', moved.cardNumber);
   return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, opts.cardNumber.trim()))!);
 }
 
@@ -87,6 +81,7 @@ async function moveCard(tx: DbOrTx, opts: CorrectCardPhoneOptions, phone: { e164
     ON CONFLICT (business_id, customer_id) DO NOTHING`);
   await tx.execute(sql`UPDATE cards SET customer_id = ${customerId}, updated_at = now() WHERE id = ${card.id}`);
   await endCardLinks(tx, card.id);
+  await sendCardToCorrectedNumber(tx, { businessId: opts.businessId, mode: opts.mode, cardId: card.id });
   await recordAudit(tx, {
     businessId: opts.businessId,
     mode: opts.mode,
@@ -95,11 +90,5 @@ async function moveCard(tx: DbOrTx, opts: CorrectCardPhoneOptions, phone: { e164
     target: card.card_number,
     details: { from: maskPhone(card.phone_number), to: maskPhone(phone.e164) },
   });
-  return { businessId: opts.businessId, mode: opts.mode, cardId: card.id, cardNumber: card.card_number, from: card.phone_number, to: phone.e164 };
+  return { cardNumber: card.card_number };
 }
-
-/**
- * After a correction has committed: where the card's messages send it to the new number, when the card has
- * them turned on (`notify`). Nothing sends messages yet; the cardholder-messages work fills this in.
- */
-async function cardMovedToPhone(_db: Db, _moved: CardMovedToPhone): Promise<void> {}

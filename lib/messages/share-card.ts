@@ -26,6 +26,17 @@ export async function notifyNewCardNumber(tx: DbOrTx, businessId: number, mode: 
   await notifyNewCard(tx, { businessId, mode, cardId: Number(rows[0].id) });
 }
 
+/**
+ * A card moved to a corrected phone number, in the correction's transaction: when its messages are on, the new
+ * number gets a new link (the old one went to the wrong number and has ended), as any kind the business keeps on.
+ */
+export async function sendCardToCorrectedNumber(tx: DbOrTx, o: { businessId: number; mode: Mode; cardId: number }): Promise<void> {
+  const { rows } = await tx.execute<{ messages_on: boolean }>(sql`SELECT messages_on FROM cards WHERE id = ${o.cardId}`);
+  if (!rows[0]?.messages_on) return;
+  const link = await newCardLink(tx, o);
+  await queueMessageOf(tx, o.cardId, { link_url: link.url }, { kind: 'new_link' });
+}
+
 export const shareCardSchema = z.strictObject({
   channel: z.enum(['sms', 'email', 'none'], {
     error: (iss) => (iss.input === undefined ? 'channel is required.' : 'channel must be one of sms, email, none.'),

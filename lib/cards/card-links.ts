@@ -8,7 +8,7 @@ export interface CardLink {
   url: string;
 }
 
-export const cardLinkUrl = (token: string) => `${appUrl()}/c/${token}`;
+const cardLinkUrl = (token: string) => `${appUrl()}/c/${token}`;
 
 /**
  * Makes the card's link and ends the one before it (the old link stops working at once). Call it inside the

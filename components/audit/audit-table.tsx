@@ -8,9 +8,25 @@ import { auditSentence } from './audit-sentence';
 
 const ACTOR_TYPES = new Set(['user', 'api_key', 'admin', 'system']);
 
+/** Who acted, in the reader's words: lib/ writes the label in English, so only a person's email or a key's prefix is kept from it. */
+function useActorName() {
+  const t = useTranslations('AuditTable');
+  const actorName = useActorName();
+  return (e: AuditEntry) => {
+    if (e.actorType === 'admin') return t('actors.admin');
+    if (e.actorType === 'system') return t('actors.system');
+    const key = /^API key (.+)$/.exec(e.actorLabel);
+    if (e.actorType === 'api_key' && key) return t('actors.apiKey', { key: key[1] });
+    const removed = /^Removed user #(\d+)$/.exec(e.actorLabel);
+    if (removed) return t('actors.removedUser', { id: removed[1] });
+    return e.actorLabel;
+  };
+}
+
 /** A table on wide screens, stacked blocks at phone width; each entry is a sentence with its amounts and old and new values. */
 export function AuditTable({ items, dates }: { items: AuditEntry[]; dates: DateSettings }) {
   const t = useTranslations('AuditTable');
+  const actorName = useActorName();
   return (
     <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
       <table className="w-full text-sm" data-testid="audit-table">
@@ -23,7 +39,7 @@ export function AuditTable({ items, dates }: { items: AuditEntry[]; dates: DateS
                 <LocalTime iso={e.createdAt} />
               </td>
               <td className="min-w-0 md:w-56 md:px-4 md:py-3 md:align-top">
-                <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{e.actorLabel}</span>{' '}
+                <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{actorName(e)}</span>{' '}
                 <span className="text-xs text-slate-600">({ACTOR_TYPES.has(e.actorType) ? t(`actorTypes.${e.actorType}`) : t('actorTypes.other')})</span>
               </td>
               <td className="break-words text-slate-800 md:px-4 md:py-3" data-testid="audit-sentence">

@@ -146,6 +146,7 @@ async function visibleText(page: Page): Promise<string> {
       .map((s) => (s as HTMLSelectElement).selectedOptions[0]?.text ?? '');
     const saved = codeLike.map((el) => el.style.display);
     for (const el of codeLike) el.style.setProperty('display', 'none', 'important');
+    // biome-ignore lint/performance/useDomNodeTextContent: the drawn text is the point: textContent would read hidden parts too
     const drawn = document.body.innerText;
     codeLike.forEach((el, i) => {
       el.style.display = saved[i];

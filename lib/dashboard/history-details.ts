@@ -8,7 +8,7 @@ import { type ChapaTransferView, chapaTransferOf } from '../rails/chapa/rail-req
 import type { Mode } from '../validation';
 import { merchantNames } from './history-lists';
 import { type LedgerTrailEntry, ledgerTrail } from './ledger-trail';
-import { payoutInitiator } from './payout-initiator';
+import { type PayoutInitiator, payoutInitiator } from './payout-initiator';
 
 export interface HistoryDetailOptions {
   businessId: number;
@@ -26,7 +26,7 @@ export interface PayoutDetailData {
   trail: LedgerTrailEntry[];
   /** The receiving business's name for a B2B payout, when it is known. */
   merchantName: string | null;
-  startedBy: string;
+  startedBy: PayoutInitiator;
   chapa: ChapaTransferView | null;
 }
 

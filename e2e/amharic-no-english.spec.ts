@@ -77,6 +77,9 @@ const PAGES: Record<string, { url: (s: Seeded) => string; who: Who[] }> = {
   '/docs/webhooks': { url: () => '/docs/webhooks', who: ['public'] },
 };
 
+/** Visited with an address that answers 404: the not-found page is what they show here. */
+const NOT_FOUND = new Set(['(404)', '/cards/upload/[reference]', '/payouts/upload/[reference]']);
+
 /** Pages drawn by Next.js for a missing address: not a page.tsx, visited all the same. */
 const EXTRA_PAGES: typeof PAGES = { '(404)': { url: () => '/no-such-page', who: ['owner', 'public'] } };
 
@@ -168,6 +171,7 @@ function englishWords(text: string, names: string[]): string[] {
     .replace(/(^|[\s(])\/[\w/.\-?=&%[\]]*/g, ' ')
     .replace(/\?[a-z_]+=[\w-]+/g, ' ')
     .replace(/\b[a-z]+_[A-Za-z0-9_]+\b/g, ' ')
+    .replace(/…[A-Za-z0-9]{1,8}\b/g, ' ')
     .replace(/\b(?=[A-Za-z0-9]*\d)[A-Za-z0-9-]{6,}\b/g, ' ');
   const words = rest.match(/[A-Za-z][A-Za-z'’-]*[A-Za-z]/g) ?? [];
   return [...new Set(words.filter((w) => !ALLOWED.has(w) && !CURRENCIES.has(w)))].sort();
@@ -236,6 +240,9 @@ test('a reader of Amharic finds no English interface word on any page, and every
       await page.goto(`${baseUrl()}${url(seeded)}`);
       await expect(page.locator('html'), `${route} as ${w}`).toHaveAttribute('lang', 'am');
       await expect(page.locator('main').first()).toBeVisible();
+      // A page that failed reads in Amharic too: it must not pass for a converted one.
+      await expect(page.getByTestId('route-error'), `${route} as ${w}`).toHaveCount(0);
+      if (!NOT_FOUND.has(route)) await expect(page.getByTestId('error-page'), `${route} as ${w}`).toHaveCount(0);
       const words = englishWords(await visibleText(page), names);
       found[route] = [...new Set([...(found[route] ?? []), ...words])].sort();
       await page.setViewportSize({ width: 390, height: 844 });

@@ -11,7 +11,6 @@ const ACTOR_TYPES = new Set(['user', 'api_key', 'admin', 'system']);
 /** Who acted, in the reader's words: lib/ writes the label in English, so only a person's email or a key's prefix is kept from it. */
 function useActorName() {
   const t = useTranslations('AuditTable');
-  const actorName = useActorName();
   return (e: AuditEntry) => {
     if (e.actorType === 'admin') return t('actors.admin');
     if (e.actorType === 'system') return t('actors.system');

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { newCardLink } from '../lib/cards/card-links';
+import { createDb } from '../lib/db/client';
 import { admin, baseUrl, call, fundedCard, randomPhone, screenshots, type SeededBusiness, seedBusiness, signIn } from './dashboard-fixtures';
 
 /**
@@ -34,6 +36,8 @@ interface Seeded {
   cardNumber: string;
   payoutReference: string;
   paymentReference: string;
+  /** The token of the card's own page (/c/{token}), made as the share endpoint makes it. */
+  cardToken: string;
 }
 
 type Who = 'owner' | 'finance' | 'public';
@@ -73,6 +77,7 @@ const PAGES: Record<string, { url: (s: Seeded) => string; who: Who[] }> = {
   '/reset/[token]': { url: () => '/reset/no-such-token', who: ['public'] },
   '/invite/[token]': { url: () => '/invite/no-such-token', who: ['public'] },
   '/checkout/[reference]': { url: (s) => `/checkout/${s.paymentReference}?lang=am`, who: ['public'] },
+  '/c/[token]': { url: (s) => `/c/${s.cardToken}?lang=am`, who: ['public'] },
   '/docs': { url: () => '/docs', who: ['public'] },
   '/docs/webhooks': { url: () => '/docs/webhooks', who: ['public'] },
 };
@@ -198,7 +203,20 @@ async function seed(): Promise<Seeded> {
     merchant_reference: `ORD-${Date.now()}`,
   });
   expect(payment.status).toBe(201);
-  return { biz, cardNumber, payoutReference: topup.body.data.provider_reference, paymentReference: payment.body.data.link_reference };
+  const { db, pool } = createDb(process.env.E2E_DATABASE_URL!, 1);
+  try {
+    const { rows } = await pool.query('SELECT id FROM cards WHERE card_number = $1', [cardNumber]);
+    const link = await newCardLink(db, { businessId: biz.id, mode: 'test', cardId: Number(rows[0].id) });
+    return {
+      biz,
+      cardNumber,
+      payoutReference: topup.body.data.provider_reference,
+      paymentReference: payment.body.data.link_reference,
+      cardToken: link.token,
+    };
+  } finally {
+    await pool.end();
+  }
 }
 
 /** A browser that asks for Amharic; signed in, the person's stored choice is Amharic and the Ethiopian calendar too. */

@@ -56,6 +56,8 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   const first = await sendPayout(operator, '600');
   await expect(operator.getByTestId('sent-for-approval')).toContainText('Sent for approval: card-to-card payout to card ending');
   await expect(operator.getByTestId('sent-for-approval')).toContainText('ETB 600.00 is held on the card');
+  // The request just made is counted in the maker's menu at once.
+  await expect(operator.getByRole('navigation', { name: 'Main' }).getByTestId('nav-count')).toHaveText('1 waiting');
   expect(await cardOf(source)).toEqual(expect.objectContaining({ available_amount: 440_000, held_amount: 60_000 }));
   // The maker sees their own request without an Approve button.
   await expect(request(operator, first)).toContainText('You asked for this');
@@ -80,6 +82,8 @@ test('owner sets a threshold; operator sends over it; finance approves; owner re
   await expect(finance.getByTestId('decision-outcome')).toHaveText(/^Approved: done as c2c_/);
   await expect.poll(async () => (await cardOf(destination)).available_amount).toBe(60_000);
   expect(await cardOf(source)).toEqual(expect.objectContaining({ available_amount: 440_000, held_amount: 0 }));
+  // The decision took the count off the menu without a reload.
+  await expect(finance.getByRole('navigation', { name: 'Main' }).getByTestId('nav-count')).toHaveCount(0);
   await finance.goto(`${baseUrl()}/`);
   await expect(finance.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals', exact: true })).toBeVisible();
 

@@ -60,8 +60,8 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
   await page.goto(`${baseUrl()}/payouts/${reference}`);
   await expect(page.getByTestId('payout-status')).toContainText(/pending/i);
-  await expect(page.getByTestId('chapa-state')).toHaveText('Chapa has the transfer');
-  await expect(page.getByTestId('chapa-reference')).toHaveText(/^TRF/);
+  await expect(page.getByTestId('provider-state')).toHaveText('Chapa has the transfer');
+  await expect(page.getByTestId('provider-reference')).toHaveText(/^TRF/);
   await expectAccessible(page);
   await screenshots(page, testInfo, 'chapa-payout-pending');
 
@@ -71,7 +71,7 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   try {
     await db.query(`UPDATE rail_requests SET created_at = created_at - interval '25 hours' WHERE reference = $1`, [reference]);
     await page.reload();
-    await expect(page.getByTestId('chapa-state')).toContainText('needs a person');
+    await expect(page.getByTestId('provider-state')).toContainText('needs a person');
     await expect(page.getByTestId('payout-status')).toContainText(/pending/i);
     await screenshots(page, testInfo, 'chapa-payout-review');
   } finally {
@@ -84,8 +84,8 @@ test('a live bank payout shows pending with its Chapa reference, then success on
     await page.reload();
     await expect(page.getByTestId('payout-status')).toContainText(/success/i, { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
-  await expect(page.getByTestId('chapa-state')).toHaveText('Settled by Chapa');
-  await expect(page.getByTestId('chapa-verify')).toContainText('success');
+  await expect(page.getByTestId('provider-state')).toHaveText('Settled by Chapa');
+  await expect(page.getByTestId('provider-verify')).toContainText('success');
   await screenshots(page, testInfo, 'chapa-payout-success');
 
   // A live payment's page shows Chapa's verify too.
@@ -109,14 +109,14 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(provider.locator('tbody tr')).toHaveCount(1);
   await expect(provider.locator('tbody tr')).toContainText('2,500.00');
   await expect(provider.locator('tbody tr')).toContainText('None');
-  await expect(page.getByTestId('chapa-balances')).toBeVisible();
+  await expect(page.getByTestId('provider-balances')).toBeVisible();
   await expectAccessible(page);
   await screenshots(page, testInfo, 'chapa-reconciliation');
 
   // One of Chapa's listings unreadable: the page names that one, and the other side is still compared.
   await stack.fake.switches({ failures: { transactions_list: { mode: '503', times: 1 } } });
   await page.reload();
-  await expect(page.getByTestId('provider-unread-transactions')).toContainText(
+  await expect(page.getByTestId('provider-unread-payments')).toContainText(
     'Chapa’s list of transactions (our payments) could not be read just now (Chapa answered 503)',
   );
   await expect(page.getByTestId('provider-unread-transfers')).toHaveCount(0);
@@ -124,4 +124,21 @@ test('a live bank payout shows pending with its Chapa reference, then success on
   await expect(provider.locator('tbody tr')).toContainText('2,500.00');
   await page.setViewportSize({ width: 1280, height: 900 });
   await screenshots(page, testInfo, 'chapa-reconciliation-one-listing-unread');
+
+  // In Amharic, the provider's panel and its side of the reconciliation speak it too; Chapa keeps its name, its own words stay its own.
+  await page.goto(`${baseUrl()}/account`);
+  await page.getByLabel('Language', { exact: true }).selectOption('am');
+  await page.getByRole('button', { name: 'Save language and calendar' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'am');
+  await page.goto(`${baseUrl()}/payouts/${reference}`);
+  await expect(page.getByTestId('provider-state')).toHaveText('Chapa አጠናቆታል');
+  await expect(page.getByText('የChapa መለያ ቁጥር', { exact: true })).toBeVisible();
+  await screenshots(page, testInfo, 'chapa-payout-amharic');
+  await page.goto(`${baseUrl()}/reports/reconciliation`);
+  await expect(provider.getByRole('heading', { level: 2 })).toHaveText('Chapa ከመዝገባችን ጋር ሲነጻጸር');
+  await expect(provider.getByRole('columnheader', { name: 'የወጣ (Chapa)' })).toBeVisible();
+  await expect(provider.locator('tbody tr')).toContainText('ምንም');
+  await expect(page.getByTestId('provider-balances').getByRole('heading', { level: 2 })).toHaveText('የChapa ቀሪ ሂሳቦች');
+  await expectAccessible(page);
+  await screenshots(page, testInfo, 'chapa-reconciliation-amharic');
 });

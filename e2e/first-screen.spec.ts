@@ -68,13 +68,17 @@ test('the first screen: balances lead the Overview, a laptop sees list rows unde
   await expect(nav.getByRole('link', { name: 'Payments', exact: true })).toBeHidden();
   const navBox = await nav.boundingBox();
   expect(navBox!.height, 'the navigation takes one row').toBeLessThanOrEqual(56);
+  // Above it, two rows: the business with the mode switch, then search (Account and Sign out are in the Menu).
+  const banner = await page.getByTestId('test-mode-banner').boundingBox();
+  expect(navBox!.y - banner!.height, 'the header above the Menu').toBeLessThanOrEqual(130);
   expect(await top(page, 'balance-ETB')).toBeLessThan(PHONE.height);
   await page.screenshot({ path: testInfo.outputPath('overview-390.png') });
   await menu.click();
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
-  for (const name of ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team', 'Settings']) {
+  for (const name of ['Overview', 'Cards', 'Payouts', 'Payments', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team', 'Settings', 'Account']) {
     await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
   }
+  await expect(nav.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expectAccessible(page);
   await page.screenshot({ path: testInfo.outputPath('phone-menu-open-390.png') });
   await nav.getByRole('link', { name: 'Payments', exact: true }).click();

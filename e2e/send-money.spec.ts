@@ -126,6 +126,14 @@ test('a bank payout: banks for the card’s currency only; errors keep every fie
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(await focusedId(page)).toBe('account_number');
   await screenshots(page, testInfo, 'send-bank-short-account');
+  // A wallet number is held to digits of the wallet's length: ten characters with a + are not ten digits.
+  await bank.selectOption('telebirr');
+  await page.getByLabel('Account number').fill('+251911000');
+  await page.getByRole('button', { name: 'Send payout' }).click();
+  await expect(page.locator('#account_number-error')).toHaveText('telebirr account numbers have 10 digits.');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await screenshots(page, testInfo, 'send-wallet-not-digits');
+  await bank.selectOption('dashen');
   await page.getByLabel('Account number').fill('1000200034001');
 
   // More than the card holds, and above the confirmation threshold: refused on the amount at once, never asked to be confirmed.

@@ -11,10 +11,10 @@ import { startHoldExpiry } from './holds/expire-holds';
 import { startPayoutSettlement } from './payouts/settlement-worker';
 import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
-import { startRailRequests } from './rails/chapa/rail-requests';
 import { startRefundRequests } from './refunds/send-refunds';
 import { startUploadRunner } from './uploads/run-uploads';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
+import { PROVIDER_TASKS } from './wire-providers';
 import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
 
 type BackgroundTask = (db: Db) => Stop;
@@ -37,7 +37,7 @@ const TASKS: Record<string, BackgroundTask> = {
   'idempotency-pruning': startIdempotencyPruning,
   'history-totals': startHistoryTotalsFolding,
   'live-verification': startLiveVerification,
-  'rail-requests': startRailRequests,
+  ...PROVIDER_TASKS,
   'refund-requests': startRefundRequests,
   'approval-expiry': startApprovalExpiry,
   'shared-bucket-pruning': startSharedBucketPruning,

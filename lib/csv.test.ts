@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, unitsText } from './csv';
+import { csvCell, csvLine } from './csv';
+import { unitsText } from './money-text';
 
 describe('csvCell', () => {
   it('defuses text a spreadsheet would run, and leaves numbers, negative ones included, as numbers', () => {

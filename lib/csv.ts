@@ -1,3 +1,4 @@
+import { unitsText } from './money-text';
 import { wallClock } from './time-zone';
 
 export type CsvValue = string | number | boolean | null | undefined;
@@ -15,10 +16,6 @@ export function csvCell(value: CsvValue): string {
 }
 
 export const csvLine = (cells: readonly CsvValue[]) => `${cells.map(csvCell).join(',')}\r\n`;
-
-import { unitsText } from './money-text';
-
-export { unitsText };
 
 /** A time column's header names the zone its values are in, so a reader of the file knows whose day it is. */
 export const timeColumn = (name: string, timeZone: string) => `${name} (${timeZone})`;

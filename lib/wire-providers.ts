@@ -1,7 +1,10 @@
+import type { Stop } from './background-loop';
+import type { Db } from './db/client';
 import { requestLiveVerify } from './payments/verify-live-payment';
 import { settlePayout } from './payouts/settle-payout';
 import { plugProvider, plugProviderEvents } from './providers/provider-registry';
 import { chapaProvider } from './rails/chapa/chapa-provider';
+import { startRailRequests } from './rails/chapa/rail-requests';
 
 /**
  * The composition root's wiring of providers: Chapa for live mode (it answers
@@ -19,3 +22,8 @@ export function registerProviders(): void {
     paymentReported: (db, linkReference) => requestLiveVerify(db, linkReference),
   });
 }
+
+/** The providers' own background workers, by the name BACKGROUND_TASKS knows each by (lib/background.ts): Chapa's outbox of transfer requests. */
+export const PROVIDER_TASKS: Record<string, (db: Db) => Stop> = {
+  'rail-requests': startRailRequests,
+};

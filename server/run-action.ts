@@ -1,4 +1,5 @@
 import 'server-only';
+import { revalidatePath } from 'next/cache';
 import type { z } from 'zod';
 import { getDashboardSession } from './session';
 import { markWrite } from './read-your-writes';
@@ -12,5 +13,7 @@ export async function runAction<S extends z.ZodType, T>(def: ActionDef<S, T>, in
   // the account's own actions (they change no page a replica serves; turning on two-factor ends the session whose page
   // must still show the recovery codes).
   if (result.ok && def.permission !== 'account' && readReplicaConfigured()) await markWrite();
+  // The layout renders the menu's approvals count once; a client-side move to another page would keep the old one.
+  if (result.ok && def.changesWaitingApprovals) revalidatePath('/', 'layout');
   return result;
 }

@@ -160,6 +160,7 @@ it('SIGKILL before the request reached Chapa and while Chapa held it: one transf
   await fake.switches({ failures: { balances: { mode: '503', times: 1 } } });
   expect(await chapaBalancesFor(db, config, c.businessId)).toEqual({
     shown: false,
-    reason: 'Chapa’s balances could not be read just now (Chapa answered 503).',
+    why: 'unread',
+    reason: 'Chapa answered 503',
   });
 }, 240_000);

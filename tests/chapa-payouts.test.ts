@@ -2,11 +2,14 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
+import { sandboxProvider } from '../lib/providers/sandbox';
 import { chapaBalancesFor } from '../lib/rails/chapa/chapa-balances';
+import { chapaProvider } from '../lib/rails/chapa/chapa-provider';
+import { chapaRecords } from '../lib/rails/chapa/chapa-records';
 import { readChapaConfig } from '../lib/rails/chapa/config';
 import { chapaTransferOf } from '../lib/rails/chapa/rail-request-view';
 import { settlePayout } from '../lib/payouts/settle-payout';
-import { CUT_SHORT, providerReconciliation } from '../lib/reports/provider-reconciliation';
+import { differenceText, providerReconciliation } from '../lib/reports/provider-reconciliation';
 import { reconciliationCsvFile } from '../lib/reports/reconciliation/export';
 import { CHAPA_TEST_SECRETS, startLiveStack, type LiveStack } from './chapa-harness';
 import { balanceOf, fakeTransfers, liveCard, payout, payoutStatus, transferSwitches } from './chapa-payout-fixtures';
@@ -98,12 +101,13 @@ describe('live bank payouts through Chapa', () => {
     const boa = await payout(c, 1_000, 'boa', '12345678');
     expect(boa.status).toBe(400);
     expect(boa.body.message).toBe('Invalid bank slug');
-    // Test mode answers these in the same words (tests/api/sandbox-accounts.test.ts); a wallet is held to the length Chapa lists.
+    // Test mode answers these in the same words (tests/api/sandbox-accounts.test.ts); a wallet is held to digits of the length Chapa lists.
     for (const [slug, account, words] of [
       ['cbe', '12345', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['cbe', 'abc!@#', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['cbe', '100012345678x', 'Commercial Bank of Ethiopia account numbers have 13 digits.'],
       ['telebirr', '091122334', 'telebirr account numbers have 10 digits.'],
+      ['telebirr', '+251911223', 'telebirr account numbers have 10 digits.'],
     ]) {
       const refused = await payout(c, 1_000, slug, account);
       expect(refused.status, account).toBe(400);
@@ -295,9 +299,9 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     const res = await payout(c, 3_100, 'cbe', '1000123456789');
     const ref = res.body.data.provider_reference;
     await expect.poll(async () => (await railRequest(ref)).state, { timeout: 15_000 }).toBe('sent');
-    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('sent');
+    expect((await chapaTransferOf(db, { businessId: c.businessId, mode: 'live', reference: ref }))?.state).toBe('sent');
     await db.execute(sql`UPDATE rail_requests SET created_at = now() - interval '25 hours' WHERE reference = ${ref}`);
-    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('review');
+    expect((await chapaTransferOf(db, { businessId: c.businessId, mode: 'live', reference: ref }))?.state).toBe('review');
     expect(await payoutStatus(c.live, ref)).toBe('pending');
   });
 
@@ -313,13 +317,13 @@ describe('Chapa down, slow or busy never fails a payout by itself', () => {
     const job = sql`SELECT state, last_error FROM jobs WHERE kind = 'rail_request' AND subject = ${ref}`;
     await expect.poll(async () => (await db.execute<{ state: string }>(job)).rows[0].state, { timeout: 20_000 }).toBe('dead');
     expect((await db.execute<{ last_error: string }>(job)).rows[0].last_error).toContain('verify says pending');
-    const panel = await chapaTransferOf(db, c.businessId, 'live', ref);
+    const panel = await chapaTransferOf(db, { businessId: c.businessId, mode: 'live', reference: ref });
     expect(panel).toMatchObject({ state: 'dead', nextAttemptAt: null });
     expect(await payoutStatus(c.live, ref)).toBe('pending');
     await stack.fake.switches({ verifyOverride: { [ref]: {} } });
     await stack.fake.control('/__fake/transfers/settle', { reference: ref, status: 'success' });
     await expect.poll(() => payoutStatus(c.live, ref), { timeout: 20_000 }).toBe('success');
-    expect((await chapaTransferOf(db, c.businessId, 'live', ref))?.state).toBe('done');
+    expect((await chapaTransferOf(db, { businessId: c.businessId, mode: 'live', reference: ref }))?.state).toBe('done');
     expect((await db.execute<{ state: string }>(job)).rows[0].state).toBe('done');
   }, 60_000);
 
@@ -532,6 +536,8 @@ describe('the provider side in reports', () => {
       CHAPA_TIMEOUT_MS: '5000',
       CHAPA_LIST_CACHE_MS: listCacheMs,
     })!;
+  /** Chapa as the registry hands it out, reading its records under these settings. */
+  const chapa = (listCacheMs = '0') => ({ ...chapaProvider, records: chapaRecords(() => config(listCacheMs)) });
   const listReads = async () => (await stack.fake.state()).requests.filter((r) => r.operation === 'transfers_list').length;
 
   it('lists each live day’s Chapa transfers against our payouts, and the differences', async () => {
@@ -556,39 +562,40 @@ describe('the provider side in reports', () => {
     await expect.poll(async () => (await c.live.get(`/api/v1/card/payment/${txRef}/status`)).body.data?.status, { timeout: 15_000 }).toBe('success');
 
     const today = new Date().toISOString().slice(0, 10);
-    const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    const report = await providerReconciliation(db, chapa(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
     expect(report).toMatchObject({ complete: true, unread: [] });
     if (!report) throw new Error('no report');
     expect(report.days).toHaveLength(1);
     const [day] = report.days;
-    expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, chapaSettled: 1_100 + 1_300, payments: 1 });
+    expect(day).toMatchObject({ day: today, currency: 'ETB', transfers: 3, oursSettled: 1_100, theirsSettled: 1_100 + 1_300, payments: 1 });
     expect(day.oursReceived).toBeGreaterThanOrEqual(2_000);
-    expect(day.chapaReceived).toBe(day.oursReceived);
+    expect(day.theirsReceived).toBe(day.oursReceived);
     expect(day.differences).toEqual([
       expect.objectContaining({
         reference: lagRef,
         ours: { status: 'pending', amount: 1_300 },
-        chapa: { status: 'success', amount: 1_300 },
+        theirs: { status: 'success', amount: 1_300 },
+        code: 'pendingButSays',
         detail: 'Still pending here; Chapa says success.',
       }),
     ]);
     // One listing unreadable: the other side is still compared, and the report names the listing that failed.
     const opts = { businessId: c.businessId, mode: 'live' as const, timeZone: 'UTC', from: today, to: today };
     await stack.fake.switches({ failures: { transfers_list: { mode: '502', times: 1 } } });
-    const noTransfers = await providerReconciliation(db, config(), opts);
+    const noTransfers = await providerReconciliation(db, chapa(), opts);
     expect(noTransfers).toMatchObject({ unread: [{ listing: 'transfers', reason: 'Chapa answered 502' }] });
     expect(noTransfers?.days).toEqual([
-      expect.objectContaining({ transfers: 3, oursSettled: 1_100, chapaSettled: null, payments: 1, chapaReceived: day.oursReceived, differences: [] }),
+      expect.objectContaining({ transfers: 3, oursSettled: 1_100, theirsSettled: null, payments: 1, theirsReceived: day.oursReceived, differences: [] }),
     ]);
     await stack.fake.switches({ failures: { transactions_list: { mode: '503', times: 1 } } });
-    const noPayments = await providerReconciliation(db, config(), opts);
-    expect(noPayments).toMatchObject({ unread: [{ listing: 'transactions', reason: 'Chapa answered 503' }] });
+    const noPayments = await providerReconciliation(db, chapa(), opts);
+    expect(noPayments).toMatchObject({ unread: [{ listing: 'payments', reason: 'Chapa answered 503' }] });
     expect(noPayments?.days).toEqual([
-      expect.objectContaining({ chapaSettled: 2_400, chapaReceived: null, differences: [expect.objectContaining({ reference: lagRef })] }),
+      expect.objectContaining({ theirsSettled: 2_400, theirsReceived: null, differences: [expect.objectContaining({ reference: lagRef })] }),
     ]);
     // The CSV carries the same provider columns, the unread listing named on the day's line.
     await stack.fake.switches({ failures: { transactions_list: { mode: '503', times: 1 } } });
-    const file = await reconciliationCsvFile(db, { ...opts, chapa: config() });
+    const file = await reconciliationCsvFile(db, { ...opts, provider: chapa() });
     let text = file.header;
     for await (const chunk of file.chunks) text += chunk;
     const lines = parseCsv(text);
@@ -607,8 +614,15 @@ describe('the provider side in reports', () => {
     const total = lines.find((l) => l.line === 'total') ?? {};
     expect(Object.entries(total).filter(([k, v]) => k.startsWith('chapa_') && v === '')).toHaveLength(PROVIDER_COLUMNS);
     // Test mode, or no Chapa key: no provider column at all.
-    expect(await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
-    expect(await providerReconciliation(db, null, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
+    expect(await providerReconciliation(db, sandboxProvider, { businessId: c.businessId, mode: 'test', timeZone: 'UTC', from: today, to: today })).toBeNull();
+    expect(await providerReconciliation(db, undefined, { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today })).toBeNull();
+    expect(
+      await providerReconciliation(
+        db,
+        { ...chapaProvider, records: chapaRecords(() => null) },
+        { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today },
+      ),
+    ).toBeNull();
   });
 
   it('reads Chapa’s listing once per cache period, not on every view, and a row changed since is compared on the next read', async () => {
@@ -616,7 +630,7 @@ describe('the provider side in reports', () => {
     const first = await payout(c, 1_400, 'cbe', '1000123456789');
     await expect.poll(() => payoutStatus(c.live, first.body.data.provider_reference), { timeout: 15_000 }).toBe('success');
     const today = new Date().toISOString().slice(0, 10);
-    const view = () => providerReconciliation(db, config('60000'), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    const view = () => providerReconciliation(db, chapa('60000'), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
     const before = await listReads();
     expect(await view()).toMatchObject({ complete: true, days: [{ transfers: 1, oursSettled: 1_400, differences: [] }] });
     const afterFirst = await listReads();
@@ -652,11 +666,12 @@ describe('the provider side in reports', () => {
       expect(res.status).toBe(200);
     }
     const today = new Date().toISOString().slice(0, 10);
-    const report = await providerReconciliation(db, config(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
+    const report = await providerReconciliation(db, chapa(), { businessId: c.businessId, mode: 'live', timeZone: 'UTC', from: today, to: today });
     expect(report).toMatchObject({ complete: false, unread: [] });
     if (!report) throw new Error('no report');
     const details = report.days.flatMap((d) => d.differences.map((x) => x.detail));
-    expect(details).toEqual([CUT_SHORT]);
+    expect(report.days.flatMap((d) => d.differences.map((x) => x.code))).toEqual(['cutShort']);
+    expect(details).toEqual([differenceText('cutShort', 'Chapa', '', '')]);
     expect(details.join(' ')).not.toContain('lists no');
   });
 
@@ -664,7 +679,7 @@ describe('the provider side in reports', () => {
     const biz = await stack.createBusiness('Alone');
     const other = await db.execute<{ shared: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM rail_requests WHERE business_id <> ${biz.id}) AS shared`);
     expect(other.rows[0].shared).toBe(true);
-    expect(await chapaBalancesFor(db, config(), biz.id)).toMatchObject({ shown: false });
+    expect(await chapaBalancesFor(db, config(), biz.id)).toEqual({ shown: false, why: 'shared' });
     expect(await chapaBalancesFor(db, null, biz.id)).toBeNull();
   });
 });

@@ -24,7 +24,7 @@ describe('the payment and payout pages’ loads', () => {
     expect(own?.trail.length).toBeGreaterThan(0);
     expect(own?.startedBy).toMatchObject({ kind: 'api_key' });
     expect(own?.merchantName).toBeNull();
-    expect(own?.chapa).toBeNull();
+    expect(own?.provider).toBeNull();
 
     const other = await createTestBusiness();
     expect(await loadPayoutDetail(testDb(), { businessId: other.id, mode: 'test', reference })).toBeUndefined();

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../lib/db/client';
 import { dayIn, nextDay, zonedDayStart } from '../lib/time-zone';
 import { FIGURES, parseReconciliationParams, type ReconciliationOptions, type ReconciliationReport } from '../lib/reports/reconciliation/definitions';
+import { sandboxProvider } from '../lib/providers/sandbox';
 import { reconciliationCsvFile } from '../lib/reports/reconciliation/export';
 import { reconciliationReport } from '../lib/reports/reconciliation/report';
 import { addCrossBusinessCardToCard, crossCardToCardFromLedger, seedFinanceBusiness, type FinanceBusiness } from './finance-fixture';
@@ -276,7 +277,7 @@ describe('daily reconciliation', () => {
   });
 
   it('exports CSV: a line per day and currency, totals last, amounts in units and minor units', async () => {
-    const file = await reconciliationCsvFile(testDb(), { ...opts, chapa: null });
+    const file = await reconciliationCsvFile(testDb(), { ...opts, provider: sandboxProvider });
     let text = file.header;
     for await (const chunk of file.chunks) text += chunk;
     const rows = text

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
 import { APPROVAL_TTL_MS } from '../lib/approvals/approval-request';
 import { setApprovalThreshold } from '../lib/approvals/approval-thresholds';
 import { ServiceError } from '../lib/errors';
@@ -368,6 +369,82 @@ describe('payout uploads', () => {
       expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
     }
     expect(await cardBalance(biz.test, to)).toBe(0);
+  });
+
+  it('keep its money held after approval until each row runs: nothing spends the share of a row before the row does', async () => {
+    const { biz, card, to, scope, preview } = await overThresholdFile(60_000);
+    const reference = await preview();
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+    // Each row locked by a connection of its own: runners (this file's and the test server's) claim with SKIP LOCKED and pass it by.
+    const lockRow = async (row: number) => {
+      const client = new pg.Client({ connectionString: inject('databaseUrl') });
+      await client.connect();
+      await client.query('BEGIN');
+      await client.query('SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 AND r.row_number = $2 FOR UPDATE OF r', [
+        reference,
+        row,
+      ]);
+      return async () => {
+        await client.query('COMMIT');
+        await client.end();
+      };
+    };
+    const [unlockFirst, unlockSecond] = [await lockRow(2), await lockRow(3)];
+    const spend = () => biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: to, amount: 15_000 });
+    try {
+      expect(await approveUpload(testDb(), { ...scope, userId: APPROVER, reference })).toEqual({ status: 'running' });
+      // Approved, not yet run: the file's 500.00 is still held, and 150.00 more cannot be spent.
+      expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+      expect((await spend()).body.message).toBe('Insufficient balance');
+      // The first row runs and pays its 300.00; the second row's 200.00 stays held until it runs.
+      await unlockFirst();
+      await expect
+        .poll(async () => {
+          await runUploadPass(testDb());
+          return (await rowsOf(reference)).map((r) => r.status);
+        })
+        .toEqual(['succeeded', 'pending']);
+      expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+      expect((await spend()).body.message).toBe('Insufficient balance');
+    } finally {
+      await unlockFirst().catch(() => {});
+      await unlockSecond();
+    }
+    await runToEnd(reference);
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+    expect(await cardBalance(biz.test, to)).toBe(50_000);
+    const approval = (await jobOf(reference)).approval_reference!;
+    const holds = await testDb().execute<{ status: string; amount: string }>(sql`SELECT status, amount FROM holds WHERE purpose = ${approval}`);
+    expect(holds.rows).toEqual([{ status: 'released', amount: expect.anything() }]);
+  });
+
+  it('give back what a running upload still holds when its uploader stops it', async () => {
+    const { biz, card, scope, preview } = await overThresholdFile(60_000);
+    const reference = await preview();
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 FOR UPDATE OF r', [reference]);
+    try {
+      await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
+      expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+    } finally {
+      await client.query('COMMIT');
+      await client.end();
+    }
+    // Stopped before its rows ran (or after some did): whatever is still held goes back, and nothing runs after.
+    await cancelUpload(testDb(), { ...scope, userId: UPLOADER, reference, asApprover: false }).catch((err) => {
+      if (!(err instanceof ServiceError && err.code === 'already_decided')) throw err;
+    });
+    const paid = (await rowsOf(reference)).filter((r) => r.status === 'succeeded').length;
+    const left = (await rowsOf(reference)).filter((r) => r.status === 'pending');
+    expect(left).toEqual([]);
+    expect(await cardBalance(biz.test, card.card_number)).toBe(60_000 - [0, 30_000, 50_000][paid]);
+    const approval = (await jobOf(reference)).approval_reference!;
+    const open = await testDb().execute(sql`SELECT 1 FROM holds WHERE purpose = ${approval} AND status = 'open'`);
+    expect(open.rows).toEqual([]);
   });
 
   it('refuse to wait when a card does not hold what its rows pay out: nothing is held, the upload stays previewed', async () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
+import { AccountLink } from '@/components/dashboard/account-link';
 import { LiveRefresh } from '@/components/dashboard/live-refresh';
 import { ModeSwitch } from '@/components/dashboard/mode-switch';
 import { NavLinks, type NavItem } from '@/components/dashboard/nav-links';
@@ -50,7 +50,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         )}
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-            <div className="min-w-0">
+            <div className="min-w-0 flex-1 basis-0 sm:flex-initial sm:basis-auto">
               <p className="truncate font-semibold text-slate-900">{business?.name}</p>
               <p className="truncate text-xs text-slate-600">
                 {session.email} · <span data-testid="role">{t(`roles.${session.role}`)}</span>
@@ -59,13 +59,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <HeaderSearch mode={session.mode} />
             <div className="flex items-center gap-2">
               <ModeSwitch mode={session.mode} />
-              <Link
-                href="/account"
-                className="rounded-md px-3 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-700"
-              >
-                {t('account')}
-              </Link>
-              <SignOutButton />
+              {/* On a phone these two are in the Menu: the header keeps to two rows above it. */}
+              <div className="hidden items-center gap-2 md:flex">
+                <AccountLink />
+                <SignOutButton />
+              </div>
             </div>
           </div>
           <NavLinks
@@ -74,6 +72,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               label: label(href),
               count: href === '/approvals' ? waiting : undefined,
             }))}
+            phoneExtras={
+              <>
+                <AccountLink />
+                <SignOutButton />
+              </>
+            }
           />
         </header>
         <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>

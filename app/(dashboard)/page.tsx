@@ -73,10 +73,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                   <th scope="col" className="py-1 font-medium">
                     {t('currency')}
                   </th>
-                  <th scope="col" className="py-1 text-right font-medium">
+                  <th scope="col" className="py-1 pl-4 text-right font-medium">
                     {t('businessBalance')}
                   </th>
-                  <th scope="col" className="py-1 text-right font-medium">
+                  <th scope="col" className="py-1 pl-4 text-right font-medium">
                     {t('onCards')}
                   </th>
                 </tr>
@@ -85,9 +85,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                 {overview.balances.map((b) => (
                   <tr key={b.currency} className="border-t border-slate-100" data-testid={`balance-${b.currency}`}>
                     <td className="py-2 font-medium">{b.currency}</td>
-                    <td className="py-2 text-right tabular-nums">{money(b.business, b.currency)}</td>
-                    <td className="py-2 text-right tabular-nums">
-                      {money(b.cards, b.currency)} <span className="text-slate-600">{t('cardCount', { count: b.cardCount })}</span>
+                    <td className="py-2 pl-4 text-right tabular-nums">{money(b.business, b.currency)}</td>
+                    <td className="py-2 pl-4 text-right tabular-nums">
+                      {money(b.cards, b.currency)}{' '}
+                      <span className="block text-xs text-slate-600 sm:inline sm:text-sm">{t('cardCount', { count: b.cardCount })}</span>
                     </td>
                   </tr>
                 ))}

@@ -43,7 +43,7 @@ async function seedPayouts(db: Db, businessId: number, count: number) {
              CASE WHEN k.type = 'card_to_card' OR k.topup THEN '4000000000000010' END,
              CASE WHEN k.type = 'b2b' THEN 'mer_partner' END,
              CASE WHEN k.topup THEN 'link' WHEN k.type = 'bank' THEN 'cbe' END,
-             CASE WHEN k.type = 'bank' THEN '1000' || lpad((g % 1000000)::text, 6, '0') END,
+             CASE WHEN k.type = 'bank' THEN '1000' || lpad((g % 1000000000)::text, 9, '0') END,
              CASE WHEN k.type <> 'bank' THEN NULL WHEN g % 1000 = 3 THEN '=HYPERLINK("http://x.test","pay")' ELSE 'Abebe, Kebede "AK"' END,
              k.topup, 'system', 'bench',
              now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval,

@@ -99,6 +99,7 @@ export function auditSentence(
         };
         return t('card.expiryExtended', { card, from: day(d.from), to: day(d.to), reason });
       }
+      if (verb === 'phone_corrected') return t('card.phoneCorrected', { card, from: text(d.from) ?? t('parts.unknown'), to: text(d.to) ?? t('parts.unknown') });
       return t('card.changed', { card });
     }
     case 'hold': {

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { usePathname } from 'next/navigation';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 
 export interface NavItem {
   href: string;
@@ -18,7 +18,7 @@ const isActive = (href: string, pathname: string) => (href === '/' ? pathname ==
  * The main navigation. Under 768 px it is one Menu button (ten items wrapped onto three rows pushed every page
  * down a phone's first screen); the open menu closes when a page is chosen. Wider screens show the row as ever.
  */
-export function NavLinks({ items }: { items: NavItem[] }) {
+export function NavLinks({ items, phoneExtras }: { items: NavItem[]; phoneExtras?: ReactNode }) {
   const t = useTranslations('Nav');
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
@@ -76,6 +76,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
             </li>
           );
         })}
+        {phoneExtras && <li className="col-span-2 flex items-center gap-2 border-t border-slate-200 pt-2 md:hidden">{phoneExtras}</li>}
       </ul>
     </nav>
   );

@@ -1,5 +1,5 @@
 import { getLocale, getTranslations } from 'next-intl/server';
-import { ChapaTransferPanel } from '@/components/payouts/chapa-transfer-panel';
+import { ProviderTransferPanel } from '@/components/payouts/provider-transfer-panel';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import type { PayoutDetailData } from '@/lib/dashboard/history-details';
@@ -9,8 +9,8 @@ import { DetailField } from './detail-field';
 import { CardLink, type HistoryDetail } from './history-detail-page';
 import { bankName, payoutDestination } from './payout-labels';
 
-/** A payout's page: what left and what arrived (or came back), where it went, when and by whom, and Chapa's side. */
-export async function payoutDetail({ payout, trail, merchantName, startedBy, chapa }: PayoutDetailData): Promise<HistoryDetail> {
+/** A payout's page: what left and what arrived (or came back), where it went, when and by whom, and the provider's side. */
+export async function payoutDetail({ payout, trail, merchantName, startedBy, provider }: PayoutDetailData): Promise<HistoryDetail> {
   const t = await getTranslations('Payouts');
   const asked = await getLocale();
   const failed = payout.status === 'failed';
@@ -126,7 +126,7 @@ export async function payoutDetail({ payout, trail, merchantName, startedBy, cha
         ),
       },
     ],
-    more: chapa && <ChapaTransferPanel transfer={chapa} />,
+    more: provider && <ProviderTransferPanel provider={provider.label} transfer={provider.transfer} />,
     trail,
   };
 }

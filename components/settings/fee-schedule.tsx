@@ -1,5 +1,5 @@
 import { useTranslations } from 'next-intl';
-import { unitsText } from '@/lib/csv';
+import { unitsText } from '@/lib/money-text';
 import type { FeeKind } from '@/lib/fees/fee-schedule';
 import { EmptyState } from '@/components/ui/page-header';
 

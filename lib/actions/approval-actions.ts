@@ -13,6 +13,7 @@ const scope = (s: { businessId: number; mode: 'test' | 'live'; userId: number })
 /** Approves a teammate's request: the payout or adjustment runs now, or fails with its reason. */
 export const approveApproval = defineAction({
   name: 'approvals.approve',
+  changesWaitingApprovals: true,
   permission: 'money:approve',
   schema: decideApprovalSchema,
   handler: ({ db, session, input }) => approveRequest(db, { ...scope(session), reference: input.reference, note: input.note }),
@@ -21,6 +22,7 @@ export const approveApproval = defineAction({
 /** Rejects a teammate's request: its held money is released. */
 export const rejectApproval = defineAction({
   name: 'approvals.reject',
+  changesWaitingApprovals: true,
   permission: 'money:approve',
   schema: decideApprovalSchema,
   handler: ({ db, session, input }) => rejectRequest(db, { ...scope(session), reference: input.reference, note: input.note, asMaker: false }),
@@ -29,6 +31,7 @@ export const rejectApproval = defineAction({
 /** The maker withdraws their own request before anyone decides it. */
 export const withdrawApproval = defineAction({
   name: 'approvals.withdraw',
+  changesWaitingApprovals: true,
   // Every role may try: only the request's own maker can claim it (finance's refunds wait too, and finance moves no other money).
   permission: 'account',
   schema: decideApprovalSchema,
@@ -38,6 +41,7 @@ export const withdrawApproval = defineAction({
 /** Asks for a manual adjustment of a card's balance; it always waits for a second person. */
 export const requestAdjustmentAction = defineAction({
   name: 'approvals.request_adjustment',
+  changesWaitingApprovals: true,
   permission: 'money:move',
   schema: adjustmentFormSchema,
   handler: async ({ db, session, input }) =>

@@ -55,6 +55,8 @@ export interface ActionDef<S extends z.ZodType, T> {
   handler: (ctx: { db: Db; session: DashboardSession; input: z.output<S> }) => Promise<T>;
   /** Open to a user who must still set up two-factor sign-in (its own set-up, their password); every other action refuses them. */
   beforeTwoFactor?: boolean;
+  /** It may add or decide a waiting approval: the menu's count, rendered once by the layout, is rendered again. */
+  changesWaitingApprovals?: boolean;
 }
 
 /** Registers a dashboard action: the permission it needs, the form's zod schema, and one core call. */

@@ -177,6 +177,7 @@ export const checkPayout = defineAction({
 /** Sends a payout as the signed-in user, once per form submission. */
 export const sendPayout = defineAction({
   name: 'sendPayout',
+  changesWaitingApprovals: true,
   permission: 'money:move',
   schema: sendPayoutSchema,
   handler: async ({ db, session, input }) => {

@@ -7,6 +7,7 @@ import { runOnce } from './run-once';
 /** Refunds a paid top-up from its page, as the signed-in user, once per submission; at or above the approval threshold it waits for a second person. */
 export const refundPaymentAction = defineAction({
   name: 'refundPayment',
+  changesWaitingApprovals: true,
   permission: 'payments:refund',
   schema: refundFormSchema,
   handler: async ({ db, session, input }) => {

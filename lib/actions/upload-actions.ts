@@ -17,6 +17,7 @@ export const startCardUpload = defineAction({
 /** Runs a previewed payout upload's valid rows, or sends it for approval over the threshold. */
 export const startPayoutUpload = defineAction({
   name: 'uploads.start_payouts',
+  changesWaitingApprovals: true,
   permission: UPLOAD_PERMISSIONS.payouts,
   schema: uploadReferenceSchema,
   handler: ({ db, session, input }) => startUpload(db, { ...scope(session, input.reference), kind: 'payouts' }),
@@ -25,6 +26,7 @@ export const startPayoutUpload = defineAction({
 /** A second person lets a waiting payout upload run. */
 export const approvePayoutUpload = defineAction({
   name: 'uploads.approve',
+  changesWaitingApprovals: true,
   permission: 'money:approve',
   schema: uploadReferenceSchema,
   handler: ({ db, session, input }) => approveUpload(db, scope(session, input.reference)),
@@ -33,6 +35,7 @@ export const approvePayoutUpload = defineAction({
 /** A second person refuses a waiting payout upload: nothing of it runs. */
 export const rejectPayoutUpload = defineAction({
   name: 'uploads.reject',
+  changesWaitingApprovals: true,
   permission: 'money:approve',
   schema: uploadReferenceSchema,
   handler: ({ db, session, input }) => cancelUpload(db, { ...scope(session, input.reference), asApprover: true }),
@@ -41,6 +44,7 @@ export const rejectPayoutUpload = defineAction({
 /** The uploader cancels their own upload: the rows not yet run never run. */
 export const cancelOwnUpload = defineAction({
   name: 'uploads.cancel',
+  changesWaitingApprovals: true,
   // Only the uploader can claim it (the core checks), whatever the kind.
   permission: 'account',
   schema: uploadReferenceSchema,

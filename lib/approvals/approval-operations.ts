@@ -16,7 +16,7 @@ const makerOf = (r: ApprovalRow) => ({ type: 'user' as const, id: String(r.maker
 
 /**
  * What an approval runs, by kind, inside the approval's database transaction
- * (after the hold is released, before anything else can take the money).
+ * (after the hold is released, before anything else can take the money; an upload keeps its holds).
  */
 export const OPERATIONS: Record<ApprovalKind, Operation> = {
   payout: async (tx, r) => {
@@ -45,7 +45,7 @@ export const OPERATIONS: Record<ApprovalKind, Operation> = {
     const refund = await refundPayment(tx as unknown as Db, { businessId: r.business_id, mode: r.mode, actor: makerOf(r), ...o, sendAfterCommit: true });
     return { reference: refund.refund_reference };
   },
-  // A payout upload: its holds are released and the job runs (lib/uploads/run-uploads.ts), each row checked against the balance as it runs.
+  // A payout upload: the job runs (lib/uploads/run-uploads.ts); its money stays held, each row's share given back in the transaction that runs the row.
   upload: (tx, r) =>
     uploadApproved(tx, {
       businessId: r.business_id,

@@ -101,7 +101,8 @@ export async function approveRequest(db: Db, opts: DecideApprovalOptions): Promi
     const decided = await inTransaction(db, async (tx) => {
       const request = await claim(tx, opts, 'approved', false);
       kind = request.kind;
-      const released = await releaseRequestMoney(tx, request, actor, accounts);
+      // An upload's holds stay: each row's share goes back in the transaction that runs the row (lib/uploads/upload-holds.ts).
+      const released = request.kind === 'upload' || (await releaseRequestMoney(tx, request, actor, accounts));
       // Its money is no longer held (the card expired and its holds went with it): nothing may be paid on it.
       if (!released) throw new OperationRefused(new ServiceError('card_disabled', 'The money this request held is no longer held: the card expired.'));
       let result: { reference: string };

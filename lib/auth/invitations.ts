@@ -6,7 +6,7 @@ import { businesses, invitations, users } from '../db/schema';
 import { inTransaction, pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { type MailOutcome, sendMail } from '../mail/send-mail';
-import { appUrl, linkTokenHash, newLinkToken } from './link-token';
+import { appUrl, linkTokenHash, newLinkToken } from '../link-token';
 import { hashPassword, type Role } from './users';
 
 const INVITATION_HOURS = 48;

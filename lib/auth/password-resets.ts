@@ -7,7 +7,7 @@ import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { mailConfigured, sendMail } from '../mail/send-mail';
 import type { CreatedLink } from './invitations';
-import { appUrl, linkTokenHash, newLinkToken } from './link-token';
+import { appUrl, linkTokenHash, newLinkToken } from '../link-token';
 import { hashPassword } from './users';
 
 /** Shorter than an invitation's 48 hours: this link replaces the password of an account that already exists. */

@@ -27,6 +27,8 @@ export interface CreatePayoutsBatchOptions {
   items: PayoutRequest[];
   /** What a run of this same batch that died recorded for its first items: they are answered from it, and the batch goes on after them. */
   recorded?: RecordedItem[];
+  /** Runs in each chunk's transaction once its accounts are locked, before its payouts: an upload gives back there what it held for the chunk's rows. */
+  beforeEachChunk?: (tx: Tx, items: PayoutRequest[]) => Promise<void>;
 }
 
 /**
@@ -73,7 +75,10 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
         withoutCommitHook(async () => {
           // Read inside the transaction: a redone transaction sees the fee rule its refused attempt found.
           const fees = chunk.some((r) => mayChargeFee(opts.businessId, opts.mode, r.type)) ? feeAccounts : [];
-          return writeChunk(tx, itemOpts, chunk, () => lockAccounts(tx, opts.mode, opts.businessId, chunk, fees));
+          return writeChunk(tx, itemOpts, chunk, async () => {
+            await lockAccounts(tx, opts.mode, opts.businessId, chunk, fees);
+            await opts.beforeEachChunk?.(tx, chunk);
+          });
         }).then((out) => new CommittedPart(chunkRecord(start, out), out)),
       );
       done = committed.value;

@@ -62,6 +62,7 @@ export const AUDIT_ACTIONS = [
   'card.cancelled',
   'card.expired',
   'card.expiry_extended',
+  'card.phone_corrected',
   ...Object.keys(APPROVAL_ACTIONS),
 ];
 

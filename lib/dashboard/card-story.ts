@@ -27,7 +27,18 @@ import {
  * with where the money went. Newest first, keyset-paged across all the sources.
  */
 
-type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled' | 'approval' | 'expired' | 'extended';
+type StoryKind =
+  | 'created'
+  | 'movement'
+  | 'payment_started'
+  | 'payment_finished'
+  | 'disabled'
+  | 'enabled'
+  | 'cancelled'
+  | 'approval'
+  | 'expired'
+  | 'extended'
+  | 'phone_corrected';
 
 export interface StoryEvent {
   /** Unique on the page, and the cursor for "older" when it is the last one. */
@@ -327,6 +338,16 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
         at,
         title: 'Expiry extended',
         detail: `From ${typeof details.from === 'string' ? localDay(details.from) : 'its old date'} to ${typeof details.to === 'string' ? localDay(details.to) : 'a later date'}.${reason ? ` Reason: ${reason}` : ''}`,
+        actor,
+      });
+      continue;
+    }
+    if (action === 'card.phone_corrected') {
+      push(RANK.audit, Number(r.id), {
+        kind: 'phone_corrected',
+        at,
+        title: 'Sent to another number',
+        detail: `From ${typeof details.from === 'string' ? details.from : 'the old number'} to ${typeof details.to === 'string' ? details.to : 'a corrected one'}; its old link stopped working.`,
         actor,
       });
       continue;

@@ -1,7 +1,8 @@
 import { cardStatusLabel } from '../cards/card-status';
 import type { CardRow } from '../cards/card-view';
 import type { DbOrTx } from '../db/client';
-import { csvFile, csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from '../csv';
+import { csvFile, csvTable, timeColumn, wallClockFormatter, type CsvColumn } from '../csv';
+import { unitsText } from '../money-text';
 import { searchCards, type SearchCardsOptions } from './search-cards';
 
 /** The cards export of a business in its zone: balance and held in currency units and in minor units. */

@@ -999,3 +999,29 @@ export const uploadRows = pgTable(
     check('upload_rows_status_check', sql`${t.status} IN ('invalid', 'pending', 'succeeded', 'failed', 'cancelled')`),
   ],
 );
+
+/**
+ * A cardholder's link to their card page (`/c/{token}`). Only the token's SHA-256 is kept; a link ends when a
+ * newer one is made for the card, and reads nothing once the card is cancelled or expired.
+ */
+export const cardLinks = pgTable(
+  'card_links',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    cardId: id64('card_id')
+      .notNull()
+      .references(() => cards.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    endedAt: ts('ended_at'),
+  },
+  (t) => [
+    uniqueIndex('card_links_token_idx').on(t.tokenHash),
+    // At most one live link per card: a new link ends the old one in the same transaction.
+    uniqueIndex('card_links_live_idx').on(t.cardId).where(sql`${t.endedAt} IS NULL`),
+  ],
+);

@@ -12,6 +12,11 @@ export interface ReleaseHoldOptions {
   outcome?: 'captured' | 'voided' | 'expired';
   /** A capture's amount; the claim fails when the hold is worth less, or has expired. */
   capturedAmount?: number;
+  /**
+   * Gives back only this much (an upload's hold, one row's share at a time, in the transaction that spends it):
+   * the hold stays open for the rest. At or over what it still holds, the hold is released whole.
+   */
+  part?: number;
 }
 
 export interface ReleasedHold {
@@ -58,7 +63,8 @@ export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions & { after
     FOR UPDATE OF h`);
   const hold = claimed.rows[0];
   if (!hold) return null;
-  const amount = Number(hold.amount);
+  const held = Number(hold.amount);
+  const amount = opts.part === undefined ? held : Math.min(opts.part, held);
   const post = (accountId: number) =>
     postTransaction(tx, {
       mode: hold.mode as 'test' | 'live',
@@ -82,6 +88,10 @@ export async function releaseHold(tx: DbOrTx, opts: ReleaseHoldOptions & { after
     posted = await post(accountId);
   }
   const capture = await opts.afterRelease?.();
+  if (amount < held) {
+    await tx.execute(sql`UPDATE holds SET amount = amount - ${amount} WHERE id = ${opts.holdId}`);
+    return { amount, accountId, transactionId: posted.transactionId };
+  }
   await tx.execute(sql`
     UPDATE holds SET status = 'released', released_at = now(), release_transaction_id = ${posted.transactionId},
       outcome = ${opts.outcome ?? null}, captured_amount = ${opts.capturedAmount ?? null},

@@ -14,6 +14,7 @@ export interface Checkout {
   serviceFee: number;
   total: number;
   lastFour: string;
+  cardId: number;
   /** Live: Chapa's hosted page, where our page sends the customer to pay. */
   providerCheckoutUrl: string | null;
   createdAt: Date;
@@ -48,6 +49,7 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     serviceFee: p.serviceFee,
     total: p.amount + p.serviceFee,
     lastFour: p.cardNumber.slice(-4),
+    cardId: p.cardId,
     providerCheckoutUrl: p.providerCheckoutUrl,
     createdAt: p.createdAt,
     completedAt: p.completedAt,

@@ -25,7 +25,8 @@ describe('the bank account rule (test and live alike)', () => {
     expect(refusal('cac', '12-3')?.detail).toBe('CAC International Bank account numbers are digits only.');
     expect(refusal('telebirr', '0911000000')).toBeUndefined();
     expect(refusal('waafi', '+25377000000')).toBeUndefined();
-    for (const account of ['091100000', '+251911000000', '251911000000']) {
+    // Ten characters but not ten digits: the words say digits, and so does the rule.
+    for (const account of ['091100000', '+251911000000', '251911000000', '+251911000', 'abcdefghij', '0911 00000']) {
       expect(refusal('telebirr', account)?.detail, account).toBe('telebirr account numbers have 10 digits.');
     }
   });

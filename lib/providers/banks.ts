@@ -37,13 +37,14 @@ export const accountLengthOf = (slug: string): number | null => ACCOUNT_LENGTHS[
 /**
  * The account number rule of bank payouts in both modes: the sandbox checks it
  * with this list's lengths, live with the lengths Chapa's list gives, so an
- * account test mode takes live takes too. A bank account is digits only, of the
- * bank's length when one is known; a wallet's number is checked only against a
- * length its list gives.
+ * account test mode takes live takes too. An account is digits only, of the
+ * length the list gives; a bank's is digits only when no length is known; a
+ * wallet the list gives no length for is not checked, as no list says what its
+ * numbers look like.
  */
 export function accountNumberRefusal(bank: Pick<BankOrWallet, 'name' | 'type'>, length: number | null, accountNumber: string): ServiceError | undefined {
   const digitsOnly = /^\d+$/.test(accountNumber);
-  if ((digitsOnly || bank.type !== 'bank') && (length === null || accountNumber.length === length)) return undefined;
+  if (length === null ? digitsOnly || bank.type !== 'bank' : digitsOnly && accountNumber.length === length) return undefined;
   const words = length === null ? `${bank.name} account numbers are digits only.` : `${bank.name} account numbers have ${length} digits.`;
   return new ServiceError('payout_request_failed', words, { field: 'account_number' });
 }

@@ -1,6 +1,7 @@
 import type { Actor } from '../actor';
 import type { Db, DbOrTx } from '../db/client';
 import type { Mode } from '../validation';
+import type { ProviderRecords } from './provider-records';
 
 /**
  * What the service asks of a payment provider, in its own words. The core
@@ -11,12 +12,29 @@ import type { Mode } from '../validation';
  */
 export interface PaymentProvider {
   name: string;
+  /** Its name as staff read it ("Chapa"). */
+  label: string;
   /** Null when the provider cannot be used now (Chapa without CHAPA_SECRET_KEY); read at each use, so a key set later counts. */
   settings(): ProviderSettings | null;
   payouts?: BankRail;
   walletCharges?: WalletRail;
   checkout?: CheckoutPort;
   refunds?: RefundPort;
+  /** What the dashboard shows of the provider's own records (./provider-records.ts). */
+  records: ProviderRecords;
+  /** What the provider sends us unasked, to its own routes under /api/providers/<name>/. */
+  inbound?: ProviderInbound;
+}
+
+/**
+ * The provider's calls to us. Each reads the provider's own headers and checks
+ * its own signatures, so its routes know nothing of either.
+ */
+export interface ProviderInbound {
+  /** Its webhook: throws a ServiceError for one it refuses (unsigned, unreadable); answers what was done with it. */
+  webhook(db: Db, headers: Headers, rawBody: Buffer): Promise<unknown>;
+  /** Its question before it moves a transfer: true approves; false makes it revert the transfer (the payout then fails and refunds). */
+  approveTransfer(db: Db, headers: Headers, rawBody: Buffer): Promise<boolean>;
 }
 
 export interface ProviderSettings {

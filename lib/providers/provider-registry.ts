@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors';
 import type { Mode } from '../validation';
-import type { BankRail, PaymentProvider, ProviderEvents, WalletChargeAccepted, WalletChargeRequest, WalletRail } from './provider-port';
+import type { BankRail, PaymentProvider, ProviderEvents, ProviderInbound, WalletChargeAccepted, WalletChargeRequest, WalletRail } from './provider-port';
 import { sandboxProvider } from './sandbox';
 
 interface Registry {
@@ -24,6 +24,14 @@ export function plugProvider(mode: Mode, provider: PaymentProvider | undefined):
 export function providerFor(mode: Mode): PaymentProvider | undefined {
   const provider = registry.providers[mode];
   return provider?.settings() ? provider : undefined;
+}
+
+/** The mode's provider whether or not it can be used now: its records of what it did stay readable without its key (they answer what they can). */
+export const registeredProvider = (mode: Mode): PaymentProvider | undefined => registry.providers[mode];
+
+/** The receiver of the provider named so (its routes' name), configured or not: it answers for itself when it cannot take a call. */
+export function inboundOf(name: string): ProviderInbound | undefined {
+  return Object.values(registry.providers).find((p) => p?.name === name)?.inbound;
 }
 
 export function plugProviderEvents(events: ProviderEvents): void {

@@ -1,6 +1,7 @@
 import { newReference } from '../ids';
 import { BANKS } from './banks';
 import type { BankRail, PaymentProvider, WalletRail } from './provider-port';
+import { NO_RECORDS } from './provider-records';
 
 /** CONTRACT.md section 4: a sandbox that accepts what the quote let through (accountNumberRefusal) and fails accounts ending in 0000. */
 export const sandboxBankRail: BankRail = {
@@ -40,7 +41,10 @@ export const newProcessorReference = () => newReference('prc');
 /** Test mode's provider: part of the contract (CONTRACT.md section 4), so it needs no registration. */
 export const sandboxProvider: PaymentProvider = {
   name: 'sandbox',
+  label: 'Sandbox',
   settings: () => ({ timeoutMs: 0, keyMode: 'test' }),
   payouts: sandboxBankRail,
   walletCharges: sandboxWalletRail,
+  // Its payouts and payments are only our ledger's: nothing of its own to compare or show.
+  records: NO_RECORDS,
 };

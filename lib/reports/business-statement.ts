@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { csvLine, timeColumn, unitsText, wallClockFormatter } from '../csv';
+import { csvLine, timeColumn, wallClockFormatter } from '../csv';
+import { unitsText } from '../money-text';
 import { ServiceError, type FieldErrors } from '../errors';
 import { CURRENCIES, type Currency, type Mode } from '../validation';
 import { entryBoundary } from '../ledger/entry-boundary';

@@ -1,12 +1,25 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { ChapaConfig } from '../rails/chapa/config';
-import { cachedListing } from '../rails/chapa/listing-cache';
-import { listTransactions, type ListedTransaction } from '../rails/chapa/transaction-list';
-import { listTransfers, type ListedTransfer } from '../rails/chapa/transfers';
+import type { PaymentProvider } from '../providers/provider-port';
+import type { ListedPayment, ListedTransfer, Listing } from '../providers/provider-records';
 import type { Currency } from '../validation';
 import { dayRangeOf } from './report-range';
 import type { ReconciliationOptions } from './reconciliation/definitions';
+
+/** Why one of ours and the provider's record of it disagree; the page words each in the reader's language, the CSV in English (differenceText). */
+export type DifferenceCode =
+  | 'cutShort'
+  | 'transferNotListed'
+  | 'transferDropped'
+  | 'otherAmount'
+  | 'otherCurrency'
+  | 'settledButSays'
+  | 'refundedButPaid'
+  | 'pendingButSays'
+  | 'paymentNotListed'
+  | 'otherAmountPaid'
+  | 'creditedButSays'
+  | 'paidButHere';
 
 interface ProviderDifference {
   kind: 'transfer' | 'payment';
@@ -14,42 +27,66 @@ interface ProviderDifference {
   day: string;
   currency: Currency;
   ours: { status: string; amount: number };
-  chapa: { status: string; amount: number | null } | null;
+  theirs: { status: string; amount: number | null } | null;
+  code: DifferenceCode;
+  /** The same in English, naming the provider. */
   detail: string;
 }
 
-/** One live day and currency: our payouts sent through Chapa against what Chapa holds for the same references. */
+/** One day and currency: our payouts and payments through the provider against what it holds for the same references. */
 interface ProviderDay {
   day: string;
   currency: Currency;
   transfers: number;
-  /** What our ledger paid out through Chapa and settled, in minor units (what the destinations receive). */
+  /** What our ledger paid out through the provider and settled, in minor units (what the destinations receive). */
   oursSettled: number;
-  /** What Chapa says it paid for the same references; null when its list of transfers could not be read. */
-  chapaSettled: number | null;
-  /** Live payments through Chapa, what our ledger credited for them (amount and fee, what the customer paid) and what Chapa says was paid (null: not read). */
+  /** What the provider says it paid for the same references; null when its list of transfers could not be read. */
+  theirsSettled: number | null;
+  /** Payments through the provider, what our ledger credited for them (amount and fee, what the customer paid) and what it says was paid (null: not read). */
   payments: number;
   oursReceived: number;
-  chapaReceived: number | null;
+  theirsReceived: number | null;
   differences: ProviderDifference[];
 }
 
-/** One of Chapa's two listings that could not be read: its side is left uncompared, the other side still is. */
+/** One of the provider's two listings that could not be read: its side is left uncompared, the other side still is. */
 export interface UnreadListing {
-  listing: 'transfers' | 'transactions';
+  listing: 'transfers' | 'payments';
   reason: string;
 }
 
 export interface ProviderReconciliation {
+  /** The provider's name as staff read it. */
+  provider: string;
+  /** Its name in the CSV's column names. */
+  column: string;
   complete: boolean;
   days: ProviderDay[];
   unread: UnreadListing[];
 }
 
-export const LISTING_NAMES: Record<UnreadListing['listing'], string> = {
-  transfers: 'Chapa’s list of transfers (our payouts)',
-  transactions: 'Chapa’s list of transactions (our payments)',
-};
+/** The English of each listing's name and each difference, for the CSV. */
+export const listingName = (listing: UnreadListing['listing'], provider: string) =>
+  listing === 'transfers' ? `${provider}’s list of transfers (our payouts)` : `${provider}’s list of transactions (our payments)`;
+
+export function differenceText(code: DifferenceCode, provider: string, theirs: string, ours: string): string {
+  const says = theirs || 'nothing';
+  const words: Record<DifferenceCode, string> = {
+    cutShort: `${provider}’s listing was cut short before this reference (too many pages to read); not compared.`,
+    transferNotListed: `We paid it out, but ${provider} lists no transfer with this reference.`,
+    transferDropped: `${provider} took this transfer but no longer lists it.`,
+    otherAmount: `${provider} lists a different amount.`,
+    otherCurrency: `${provider} lists a different currency.`,
+    settledButSays: `We settled it as paid; ${provider} says ${says}.`,
+    refundedButPaid: `We refunded it, but ${provider} says it was paid.`,
+    pendingButSays: `Still pending here; ${provider} says ${theirs}.`,
+    paymentNotListed: `We credited it, but ${provider} lists no payment with this reference.`,
+    otherAmountPaid: `${provider} lists a different amount paid.`,
+    creditedButSays: `We credited it; ${provider} says ${says}.`,
+    paidButHere: `${provider} says it was paid; here it is ${ours}.`,
+  };
+  return words[code];
+}
 
 type OurTransfer = {
   reference: string;
@@ -62,42 +99,37 @@ type OurTransfer = {
   changed_at: string;
 };
 
-/** What was read of one Chapa listing: whether it was read to its end, and when (it may come from the cache). */
-interface Listing {
-  complete: boolean;
-  readAt: Date;
-}
+/** When a listing was read and whether to its end. */
+type ListingRead = { complete: boolean; readAt: Date };
 
-export const CUT_SHORT = 'Chapa’s listing was cut short before this reference (too many pages to read); not compared.';
+/** A row that changed after the listing was read is compared on a later read, not against an older picture of the provider's. */
+const newerThan = (listing: ListingRead, changedAt: string) => new Date(changedAt).getTime() > listing.readAt.getTime();
 
-/** A row that changed after the listing was read is compared on a later read, not against an older picture of Chapa. */
-const newerThan = (listing: Listing, changedAt: string) => new Date(changedAt).getTime() > listing.readAt.getTime();
-
-/** Why one of our transfers and Chapa's record of it disagree, or null when they agree (or cannot yet). */
-function difference(ours: OurTransfer, chapa: ListedTransfer | undefined, listing: Listing): string | null {
+/** Why one of our transfers and the provider's record of it disagree, or null when they agree (or cannot yet). */
+function difference(ours: OurTransfer, theirs: ListedTransfer | undefined, listing: ListingRead): DifferenceCode | null {
   if (newerThan(listing, ours.changed_at)) return null;
-  if (!chapa) {
+  if (!theirs) {
     const missing = transferMissing(ours);
-    return missing && !listing.complete ? CUT_SHORT : missing;
+    return missing && !listing.complete ? 'cutShort' : missing;
   }
-  if (chapa.amount !== null && chapa.amount !== ours.amount) return 'Chapa lists a different amount.';
-  if (chapa.currency !== null && chapa.currency !== ours.currency) return 'Chapa lists a different currency.';
-  if (ours.status === 'success' && chapa.state !== 'success') return `We settled it as paid; Chapa says ${chapa.status || 'nothing'}.`;
-  if (ours.status === 'failed' && chapa.state === 'success') return 'We refunded it, but Chapa says it was paid.';
-  if (ours.status === 'pending' && chapa.state !== null && chapa.state !== 'pending') return `Still pending here; Chapa says ${chapa.status}.`;
+  if (theirs.amount !== null && theirs.amount !== ours.amount) return 'otherAmount';
+  if (theirs.currency !== null && theirs.currency !== ours.currency) return 'otherCurrency';
+  if (ours.status === 'success' && theirs.state !== 'success') return 'settledButSays';
+  if (ours.status === 'failed' && theirs.state === 'success') return 'refundedButPaid';
+  if (ours.status === 'pending' && theirs.state !== null && theirs.state !== 'pending') return 'pendingButSays';
   return null;
 }
 
-function transferMissing(ours: OurTransfer): string | null {
-  if (ours.status === 'success') return 'We paid it out, but Chapa lists no transfer with this reference.';
-  // Refused by Chapa, or still queued for sending: Chapa not knowing it is expected.
+function transferMissing(ours: OurTransfer): DifferenceCode | null {
+  if (ours.status === 'success') return 'transferNotListed';
+  // Refused by the provider, or still queued for sending: its not knowing it is expected.
   if (ours.status === 'failed' || ours.state === 'queued' || ours.state === 'sending') return null;
-  return 'Chapa took this transfer but no longer lists it.';
+  return 'transferDropped';
 }
 
 type OurPayment = {
   reference: string;
-  /** What the customer pays: the amount and the service fee, as Chapa was asked for. */
+  /** What the customer pays: the amount and the service fee, as the provider was asked for. */
   paid: number;
   currency: Currency;
   status: string;
@@ -105,57 +137,60 @@ type OurPayment = {
   changed_at: string;
 };
 
-const PAID = new Set(['success', 'successful']);
-
-function paymentDifference(ours: OurPayment, chapa: ListedTransaction | undefined, listing: Listing): string | null {
+function paymentDifference(ours: OurPayment, theirs: ListedPayment | undefined, listing: ListingRead): DifferenceCode | null {
   if (newerThan(listing, ours.changed_at)) return null;
-  const chapaPaid = chapa !== undefined && PAID.has(chapa.status);
-  if (!chapa) return ours.status !== 'success' ? null : listing.complete ? 'We credited it, but Chapa lists no payment with this reference.' : CUT_SHORT;
-  if (chapa.amount !== null && chapaPaid && chapa.amount !== ours.paid) return 'Chapa lists a different amount paid.';
-  if (ours.status === 'success' && !chapaPaid) return `We credited it; Chapa says ${chapa.status || 'nothing'}.`;
-  if (ours.status !== 'success' && chapaPaid) return `Chapa says it was paid; here it is ${ours.status}.`;
+  if (!theirs) return ours.status !== 'success' ? null : listing.complete ? 'paymentNotListed' : 'cutShort';
+  if (theirs.amount !== null && theirs.paid && theirs.amount !== ours.paid) return 'otherAmountPaid';
+  if (ours.status === 'success' && !theirs.paid) return 'creditedButSays';
+  if (ours.status !== 'success' && theirs.paid) return 'paidButHere';
   return null;
 }
 
+/** The provider a reconciliation compares with: the mode's, from the registry. */
+export type ReconciledProvider = Pick<PaymentProvider, 'name' | 'label' | 'records'>;
+
 /**
- * The provider column of the daily reconciliation (live mode): each live day's
- * Chapa transactions and transfers of this business against our ledger's
- * payments and payouts. Only this
- * business's own references are compared, so nothing of another business on the
- * same Chapa account shows. Null in test mode or when live rails are off.
+ * The provider column of the daily reconciliation: each day's transactions
+ * and transfers the provider lists against our ledger's payments and payouts
+ * through it. Only this business's own references are compared, so nothing of
+ * another business on the same provider account shows. Null when the mode has
+ * no provider, or one that keeps no listings of its own (the sandbox).
  */
-export async function providerReconciliation(db: Db, config: ChapaConfig | null, opts: ReconciliationOptions): Promise<ProviderReconciliation | null> {
-  if (opts.mode !== 'live' || !config) return null;
+export async function providerReconciliation(
+  db: Db,
+  provider: ReconciledProvider | undefined,
+  opts: ReconciliationOptions,
+): Promise<ProviderReconciliation | null> {
+  const listings = provider?.records.listings();
+  if (!provider || !listings) return null;
   const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
   const rows = await db.execute<OurTransfer>(sql`
     SELECT r.reference, r.amount, r.currency, p.status, r.state, to_char(r.created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day,
       greatest(r.created_at, p.updated_at)::text AS changed_at
     FROM rail_requests r JOIN payouts p ON p.id = r.payout_id
-    WHERE r.business_id = ${opts.businessId} AND r.mode = 'live' AND r.provider = 'chapa'
+    WHERE r.business_id = ${opts.businessId} AND r.mode = ${opts.mode} AND r.provider = ${provider.name}
       AND r.created_at >= ${range.start.toISOString()}::timestamptz AND r.created_at < ${range.end.toISOString()}::timestamptz
       ${opts.currency ? sql`AND r.currency = ${opts.currency}` : sql``}
     ORDER BY r.created_at, r.id`);
+  // A payment the provider was asked about (verified, charged or given a checkout page); the mode's payments have no other provider.
   const paymentRows = await db.execute<OurPayment>(sql`
     SELECT link_reference AS reference, amount + service_fee AS paid, currency, status, to_char(created_at AT TIME ZONE ${opts.timeZone}, 'YYYY-MM-DD') AS day,
       greatest(created_at, updated_at)::text AS changed_at
     FROM payments
-    WHERE business_id = ${opts.businessId} AND mode = 'live' AND (verify_state IS NOT NULL OR provider_request_id IS NOT NULL OR provider_checkout_url IS NOT NULL)
+    WHERE business_id = ${opts.businessId} AND mode = ${opts.mode} AND (verify_state IS NOT NULL OR provider_request_id IS NOT NULL OR provider_checkout_url IS NOT NULL)
       AND created_at >= ${range.start.toISOString()}::timestamptz AND created_at < ${range.end.toISOString()}::timestamptz
       ${opts.currency ? sql`AND currency = ${opts.currency}` : sql``}
     ORDER BY created_at, id`);
-  if (rows.rows.length === 0 && paymentRows.rows.length === 0) return { complete: true, days: [], unread: [] };
-  // Both listings are the whole Chapa account's, the same for every business: read once per CHAPA_LIST_CACHE_MS, not per view.
-  const account = `${config.baseUrl} ${config.secretKey}`;
-  const none = { readAt: new Date(), value: { ok: true as const, transfers: [], transactions: [], complete: true } };
-  const [transferList, paymentList] = await Promise.all([
-    rows.rows.length > 0 ? cachedListing(`transfers ${account}`, config.listCacheMs, () => listTransfers(config)) : none,
-    paymentRows.rows.length > 0 ? cachedListing(`transactions ${account}`, config.listCacheMs, () => listTransactions(config)) : none,
+  const report = { provider: provider.label, column: provider.name };
+  if (rows.rows.length === 0 && paymentRows.rows.length === 0) return { ...report, complete: true, days: [], unread: [] };
+  const none = { ok: true as const, entries: [], complete: true, readAt: new Date() };
+  const [listed, listedPayments]: [Listing<ListedTransfer>, Listing<ListedPayment>] = await Promise.all([
+    rows.rows.length > 0 ? listings.transfers() : none,
+    paymentRows.rows.length > 0 ? listings.payments() : none,
   ]);
-  const listed = transferList.value;
-  const listedPayments = paymentList.value;
   const unread: UnreadListing[] = [];
   if (!listed.ok) unread.push({ listing: 'transfers', reason: listed.reason });
-  if (!listedPayments.ok) unread.push({ listing: 'transactions', reason: listedPayments.reason });
+  if (!listedPayments.ok) unread.push({ listing: 'payments', reason: listedPayments.reason });
   const days = new Map<string, ProviderDay>();
   const dayOf = (d: string, currency: Currency) => {
     const key = `${d} ${currency}`;
@@ -166,63 +201,57 @@ export async function providerReconciliation(db: Db, config: ChapaConfig | null,
         currency,
         transfers: 0,
         oursSettled: 0,
-        chapaSettled: listed.ok ? 0 : null,
+        theirsSettled: listed.ok ? 0 : null,
         payments: 0,
         oursReceived: 0,
-        chapaReceived: listedPayments.ok ? 0 : null,
+        theirsReceived: listedPayments.ok ? 0 : null,
         differences: [],
       };
       days.set(key, day);
     }
     return day;
   };
-  const paymentListing = listedPayments.ok ? { complete: listedPayments.complete, readAt: paymentList.readAt } : null;
-  const byTxRef = new Map(listedPayments.ok ? listedPayments.transactions.map((t) => [t.txRef, t]) : []);
+  const differenceOf = (
+    kind: ProviderDifference['kind'],
+    ours: { reference: string; day: string; currency: Currency; status: string },
+    amount: number,
+    theirs: { status: string; amount: number | null } | undefined,
+    code: DifferenceCode,
+  ): ProviderDifference => ({
+    kind,
+    reference: ours.reference,
+    day: ours.day,
+    currency: ours.currency,
+    ours: { status: ours.status, amount },
+    theirs: theirs ? { status: theirs.status, amount: theirs.amount } : null,
+    code,
+    detail: differenceText(code, provider.label, theirs?.status ?? '', ours.status),
+  });
+  const byPaymentReference = new Map(listedPayments.ok ? listedPayments.entries.map((t) => [t.reference, t]) : []);
   for (const raw of paymentRows.rows) {
     const ours = { ...raw, paid: Number(raw.paid) };
     const day = dayOf(ours.day, ours.currency);
     day.payments += 1;
     if (ours.status === 'success') day.oursReceived += ours.paid;
-    if (!paymentListing || day.chapaReceived === null) continue;
-    const chapa = byTxRef.get(ours.reference);
-    if (chapa && PAID.has(chapa.status)) day.chapaReceived += chapa.amount ?? 0;
-    const detail = paymentDifference(ours, chapa, paymentListing);
-    if (detail) {
-      day.differences.push({
-        kind: 'payment',
-        reference: ours.reference,
-        day: ours.day,
-        currency: ours.currency,
-        ours: { status: ours.status, amount: ours.paid },
-        chapa: chapa ? { status: chapa.status, amount: chapa.amount } : null,
-        detail,
-      });
-    }
+    if (!listedPayments.ok || day.theirsReceived === null) continue;
+    const theirs = byPaymentReference.get(ours.reference);
+    if (theirs?.paid) day.theirsReceived += theirs.amount ?? 0;
+    const code = paymentDifference(ours, theirs, listedPayments);
+    if (code) day.differences.push(differenceOf('payment', ours, ours.paid, theirs, code));
   }
-  const transferListing = listed.ok ? { complete: listed.complete, readAt: transferList.readAt } : null;
-  const byReference = new Map(listed.ok ? listed.transfers.map((t) => [t.reference, t]) : []);
+  const byReference = new Map(listed.ok ? listed.entries.map((t) => [t.reference, t]) : []);
   for (const raw of rows.rows) {
     const ours = { ...raw, amount: Number(raw.amount) };
     const day = dayOf(ours.day, ours.currency);
     day.transfers += 1;
     if (ours.status === 'success') day.oursSettled += ours.amount;
-    if (!transferListing || day.chapaSettled === null) continue;
-    const chapa = byReference.get(ours.reference);
-    if (chapa?.state === 'success') day.chapaSettled += chapa.amount ?? 0;
-    const detail = difference(ours, chapa, transferListing);
-    if (detail) {
-      day.differences.push({
-        kind: 'transfer',
-        reference: ours.reference,
-        day: ours.day,
-        currency: ours.currency,
-        ours: { status: ours.status, amount: ours.amount },
-        chapa: chapa ? { status: chapa.status, amount: chapa.amount } : null,
-        detail,
-      });
-    }
+    if (!listed.ok || day.theirsSettled === null) continue;
+    const theirs = byReference.get(ours.reference);
+    if (theirs?.state === 'success') day.theirsSettled += theirs.amount ?? 0;
+    const code = difference(ours, theirs, listed);
+    if (code) day.differences.push(differenceOf('transfer', ours, ours.amount, theirs, code));
   }
   const ordered = [...days.values()].sort((a, b) => a.day.localeCompare(b.day) || a.currency.localeCompare(b.currency));
   const complete = (!listed.ok || listed.complete) && (!listedPayments.ok || listedPayments.complete);
-  return { complete, days: ordered, unread };
+  return { ...report, complete, days: ordered, unread };
 }

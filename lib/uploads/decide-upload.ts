@@ -8,11 +8,10 @@ import type { Db, DbOrTx, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { heldAccountId } from '../ledger/accounts';
-import { parsePayoutRequest } from '../payouts/payout-request';
-import { splitAmounts } from '../payouts/payout-rules';
 import type { Currency, Mode } from '../validation';
 import type { UploadTotals } from './preview-upload';
 import { markDoneIfNothingLeft } from './upload-decided';
+import { businessAccounts, heldCurrencies, releaseUploadRemainder, rowDebit } from './upload-holds';
 import type { UploadKind } from './upload-kinds';
 import { isUploadReference } from './upload-view';
 
@@ -71,9 +70,8 @@ async function debitsByCard(tx: Tx, opts: UploadDecisionOptions, jobId: number):
     SELECT input, amount, fee FROM upload_rows WHERE job_id = ${jobId} AND status = 'pending' ORDER BY row_number`);
   const debits = new Map<string, number>();
   for (const row of rows) {
-    const { input, feeFromAmount } = parsePayoutRequest(row.input);
-    const { debit } = splitAmounts(Number(row.amount), Number(row.fee ?? 0), feeFromAmount);
-    debits.set(input.card_number, (debits.get(input.card_number) ?? 0) + debit);
+    const { cardNumber, debit } = rowDebit(row);
+    debits.set(cardNumber, (debits.get(cardNumber) ?? 0) + debit);
   }
   if (debits.size === 0) return [];
   const { rows: cards } = await tx.execute<{ id: number; card_number: string; account_id: number; currency: Currency }>(sql`
@@ -156,6 +154,9 @@ export async function cancelUpload(db: Db, opts: UploadDecisionOptions & { asApp
     await rejectRequest(db, { businessId: opts.businessId, mode: opts.mode, userId: opts.userId, reference, asMaker: !opts.asApprover });
     return { status: 'cancelled' };
   }
+  // A running upload that was approved still holds the money of its rows not yet run: it goes back with them.
+  const scope = seen.approval_reference ? { businessId: opts.businessId, mode: opts.mode, approvalReference: seen.approval_reference } : null;
+  const accounts = scope ? await businessAccounts(db, opts.businessId, opts.mode, await heldCurrencies(db, scope)) : null;
   return inTransaction(db, async (tx) => {
     const job = await readJob(tx, opts);
     if (job.status === 'done' || job.status === 'cancelled' || job.status === 'expired') throw alreadyDecided(job.status);
@@ -165,6 +166,7 @@ export async function cancelUpload(db: Db, opts: UploadDecisionOptions & { asApp
     await tx.execute(
       sql`UPDATE upload_jobs SET status = 'cancelled', finished_at = now(), decided_by = coalesce(decided_by, ${opts.userId}) WHERE id = ${job.id}`,
     );
+    if (scope && accounts) await releaseUploadRemainder(tx, { ...scope, accounts });
     await audit(tx, opts, 'upload.cancelled', { kind: job.kind });
     return { status: 'cancelled' };
   });

@@ -3,12 +3,14 @@ import { sql } from 'drizzle-orm';
 import { backgroundLoop, type Stop } from '../background-loop';
 import { ITEMS_PER_COMMIT } from '../batches/batch-limits';
 import type { Db, Tx } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { withCommitHook } from '../db/commit-hooks';
 import { ServiceError } from '../errors';
 import { forgetSharedAccounts } from '../ledger/accounts';
 import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
 import { markDoneIfNothingLeft } from './upload-decided';
+import { businessAccounts, heldCurrencies, releaseRowsShare, releaseUploadRemainder, rowDebit } from './upload-holds';
 import { errorText, UPLOAD_KINDS, type UploadKind } from './upload-kinds';
 
 /** Rows claimed per pass, of one job, in file order: one chunk of the batch engine, one transaction. */
@@ -28,6 +30,10 @@ interface ClaimedRow {
   business_id: number;
   mode: Mode;
   created_by: number;
+  /** The approval request that held the rows' money (a payout upload over the threshold), else null. */
+  approval_reference: string | null;
+  amount: string | null;
+  fee: string | null;
 }
 
 /** The claim was taken over (or the job cancelled) before this runner committed: its transaction rolls back. */
@@ -53,12 +59,43 @@ export async function runUploadPass(db: Db): Promise<boolean> {
     UPDATE upload_rows u SET claim = ${randomUUID()}, claimed_at = now(), attempts = u.attempts + 1
     FROM picked, upload_jobs j
     WHERE u.job_id = picked.job_id AND u.row_number = picked.row_number AND j.id = u.job_id
-    RETURNING u.job_id, u.row_number, u.input, u.claim, u.attempts, j.kind, j.business_id, j.mode, j.created_by`);
+    RETURNING u.job_id, u.row_number, u.input, u.claim, u.attempts, u.amount, u.fee, j.kind, j.business_id, j.mode, j.created_by, j.approval_reference`);
   if (rows.length === 0) return false;
   const claimed = rows.map((r) => ({ ...r, job_id: Number(r.job_id), row_number: Number(r.row_number) })).sort((a, b) => a.row_number - b.row_number);
   await runChunk(db, claimed);
-  await markDoneIfNothingLeft(db, claimed[0].job_id);
+  await finishIfNothingLeft(db, claimed[0]);
   return rows.length === CLAIM_ROWS;
+}
+
+/** The job is done once no row is pending; what its approval still holds (rows that failed without running) goes back with that. */
+async function finishIfNothingLeft(db: Db, row: ClaimedRow): Promise<void> {
+  if (!row.approval_reference) {
+    await markDoneIfNothingLeft(db, row.job_id);
+    return;
+  }
+  const scope = { businessId: row.business_id, mode: row.mode, approvalReference: row.approval_reference };
+  const accounts = await businessAccounts(db, row.business_id, row.mode, await heldCurrencies(db, scope));
+  await inTransaction(db, async (tx) => {
+    if (await markDoneIfNothingLeft(tx, row.job_id)) await releaseUploadRemainder(tx, { ...scope, accounts });
+  });
+}
+
+/**
+ * The hook that gives back, in a chunk's transaction, what the upload's approval held for the chunk's rows (each
+ * item is matched to its row by identity); none for an upload that held nothing.
+ */
+async function releaseHeldShares(db: Db, rows: ClaimedRow[], items: unknown[]): Promise<((tx: Tx, chunk: unknown[]) => Promise<void>) | undefined> {
+  const first = rows[0];
+  if (!first.approval_reference || first.kind !== 'payouts') return undefined;
+  const shares = new Map(items.map((item, k) => [item, rowDebit({ input: rows[k].input, amount: rows[k].amount ?? 0, fee: rows[k].fee })]));
+  const scope = { businessId: first.business_id, mode: first.mode, approvalReference: first.approval_reference };
+  const accounts = await businessAccounts(db, first.business_id, first.mode, await heldCurrencies(db, scope));
+  return (tx, chunk) =>
+    releaseRowsShare(
+      tx,
+      { ...scope, accounts },
+      chunk.flatMap((item) => shares.get(item) ?? []),
+    );
 }
 
 const ours = (row: ClaimedRow) => sql`job_id = ${row.job_id} AND row_number = ${row.row_number} AND claim = ${row.claim}`;
@@ -104,9 +141,12 @@ async function runChunk(db: Db, claimed: ClaimedRow[]): Promise<void> {
     if (marked.length !== rows.length) throw new ClaimLost();
   };
   const { business_id: businessId, mode, created_by: uploader } = rows[0];
+  const beforeEachChunk = await releaseHeldShares(db, rows, items);
   let results: Awaited<ReturnType<typeof def.runBatch>>;
   try {
-    results = await withCommitHook(markCommitted, () => def.runBatch(db, { businessId, mode, actor: { type: 'user', id: String(uploader) } }, items));
+    results = await withCommitHook(markCommitted, () =>
+      def.runBatch(db, { businessId, mode, actor: { type: 'user', id: String(uploader) }, beforeEachChunk }, items),
+    );
   } catch (err) {
     if (err instanceof ClaimLost) {
       // The rolled-back transaction may have created a shared account the process now remembers.

@@ -13,13 +13,15 @@ export interface UploadDecidedOptions {
 }
 
 /** A running job with no pending row left is done (also one started with every row invalid). */
-export async function markDoneIfNothingLeft(db: DbOrTx, jobId: number): Promise<void> {
-  await db.execute(sql`
+export async function markDoneIfNothingLeft(db: DbOrTx, jobId: number): Promise<boolean> {
+  const { rows } = await db.execute(sql`
     UPDATE upload_jobs SET status = 'done', finished_at = now()
-    WHERE id = ${jobId} AND status = 'running' AND NOT EXISTS (SELECT 1 FROM upload_rows WHERE job_id = ${jobId} AND status = 'pending')`);
+    WHERE id = ${jobId} AND status = 'running' AND NOT EXISTS (SELECT 1 FROM upload_rows WHERE job_id = ${jobId} AND status = 'pending')
+    RETURNING 1`);
+  return rows.length > 0;
 }
 
-/** Approved: the job runs, in the approval's transaction (which claimed the request and released its holds). Answers the upload's reference. */
+/** Approved: the job runs, in the approval's transaction (which claimed the request; its holds stay until each row runs). Answers the upload's reference. */
 export async function uploadApproved(tx: Tx, opts: UploadDecidedOptions): Promise<{ reference: string }> {
   const { rows } = await tx.execute<{ id: number; reference: string }>(sql`
     UPDATE upload_jobs SET status = 'running', decided_by = ${opts.decidedBy}, started_at = now()

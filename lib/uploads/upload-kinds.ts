@@ -7,7 +7,7 @@ import { recordedItems } from '../batches/payout-batch-record';
 import { normalizeCardNumber } from '../cards/card-number';
 import { createCardSchema } from '../cards/create-card';
 import { normaliseTypedPhone } from '../cards/phone';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { CommittedPart } from '../db/commit-hooks';
 import { ServiceError } from '../errors';
 import { payoutParties } from '../payouts/payout-parties';
@@ -44,7 +44,11 @@ export interface UploadKindDef {
   /** A kept row as its batch core takes it (parsed again: a rule may have changed since the preview). */
   parse: (input: Record<string, unknown>) => unknown;
   /** Runs parsed rows, in order, through the batch core the API's batch calls use (one chunk of them: one transaction). */
-  runBatch: (db: Db, opts: { businessId: number; mode: Mode; actor: Actor }, items: unknown[]) => Promise<BatchResult<unknown>[]>;
+  runBatch: (
+    db: Db,
+    opts: { businessId: number; mode: Mode; actor: Actor; beforeEachChunk?: (tx: Tx, items: unknown[]) => Promise<void> },
+    items: unknown[],
+  ) => Promise<BatchResult<unknown>[]>;
   /**
    * What the batch's chunk transaction committed, item by item, read from the value it returns (its resume
    * record): what each row made, or its refusal; undefined for any other transaction.
@@ -82,7 +86,7 @@ const cards: UploadKindDef = {
     return { input: { ...input, phone_number: phone.e164 }, currency: input.currency, amount: null, fee: null };
   },
   parse: (input) => parseInput(createCardSchema, input),
-  runBatch: (db, opts, items) => issueCardsBatch(db, { ...opts, items: items as never }),
+  runBatch: (db, { businessId, mode, actor }, items) => issueCardsBatch(db, { businessId, mode, actor, items: items as never }),
   // The card batch's one transaction returns each item's card number or refusal.
   committed: (result) =>
     Array.isArray(result) ? (result as BatchResult<string>[]).map((r) => (r.ok ? { reference: r.value } : { error: r.error })) : undefined,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type CsvColumn, csvFile, csvTable, unitsText, wallClockFormatter, timeColumn } from '../csv';
+import { type CsvColumn, csvFile, csvTable, wallClockFormatter, timeColumn } from '../csv';
+import { unitsText } from '../money-text';
 import type { Db } from '../db/client';
 import { getUploadJob, type UploadScope } from './upload-view';
 import { UPLOAD_KINDS } from './upload-kinds';

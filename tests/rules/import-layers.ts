@@ -27,7 +27,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every file of the project this file imports (type-only and dynamic imports too: each ties the two files together). */
-function projectImports(file: string): string[] {
+export function projectImports(file: string): string[] {
   const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
   const specifiers = [
     ...[...source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]),

@@ -167,7 +167,7 @@ export const payoutContracts = defineContracts({
     tag: 'Payouts',
     summary: 'Initiate a payout',
     description:
-      'Exactly one destination per request, chosen by the fields sent: merchant_id (B2B, final at once), destination_card_number (card-to-card, final at once) or bank_slug, account_number and account_name (bank, pending until the bank settles). A bank account_number is digits only, of the bank’s length (cbe 13, awash 14, dashen 13, boa 8), in test and live mode alike. In test mode an account_number ending in 0000 fails.',
+      'Exactly one destination per request, chosen by the fields sent: merchant_id (B2B, final at once), destination_card_number (card-to-card, final at once) or bank_slug, account_number and account_name (bank, pending until the bank settles). A bank account_number is digits only, of the bank’s length (cbe 13, awash 14, dashen 13, boa 8), a telebirr, mpesa or cbebirr number 10 digits (0911234567), in test and live mode alike; anything else is 400 Payout request failed, before any debit. In test mode an account_number ending in 0000 fails.',
     body: {
       schemas: {
         B2BPayoutRequest: payoutRequestSchemas.b2b,

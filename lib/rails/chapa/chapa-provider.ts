@@ -2,6 +2,9 @@ import type { PaymentProvider, RefundOutcome } from '../../providers/provider-po
 import type { ChapaBody } from './chapa-answers';
 import { textField } from './chapa-answers';
 import { chapaBankRail } from './chapa-bank-rail';
+import { chapaRecords } from './chapa-records';
+import { receiveChapaWebhook } from './receive-chapa-webhook';
+import { approveTransfer } from './transfer-approval';
 import { authorizeDirectCharge, CHAPA_CHARGE_TYPES, initializeHostedCheckout, requestDirectCharge, verifyTransaction } from './checkout';
 import { chapaConfig, type ChapaConfig } from './config';
 import { requestRefund, saysReferenceUsed } from './refunds';
@@ -19,6 +22,7 @@ const chapaKeyMode = (config: ChapaConfig): 'test' | 'live' => (/^CHASECK_TEST-/
 /** Live mode's provider: the composition root (lib/wire-providers.ts) registers it. */
 export const chapaProvider: PaymentProvider = {
   name: 'chapa',
+  label: 'Chapa',
   settings() {
     const config = chapaConfig();
     return config && { timeoutMs: config.timeoutMs, keyMode: chapaKeyMode(config) };
@@ -40,5 +44,12 @@ export const chapaProvider: PaymentProvider = {
       const reference = data && typeof data === 'object' ? textField(data as ChapaBody, 'reference') : null;
       return { kind: 'ok', providerReference: reference };
     },
+  },
+  records: chapaRecords(chapaConfig),
+  inbound: {
+    webhook: (db, headers, rawBody) => receiveChapaWebhook(db, chapaConfig(), headers, rawBody),
+    approveTransfer: (db, headers, rawBody) =>
+      // Chapa may sign in either header (one of them signing only the secret, as on webhooks).
+      approveTransfer(db, chapaConfig(), { rawBody: rawBody.toString('utf8'), signatures: [headers.get('chapa-signature'), headers.get('x-chapa-signature')] }),
   },
 };

@@ -1,6 +1,7 @@
 import { parseMinorUnits, textField, toMajorUnits, type ChapaBody } from './chapa-answers';
 import { callChapa, type ChapaOutcome } from './chapa-client';
 import type { ChapaConfig } from './config';
+import type { ListedTransfer, ProviderBalance } from '../../providers/provider-records';
 
 export interface TransferRequest {
   reference: string;
@@ -86,19 +87,13 @@ export function readVerifiedTransfer(body: ChapaBody, reference: string): Transf
   };
 }
 
-export interface ChapaBalance {
-  currency: string;
-  available: number | null;
-  ledger: number | null;
-}
-
 /** GET /balances: one entry per currency (a single object is read as a list of one). */
-export async function fetchBalances(config: ChapaConfig): Promise<{ ok: true; balances: ChapaBalance[] } | { ok: false; reason: string }> {
+export async function fetchBalances(config: ChapaConfig): Promise<{ ok: true; balances: ProviderBalance[] } | { ok: false; reason: string }> {
   const outcome = await callChapa(config, { method: 'GET', path: '/balances' });
   if (outcome.kind !== 'ok') return { ok: false, reason: outcome.kind === 'refused' ? outcome.message : outcome.reason };
   const raw = (outcome.body as { data?: unknown }).data;
   const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? [raw] : [];
-  const balances: ChapaBalance[] = [];
+  const balances: ProviderBalance[] = [];
   for (const entry of list) {
     if (!entry || typeof entry !== 'object') continue;
     const e = entry as ChapaBody;
@@ -109,21 +104,11 @@ export async function fetchBalances(config: ChapaConfig): Promise<{ ok: true; ba
   return { ok: true, balances };
 }
 
-export interface ListedTransfer {
-  reference: string;
-  state: TransferState | null;
-  status: string;
-  amount: number | null;
-  currency: string | null;
-}
-
 /** Pages read at most: a listing longer than this is reported as incomplete rather than read without end. */
 const MAX_PAGES = 40;
 
 /** GET /transfers, every page (Chapa's All Transfers): what Chapa holds, for reconciliation. */
-export async function listTransfers(
-  config: ChapaConfig,
-): Promise<{ ok: true; transfers: ListedTransfer[]; complete: boolean } | { ok: false; reason: string }> {
+export async function listTransfers(config: ChapaConfig): Promise<{ ok: true; entries: ListedTransfer[]; complete: boolean } | { ok: false; reason: string }> {
   const transfers: ListedTransfer[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const outcome = await callChapa(config, { method: 'GET', path: `/transfers?page=${page}` });
@@ -145,7 +130,7 @@ export async function listTransfers(
     }
     const meta = (outcome.body as { meta?: unknown }).meta as ChapaBody | undefined;
     const last = Number(meta?.last_page);
-    if (!Number.isFinite(last) || page >= last || !Array.isArray(data) || data.length === 0) return { ok: true, transfers, complete: true };
+    if (!Number.isFinite(last) || page >= last || !Array.isArray(data) || data.length === 0) return { ok: true, entries: transfers, complete: true };
   }
-  return { ok: true, transfers, complete: false };
+  return { ok: true, entries: transfers, complete: false };
 }

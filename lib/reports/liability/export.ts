@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/client';
-import { csvTable, timeColumn, unitsText, wallClockFormatter, type CsvColumn } from '../../csv';
+import { csvTable, timeColumn, wallClockFormatter, type CsvColumn } from '../../csv';
+import { unitsText } from '../../money-text';
 import type { Currency } from '../../validation';
 import { AGE_BUCKETS, type DormantCard, type DormantCardsOptions, type LiabilityOptions } from './definitions';
 import { dormantCardBatches, liabilityReport } from './query';

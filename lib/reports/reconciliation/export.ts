@@ -1,51 +1,55 @@
 import type { DbOrTx } from '../../db/client';
-import { csvLine, unitsText } from '../../csv';
+import { csvLine } from '../../csv';
+import { unitsText } from '../../money-text';
 import { FIGURES, type Figures, type ReconciliationOptions, type ReconciliationProblem } from './definitions';
-import type { ChapaConfig } from '../../rails/chapa/config';
-import { LISTING_NAMES, providerReconciliation, type ProviderReconciliation } from '../provider-reconciliation';
+import { listingName, providerReconciliation, type ProviderReconciliation, type ReconciledProvider } from '../provider-reconciliation';
 import { reconciliationReport } from './report';
 
 export type ReconciliationCsvOptions = ReconciliationOptions & {
-  /** Live Chapa's settings: when given (live mode), each day also carries Chapa's side, as on the page. */
-  chapa: ChapaConfig | null;
+  /** The mode's provider: one that keeps listings of its own (Chapa, live) adds its side to each day, as on the page. */
+  provider: ReconciledProvider | undefined;
 };
 
 type ProviderDay = ProviderReconciliation['days'][number];
 
-const PROVIDER_HEADER = [
-  'chapa_payments',
-  'chapa_received_ledger',
-  'chapa_received_chapa',
-  'chapa_transfers',
-  'chapa_paid_out_ledger',
-  'chapa_paid_out_chapa',
-  'chapa_received_ledger_minor',
-  'chapa_received_chapa_minor',
-  'chapa_paid_out_ledger_minor',
-  'chapa_paid_out_chapa_minor',
-  'chapa_differences',
-];
+/** The provider's columns, named after it (chapa_received_chapa: what Chapa says was received). */
+const providerHeader = (name: string) =>
+  [
+    'payments',
+    'received_ledger',
+    `received_${name}`,
+    'transfers',
+    'paid_out_ledger',
+    `paid_out_${name}`,
+    'received_ledger_minor',
+    `received_${name}_minor`,
+    'paid_out_ledger_minor',
+    `paid_out_${name}_minor`,
+    'differences',
+  ].map((c) => `${name}_${c}`);
 
-/** Chapa's side of one day; a listing that could not be read leaves its figures empty and says so. */
-function providerCells(p: ProviderDay | undefined, unread: ProviderReconciliation['unread']): (string | number)[] {
-  if (!p) return PROVIDER_HEADER.map(() => '');
+const PROVIDER_COLUMNS = providerHeader('').length;
+
+/** The provider's side of one day; a listing that could not be read leaves its figures empty and says so. */
+function providerCells(p: ProviderDay | undefined, report: ProviderReconciliation): (string | number)[] {
+  if (!p) return Array.from({ length: PROVIDER_COLUMNS }, () => '');
   const units = (minor: number | null) => (minor === null ? 'not read' : unitsText(minor));
   const minor = (value: number | null) => value ?? '';
   const notes = [
-    ...unread.map((u) => `${LISTING_NAMES[u.listing]} could not be read (${u.reason}): not compared`),
+    ...report.unread.map((u) => `${listingName(u.listing, report.provider)} could not be read (${u.reason}): not compared`),
     ...p.differences.map((d) => `${d.reference}: ${d.detail}`),
   ];
   return [
     p.payments,
     unitsText(p.oursReceived),
-    units(p.chapaReceived),
+    units(p.theirsReceived),
     p.transfers,
     unitsText(p.oursSettled),
-    units(p.chapaSettled),
+    units(p.theirsSettled),
     p.oursReceived,
-    minor(p.chapaReceived),
+    minor(p.theirsReceived),
     p.oursSettled,
-    minor(p.chapaSettled),
+    minor(p.theirsSettled),
     notes.join(' | '),
   ];
 }
@@ -61,10 +65,10 @@ const problemText = (p: ReconciliationProblem) =>
  * business's, named by its zone; a day that does not reconcile lists the
  * transactions that break it.
  */
-export async function reconciliationCsvFile(db: DbOrTx, { chapa, ...opts }: ReconciliationCsvOptions) {
-  const [report, provider] = await Promise.all([reconciliationReport(db, opts), providerReconciliation(db, chapa, opts)]);
+export async function reconciliationCsvFile(db: DbOrTx, { provider: of, ...opts }: ReconciliationCsvOptions) {
+  const [report, provider] = await Promise.all([reconciliationReport(db, opts), providerReconciliation(db, of, opts)]);
   const providerDays = new Map((provider?.days ?? []).map((p) => [`${p.day} ${p.currency}`, p]));
-  const withProvider = (day: string, currency: string) => (provider ? providerCells(providerDays.get(`${day} ${currency}`), provider.unread) : []);
+  const withProvider = (day: string, currency: string) => (provider ? providerCells(providerDays.get(`${day} ${currency}`), provider) : []);
   const header = csvLine([
     'line',
     `day (${opts.timeZone})`,
@@ -74,7 +78,7 @@ export async function reconciliationCsvFile(db: DbOrTx, { chapa, ...opts }: Reco
     ...FIGURES.map((f) => f.csv),
     ...FIGURES.map((f) => `${f.csv}_minor`),
     'problems',
-    ...(provider ? PROVIDER_HEADER : []),
+    ...(provider ? providerHeader(provider.column) : []),
   ]);
   const line = (
     kind: 'day' | 'total',
@@ -84,7 +88,7 @@ export async function reconciliationCsvFile(db: DbOrTx, { chapa, ...opts }: Reco
     transactions: number,
     figures: Figures,
     problems: string,
-    chapaCells: (string | number)[],
+    providerColumns: (string | number)[],
   ) =>
     csvLine([
       kind,
@@ -95,7 +99,7 @@ export async function reconciliationCsvFile(db: DbOrTx, { chapa, ...opts }: Reco
       ...FIGURES.map((f) => unitsText(figures[f.key])),
       ...FIGURES.map((f) => figures[f.key]),
       problems,
-      ...chapaCells,
+      ...providerColumns,
     ]);
   return {
     header,
@@ -115,7 +119,7 @@ export async function reconciliationCsvFile(db: DbOrTx, { chapa, ...opts }: Reco
             t.transactions,
             t.figures,
             report.truncated ? 'more problems than listed' : '',
-            provider ? PROVIDER_HEADER.map(() => '') : [],
+            provider ? providerCells(undefined, provider) : [],
           ),
         )
         .join('');

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { unitsText } from '../../csv';
+import { unitsText } from '../../money-text';
 import { CURRENCIES, type Currency } from '../../validation';
 import { dayRangeOf, reportRead } from '../report-range';
 import {

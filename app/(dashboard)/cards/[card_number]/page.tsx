@@ -3,6 +3,7 @@ import { getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/lib/cards/card-status';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
+import { CorrectPhoneAction } from '@/components/cards/correct-phone-action';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
 import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { RedeemFormView } from '@/components/cards/redeem-form';
@@ -124,8 +125,15 @@ export default async function CardPage({ params, searchParams }: Props) {
             </div>
             <div>
               <dt className="text-slate-600">{t('phone')}</dt>
-              <dd className="font-medium text-slate-900">{card.phone_number}</dd>
+              <dd className="font-medium text-slate-900" data-testid="holder-phone">
+                {card.phone_number}
+              </dd>
             </div>
+            {canChangeStatus && (
+              <div className="pt-1">
+                <CorrectPhoneAction cardNumber={card.card_number} phone={card.phone_number} />
+              </div>
+            )}
             <div>
               <dt className="text-slate-600">{t('createdAt')}</dt>
               <dd>

@@ -3,14 +3,13 @@ import { ReconciliationDefinitions } from '@/components/reports/reconciliation-d
 import { ReconciliationProblems } from '@/components/reports/reconciliation-problems';
 import { dayLabel, ReconciliationTable } from '@/components/reports/reconciliation-table';
 import { formatCalendarDay } from '@/lib/i18n/date-text';
-import { ChapaBalances, ProviderReconciliationSection } from '@/components/reports/provider-reconciliation';
+import { ProviderBalancesSection, ProviderReconciliationSection } from '@/components/reports/provider-reconciliation';
 import { Notice } from '@/components/ui/notice';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { LinkButton } from '@/components/ui/link-button';
 import { getTranslations } from 'next-intl/server';
 import { getDb } from '@/lib/db/client';
-import { chapaBalancesFor } from '@/lib/rails/chapa/chapa-balances';
-import { chapaConfig } from '@/lib/rails/chapa/config';
+import { registeredProvider } from '@/lib/providers/provider-registry';
 import { providerReconciliation } from '@/lib/reports/provider-reconciliation';
 import { MAX_RECONCILIATION_DAYS, parseReconciliationParams } from '@/lib/reports/reconciliation/definitions';
 import { reconciliationReport } from '@/lib/reports/reconciliation/report';
@@ -36,11 +35,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   const periods = await ethiopicPeriodSelects(dates, '/reports/reconciliation', { eth_month: first(params.eth_month), eth_year: first(params.eth_year) });
   const options = { businessId: session.businessId, mode: session.mode, timeZone: session.timeZone, ...value };
   const db = getDb();
-  const config = session.mode === 'live' ? chapaConfig() : null;
+  const of = registeredProvider(session.mode);
   const [report, provider, balances] = await Promise.all([
     reconciliationReport(db, options),
-    providerReconciliation(db, config, options),
-    chapaBalancesFor(db, config, session.businessId),
+    providerReconciliation(db, of, options),
+    of?.records.balances(db, session.businessId) ?? null,
   ]);
   const broken = report.days.filter((d) => !d.reconciles);
   const dayText = dates.calendar === 'gregorian' && dates.locale === 'en' ? dayLabel : (day: string) => formatCalendarDay(day, dates);
@@ -113,8 +112,8 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           <ReconciliationProblems days={report.days} truncated={report.truncated} />
         </>
       )}
-      {balances && <ChapaBalances view={balances} />}
-      {provider && <ProviderReconciliationSection report={provider} />}
+      {of && balances && <ProviderBalancesSection provider={of.label} balances={balances} />}
+      {provider && <ProviderReconciliationSection report={provider} dayText={dayText} />}
       <ReconciliationDefinitions />
     </>
   );

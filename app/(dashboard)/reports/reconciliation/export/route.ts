@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/db/client';
-import { chapaConfig } from '@/lib/rails/chapa/config';
+import { registeredProvider } from '@/lib/providers/provider-registry';
 import { requireReconciliationParams } from '@/lib/reports/reconciliation/definitions';
 import { reconciliationCsvFile } from '@/lib/reports/reconciliation/export';
 import { csvExport } from '@/server/csv-response';
@@ -14,7 +14,7 @@ export function GET(req: Request) {
       businessId: session.businessId,
       mode: session.mode,
       timeZone: session.timeZone,
-      chapa: session.mode === 'live' ? chapaConfig() : null,
+      provider: registeredProvider(session.mode),
       ...params,
     });
     return { name: `reconciliation-${params.from}-to-${params.to}`, ...file };

@@ -1,4 +1,4 @@
-import { randomBase62, sha256Hex } from '../ids';
+import { randomBase62, sha256Hex } from './ids';
 
 /** A link's secret (43 base62 characters, about 256 bits) and the SHA-256 hash that is all the database keeps. */
 export function newLinkToken(): { token: string; hash: string } {

@@ -129,13 +129,6 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
  */
 const STILL_ENGLISH: Record<string, string> = {
   '/account/two-factor': 'the two-factor set-up form (not yet assigned)',
-  '/cards/[card_number]': 'the card page’s money forms and story sentences (the money-forms helper)',
-  '/cards/upload': 'the uploads pages (the money-forms helper)',
-  '/cards/upload/[reference]': 'the uploads pages (the money-forms helper)',
-  '/payouts/upload': 'the uploads pages (the money-forms helper)',
-  '/payouts/upload/[reference]': 'the uploads pages (the money-forms helper)',
-  '/payouts/new': 'the send-money form (the money-forms helper)',
-  '/payments/new': 'the new-payment form (the money-forms helper)',
   '/docs': 'the API reference, generated from openapi.json, whose words are the API’s contract (not yet assigned)',
   '/docs/webhooks': 'the webhooks guide (not yet assigned)',
 };

@@ -17,7 +17,8 @@ import {
   type MultipartFields,
 } from '../lib/api/action-body';
 import { rawRefusal, refuseMethod, refuseUnparsedMethod } from '../lib/api/api-methods';
-import { ENVELOPE_REFUSAL, giveBareRefusalsABody, PAGE_REFUSAL } from '../lib/api/bare-refusals';
+import { ENVELOPE_REFUSAL, giveBareRefusalsABody } from '../lib/api/bare-refusals';
+import { PAGE_REFUSAL } from '../server/refusal-page';
 import { CLEAR_CALLBACK_COOKIES, holdsBadCallbackCookie, withoutCallbackCookies } from '../lib/auth/callback-cookie';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
 import { holdRequestBody } from '../lib/api/hold-request-body';

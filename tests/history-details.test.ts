@@ -22,7 +22,7 @@ describe('the payment and payout pages’ loads', () => {
     expect(own?.payout).toMatchObject({ reference, amount: 1_000, sourceCardNumber: card.card_number, payoutType: 'bank', bankSlug: 'cbe' });
     expect(own?.trail.map((e) => e.amount).reduce((a, b) => a + b, 0)).toBe(0);
     expect(own?.trail.length).toBeGreaterThan(0);
-    expect(own?.startedBy).toContain('API key');
+    expect(own?.startedBy).toMatchObject({ kind: 'api_key' });
     expect(own?.merchantName).toBeNull();
     expect(own?.provider).toBeNull();
 

@@ -1,293 +1,303 @@
+import { createTranslator } from 'next-intl';
 import { bankName } from '@/components/history/payout-labels';
 import { formatMoney } from '@/components/ui/money';
 import type { AuditEntry, AuditSubject } from '@/lib/dashboard/list-audit-log';
-import { dayIn, formatDateTime } from '@/lib/time-zone';
+import { formatDay, formatDayTime } from '@/lib/i18n/date-text';
+import type { CalendarChoice, Locale } from '@/lib/i18n/locale';
+import { dayIn } from '@/lib/time-zone';
 import { API_KEY_SCOPES } from '@/lib/validation';
+import am from '@/messages/am.json';
+import en from '@/messages/en.json';
 
-const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support' };
-const role = (r: unknown) => ROLE_WORDS[String(r)] ?? 'team member';
+/** Who reads the sentence: English and the Gregorian calendar (the CSV export's) unless said otherwise. */
+export interface AuditReader {
+  locale: Locale;
+  calendar: CalendarChoice;
+}
+
+// Typed loosely: the sentence keys are checked against the catalogues by tests/rules/i18n-catalogue.test.ts.
+// biome-ignore lint/suspicious/noExplicitAny: next-intl types a translator's arguments from its messages' type
+const CATALOGUES: Record<Locale, Record<string, any>> = { en, am };
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : null);
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
-
-/** "ETB 100.00", or an empty string when the amount or currency is unknown. */
-function moneyOf(amount: unknown, currency: string | null | undefined): string {
-  const n = num(amount);
-  return n !== null && currency ? formatMoney(n, currency) : '';
-}
-
-function payoutWhere(s: AuditSubject | null): string {
-  if (!s) return '';
-  if (s.isLedgerTopup) return ` from the business balance to card ${s.destinationCard}`;
-  const from = s.sourceCard ? ` from card ${s.sourceCard}` : '';
-  if (s.payoutType === 'card_to_card') return `${from} to card ${s.destinationCard}`;
-  if (s.payoutType === 'b2b') return `${from} to ${s.merchantName ?? 'another business'}`;
-  return `${from} to ${bankName(s.bankSlug ?? null)} account ${s.accountNumber}`;
-}
-
-function payoutKind(s: AuditSubject | null, type?: string): string {
-  const t = s?.payoutType ?? type;
-  if (s?.isLedgerTopup) return 'top-up';
-  if (t === 'card_to_card') return 'card-to-card payout';
-  if (t === 'b2b') return 'payout to another business';
-  if (t === 'bank') return 'bank or wallet payout';
-  return 'payout';
-}
-
-function paymentKind(s: AuditSubject | null, type?: unknown): string {
-  const t = s?.paymentType ?? text(type);
-  if (t === 'hosted') return 'checkout link payment';
-  if (t === 'direct-charge') return s?.paymentMethod ? `wallet charge (${bankName(s.paymentMethod)})` : 'wallet charge';
-  return 'payment';
-}
-
-const withFee = (fee: string, minor: unknown) => ((num(minor) ?? 0) > 0 ? ` (fee ${fee})` : '');
+// Ethiopic script has no capitals: this changes English only.
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const ROLES = new Set(['owner', 'operator', 'finance', 'support']);
+const PAYOUT_KINDS = new Set(['card_to_card', 'b2b', 'bank']);
 
 /**
- * One audit entry as a sentence in plain words: amounts in currency units,
- * old and new values, bank and business names; never an action code.
+ * One audit entry as a sentence in plain words, in the reader's language: amounts in currency units,
+ * old and new values, bank and business names; never an action code. The sentences live in the
+ * catalogues' AuditSentences; the choice of sentence lives here, once for every language.
  */
-export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details' | 'subject'>, timeZone: string): string {
+export function auditSentence(
+  e: Pick<AuditEntry, 'action' | 'target' | 'details' | 'subject'>,
+  timeZone: string,
+  reader: AuditReader = { locale: 'en', calendar: 'gregorian' },
+): string {
+  const t = createTranslator({ locale: reader.locale, messages: CATALOGUES[reader.locale], namespace: 'AuditSentences' });
+  const english = reader.locale === 'en' && reader.calendar === 'gregorian';
+  const dates = { ...reader, timeZone };
   const d = e.details ?? {};
   const s = e.subject;
   const target = e.target ?? '';
   const currency = s?.currency ?? text(d.currency);
+  const moneyOf = (amount: unknown, cur: string | null | undefined) => {
+    const n = num(amount);
+    return n !== null && cur ? formatMoney(n, cur, reader.locale) : '';
+  };
   const amount = moneyOf(d.amount ?? s?.amount, currency);
   const fee = moneyOf(d.service_fee, currency);
+  const withFee = (f: string, minor: unknown) => ((num(minor) ?? 0) > 0 ? t('parts.fee', { fee: f }) : '');
+  const role = (r: unknown) => (ROLES.has(String(r)) ? t(`roles.${String(r)}`) : t('roles.other'));
+  const noReason = t('parts.noReason');
   const [family, ...rest] = e.action.split('.');
   const verb = rest.join('.');
 
+  const payoutWhere = (x: AuditSubject | null): string => {
+    if (!x) return '';
+    if (x.isLedgerTopup) return t('where.fromBalance', { card: x.destinationCard ?? '' });
+    const from = x.sourceCard ? t('where.fromCard', { card: x.sourceCard }) : '';
+    if (x.payoutType === 'card_to_card') return t('where.toCard', { from, card: x.destinationCard ?? '' });
+    if (x.payoutType === 'b2b') return t('where.toBusiness', { from, name: x.merchantName ?? t('where.anotherBusiness') });
+    return t('where.toBank', { from, bank: bankName(x.bankSlug ?? null), account: x.accountNumber ?? '' });
+  };
+  const payoutKind = (x: AuditSubject | null, type?: string): string => {
+    if (x?.isLedgerTopup) return t('kinds.payout.topup');
+    const k = x?.payoutType ?? type ?? '';
+    return PAYOUT_KINDS.has(k) ? t(`kinds.payout.${k}`) : t('kinds.payout.other');
+  };
+  const paymentKind = (x: AuditSubject | null, type?: unknown): string => {
+    const k = x?.paymentType ?? text(type);
+    if (k === 'hosted') return t('kinds.payment.hosted');
+    if (k === 'direct-charge') return x?.paymentMethod ? t('kinds.payment.walletOf', { wallet: bankName(x.paymentMethod) }) : t('kinds.payment.wallet');
+    return t('kinds.payment.other');
+  };
+
   switch (family) {
     case 'card': {
-      const reason = text(d.reason) ? ` Reason given: “${text(d.reason)}”.` : '';
-      if (verb === 'created') return `Created card ${target}.`;
-      if (verb === 'disabled') return `Disabled card ${target}.${reason}`;
-      if (verb === 'enabled') return `Enabled card ${target} again.`;
-      if (verb === 'provider_disabled') return `The provider disabled card ${target}.${reason}`;
-      if (verb === 'provider_enabled') return `The provider enabled card ${target} again.`;
+      const reason = text(d.reason) ? t('parts.reason', { reason: text(d.reason) ?? '' }) : '';
+      const card = target;
+      if (verb === 'created') return t('card.created', { card });
+      if (verb === 'disabled') return t('card.disabled', { card, reason });
+      if (verb === 'enabled') return t('card.enabled', { card });
+      if (verb === 'provider_disabled') return t('card.providerDisabled', { card, reason });
+      if (verb === 'provider_enabled') return t('card.providerEnabled', { card });
       if (verb === 'redeemed') {
-        const receipt = text(d.merchant_reference) ? ` for receipt ${text(d.merchant_reference)}` : '';
-        return `Redeemed ${amount} from card ${target}${receipt}${withFee(moneyOf(d.fee, currency), d.fee)}; the card then held ${moneyOf(d.balance_after, currency)}.`;
+        const receipt = text(d.merchant_reference) ? t('parts.receipt', { receipt: text(d.merchant_reference) ?? '' }) : '';
+        return t('card.redeemed', { card, amount, receipt, fee: withFee(moneyOf(d.fee, currency), d.fee), balance: moneyOf(d.balance_after, currency) });
       }
       if (verb === 'cancelled') {
         const moved = moneyOf(d.moved_to_business_account, currency);
-        return moved ? `Cancelled card ${target}; its balance of ${moved} moved to the business balance.` : `Cancelled card ${target}.`;
+        return moved ? t('card.cancelledMoved', { card, moved }) : t('card.cancelled', { card });
       }
       if (verb === 'expiry_extended') {
-        const day = (v: unknown) => (text(v) && !Number.isNaN(Date.parse(String(v))) ? dayIn(timeZone, new Date(String(v))) : 'an unknown day');
-        return `Extended the expiry of card ${target} from ${day(d.from)} to ${day(d.to)}.${reason}`;
+        const day = (v: unknown) => {
+          if (!text(v) || Number.isNaN(Date.parse(String(v)))) return t('parts.unknownDay');
+          const at = new Date(String(v));
+          return english ? dayIn(timeZone, at) : formatDay(at, dates);
+        };
+        return t('card.expiryExtended', { card, from: day(d.from), to: day(d.to), reason });
       }
-      if (verb === 'phone_corrected')
-        return `Moved card ${target} from phone ${text(d.from) ?? 'unknown'} to ${text(d.to) ?? 'unknown'}; its old link stopped working.`;
-      return `Changed card ${target}.`;
+      if (verb === 'phone_corrected') return t('card.phoneCorrected', { card, from: text(d.from) ?? t('parts.unknown'), to: text(d.to) ?? t('parts.unknown') });
+      return t('card.changed', { card });
     }
     case 'hold': {
-      const ref = text(d.hold_reference) ? ` ${text(d.hold_reference)}` : '';
-      const after = `; the card then held ${moneyOf(d.balance_after, currency)} available`;
-      if (verb === 'created') return `A till held ${amount} on card ${target}${ref}${after}.`;
-      if (verb === 'captured') {
-        return `Captured ${moneyOf(d.captured_amount, currency)} of the ${amount} hold${ref} on card ${target}${withFee(moneyOf(d.fee, currency), d.fee)}, the rest released${after}.`;
-      }
-      if (verb === 'voided') return `Voided the ${amount} hold${ref} on card ${target}: released${after}.`;
-      if (verb === 'expired') return `The ${amount} hold${ref} on card ${target} expired uncaptured: released${after}.`;
-      return `Changed the hold${ref} on card ${target}.`;
+      const args = {
+        card: target,
+        amount,
+        ref: text(d.hold_reference) ? ` ${text(d.hold_reference)}` : '',
+        balance: moneyOf(d.balance_after, currency),
+      };
+      if (verb === 'created') return t('hold.created', args);
+      if (verb === 'captured')
+        return t('hold.captured', { ...args, captured: moneyOf(d.captured_amount, currency), fee: withFee(moneyOf(d.fee, currency), d.fee) });
+      if (verb === 'voided') return t('hold.voided', args);
+      if (verb === 'expired') return t('hold.expired', args);
+      return t('hold.changed', { card: target, ref: args.ref });
     }
     case 'payout': {
       const ref = target ? ` ${target}` : '';
       if (verb.endsWith('.created')) {
-        const type = verb.split('.')[0];
         const status = text(d.status);
-        const outcome = status === 'pending' ? '; it waits for the bank to confirm' : status === 'success' ? '; it succeeded at once' : '';
-        return `Sent a ${payoutKind(s, type)}${ref} of ${amount}${withFee(fee, d.service_fee)}${payoutWhere(s)}${outcome}.`;
+        return t('payout.created', {
+          kind: payoutKind(s, verb.split('.')[0]),
+          ref,
+          amount,
+          fee: withFee(fee, d.service_fee),
+          where: payoutWhere(s),
+          outcome: status === 'pending' ? t('payout.waits') : status === 'success' ? t('payout.atOnce') : '',
+        });
       }
-      const what = `${capital(payoutKind(s))}${ref}${amount ? ` of ${amount}` : ''}${payoutWhere(s)}`;
-      if (verb === 'success') return `${what} succeeded.`;
+      const what = t('payout.what', { kind: capital(payoutKind(s)), ref, amount: amount ? t('parts.of', { amount }) : '', where: payoutWhere(s) });
+      if (verb === 'success') return t('payout.success', { what });
       if (verb === 'failed') {
-        const back =
-          d.refunded_to === 'card'
-            ? ' The money went back to the source card.'
-            : d.refunded_to === 'business_account'
-              ? ' The money went back to the business balance.'
-              : '';
-        return `${what} failed: ${s?.failureReason ?? 'no reason was recorded.'}${back}`;
+        const back = d.refunded_to === 'card' ? t('payout.backToCard') : d.refunded_to === 'business_account' ? t('payout.backToBalance') : '';
+        return t('payout.failed', { what, reason: s?.failureReason ?? noReason, back });
       }
-      return `${what} changed.`;
+      return t('payout.changed', { what });
     }
     case 'transfer':
-      return `Started a top-up${target ? ` ${target}` : ''} of ${amount} from the business balance to card ${text(d.card_number) ?? s?.destinationCard ?? ''}.`;
+      return t('transfer', { ref: target ? ` ${target}` : '', amount, card: text(d.card_number) ?? s?.destinationCard ?? '' });
     case 'payment': {
-      const card = text(d.card_number) ?? s?.cardNumber;
-      const what = `${capital(paymentKind(s, d.type))} ${target} of ${amount}`;
-      if (verb === 'created') return `Started a ${paymentKind(s, d.type)} ${target} of ${amount}${withFee(fee, d.service_fee)} for card ${card}.`;
-      if (verb === 'success')
-        return d.credited_to === 'business_account'
-          ? d.limit_exceeded === 'max_card_balance'
-            ? `${what} succeeded; it would have taken card ${card} over its maximum balance, so the business balance was credited.`
-            : `${what} succeeded; the card could no longer take money, so the business balance was credited.`
-          : `${what} succeeded; card ${card} was credited.`;
-      if (verb === 'failed') return `${what} failed: ${s?.failureReason ?? 'no reason was recorded.'}`;
-      if (verb === 'cancelled') return `${what} was cancelled: ${s?.failureReason ?? 'no reason was recorded.'}`;
-      return `${what} changed.`;
+      const card = text(d.card_number) ?? s?.cardNumber ?? '';
+      const what = t('payment.what', { kind: capital(paymentKind(s, d.type)), ref: target, amount });
+      if (verb === 'created') return t('payment.created', { kind: paymentKind(s, d.type), ref: target, amount, fee: withFee(fee, d.service_fee), card });
+      if (verb === 'success') {
+        if (d.credited_to !== 'business_account') return t('payment.successCard', { what, card });
+        return d.limit_exceeded === 'max_card_balance' ? t('payment.successOverMax', { what, card }) : t('payment.successBalance', { what });
+      }
+      if (verb === 'failed') return t('payment.failed', { what, reason: s?.failureReason ?? noReason });
+      if (verb === 'cancelled') return t('payment.cancelled', { what, reason: s?.failureReason ?? noReason });
+      return t('payment.changed', { what });
     }
     case 'business': {
-      if (verb === 'credited') return `The business balance was credited with ${amount}.`;
+      if (verb === 'credited') return t('business.credited', { amount });
       if (verb === 'settings_changed') {
         const from = (d.from ?? {}) as Record<string, unknown>;
         const to = (d.to ?? {}) as Record<string, unknown>;
         const changes: string[] = [];
-        if (from.time_zone !== to.time_zone) changes.push(`the time zone from ${from.time_zone} to ${to.time_zone}`);
-        if (from.country !== to.country) changes.push(`the country from ${from.country} to ${to.country}`);
-        if (from.customer_language !== to.customer_language) changes.push(`the customers' language from ${from.customer_language} to ${to.customer_language}`);
-        if (from.calendar !== to.calendar) changes.push(`the customers' calendar from ${from.calendar} to ${to.calendar}`);
-        return changes.length ? `Changed ${changes.join(' and ')}.` : 'Saved the business settings without changes.';
+        const change = (what: 'timeZone' | 'country' | 'language' | 'calendar', key: string) => {
+          if (from[key] !== to[key]) changes.push(t(`business.changes.${what}`, { from: String(from[key]), to: String(to[key]) }));
+        };
+        change('timeZone', 'time_zone');
+        change('country', 'country');
+        change('language', 'customer_language');
+        change('calendar', 'calendar');
+        return changes.length ? t('business.settingsChanged', { changes: changes.join(t('parts.and')) }) : t('business.settingsUnchanged');
       }
       if (verb === 'message_kinds_changed') {
         const off = Array.isArray(d.to) ? (d.to as string[]) : [];
         return off.length ? `Turned off these messages to cardholders: ${off.join(', ').replaceAll('_', ' ')}.` : 'Turned on every message to cardholders.';
       }
       if (verb === 'limits_changed') {
-        const limit = (name: string, v: unknown) => `${name} ${num(v) === null ? 'none' : moneyOf(v, currency)}`;
-        return `Set the ${currency} limits (${text(d.mode)} mode): ${limit('largest payout', d.max_payout)}, ${limit('payouts per day', d.daily_payout)}, ${limit('most a card may hold', d.max_card_balance)}.`;
+        const limit = (v: unknown) => (num(v) === null ? t('parts.none') : moneyOf(v, currency));
+        return t('business.limitsChanged', {
+          currency: currency ?? '',
+          mode: text(d.mode) === 'live' ? t('parts.live') : t('parts.test'),
+          maxPayout: limit(d.max_payout),
+          daily: limit(d.daily_payout),
+          maxBalance: limit(d.max_card_balance),
+        });
       }
-      if (verb === 'two_factor_required')
-        return d.required
-          ? 'Required two-factor sign-in for everyone in the business; users without it must set it up before anything else.'
-          : 'Stopped requiring two-factor sign-in for the business.';
+      if (verb === 'two_factor_required') return d.required ? t('business.twoFactorRequired') : t('business.twoFactorNotRequired');
       if (verb === 'expiry_policy_changed') {
         const policy = (v: unknown) => {
           const p = (v ?? {}) as Record<string, unknown>;
           const months = num(p.months);
-          const span = months === null ? 'some months' : `${months} month${months === 1 ? '' : 's'}`;
-          if (p.policy === 'after_issue') return `expire ${span} after issue`;
-          if (p.policy === 'after_last_load') return `expire ${span} after their last load`;
-          return 'never expire';
+          const kind = p.policy === 'after_issue' || p.policy === 'after_last_load' ? p.policy : 'never';
+          return t('business.policy', { policy: kind, months: months ?? -1 });
         };
-        return `Changed the card expiry policy from “${policy(d.from)}” to “${policy(d.to)}”, for cards issued or loaded from now on.`;
+        return t('business.expiryPolicyChanged', { from: policy(d.from), to: policy(d.to) });
       }
-      return 'Changed the business settings.';
+      return t('business.changed');
     }
-    case 'api_key':
+    case 'api_key': {
       if (verb === 'created') {
-        const made = text(d.name) ? `Created API key “${text(d.name)}” (${target}…)` : `Created API key ${target}…`;
+        const name = text(d.name);
+        const made = name ? t('apiKey.createdNamed', { name, prefix: target }) : t('apiKey.created', { prefix: target });
         // Keys made before scopes existed carry none in their record: they had every scope.
-        return Array.isArray(d.scopes) && d.scopes.length < API_KEY_SCOPES.length ? `${made}, restricted to ${d.scopes.join(', ')}.` : `${made}.`;
+        return Array.isArray(d.scopes) && d.scopes.length < API_KEY_SCOPES.length
+          ? t('apiKey.restricted', { made, scopes: d.scopes.join(', ') })
+          : t('apiKey.full', { made });
       }
-      if (verb === 'renamed') return `Renamed API key ${target}… from “${text(d.from) ?? ''}” to “${text(d.to) ?? ''}”.`;
-      if (verb === 'revoked') return `Revoked API key ${target}…; it no longer works.`;
-      return `Changed API key ${target}….`;
+      if (verb === 'renamed') return t('apiKey.renamed', { prefix: target, from: text(d.from) ?? '', to: text(d.to) ?? '' });
+      if (verb === 'revoked') return t('apiKey.revoked', { prefix: target });
+      return t('apiKey.changed', { prefix: target });
+    }
     case 'webhook': {
       if (verb === 'url_set') {
         const from = text(d.from);
         const to = text(d.to) ?? target;
-        if (from && from !== to) return `Changed the webhook URL from ${from} to ${to}.`;
-        return from === to ? `Saved the webhook URL ${to} again (unchanged).` : `Set the webhook URL to ${to}.`;
+        if (from && from !== to) return t('webhook.urlChanged', { from, to });
+        return from === to ? t('webhook.urlSavedAgain', { to }) : t('webhook.urlSet', { to });
       }
-      if (verb === 'secret_rotated') return `Replaced the webhook signing secret of ${target}; the old one works for 24 more hours.`;
-      if (verb === 'secret_revealed') return `Showed the webhook signing secret of ${target}.`;
+      if (verb === 'secret_rotated') return t('webhook.secretRotated', { url: target });
+      if (verb === 'secret_revealed') return t('webhook.secretRevealed', { url: target });
       if (verb === 'test_sent') {
         const code = num(d.status_code);
         return d.ok
-          ? `Sent a test event to ${target}; it was delivered${code === null ? '' : ` (HTTP ${code})`}.`
-          : `Sent a test event to ${target}; it was not delivered.`;
+          ? t('webhook.testDelivered', { url: target, status: code === null ? 'none' : String(code) })
+          : t('webhook.testNotDelivered', { url: target });
       }
       if (verb === 'replayed') {
-        const outcome =
-          d.outcome === 'queued'
-            ? 'it was queued to be sent again'
-            : d.outcome === 'in_flight'
-              ? 'it was not sent, because the last attempt was still under way'
-              : d.outcome === 'endpoint_disabled'
-                ? 'it was not sent, because the webhook URL is turned off'
-                : d.outcome === 'no_endpoint'
-                  ? 'it was not sent, because there was no webhook URL'
-                  : 'it was queued to be sent again';
-        return `Replayed event ${target}: ${outcome}.`;
+        const outcome = ['in_flight', 'endpoint_disabled', 'no_endpoint'].includes(String(d.outcome)) ? String(d.outcome) : 'queued';
+        return t('webhook.replayed', { event: target, outcome });
       }
       if (verb === 'failed_replayed') {
         const [from, to] = target.split('/');
         const n = num(d.deliveries) ?? 0;
         const period =
           from && to && !Number.isNaN(Date.parse(from))
-            ? ` of events from ${formatDateTime(timeZone, new Date(from))} to ${formatDateTime(timeZone, new Date(to))}`
+            ? t('webhook.period', { from: formatDayTime(new Date(from), dates), to: formatDayTime(new Date(to), dates) })
             : '';
-        return `Replayed the failed deliveries${period}: ${n} ${n === 1 ? 'delivery was' : 'deliveries were'} queued.`;
+        return t('webhook.failedReplayed', { period, count: n });
       }
-      return 'Changed the webhook settings.';
+      return t('webhook.changed');
     }
-    case 'user':
-      if (verb === 'added') return `Added ${target} to the team as ${role(d.role)}.`;
-      if (verb === 'removed') return `Removed ${target} (${role(d.role)}) from the team.`;
-      if (verb === 'role_changed') return `Changed the role of ${target} from ${role(d.from)} to ${role(d.to)}.`;
-      if (verb === 'invited') return `Invited ${target} to join the team as ${role(d.role)}; the link works once, for 48 hours.`;
-      if (verb === 'invitation_revoked') return `Revoked the invitation of ${target} (${role(d.role)}); its link no longer works.`;
-      if (verb === 'joined') return `${target} accepted the invitation and joined the team as ${role(d.role)}.`;
-      if (verb === 'reset_link_created') return `Made a password reset link for ${target}; it works once, for 24 hours.`;
-      if (verb === 'password_reset') return `${target} chose a new password through a reset link.`;
-      if (verb === 'password_changed') return `${target} changed their own password.`;
-      if (verb === 'two_factor_enabled') return `${target} turned on two-factor sign-in and received 10 recovery codes.`;
-      if (verb === 'two_factor_disabled')
-        return `${target} turned off two-factor sign-in${d.proof === 'code' ? ', confirming with a code' : d.proof === 'password' ? ', confirming with their password' : ''}.`;
+    case 'user': {
+      const who = target;
+      if (verb === 'added') return t('user.added', { who, role: role(d.role) });
+      if (verb === 'removed') return t('user.removed', { who, role: role(d.role) });
+      if (verb === 'role_changed') return t('user.roleChanged', { who, from: role(d.from), to: role(d.to) });
+      if (verb === 'invited') return t('user.invited', { who, role: role(d.role) });
+      if (verb === 'invitation_revoked') return t('user.invitationRevoked', { who, role: role(d.role) });
+      if (verb === 'joined') return t('user.joined', { who, role: role(d.role) });
+      if (verb === 'reset_link_created') return t('user.resetLinkCreated', { who });
+      if (verb === 'password_reset') return t('user.passwordReset', { who });
+      if (verb === 'password_changed') return t('user.passwordChanged', { who });
+      if (verb === 'two_factor_enabled') return t('user.twoFactorEnabled', { who });
+      if (verb === 'two_factor_disabled') return t('user.twoFactorDisabled', { who, proof: d.proof === 'code' || d.proof === 'password' ? d.proof : 'none' });
       if (verb === 'recovery_code_used') {
         const left = num(d.codes_left);
-        return `${target} signed in with a recovery code${left === null ? '' : `; ${left} ${left === 1 ? 'is' : 'are'} left`}.`;
+        return left === null ? t('user.recoveryCodeUsed', { who }) : t('user.recoveryCodeUsedLeft', { who, left });
       }
-      return `Changed the team member ${target}.`;
+      return t('user.changed', { who });
+    }
     case 'approval': {
       if (verb === 'threshold_set') {
         const limit = moneyOf(d.amount, text(d.currency));
-        return limit
-          ? `Set the approval threshold of ${text(d.currency)} payouts to ${limit}.`
-          : `Removed the approval threshold of ${text(d.currency)} payouts.`;
+        const cur = text(d.currency) ?? '';
+        return limit ? t('approval.thresholdSet', { currency: cur, limit }) : t('approval.thresholdRemoved', { currency: cur });
       }
+      const card = target;
       const what =
         d.kind === 'adjustment'
-          ? `adjustment ${d.direction === 'decrease' ? 'taking' : 'adding'} ${amount} ${d.direction === 'decrease' ? 'from' : 'to'} card ${target}`
+          ? d.direction === 'decrease'
+            ? t('approval.what.adjustmentTaking', { amount, card })
+            : t('approval.what.adjustmentAdding', { amount, card })
           : d.kind === 'refund'
-            ? `refund of ${amount} from card ${target} to a payer`
+            ? t('approval.what.refund', { amount, card })
             : d.kind === 'upload'
-              ? `CSV upload of payouts ${target}`
-              : `payout of ${amount} from card ${target}`;
-      const note = text(d.note) ? ` Note: “${text(d.note)}”.` : '';
-      const said: Record<string, string> = {
-        requested: `Asked for approval of ${d.kind === 'adjustment' ? 'an' : 'a'} ${what}.`,
-        approved: `Approved the ${what}${text(d.result_reference) ? ` (${text(d.result_reference)})` : ''}.`,
-        rejected: `Rejected the ${what}.`,
-        withdrawn: `Withdrew their request for the ${what}.`,
-        expired: `The ${what} expired after 72 hours without a decision; its money was released.`,
-        failed: `Approved the ${what}, but it could not be done: ${text(d.reason) ?? 'no reason given'}. Its money was released.`,
+              ? t('approval.what.upload', { upload: target })
+              : t('approval.what.payout', { amount, card });
+      const note = text(d.note) ? t('parts.note', { note: text(d.note) ?? '' }) : '';
+      const kind = d.kind === 'adjustment' ? 'adjustment' : 'other';
+      const said: Record<string, () => string> = {
+        requested: () => t('approval.requested', { kind, what }),
+        approved: () => t('approval.approved', { what, result: text(d.result_reference) ? ` (${text(d.result_reference)})` : '' }),
+        rejected: () => t('approval.rejected', { what }),
+        withdrawn: () => t('approval.withdrawn', { what }),
+        expired: () => t('approval.expired', { what }),
+        failed: () => t('approval.failed', { what, reason: text(d.reason) ?? t('parts.noReasonGiven') }),
       };
-      return (said[verb] ?? `Changed the approval of the ${what}.`) + note;
+      return (said[verb]?.() ?? t('approval.changed', { what })) + note;
     }
     case 'upload': {
-      const file = `the CSV upload of ${d.kind === 'payouts' ? 'payouts' : 'cards'} ${target}`;
-      const said: Record<string, string> = {
-        started: `Started ${file}.`,
-        awaiting_approval: `Started ${file}; its total reaches the approval threshold, so it waits for a second person.`,
-        approved: `Approved ${file}; its rows run now.`,
-        rejected: `Rejected ${file}; none of its rows will run.`,
-        cancelled: `Cancelled ${file}; the rows not yet run will not run.`,
-        expired: `${capital(file)} expired after 72 hours without a decision; none of its rows will run.`,
+      const args = { kind: d.kind === 'payouts' ? 'payouts' : 'cards', upload: target };
+      const said: Record<string, () => string> = {
+        started: () => t('upload.started', args),
+        awaiting_approval: () => t('upload.awaitingApproval', args),
+        approved: () => t('upload.approved', args),
+        rejected: () => t('upload.rejected', args),
+        cancelled: () => t('upload.cancelled', args),
+        expired: () => t('upload.expired', args),
       };
-      return said[verb] ?? `Changed ${file}.`;
+      return said[verb]?.() ?? t('upload.changed', args);
     }
     case 'demo':
-      return 'Created the demo business.';
+      return t('demo');
     default:
-      return target ? `Changed ${target}.` : 'Made a change.';
+      return target ? t('other', { target }) : t('otherNoTarget');
   }
 }
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** The action filter's families, in words. */
-export const AUDIT_FAMILY_WORDS: Record<string, string> = {
-  card: 'Cards',
-  payout: 'Payouts',
-  transfer: 'Top-ups from business balance',
-  payment: 'Payments',
-  business: 'Business balance and settings',
-  approval: 'Approvals and adjustments',
-  upload: 'CSV uploads',
-  api_key: 'API keys',
-  webhook: 'Webhooks',
-  user: 'Team and sign-in',
-};

@@ -2,7 +2,9 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signIn } from 'next-auth/react';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { getQueryClient } from '@/components/providers/query-client';
@@ -17,6 +19,8 @@ import { acceptInvitation, resetPassword } from '@/server/actions/links';
  * with the new password; when that needs a two-factor code it goes to sign-in.
  */
 export function ChoosePasswordForm({ token, email, kind }: { token: string; email: string; kind: 'invitation' | 'reset' }) {
+  const t = useTranslations('SignInLinks');
+  const errorText = useErrorText();
   const router = useRouter();
   const [error, setErrorText] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<ChoosePasswordInput>({
@@ -30,7 +34,7 @@ export function ChoosePasswordForm({ token, email, kind }: { token: string; emai
     const result = await (kind === 'invitation' ? acceptInvitation : resetPassword)(values);
     if (!result.ok) {
       if (result.fieldErrors?.password) setError('password', { message: result.fieldErrors.password }, { shouldFocus: true });
-      else setErrorText(result.message);
+      else setErrorText(errorText(result));
       return;
     }
     const signedIn = await signIn('credentials', { email, password: values.password, redirect: false });
@@ -44,10 +48,10 @@ export function ChoosePasswordForm({ token, email, kind }: { token: string; emai
       <input type="hidden" autoComplete="username" value={email} readOnly />
       <TextField
         id="new-password"
-        label={kind === 'invitation' ? 'Choose a password' : 'New password'}
+        label={kind === 'invitation' ? t('choose.invitationLabel') : t('choose.resetLabel')}
         type="password"
         autoComplete="new-password"
-        hint="At least 10 characters."
+        hint={t('choose.hint')}
         error={errors.password?.message}
         {...register('password')}
       />
@@ -57,7 +61,7 @@ export function ChoosePasswordForm({ token, email, kind }: { token: string; emai
         </Notice>
       )}
       <Button type="submit" disabled={isSubmitting}>
-        {isSubmitting ? 'Saving…' : kind === 'invitation' ? 'Join and sign in' : 'Save and sign in'}
+        {isSubmitting ? t('choose.saving') : kind === 'invitation' ? t('choose.join') : t('choose.save')}
       </Button>
     </form>
   );

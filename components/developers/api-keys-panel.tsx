@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState, useTransition } from 'react';
 import { createApiKey, renameApiKey, revokeApiKey } from '@/server/actions/developers';
 import { Button } from '@/components/ui/button';
@@ -16,6 +18,10 @@ import { SecretBox } from './secret-box';
 
 /** The keys of the selected mode; a new key's secret lives only in this component's state, so a reload loses it for good. */
 export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: string }) {
+  const t = useTranslations('DevelopersKeys');
+  const shell = useTranslations('Shell');
+  const errorText = useErrorText();
+  const modeName = shell(`modes.${mode === 'live' ? 'live' : 'test'}`);
   const router = useRouter();
   const [created, setCreated] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -36,7 +42,7 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
       const result = await createApiKey({ name: draftName, scopes: draftScopes });
       if (!result.ok) {
         const fieldErrors = result.fieldErrors ?? (result.field ? { [result.field]: result.message } : undefined);
-        if (!fieldErrors?.name && !fieldErrors?.scopes) return setMessage({ tone: 'error', text: result.message });
+        if (!fieldErrors?.name && !fieldErrors?.scopes) return setMessage({ tone: 'error', text: errorText(result) });
         setNameError(fieldErrors.name);
         return setScopesError(fieldErrors.scopes);
       }
@@ -55,9 +61,9 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
     startTransition(async () => {
       setNameError(undefined);
       const result = await renameApiKey({ key_id: key.id, name: String(form.get('name') ?? '') });
-      if (!result.ok) return setNameError(result.fieldErrors?.name ?? result.message);
+      if (!result.ok) return setNameError(result.fieldErrors?.name ?? errorText(result));
       setRenaming(null);
-      setMessage({ tone: 'success', text: `Key ${key.prefix}… is now called “${result.data.name}”.` });
+      setMessage({ tone: 'success', text: t('renamed', { prefix: key.prefix, name: result.data.name }) });
       router.refresh();
     });
 
@@ -65,7 +71,7 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
     startTransition(async () => {
       const result = await revokeApiKey({ key_id: key.id });
       setRevoking(null);
-      setMessage(result.ok ? { tone: 'success', text: `Key ${key.prefix}… is revoked; the API now refuses it.` } : { tone: 'error', text: result.message });
+      setMessage(result.ok ? { tone: 'success', text: t('revoked', { prefix: key.prefix }) } : { tone: 'error', text: errorText(result) });
       router.refresh();
     });
 
@@ -73,10 +79,10 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
     <div className="space-y-4">
       {created ? (
         <div className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="new-key">
-          <p className="text-sm font-medium text-amber-950">Copy this key now. It is shown once and never again; we keep only its hash.</p>
-          <SecretBox label={`New ${mode} API key`} value={created} testId="new-key-value" />
+          <p className="text-sm font-medium text-amber-950">{t('copyNow')}</p>
+          <SecretBox label={t('newKeyLabel', { mode: modeName })} value={created} testId="new-key-value" />
           <Button variant="secondary" className="sm:w-auto" onClick={() => setCreated(null)}>
-            I have stored it safely
+            {t('stored')}
           </Button>
         </div>
       ) : (
@@ -91,17 +97,17 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
           <TextField
             id="new-key-name"
             name="name"
-            label="Name of the new key"
-            placeholder="Shop backend"
+            label={t('nameLabel')}
+            placeholder={t('namePlaceholder')}
             maxLength={60}
             value={draftName}
             onChange={(e) => setDraftName(e.target.value)}
             error={renaming ? undefined : nameError}
-            hint="Say where it will be used, so a leaked or unused key can be told apart."
+            hint={t('nameHint')}
           />
           <KeyScopeFields value={draftScopes} onChange={setDraftScopes} error={scopesError} />
           <Button type="submit" disabled={pending} className="sm:w-auto">
-            {pending && !renaming ? 'Creating…' : `Create ${mode} API key`}
+            {pending && !renaming ? t('creating') : t('create', { mode: modeName })}
           </Button>
         </form>
       )}
@@ -111,7 +117,7 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
         </Notice>
       )}
       {keys.length === 0 ? (
-        <p className="text-sm text-slate-600">No {mode} keys yet.</p>
+        <p className="text-sm text-slate-600">{t('none', { mode: modeName })}</p>
       ) : (
         <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="api-keys">
           {keys.map((k) => (
@@ -122,7 +128,7 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                     <TextField
                       id={`rename-${k.id}`}
                       name="name"
-                      label={`New name for ${k.prefix}…`}
+                      label={t('newName', { prefix: k.prefix })}
                       defaultValue={k.name}
                       maxLength={60}
                       error={nameError}
@@ -130,10 +136,10 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                     />
                   </div>
                   <Button type="submit" disabled={pending} block={false}>
-                    Save name
+                    {t('saveName')}
                   </Button>
                   <Button type="button" variant="secondary" block={false} onClick={() => startRenaming(null)}>
-                    Cancel
+                    {t('cancel')}
                   </Button>
                 </form>
               ) : (
@@ -141,40 +147,40 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
                   <div className="min-w-0 flex-1 basis-48">
                     {/* A 60-character name with no spaces must wrap, or it widens the page on a phone. */}
                     <p className="font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
-                      {k.name || 'Unnamed key'}
+                      {k.name || t('unnamed')}
                     </p>
                     <p className="font-mono text-sm text-slate-700">
                       {k.prefix}…{k.lastFour ?? ''}
                     </p>
                     <KeyScopeChips scopes={k.scopes} />
                     <p className="text-xs text-slate-600">
-                      Created <LocalTime iso={k.createdAt} />
+                      {t('created')} <LocalTime iso={k.createdAt} />
                       {' · '}
                       <span data-testid="key-last-used">
                         {k.lastUsedAt ? (
                           <>
-                            last used <LocalTime iso={k.lastUsedAt} />
+                            {t('lastUsed')} <LocalTime iso={k.lastUsedAt} />
                           </>
                         ) : (
-                          'never used'
+                          t('neverUsed')
                         )}
                       </span>
                       {k.revokedAt && (
                         <>
-                          {' · revoked '}
+                          {` · ${t('revokedAt')} `}
                           <LocalTime iso={k.revokedAt} />
                         </>
                       )}
                     </p>
                   </div>
                   <div className="flex items-center gap-2">
-                    <StatusBadge status={k.active ? 'active' : 'revoked'} />
-                    <Button variant="secondary" size="xs" block={false} onClick={() => startRenaming(k)} aria-label={`Rename key ${k.prefix}`}>
-                      Rename
+                    <StatusBadge status={k.active ? 'active' : 'revoked'} label={k.active ? t('active') : t('revokedBadge')} />
+                    <Button variant="secondary" size="xs" block={false} onClick={() => startRenaming(k)} aria-label={t('renameKey', { prefix: k.prefix })}>
+                      {t('rename')}
                     </Button>
                     {k.active && (
-                      <Button variant="danger" size="xs" block={false} onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`}>
-                        Revoke
+                      <Button variant="danger" size="xs" block={false} onClick={() => setRevoking(k)} aria-label={t('revokeKey', { prefix: k.prefix })}>
+                        {t('revoke')}
                       </Button>
                     )}
                   </div>
@@ -186,14 +192,16 @@ export function ApiKeysPanel({ keys, mode }: { keys: ApiKeySummary[]; mode: stri
       )}
       <ConfirmDialog
         open={!!revoking}
-        title="Revoke this API key?"
-        confirmLabel="Revoke key"
+        title={t('confirmTitle')}
+        confirmLabel={t('confirmRevoke')}
         pending={pending}
         onConfirm={() => revoking && revoke(revoking)}
         onClose={() => setRevoking(null)}
       >
-        Every request with “{revoking?.name || 'Unnamed key'}” (<span className="font-mono">{revoking?.prefix}…</span>) will be refused with 403 Forbidden from
-        now on. This cannot be undone.
+        {t.rich('confirmText', {
+          name: revoking?.name || t('unnamed'),
+          key: () => <span className="font-mono">{revoking?.prefix}…</span>,
+        })}
       </ConfirmDialog>
     </div>
   );

@@ -1,9 +1,12 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { TimeZoneNote } from '@/components/ui/time-zone-note';
 import { LocalTime } from '@/components/ui/local-time';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { DeliveryLogEntry } from '@/lib/dashboard/list-delivery-log';
-import { attemptProblem, deliveryExplanation, eventWords } from './delivery-words';
+import { useDeliveryWords } from './delivery-words';
 import { ReplayEventButton } from './replay-buttons';
 
 function prettyJson(body: string): string {
@@ -16,6 +19,8 @@ function prettyJson(body: string): string {
 
 /** One block per delivery with its attempts newest first; stacked, so it reads the same at 390 px. */
 export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
+  const t = useTranslations('DevelopersLog');
+  const { eventWords, subjectWords, attemptProblem, deliveryExplanation } = useDeliveryWords();
   return (
     <>
       <TimeZoneNote className="mb-2" />
@@ -26,7 +31,8 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
               <div className="min-w-0">
                 <p className="text-sm font-medium text-slate-900">
                   {eventWords(d.type)} <span className="font-mono text-xs font-normal text-slate-600">{d.type}</span>{' '}
-                  <span className="sr-only">delivery state</span> <StatusBadge status={d.state} />
+                  <span className="sr-only">{t('deliveryState')}</span>{' '}
+                  <StatusBadge status={d.state} label={t(`stateNames.${d.state === 'delivered' || d.state === 'failed' ? d.state : 'pending'}`)} />
                 </p>
                 <p className="break-all font-mono text-xs text-slate-600">{d.eventId}</p>
                 <p className="text-sm">
@@ -35,7 +41,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                     className="text-emerald-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-emerald-700"
                     data-testid="delivery-subject"
                   >
-                    {d.subject.label} <span className="break-all font-mono">{d.subject.reference}</span>
+                    {subjectWords(d.subject.label)} <span className="break-all font-mono">{d.subject.reference}</span>
                   </Link>
                 </p>
                 <p className={`text-sm ${d.state === 'delivered' ? 'text-slate-700' : 'text-red-800'}`} data-testid="delivery-explanation">
@@ -45,7 +51,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                   <LocalTime iso={d.createdAt} />
                   {d.nextAttemptAt && (
                     <>
-                      {' · next attempt '}
+                      {t('nextAttempt')}
                       <LocalTime iso={d.nextAttemptAt} />
                     </>
                   )}
@@ -54,8 +60,8 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
               <ReplayEventButton eventId={d.eventId} />
             </div>
             <details className="rounded-md bg-slate-50 px-3 py-2 text-xs" data-testid="delivery-detail">
-              <summary className="cursor-pointer font-medium text-slate-800">Payload and headers sent</summary>
-              <p className="mt-2 font-medium text-slate-700">Headers</p>
+              <summary className="cursor-pointer font-medium text-slate-800">{t('payloadAndHeaders')}</summary>
+              <p className="mt-2 font-medium text-slate-700">{t('headers')}</p>
               <dl className="mt-1 grid grid-cols-1 gap-x-3 font-mono sm:grid-cols-[auto_1fr]" data-testid="delivery-headers">
                 {d.headers.map((h) => (
                   <div key={h.name} className="contents">
@@ -64,7 +70,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                   </div>
                 ))}
               </dl>
-              <p className="mt-2 font-medium text-slate-700">Body</p>
+              <p className="mt-2 font-medium text-slate-700">{t('body')}</p>
               <pre
                 className="mt-1 overflow-x-auto whitespace-pre-wrap break-all rounded bg-white p-2 font-mono text-slate-900 ring-1 ring-slate-200"
                 data-testid="delivery-payload"
@@ -75,23 +81,23 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
             {d.attempts.length > 0 && (
               <div className="overflow-x-auto">
                 <table className="w-full min-w-[36rem] text-xs">
-                  <caption className="sr-only">Attempts for {d.eventId}</caption>
+                  <caption className="sr-only">{t('attemptsFor', { id: d.eventId })}</caption>
                   <thead className="text-left text-slate-600">
                     <tr>
                       <th scope="col" className="py-1 pr-3 font-medium">
-                        Attempt time
+                        {t('columns.attemptTime')}
                       </th>
                       <th scope="col" className="py-1 pr-3 font-medium">
-                        Status
+                        {t('columns.status')}
                       </th>
                       <th scope="col" className="py-1 pr-3 font-medium">
-                        Duration
+                        {t('columns.duration')}
                       </th>
                       <th scope="col" className="py-1 pr-3 font-medium">
-                        Error
+                        {t('columns.error')}
                       </th>
                       <th scope="col" className="py-1 font-medium">
-                        Response
+                        {t('columns.response')}
                       </th>
                     </tr>
                   </thead>
@@ -103,7 +109,7 @@ export function DeliveryLogTable({ items }: { items: DeliveryLogEntry[] }) {
                           <LocalTime iso={a.attemptedAt} />
                         </td>
                         <td className="py-1 pr-3 font-mono">{a.statusCode ?? '—'}</td>
-                        <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
+                        <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{a.durationMs === null ? '—' : t('milliseconds', { ms: a.durationMs })}</td>
                         <td className="py-1 pr-3 text-red-800">
                           {a.error || (a.statusCode !== null && (a.statusCode < 200 || a.statusCode > 299)) ? attemptProblem(a) : ''}
                         </td>

@@ -1,52 +1,58 @@
+import { useTranslations } from 'next-intl';
 import type { DeliveryAttempt, DeliveryLogEntry } from '@/lib/dashboard/list-delivery-log';
 
-const EVENT_WORDS: Record<string, string> = {
-  'payout.success': 'Payout succeeded',
-  'payout.failed': 'Payout failed',
-  'payment.success': 'Payment succeeded',
-  'payment.failed': 'Payment failed',
-  'payment.cancelled': 'Payment cancelled',
-  'payment.refunded': 'Payment refunded',
-  'payment.refund_failed': 'Refund failed',
-  'card.redeemed': 'Card redeemed',
-  'hold.created': 'Hold placed',
-  'hold.captured': 'Hold captured',
-  'hold.voided': 'Hold voided',
-  'hold.expired': 'Hold expired',
-  'card.expired': 'Card expired',
-};
+const EVENT_TYPES = new Set([
+  'payout.success',
+  'payout.failed',
+  'payment.success',
+  'payment.failed',
+  'payment.cancelled',
+  'payment.refunded',
+  'payment.refund_failed',
+  'card.redeemed',
+  'hold.created',
+  'hold.captured',
+  'hold.voided',
+  'hold.expired',
+  'card.expired',
+]);
+const SUBJECTS = new Set(['Payment', 'Payout', 'Redemption', 'Hold', 'Card']);
 
-export const eventWords = (type: string) => EVENT_WORDS[type] ?? 'Event';
+/** The delivery log's sentences in the reader's language: an event's name, why an attempt failed, a delivery's state. */
+export function useDeliveryWords() {
+  const t = useTranslations('DevelopersLog');
 
-/** Why one attempt did not count as delivered, in plain words. */
-export function attemptProblem(a: DeliveryAttempt): string {
-  if (a.statusCode !== null) {
-    if (a.statusCode === 410) return 'your endpoint answered 410 Gone, so sending to it has stopped';
-    if (a.statusCode >= 300 && a.statusCode < 400) return `your endpoint answered with a redirect (${a.statusCode}); redirects are not followed`;
-    return `your endpoint answered with status ${a.statusCode} instead of a 2xx`;
-  }
-  const e = a.error ?? '';
-  if (/timed out/i.test(e)) return 'your endpoint did not answer in time';
-  if (/ECONNREFUSED/.test(e)) return 'nothing at your webhook address accepted the connection';
-  if (/ENOTFOUND|EAI_AGAIN/.test(e)) return 'the host name of your webhook address could not be found';
-  if (/ECONNRESET|socket hang up/i.test(e)) return 'your endpoint closed the connection before answering';
-  if (/certificate|SSL|TLS/i.test(e)) return "your endpoint's security certificate was not accepted";
-  if (/non-public/.test(e)) return 'it was not accepted (details are not shown for addresses that are not public)';
-  if (/^refused: /.test(e)) return `the address was refused (${e.slice(9)})`;
-  return e ? `it could not be sent (${e})` : 'your endpoint did not accept it';
-}
+  const eventWords = (type: string) => (EVENT_TYPES.has(type) ? t(`events.${type.replace('.', '_')}`) : t('events.other'));
+  const subjectWords = (label: string) => (SUBJECTS.has(label) ? t(`subjects.${label}`) : t('subjects.Event'));
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  /** Why one attempt did not count as delivered, in plain words. */
+  const attemptProblem = (a: DeliveryAttempt): string => {
+    if (a.statusCode !== null) {
+      if (a.statusCode === 410) return t('problems.gone');
+      if (a.statusCode >= 300 && a.statusCode < 400) return t('problems.redirect', { status: a.statusCode });
+      return t('problems.status', { status: a.statusCode });
+    }
+    const e = a.error ?? '';
+    if (/timed out/i.test(e)) return t('problems.timeout');
+    if (/ECONNREFUSED/.test(e)) return t('problems.refused');
+    if (/ENOTFOUND|EAI_AGAIN/.test(e)) return t('problems.notFound');
+    if (/ECONNRESET|socket hang up/i.test(e)) return t('problems.reset');
+    if (/certificate|SSL|TLS/i.test(e)) return t('problems.certificate');
+    if (/non-public/.test(e)) return t('problems.notPublic');
+    if (/^refused: /.test(e)) return t('problems.addressRefused', { reason: e.slice(9) });
+    return e ? t('problems.other', { error: e }) : t('problems.notAccepted');
+  };
 
-/** A delivery's state as a sentence: delivered, waiting, retrying and why, or given up and why. */
-export function deliveryExplanation(d: DeliveryLogEntry): string {
-  const last = d.attempts[0];
-  if (d.state === 'delivered') return 'Delivered: your endpoint accepted it.';
-  if (d.state === 'failed') {
-    return last
-      ? `Not delivered: gave up after ${plural(d.attempts.length, 'attempt')}; the last failed because ${attemptProblem(last)}. Fix the endpoint, then replay.`
-      : 'Not delivered: your webhook URL was turned off when this event happened. Save the URL again, then replay.';
-  }
-  if (!last) return 'Waiting to be sent.';
-  return `Not delivered yet: the last attempt failed because ${attemptProblem(last)}. It will be tried again.`;
+  /** A delivery's state as a sentence: delivered, waiting, retrying and why, or given up and why. */
+  const deliveryExplanation = (d: DeliveryLogEntry): string => {
+    const last = d.attempts[0];
+    if (d.state === 'delivered') return t('states.delivered');
+    if (d.state === 'failed') {
+      return last ? t('states.gaveUp', { count: d.attempts.length, problem: attemptProblem(last) }) : t('states.noEndpoint');
+    }
+    if (!last) return t('states.waiting');
+    return t('states.retrying', { problem: attemptProblem(last) });
+  };
+
+  return { eventWords, subjectWords, attemptProblem, deliveryExplanation };
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { fetchJson } from '@/components/payouts-list/fetch-json';
 import { liveKeys } from '@/components/payouts-list/list-items';
 import { LinkButton } from '@/components/ui/link-button';
@@ -22,6 +23,7 @@ const PENDING_POLL_MS = 2_000;
  * by itself, so it never needs a reload.
  */
 export function LiveDeliveryLog({ page, hasEndpoint }: { page: number; hasEndpoint: boolean }) {
+  const t = useTranslations('DevelopersLog');
   const { data } = useQuery({
     queryKey: liveKeys.deliveryLog(page),
     queryFn: () => fetchJson<DeliveryLogPage>(`/api/dashboard/deliveries?page=${page}`),
@@ -31,24 +33,22 @@ export function LiveDeliveryLog({ page, hasEndpoint }: { page: number; hasEndpoi
   return (
     <>
       {data.items.length === 0 ? (
-        <EmptyState title={page > 1 ? 'No more deliveries' : 'No deliveries yet'}>
-          {hasEndpoint ? 'Events sent to your endpoint appear here with every attempt.' : 'Set a webhook URL to receive events.'}
-        </EmptyState>
+        <EmptyState title={page > 1 ? t('noMore') : t('noneYet')}>{hasEndpoint ? t('emptyWithEndpoint') : t('emptyNoEndpoint')}</EmptyState>
       ) : (
         <DeliveryLogTable items={data.items} />
       )}
       {(page > 1 || data.hasNext) && (
-        <nav aria-label="Delivery log pages" className="mt-4 flex justify-between gap-2">
+        <nav aria-label={t('pages')} className="mt-4 flex justify-between gap-2">
           {page > 1 ? (
             <LinkButton variant="secondary" rel="prev" href={page === 2 ? '/developers' : `/developers?page=${page - 1}`}>
-              ← Newer
+              ← {t('newer')}
             </LinkButton>
           ) : (
             <span />
           )}
           {data.hasNext ? (
             <LinkButton variant="secondary" rel="next" href={`/developers?page=${page + 1}`}>
-              Older →
+              {t('older')} →
             </LinkButton>
           ) : (
             <span />

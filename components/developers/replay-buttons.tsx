@@ -1,6 +1,8 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { liveKeys } from '@/components/payouts-list/list-items';
 import { useState, useTransition } from 'react';
 import { replayEvent, replayFailedWebhooks } from '@/server/actions/developers';
@@ -8,8 +10,11 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { wallClockInput } from '@/lib/time-zone';
+import type { ReplayVerdict } from '@/lib/webhooks/replay';
 
 export function ReplayEventButton({ eventId }: { eventId: string }) {
+  const t = useTranslations('DevelopersLog');
+  const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
@@ -20,17 +25,19 @@ export function ReplayEventButton({ eventId }: { eventId: string }) {
         size="xs"
         block={false}
         disabled={pending}
-        aria-label={`Replay event ${eventId}`}
+        aria-label={t('replayEvent', { id: eventId })}
         onClick={() =>
           startTransition(async () => {
+            const verdictText = (v: ReplayVerdict) =>
+              v.state === 'in_flight' ? t('verdicts.in_flight', { ago: v.lastAttemptSecondsAgo, wait: v.waitSeconds }) : t(`verdicts.${v.state}`);
             const res = await replayEvent({ event_id: eventId });
-            setResult(res.ok ? { ok: res.data.queued, text: res.data.message } : { ok: false, text: res.message });
+            setResult(res.ok ? { ok: res.data.queued, text: verdictText(res.data.verdict) } : { ok: false, text: errorText(res) });
             // The log then follows the delivery by itself while it is pending (LiveDeliveryLog).
             await queryClient.invalidateQueries({ queryKey: liveKeys.deliveries });
           })
         }
       >
-        {pending ? 'Replaying…' : 'Replay'}
+        {pending ? t('replaying') : t('replay')}
       </Button>
       <span role="status" className={`max-w-xs text-xs ${result?.ok === false ? 'text-red-800' : 'text-slate-700'}`} data-testid="replay-verdict">
         {result?.text}
@@ -41,6 +48,8 @@ export function ReplayEventButton({ eventId }: { eventId: string }) {
 
 /** Every failed delivery of a period, sent again; the period is typed on the business's wall clock, as every date in the dashboard. */
 export function ReplayFailedForm({ timeZone }: { timeZone: string }) {
+  const t = useTranslations('DevelopersLog');
+  const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [from, setFrom] = useState(() => wallClockInput(timeZone, new Date(Date.now() - 24 * 3600_000)));
   const [to, setTo] = useState(() => wallClockInput(timeZone, new Date(Date.now() + 60_000)));
@@ -61,22 +70,20 @@ export function ReplayFailedForm({ timeZone }: { timeZone: string }) {
           if (res.ok) {
             setMessage({
               tone: 'success',
-              text: res.data.deliveries
-                ? `Queued ${res.data.deliveries} failed ${res.data.deliveries === 1 ? 'delivery' : 'deliveries'}: they will be sent within a few seconds.`
-                : 'Nothing to send: no delivery failed for good in this period.',
+              text: res.data.deliveries ? t('replayedFailed', { count: res.data.deliveries }) : t('nothingToReplay'),
             });
             await queryClient.invalidateQueries({ queryKey: liveKeys.deliveries });
           } else if (res.fieldErrors) setErrors(res.fieldErrors);
-          else setMessage({ tone: 'error', text: res.message });
+          else setMessage({ tone: 'error', text: errorText(res) });
         });
       }}
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField id="replay-from" label="From" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} error={errors.from} />
-        <TextField id="replay-to" label="To" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} error={errors.to} />
+        <TextField id="replay-from" label={t('from')} type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} error={errors.from} />
+        <TextField id="replay-to" label={t('to')} type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} error={errors.to} />
       </div>
       <Button type="submit" variant="secondary" disabled={pending} className="sm:w-auto">
-        {pending ? 'Replaying…' : 'Replay failed events of this period'}
+        {pending ? t('replaying') : t('replayPeriod')}
       </Button>
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
     </form>

@@ -32,6 +32,9 @@ export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
     const key = ACCOUNT_KEYS[account];
     return key ? t(`ledgerAccounts.${key}`) : account;
   };
+  // Who wrote the entry: an email stays as it is; the core's fixed names are said in the reader's words.
+  const ACTORS: Record<string, string> = { 'API key': 'apiKey', 'Provider back office': 'admin', 'the service': 'system' };
+  const actorWords = (actor: string) => (ACTORS[actor] ? t(`ledgerActors.${ACTORS[actor]}`) : actor);
   const kindWords = (kind: string) => (t.has(`ledgerKinds.${kind}`) ? t(`ledgerKinds.${kind}`) : t('ledgerKinds.other'));
   if (entries.length === 0) return <EmptyState title={t('detail.noMoneyMoved')} />;
   return (
@@ -65,7 +68,7 @@ export function LedgerTrailTable({ entries }: { entries: LedgerTrailEntry[] }) {
                 {e.balanceAfter === null ? '—' : money(e.balanceAfter, e.currency)}
               </td>
               <td className="order-5 text-right text-xs text-slate-700 md:px-3 md:py-2 md:text-left">
-                <LocalTime iso={e.createdAt} /> · {e.actor}
+                <LocalTime iso={e.createdAt} /> · {actorWords(e.actor)}
               </td>
             </tr>
           ))}

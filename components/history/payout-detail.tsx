@@ -113,7 +113,13 @@ export async function payoutDetail({ payout, trail, merchantName, startedBy, pro
             </DetailField>
             <DetailField label={t('detail.startedBy')}>
               <span className="[overflow-wrap:anywhere]" data-testid="started-by">
-                {startedBy}
+                {startedBy.kind === 'user'
+                  ? startedBy.email
+                  : startedBy.kind === 'api_key'
+                    ? startedBy.name
+                      ? t('detail.startedByNamedKey', { name: startedBy.name, key: startedBy.shown })
+                      : t('detail.startedByKey', { key: startedBy.shown })
+                    : t(`detail.startedByOther.${startedBy.kind}`)}
               </span>
             </DetailField>
           </>

@@ -1,5 +1,6 @@
+import { useLocale, useTranslations } from 'next-intl';
 import Link from 'next/link';
-import { formatMoney } from '@/components/ui/money';
+import { formatMoney as formatMoneyIn } from '@/components/ui/money';
 import { EmptyState } from '@/components/ui/page-header';
 import { TableHead } from '@/components/ui/table-head';
 import { Pager } from '@/components/ui/pager';
@@ -25,21 +26,26 @@ export function LiabilityDormant({
   formatDay: (at: Date) => string;
   pageHref: (cursor: { after?: string; before?: string }) => string;
 }) {
+  const t = useTranslations('ReportsLiabilityPanels');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const formatMoney = (minor: number, currency: string) => formatMoneyIn(minor, currency, locale);
   if (page.items.length === 0) {
-    return (
-      <EmptyState title={`No dormant cards at the end of ${dayLabel}`}>
-        No card holding a balance had gone more than {dormantDays} days without a movement.
-      </EmptyState>
-    );
+    return <EmptyState title={t('dormant.emptyTitle', { day: dayLabel })}>{t('dormant.emptyText', { days: dormantDays })}</EmptyState>;
   }
   return (
     <>
       <div className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
         <table className="w-full text-sm" data-testid="dormant-table">
-          <caption className="sr-only">Dormant cards, largest balance first</caption>
+          <caption className="sr-only">{t('dormant.caption')}</caption>
           <TableHead
             variant="stacking"
-            columns={['Card', 'Holder', { label: 'Balance', numeric: true }, 'Last activity', { label: 'Days idle', numeric: true }]}
+            columns={[
+              t('dormant.card'),
+              t('dormant.holder'),
+              { label: t('dormant.balance'), numeric: true },
+              t('dormant.lastActivity'),
+              { label: t('dormant.daysIdle'), numeric: true },
+            ]}
           />
           <tbody className="divide-y divide-slate-100">
             {page.items.map((c) => (
@@ -51,18 +57,18 @@ export function LiabilityDormant({
                 </td>
                 <td className="text-right font-medium tabular-nums md:hidden">{formatMoney(c.balance, c.currency)}</td>
                 <td className="col-span-2 md:col-span-1 md:px-4 md:py-3" data-testid="holder">
-                  {c.holderName || <span className="text-slate-600">No name given</span>}
+                  {c.holderName || <span className="text-slate-600">{t('dormant.noName')}</span>}
                 </td>
                 <td className="hidden text-right font-medium tabular-nums md:table-cell md:px-4 md:py-3" data-testid="balance">
                   {formatMoney(c.balance, c.currency)}
                 </td>
                 <td className="text-xs text-slate-700 md:px-4 md:py-3 md:text-sm">
-                  <span className="md:sr-only">Last moved </span>
+                  <span className="md:sr-only">{t('dormant.lastMoved')}</span>
                   {formatDay(c.lastActivityAt)}
                 </td>
                 <td className="text-right text-xs text-slate-700 tabular-nums md:px-4 md:py-3 md:text-sm">
                   {c.daysSinceActivity.toLocaleString('en')}
-                  <span className="md:sr-only"> days idle</span>
+                  <span className="md:sr-only">{t('dormant.idle')}</span>
                 </td>
               </tr>
             ))}
@@ -70,9 +76,9 @@ export function LiabilityDormant({
         </table>
       </div>
       <Pager
-        label="Dormant card pages"
-        prev={page.prev ? { href: pageHref({ before: page.prev }), label: 'Larger balances' } : null}
-        next={page.next ? { href: pageHref({ after: page.next }), label: 'Smaller balances' } : null}
+        label={t('dormant.pages')}
+        prev={page.prev ? { href: pageHref({ before: page.prev }), label: t('dormant.larger') } : null}
+        next={page.next ? { href: pageHref({ after: page.next }), label: t('dormant.smaller') } : null}
       />
     </>
   );

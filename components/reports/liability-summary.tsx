@@ -1,4 +1,5 @@
-import { formatMoney } from '@/components/ui/money';
+import { useLocale, useTranslations } from 'next-intl';
+import { formatMoney as formatMoneyIn } from '@/components/ui/money';
 import { Stat } from '@/components/ui/stat';
 import { EmptyState } from '@/components/ui/page-header';
 import { AGE_BUCKETS, type LiabilityReport } from '@/lib/reports/liability/definitions';
@@ -12,12 +13,11 @@ function share(part: number, total: number): string {
 
 /** Per currency: what is owed at the day's end, on how many cards, and how it ages by each card's last movement. */
 export function LiabilitySummary({ report, dayLabel }: { report: LiabilityReport; dayLabel: string }) {
+  const t = useTranslations('ReportsLiabilityPanels');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const formatMoney = (minor: number, currency: string) => formatMoneyIn(minor, currency, locale);
   if (report.currencies.length === 0) {
-    return (
-      <EmptyState title={`No card held a balance at the end of ${dayLabel}`}>
-        Money loaded onto your cards (ledger top-ups, paid payments) shows here as the liability you owe card holders.
-      </EmptyState>
-    );
+    return <EmptyState title={t('summary.emptyTitle', { day: dayLabel })}>{t('summary.emptyText')}</EmptyState>;
   }
   return (
     <div className="grid gap-4">
@@ -31,71 +31,70 @@ export function LiabilitySummary({ report, dayLabel }: { report: LiabilityReport
             className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
           >
             <h2 id={`liability-${c.currency}`} className="text-base font-semibold text-slate-900">
-              {c.currency} owed to card holders
+              {t('summary.owed', { currency: c.currency })}
             </h2>
             <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
-              <Stat label="Outstanding balance" size="lg" valueTestId="liability-total" className="col-span-2 sm:col-span-1">
+              <Stat label={t('summary.outstanding')} size="lg" valueTestId="liability-total" className="col-span-2 sm:col-span-1">
                 {formatMoney(c.balance, c.currency)}
               </Stat>
-              <Stat label="Cards holding a balance" size="sm" valueTestId="liability-cards">
+              <Stat label={t('summary.cards')} size="sm" valueTestId="liability-cards">
                 {c.cards.toLocaleString('en')}
               </Stat>
               <Stat
-                label={`Dormant over ${report.dormantDays} days`}
+                label={t('summary.dormant', { days: report.dormantDays })}
                 size="sm"
                 valueTestId="liability-dormant"
-                detail={`on ${c.dormantCards.toLocaleString('en')} ${c.dormantCards === 1 ? 'card' : 'cards'}`}
+                detail={t('summary.dormantOn', { count: c.dormantCards })}
               >
                 {formatMoney(c.dormantBalance, c.currency)}
               </Stat>
             </dl>
             {c.heldForApproval > 0 && (
               <p className="mt-3 text-sm text-slate-700" data-testid="liability-held">
-                Also owed: {formatMoney(c.heldForApproval, c.currency)} of card money held for approval, not in the balances above until it is released or paid
-                out.
+                {t('summary.held', { amount: formatMoney(c.heldForApproval, c.currency) })}
               </p>
             )}
             {report.isToday && (
               <p className={`mt-3 text-sm ${matches ? 'text-emerald-800' : 'text-red-700'}`} data-testid="liability-reconciled">
                 {matches
-                  ? `Matches the ledger’s current card balances (${formatMoney(c.ledgerBalanceNow, c.currency)}).`
-                  : `Does not match the ledger’s current card balances (${formatMoney(c.ledgerBalanceNow, c.currency)}): report this to support.`}
+                  ? t('summary.matches', { amount: formatMoney(c.ledgerBalanceNow, c.currency) })
+                  : t('summary.differs', { amount: formatMoney(c.ledgerBalanceNow, c.currency) })}
               </p>
             )}
             <div className="mt-4 overflow-x-auto">
               <table className="w-full text-sm" data-testid={`aging-${c.currency}`}>
-                <caption className="mb-2 text-left text-sm font-medium text-slate-800">Aged by last activity (days since the card last moved)</caption>
+                <caption className="mb-2 text-left text-sm font-medium text-slate-800">{t('summary.agingCaption')}</caption>
                 <thead className="bg-slate-50 text-left text-slate-700">
                   <tr>
                     <th scope="col" className="px-2 py-2 sm:px-3 font-medium">
-                      Last activity
+                      {t('summary.lastActivity')}
                     </th>
                     <th scope="col" className="px-2 py-2 sm:px-3 text-right font-medium">
-                      Cards
+                      {t('summary.cardsColumn')}
                     </th>
                     <th scope="col" className="px-2 py-2 sm:px-3 text-right font-medium">
-                      Balance
+                      {t('summary.balance')}
                     </th>
                     <th scope="col" className="px-2 py-2 sm:px-3 text-right font-medium">
-                      Share
+                      {t('summary.share')}
                     </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {AGE_BUCKETS.map((b, i) => {
-                    const t = c.buckets[i];
+                    const bucket = c.buckets[i];
                     return (
                       <tr key={b.key} data-testid={`bucket-${b.key}`}>
                         <th scope="row" className="whitespace-nowrap px-2 py-2 sm:px-3 text-left font-normal">
-                          {b.label}
+                          {t(`summary.buckets.${b.key}`)}
                         </th>
                         <td className="px-2 py-2 sm:px-3 text-right tabular-nums" data-testid="bucket-cards">
-                          {t.cards.toLocaleString('en')}
+                          {bucket.cards.toLocaleString('en')}
                         </td>
                         <td className="whitespace-nowrap px-2 py-2 sm:px-3 text-right tabular-nums" data-testid="bucket-balance">
-                          {formatMoney(t.balance, c.currency)}
+                          {formatMoney(bucket.balance, c.currency)}
                         </td>
-                        <td className="px-2 py-2 sm:px-3 text-right text-slate-600 tabular-nums">{share(t.balance, c.balance)}</td>
+                        <td className="px-2 py-2 sm:px-3 text-right text-slate-600 tabular-nums">{share(bucket.balance, c.balance)}</td>
                       </tr>
                     );
                   })}
@@ -103,7 +102,7 @@ export function LiabilitySummary({ report, dayLabel }: { report: LiabilityReport
                 <tfoot className="border-t border-slate-300 font-medium">
                   <tr>
                     <th scope="row" className="px-2 py-2 sm:px-3 text-left">
-                      Total
+                      {t('summary.total')}
                     </th>
                     <td className="px-2 py-2 sm:px-3 text-right tabular-nums">{c.cards.toLocaleString('en')}</td>
                     <td className="whitespace-nowrap px-2 py-2 sm:px-3 text-right tabular-nums">{formatMoney(c.balance, c.currency)}</td>

@@ -1,5 +1,5 @@
+import { useLocale, useTranslations } from 'next-intl';
 import Link from 'next/link';
-import { payoutTypeLabel } from '@/components/history/payout-labels';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { StatusBadge } from '@/components/ui/status-badge';
@@ -8,17 +8,13 @@ import type { SearchResults } from '@/lib/search/search-everything';
 const link = 'block rounded-lg px-3 py-2 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-emerald-700';
 const moreLink = 'inline-block px-3 py-1.5 text-sm font-medium text-emerald-800 underline underline-offset-2 hover:text-emerald-950';
 
-/** What the search finds for a role that sees these kinds, in words for the people who use it. */
-export function searchHelp(kinds: { history: boolean; businesses: boolean; references?: boolean }): string {
-  const parts = ['a card number or its last four digits', 'a phone number', 'a holder’s name'];
-  if (kinds.history) parts.push('a payout or payment reference', 'an order id');
-  else if (kinds.references) parts.push('the full reference of a payout or payment');
-  if (kinds.businesses) parts.push('another business’s name or merchant id');
-  return `Search by ${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}.`;
-}
-
 /** "4000 1234 5678 8420": a card number in groups of four, as printed. */
 const grouped = (n: string) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/** The search's help sentence's choices for a role: what it may look for beyond cards. */
+export function helpChoices(kinds: { history: boolean; businesses: boolean; references: boolean }) {
+  return { history: kinds.history ? 'yes' : 'no', references: kinds.references ? 'yes' : 'no', businesses: kinds.businesses ? 'yes' : 'no' };
+}
 
 function Group({ id, title, count, children, more }: { id: string; title: string; count: number; children: React.ReactNode; more?: React.ReactNode }) {
   return (
@@ -37,14 +33,32 @@ function Group({ id, title, count, children, more }: { id: string; title: string
  * drop-down and the /search page show the same thing. `onNavigate` closes the drop-down.
  */
 export function SearchResultsView({ results, onNavigate }: { results: SearchResults; onNavigate?: () => void }) {
+  const t = useTranslations('SearchResults');
+  const cardsT = useTranslations('Cards');
+  const payoutsT = useTranslations('Payouts');
+  const paymentsT = useTranslations('Payments');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, locale);
+  const cardStatus = (status: string) => (['active', 'disabled', 'cancelled', 'expired'].includes(status) ? cardsT(`statuses.${status}`) : status);
+  const payoutStatus = (status: string) => (['pending', 'success', 'failed'].includes(status) ? payoutsT(`statuses.${status}`) : status);
+  const paymentStatus = (status: string) => (['pending', 'success', 'failed', 'cancelled'].includes(status) ? paymentsT(`statuses.${status}`) : status);
+  const payoutType = (type: string, topup: boolean) =>
+    topup ? payoutsT('types.topup') : ['card_to_card', 'b2b', 'bank'].includes(type) ? payoutsT(`types.${type}`) : payoutsT('types.other');
   const { cards = [], payouts = [], payments = [], references = [], businesses = [] } = results;
   const q = encodeURIComponent(results.query);
   if (cards.length + payouts.length + payments.length + references.length + businesses.length === 0) {
     return (
       <div className="px-3 py-3 text-sm text-slate-700" data-testid="search-nothing">
-        <p className="font-medium text-slate-900">Nothing found for “{results.query}”.</p>
+        <p className="font-medium text-slate-900">{t('nothing', { query: results.query })}</p>
         <p className="mt-1">
-          {searchHelp({ history: results.payments !== undefined, businesses: results.businesses !== undefined, references: results.references !== undefined })}
+          {t(
+            'help',
+            helpChoices({
+              history: results.payments !== undefined,
+              businesses: results.businesses !== undefined,
+              references: results.references !== undefined,
+            }),
+          )}
         </p>
       </div>
     );
@@ -54,12 +68,12 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
       {cards.length > 0 && (
         <Group
           id="search-cards"
-          title="Cards"
+          title={t('cards')}
           count={cards.length}
           more={
             results.more.cards && (
               <Link href={`/cards?q=${q}`} onClick={onNavigate} className={moreLink}>
-                All matching cards
+                {t('allCards')}
               </Link>
             )
           }
@@ -69,10 +83,10 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
               <Link href={`/cards/${c.cardNumber}`} onClick={onNavigate} className={link}>
                 <span className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
                   <span className="font-mono text-sm text-slate-900">{grouped(c.cardNumber)}</span>
-                  <StatusBadge status={c.status} />
+                  <StatusBadge status={c.status} label={cardStatus(c.status)} />
                 </span>
                 <span className="block text-sm text-slate-700">
-                  {c.holder ?? 'No name given'} · {c.phone} · {c.currency}
+                  {c.holder ?? t('noName')} · {c.phone} · {c.currency}
                 </span>
               </Link>
             </li>
@@ -82,12 +96,12 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
       {payouts.length > 0 && (
         <Group
           id="search-payouts"
-          title="Payouts"
+          title={t('payouts')}
           count={payouts.length}
           more={
             results.more.payouts && (
               <Link href={`/payouts?q=${q}`} onClick={onNavigate} className={moreLink}>
-                All matching payouts
+                {t('allPayouts')}
               </Link>
             )
           }
@@ -97,11 +111,10 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
               <Link href={`/payouts/${p.reference}`} onClick={onNavigate} className={link}>
                 <span className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
                   <span className="break-all font-mono text-xs text-slate-900">{p.reference}</span>
-                  <StatusBadge status={p.status} />
+                  <StatusBadge status={p.status} label={payoutStatus(p.status)} />
                 </span>
                 <span className="block text-sm text-slate-700">
-                  {payoutTypeLabel({ payoutType: p.type as 'bank', isLedgerTopup: p.isTopup })} · {formatMoney(p.amount, p.currency)} ·{' '}
-                  <LocalTime iso={p.createdAt} />
+                  {payoutType(p.type, p.isTopup)} · {money(p.amount, p.currency)} · <LocalTime iso={p.createdAt} />
                 </span>
               </Link>
             </li>
@@ -111,12 +124,12 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
       {payments.length > 0 && (
         <Group
           id="search-payments"
-          title="Payments"
+          title={t('payments')}
           count={payments.length}
           more={
             results.more.payments && (
               <Link href={`/payments?q=${q}`} onClick={onNavigate} className={moreLink}>
-                All matching payments
+                {t('allPayments')}
               </Link>
             )
           }
@@ -125,11 +138,11 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
             <li key={p.linkReference}>
               <Link href={`/payments/${p.linkReference}`} onClick={onNavigate} className={link}>
                 <span className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
-                  <span className="text-sm text-slate-900">{p.merchantReference ? `Order ${p.merchantReference}` : 'Payment'}</span>
-                  <StatusBadge status={p.status} />
+                  <span className="text-sm text-slate-900">{p.merchantReference ? t('order', { reference: p.merchantReference }) : t('payment')}</span>
+                  <StatusBadge status={p.status} label={paymentStatus(p.status)} />
                 </span>
                 <span className="block text-sm text-slate-700">
-                  <span className="break-all font-mono text-xs">{p.linkReference}</span> · {formatMoney(p.amount, p.currency)} · <LocalTime iso={p.createdAt} />
+                  <span className="break-all font-mono text-xs">{p.linkReference}</span> · {money(p.amount, p.currency)} · <LocalTime iso={p.createdAt} />
                 </span>
               </Link>
             </li>
@@ -137,19 +150,19 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
         </Group>
       )}
       {references.length > 0 && (
-        <Group id="search-references" title="Cards by reference" count={references.length}>
+        <Group id="search-references" title={t('byReference')} count={references.length}>
           {references.map((r) => (
             <li key={`${r.kind}-${r.reference}`}>
               <Link href={`/cards/${r.card.cardNumber}`} onClick={onNavigate} className={link}>
                 <span className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
                   <span className="font-mono text-sm text-slate-900">{grouped(r.card.cardNumber)}</span>
-                  <StatusBadge status={r.card.status} />
+                  <StatusBadge status={r.card.status} label={cardStatus(r.card.status)} />
                 </span>
                 <span className="block text-sm text-slate-700">
-                  {r.card.holder ?? 'No name given'} · {r.card.currency}
+                  {r.card.holder ?? t('noName')} · {r.card.currency}
                 </span>
                 <span className="block text-sm text-slate-700">
-                  {r.kind === 'payout' ? 'Payout from this card' : 'Payment to this card'} <span className="break-all font-mono text-xs">{r.reference}</span>
+                  {r.kind === 'payout' ? t('payoutFrom') : t('paymentTo')} <span className="break-all font-mono text-xs">{r.reference}</span>
                 </span>
               </Link>
             </li>
@@ -157,13 +170,13 @@ export function SearchResultsView({ results, onNavigate }: { results: SearchResu
         </Group>
       )}
       {businesses.length > 0 && (
-        <Group id="search-businesses" title="Other businesses" count={businesses.length}>
+        <Group id="search-businesses" title={t('businesses')} count={businesses.length}>
           {businesses.map((b) => (
             <li key={b.merchantId}>
               <Link href={`/payouts/new?type=b2b&merchant_id=${encodeURIComponent(b.merchantId)}`} onClick={onNavigate} className={link}>
                 <span className="block text-sm text-slate-900">{b.name}</span>
                 <span className="block text-sm text-slate-700">
-                  Merchant id <span className="font-mono text-xs">{b.merchantId}</span> · Send a payout
+                  {t('merchantId')} <span className="font-mono text-xs">{b.merchantId}</span> · {t('sendPayout')}
                 </span>
               </Link>
             </li>

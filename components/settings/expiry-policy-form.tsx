@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -9,11 +10,14 @@ import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { type ExpiryPolicyInput, expiryPolicySchema } from '@/lib/cards/expiry.validation';
-import { describeExpiryPolicy, type ExpiryPolicy } from '@/lib/cards/card-expiry';
+import type { ExpiryPolicy } from '@/lib/cards/card-expiry';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { setExpiryPolicy } from '@/server/actions/expiry';
 
 /** The owner's card expiry policy: never (the default), or a number of months after issue or after the last load. */
 export function ExpiryPolicyForm({ policy }: { policy: ExpiryPolicy }) {
+  const t = useTranslations('Settings');
+  const errorText = useErrorText();
   const router = useRouter();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const { register, handleSubmit, setError, control, formState } = useForm<ExpiryPolicyInput, unknown, z.output<typeof expiryPolicySchema>>({
@@ -27,29 +31,32 @@ export function ExpiryPolicyForm({ policy }: { policy: ExpiryPolicy }) {
     setMessage(null);
     const result = await setExpiryPolicy(values.policy === 'never' ? { policy: 'never' } : values);
     if (result.ok) {
-      setMessage({ tone: 'success', text: `Saved. ${describeExpiryPolicy(result.data)}.` });
+      setMessage({
+        tone: 'success',
+        text: t('expiry.saved', { policy: result.data.kind, months: result.data.kind === 'never' ? 0 : result.data.months }),
+      });
       router.refresh();
       return;
     }
     const fields = Object.entries(result.fieldErrors ?? {});
     for (const [field, text] of fields) setError(field as keyof ExpiryPolicyInput, { message: text }, { shouldFocus: true });
-    if (fields.length === 0) setMessage({ tone: 'error', text: result.message });
+    if (fields.length === 0) setMessage({ tone: 'error', text: errorText(result) });
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Card expiry">
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('expiryTitle')}>
       <div className="grid gap-4 md:grid-cols-2">
-        <SelectField id="expiry-policy" label="Cards expire" error={errors.policy?.message} {...register('policy')}>
-          <option value="never">Never</option>
-          <option value="after_issue">A number of months after issue</option>
-          <option value="after_last_load">A number of months after the last load</option>
+        <SelectField id="expiry-policy" label={t('expiry.cardsExpire')} error={errors.policy?.message} {...register('policy')}>
+          <option value="never">{t('expiry.never')}</option>
+          <option value="after_issue">{t('expiry.afterIssue')}</option>
+          <option value="after_last_load">{t('expiry.afterLastLoad')}</option>
         </SelectField>
         {chosen !== 'never' && (
           <TextField
             id="expiry-months"
-            label="Months"
+            label={t('expiry.months')}
             inputMode="numeric"
-            hint="1 to 120. The card is usable until the end of that day in your time zone."
+            hint={t('expiry.monthsHint')}
             error={errors.months?.message}
             {...register('months')}
           />
@@ -61,7 +68,7 @@ export function ExpiryPolicyForm({ policy }: { policy: ExpiryPolicy }) {
         </Notice>
       )}
       <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
-        {isSubmitting ? 'Saving…' : 'Save expiry policy'}
+        {isSubmitting ? t('saving') : t('expiry.save')}
       </Button>
     </form>
   );

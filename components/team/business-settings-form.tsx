@@ -1,7 +1,9 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -19,6 +21,8 @@ export interface BusinessSettingsFormProps {
 
 /** Time zone and country, for owners: every date shown, filtered and exported follows the zone at once. */
 export function BusinessSettingsForm({ timeZone, country, timeZones, countries }: BusinessSettingsFormProps) {
+  const t = useTranslations('TeamForms');
+  const errorText = useErrorText();
   const router = useRouter();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<BusinessSettingsInput>({
@@ -31,21 +35,21 @@ export function BusinessSettingsForm({ timeZone, country, timeZones, countries }
     setMessage(null);
     const result = await updateBusinessSettings(values);
     if (result.ok) {
-      setMessage({ tone: 'success', text: `Saved. Dates now show in ${result.data.timeZone.replaceAll('_', ' ')} time.` });
+      setMessage({ tone: 'success', text: t('settings.saved', { zone: result.data.timeZone.replaceAll('_', ' ') }) });
       router.refresh();
       return;
     }
     const fields = Object.entries(result.fieldErrors ?? {});
     for (const [field, text] of fields) setError(field as keyof BusinessSettingsInput, { message: text }, { shouldFocus: true });
-    if (fields.length === 0) setMessage({ tone: 'error', text: result.message });
+    if (fields.length === 0) setMessage({ tone: 'error', text: errorText(result) });
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Business settings">
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('settings.label')}>
       <SelectField
         id="business-time-zone"
-        label="Time zone"
-        hint="Every date in the dashboard, its filters and exports use it."
+        label={t('settings.timeZone')}
+        hint={t('settings.timeZoneHint')}
         error={errors.time_zone?.message}
         {...register('time_zone')}
       >
@@ -57,8 +61,8 @@ export function BusinessSettingsForm({ timeZone, country, timeZones, countries }
       </SelectField>
       <SelectField
         id="business-country"
-        label="Country"
-        hint="Phone numbers typed without a country code are read as this country's."
+        label={t('settings.country')}
+        hint={t('settings.countryHint')}
         error={errors.country?.message}
         {...register('country')}
       >
@@ -74,7 +78,7 @@ export function BusinessSettingsForm({ timeZone, country, timeZones, countries }
         </Notice>
       )}
       <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
-        {isSubmitting ? 'Saving…' : 'Save settings'}
+        {isSubmitting ? t('saving') : t('settings.save')}
       </Button>
     </form>
   );

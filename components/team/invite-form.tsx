@@ -1,7 +1,9 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -14,6 +16,9 @@ import { LinkResult } from './link-result';
 
 /** The owner invites by email and role; the teammate chooses their own password through the link. */
 export function InviteForm({ mailOn }: { mailOn: boolean }) {
+  const t = useTranslations('TeamForms');
+  const shell = useTranslations('Shell');
+  const errorText = useErrorText();
   const router = useRouter();
   const [created, setCreated] = useState<{ email: string; role: string; link: string; mail: MailOutcome; expiresAt: string } | null>(null);
   const [error, setErrorText] = useState<string | null>(null);
@@ -37,37 +42,33 @@ export function InviteForm({ mailOn }: { mailOn: boolean }) {
     for (const [field, text] of fields) {
       if (field in values) setError(field as keyof InviteUserInput, { message: text }, { shouldFocus: true });
     }
-    if (fields.length === 0 || fields.some(([f]) => !(f in values))) setErrorText(result.message);
+    if (fields.length === 0 || fields.some(([f]) => !(f in values))) setErrorText(errorText(result));
   });
 
   return (
     <div className="space-y-4">
-      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Invite a teammate">
-        <TextField id="invite-email" label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
-        <SelectField id="invite-role" label="Role" error={errors.role?.message} {...register('role')}>
+      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('invite.label')}>
+        <TextField id="invite-email" label={t('invite.email')} type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+        <SelectField id="invite-role" label={t('invite.role')} error={errors.role?.message} {...register('role')}>
           {TEAM_ROLES.map((r) => (
             <option key={r} value={r}>
-              {r}
+              {shell(`roles.${r}`)}
             </option>
           ))}
         </SelectField>
-        <p className="text-xs text-slate-600">
-          {mailOn
-            ? 'We email them a link to choose their own password; you can also copy it. It works once, for 48 hours.'
-            : 'Email is not set up on this server: copy the link and pass it on yourself. It works once, for 48 hours.'}
-        </p>
+        <p className="text-xs text-slate-600">{mailOn ? t('invite.mailOn') : t('invite.mailOff')}</p>
         {error && (
           <Notice tone="error" testId="invite-error">
             {error}
           </Notice>
         )}
         <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
-          {isSubmitting ? 'Inviting…' : 'Invite'}
+          {isSubmitting ? t('invite.inviting') : t('invite.submit')}
         </Button>
       </form>
       {created && (
         <LinkResult
-          label={`Invitation link for ${created.email} (${created.role})`}
+          label={t('invite.link', { email: created.email, role: shell(`roles.${created.role}`) })}
           link={created.link}
           mail={created.mail}
           expiresAt={created.expiresAt}

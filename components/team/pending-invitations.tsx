@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState, useTransition } from 'react';
 import { Button } from '@/components/ui/button';
 import { LocalTime } from '@/components/ui/local-time';
@@ -15,10 +17,13 @@ export interface PendingInvitationItem {
 
 /** Invitations not yet accepted: revoking one makes its link useless at once. */
 export function PendingInvitations({ items }: { items: PendingInvitationItem[] }) {
+  const t = useTranslations('TeamForms');
+  const shell = useTranslations('Shell');
+  const errorText = useErrorText();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  if (items.length === 0) return <p className="text-sm text-slate-600">No invitation is waiting to be accepted.</p>;
+  if (items.length === 0) return <p className="text-sm text-slate-600">{t('pending.none')}</p>;
   return (
     <>
       <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200" data-testid="pending-invitations">
@@ -27,7 +32,7 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
             <div className="min-w-0 flex-1">
               <p className="break-all font-medium text-slate-900">{i.email}</p>
               <p className="text-xs text-slate-600">
-                <span className="capitalize">{i.role}</span> · link works until <LocalTime iso={i.expiresAt} />
+                <span className="capitalize">{shell(`roles.${i.role}`)}</span> · {t('pending.until')} <LocalTime iso={i.expiresAt} />
               </p>
             </div>
             <div className="shrink-0">
@@ -37,16 +42,16 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
                 block={false}
                 className="shrink-0"
                 disabled={pending}
-                aria-label={`Revoke the invitation of ${i.email}`}
+                aria-label={t('pending.revokeOf', { email: i.email })}
                 onClick={() =>
                   startTransition(async () => {
                     const res = await revokeInvitation({ invitation_id: i.id });
-                    setError(res.ok ? null : res.message);
+                    setError(res.ok ? null : errorText(res));
                     router.refresh();
                   })
                 }
               >
-                Revoke
+                {t('pending.revoke')}
               </Button>
             </div>
           </li>

@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState, useTransition } from 'react';
 import { createResetLink, removeUser, updateUserRole } from '@/server/actions/team';
 import { Button } from '@/components/ui/button';
@@ -21,6 +23,10 @@ export interface TeamMember {
 
 /** One user: role change and removal; the server refuses yourself and the last owner whatever this shows. */
 export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: boolean }) {
+  const t = useTranslations('TeamForms');
+  const shell = useTranslations('Shell');
+  const roleName = (r: string) => shell(`roles.${r}`);
+  const errorText = useErrorText();
   const router = useRouter();
   const [role, setRole] = useState(member.role);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -33,13 +39,15 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
     startTransition(async () => {
       const res = await createResetLink({ user_id: member.id });
       if (res.ok) setResetLink(res.data);
-      else setMessage({ ok: false, text: res.message });
+      else setMessage({ ok: false, text: errorText(res) });
     });
 
   const save = () =>
     startTransition(async () => {
       const res = await updateUserRole({ user_id: member.id, role });
-      setMessage(res.ok ? { ok: true, text: `Now ${res.data.role}.` } : { ok: false, text: res.fieldErrors?.role ?? res.message });
+      setMessage(
+        res.ok ? { ok: true, text: t('member.nowRole', { role: roleName(res.data.role) }) } : { ok: false, text: res.fieldErrors?.role ?? errorText(res) },
+      );
       if (!res.ok) setRole(member.role);
       router.refresh();
     });
@@ -48,7 +56,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
     startTransition(async () => {
       const res = await removeUser({ user_id: member.id });
       setConfirming(false);
-      if (!res.ok) setMessage({ ok: false, text: res.message });
+      if (!res.ok) setMessage({ ok: false, text: errorText(res) });
       router.refresh();
     });
 
@@ -56,22 +64,22 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
     <li className="flex flex-wrap items-center justify-between gap-3 px-3 py-3" data-testid="team-member">
       <div className="min-w-0">
         <p className="break-all font-medium text-slate-900">
-          {member.email} {isSelf && <span className="text-xs font-normal text-slate-600">(you)</span>}
+          {member.email} {isSelf && <span className="text-xs font-normal text-slate-600">{t('member.you')}</span>}
         </p>
         <p className="text-xs text-slate-600">
-          Added <LocalTime iso={member.createdAt} />
+          {t('member.added')} <LocalTime iso={member.createdAt} />
           {' · '}
           <span data-testid="last-sign-in">
             {member.lastSignInAt ? (
               <>
-                last signed in <LocalTime iso={member.lastSignInAt} />
+                {t('member.lastSignIn')} <LocalTime iso={member.lastSignInAt} />
               </>
             ) : (
-              'never signed in'
+              t('member.neverSignedIn')
             )}
           </span>
           {' · '}
-          <span data-testid="two-factor-state">{member.twoFactor ? 'two-factor on' : 'two-factor off'}</span>
+          <span data-testid="two-factor-state">{member.twoFactor ? t('member.twoFactorOn') : t('member.twoFactorOff')}</span>
         </p>
         {message && (
           <p role={message.ok ? 'status' : 'alert'} className={`mt-1 text-sm ${message.ok ? 'text-emerald-800' : 'text-red-800'}`}>
@@ -81,12 +89,12 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
       </div>
       {isSelf ? (
         <span className="text-sm font-medium capitalize text-slate-800" data-testid="own-role">
-          {member.role}
+          {roleName(member.role)}
         </span>
       ) : (
         <div className="flex flex-wrap items-center gap-2">
           <label htmlFor={selectId} className="sr-only">
-            Role of {member.email}
+            {t('member.roleOf', { email: member.email })}
           </label>
           <select
             id={selectId}
@@ -96,7 +104,7 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
           >
             {TEAM_ROLES.map((r) => (
               <option key={r} value={r}>
-                {r}
+                {roleName(r)}
               </option>
             ))}
           </select>
@@ -106,9 +114,9 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
             block={false}
             disabled={pending || role === member.role}
             onClick={save}
-            aria-label={`Save role of ${member.email}`}
+            aria-label={t('member.saveRoleOf', { email: member.email })}
           >
-            Save
+            {t('member.save')}
           </Button>
           <Button
             variant="secondary"
@@ -117,19 +125,26 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
             className="whitespace-nowrap"
             disabled={pending}
             onClick={makeResetLink}
-            aria-label={`Make a password reset link for ${member.email}`}
+            aria-label={t('member.resetLinkFor', { email: member.email })}
           >
-            Reset link
+            {t('member.resetLink')}
           </Button>
-          <Button variant="danger" size="xs" block={false} disabled={pending} onClick={() => setConfirming(true)} aria-label={`Remove ${member.email}`}>
-            Remove
+          <Button
+            variant="danger"
+            size="xs"
+            block={false}
+            disabled={pending}
+            onClick={() => setConfirming(true)}
+            aria-label={t('member.removeEmail', { email: member.email })}
+          >
+            {t('member.remove')}
           </Button>
         </div>
       )}
       {resetLink && (
         <div className="w-full">
           <LinkResult
-            label={`Password reset link for ${member.email}`}
+            label={t('member.resetLinkLabel', { email: member.email })}
             link={resetLink.link}
             mail={resetLink.mail}
             expiresAt={resetLink.expiresAt}
@@ -139,13 +154,13 @@ export function TeamMemberRow({ member, isSelf }: { member: TeamMember; isSelf: 
       )}
       <ConfirmDialog
         open={confirming}
-        title={`Remove ${member.email}?`}
-        confirmLabel="Remove user"
+        title={t('member.removeTitle', { email: member.email })}
+        confirmLabel={t('member.removeUser')}
         pending={pending}
         onConfirm={remove}
         onClose={() => setConfirming(false)}
       >
-        They are signed out at once and can no longer open the dashboard. What they did stays in the audit log.
+        {t('member.removeText')}
       </ConfirmDialog>
     </li>
   );

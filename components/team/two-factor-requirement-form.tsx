@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { useState, useTransition } from 'react';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
@@ -8,13 +10,15 @@ import { setTwoFactorRequired } from '@/server/actions/team';
 
 /** The owner's switch for the whole business; users without two-factor sign-in are then sent to set it up first. */
 export function TwoFactorRequirementForm({ required, withoutTwoFactor }: { required: boolean; withoutTwoFactor: number }) {
+  const t = useTranslations('TeamForms');
+  const errorText = useErrorText();
   const router = useRouter();
   const [checked, setChecked] = useState(required);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
   return (
     <form
-      aria-label="Two-factor requirement"
+      aria-label={t('twoFactor.label')}
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
@@ -23,11 +27,11 @@ export function TwoFactorRequirementForm({ required, withoutTwoFactor }: { requi
           if (res.ok) {
             setMessage({
               tone: 'success',
-              text: res.data.required ? 'Required. Users without it are sent to set it up before anything else.' : 'No longer required.',
+              text: res.data.required ? t('twoFactor.required') : t('twoFactor.notRequired'),
             });
           } else {
             setChecked(required);
-            setMessage({ tone: 'error', text: res.message });
+            setMessage({ tone: 'error', text: errorText(res) });
           }
           router.refresh();
         });
@@ -42,9 +46,9 @@ export function TwoFactorRequirementForm({ required, withoutTwoFactor }: { requi
           data-testid="require-two-factor"
         />
         <span>
-          Require two-factor sign-in for everyone in this business
+          {t('twoFactor.require')}
           <span className="block text-xs text-slate-600">
-            {withoutTwoFactor === 0 ? 'Every user has it on.' : `${withoutTwoFactor} ${withoutTwoFactor === 1 ? 'user has' : 'users have'} it off now.`}
+            {withoutTwoFactor === 0 ? t('twoFactor.allOn') : t('twoFactor.someOff', { count: withoutTwoFactor })}
           </span>
         </span>
       </label>
@@ -54,7 +58,7 @@ export function TwoFactorRequirementForm({ required, withoutTwoFactor }: { requi
         </Notice>
       )}
       <Button type="submit" variant="secondary" disabled={pending || checked === required} className="sm:w-auto">
-        {pending ? 'Saving…' : 'Save requirement'}
+        {pending ? t('saving') : t('twoFactor.save')}
       </Button>
     </form>
   );

@@ -3,7 +3,8 @@ import type http from 'node:http';
 /** What a refusal's body becomes: the envelope under /api, a page elsewhere. */
 export interface RefusalBody {
   contentType: string;
-  body: (status: number) => string;
+  /** The body for a status; a page also takes the request's Accept-Language, to answer in the reader's language. */
+  body: (status: number, acceptLanguage?: string) => string;
 }
 
 const REFUSAL_TITLES: Record<number, string> = { 400: 'Bad request', 404: 'Not found', 405: 'Method not allowed', 409: 'Conflict', 413: 'Too large' };
@@ -12,12 +13,6 @@ const titleOf = (status: number) => REFUSAL_TITLES[status] ?? 'Request refused';
 export const ENVELOPE_REFUSAL: RefusalBody = {
   contentType: 'application/json; charset=utf-8',
   body: (status) => JSON.stringify({ status: 'error', message: titleOf(status), error: 'This request cannot be answered here.' }),
-};
-
-export const PAGE_REFUSAL: RefusalBody = {
-  contentType: 'text/html; charset=utf-8',
-  body: (status) =>
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${titleOf(status)} · Gift cards</title></head><body><main><h1>${titleOf(status)}</h1><p>This request cannot be answered here (${status}).</p><p><a href="/">Back to the dashboard</a></p></main></body></html>`,
 };
 
 const headerOf = (headers: unknown, name: string): unknown =>
@@ -64,6 +59,10 @@ export function giveBareRefusalsABody(req: http.IncomingMessage, res: http.Serve
     decide(res.statusCode);
     if (!replace) return (end as (...a: unknown[]) => http.ServerResponse).apply(this, args);
     const done = args.find((a) => typeof a === 'function');
-    return (end as (...a: unknown[]) => http.ServerResponse).call(this, refusal.body(res.statusCode), ...(done ? [done] : []));
+    return (end as (...a: unknown[]) => http.ServerResponse).call(
+      this,
+      refusal.body(res.statusCode, String(req.headers['accept-language'] ?? '')),
+      ...(done ? [done] : []),
+    );
   } as typeof res.end;
 }

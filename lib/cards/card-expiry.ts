@@ -33,10 +33,3 @@ export function endOfLocalDay(day: string, timeZone: string): Date {
   const nextDay = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
   return new Date(zonedDayStart(nextDay, timeZone).getTime() - 1);
 }
-
-/** "after 12 months from issue" in words, for the settings page, the card form and the card page. */
-export function describeExpiryPolicy(policy: ExpiryPolicy): string {
-  if (policy.kind === 'never') return 'Cards never expire';
-  const months = policy.months === 1 ? '1 month' : `${policy.months} months`;
-  return policy.kind === 'after_issue' ? `Cards expire ${months} after issue` : `Cards expire ${months} after their last load`;
-}

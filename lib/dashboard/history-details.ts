@@ -9,7 +9,7 @@ import { registeredProvider } from '../providers/provider-registry';
 import type { Mode } from '../validation';
 import { merchantNames } from './history-lists';
 import { type LedgerTrailEntry, ledgerTrail } from './ledger-trail';
-import { payoutInitiator } from './payout-initiator';
+import { type PayoutInitiator, payoutInitiator } from './payout-initiator';
 
 export interface HistoryDetailOptions {
   businessId: number;
@@ -27,7 +27,7 @@ export interface PayoutDetailData {
   trail: LedgerTrailEntry[];
   /** The receiving business's name for a B2B payout, when it is known. */
   merchantName: string | null;
-  startedBy: string;
+  startedBy: PayoutInitiator;
   /** The provider's side of it, with the provider's name, when it went through one that keeps records (Chapa, live). */
   provider: { label: string; transfer: ProviderTransfer } | null;
 }

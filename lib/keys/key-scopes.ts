@@ -2,14 +2,6 @@ import { z } from 'zod';
 import { ServiceError } from '../errors';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../validation';
 
-/** The sentence the Developers page shows beside each scope's checkbox. */
-export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
-  read: 'Read cards, payments, payouts, events and banks (every GET)',
-  cards: 'Create, disable, enable and cancel cards',
-  payments: 'Start payments (top-ups), refunds, and redemptions and holds at the till',
-  payouts: 'Pay out of cards and top cards up from the business account',
-};
-
 /** Refuses a key without the scope an operation's contract names, before anything else is read or done. */
 export function requireScope(scopes: readonly ApiKeyScope[], scope: ApiKeyScope): void {
   if (!scopes.includes(scope)) throw new ServiceError('forbidden', `This API key lacks the ${scope} scope.`);

@@ -65,6 +65,14 @@ describe('message catalogues', () => {
     ]);
   });
 
+  it('reads translators made together in Promise.all', () => {
+    const { uses } = keysUsedIn(
+      'page.tsx',
+      `const [t, shell, db] = await Promise.all([getTranslations('Team'), getTranslations('Shell'), getDb()]); t('title'); shell('roles.owner');`,
+    );
+    expect(uses.map((u) => u.key)).toEqual(['Team.title', 'Shell.roles.owner']);
+  });
+
   it('refuses a key it cannot read', () => {
     expect(keysUsedIn('x.tsx', `const t = useTranslations('Nav'); t(key);`).problems).toEqual(['x.tsx:1: a message key the test cannot read: t(key)']);
   });

@@ -7,7 +7,7 @@ export interface KeyUse {
   where: string;
 }
 
-const TRANSLATOR_FACTORIES = new Set(['useTranslations', 'getTranslations', 'cardholderTranslator']);
+const TRANSLATOR_FACTORIES = new Set(['useTranslations', 'getTranslations', 'cardholderTranslator', 'createTranslator']);
 const TRANSLATOR_METHODS = new Set(['rich', 'markup', 'raw', 'has']);
 
 /** The namespace a translator is made with: useTranslations('Nav'), getTranslations('Nav') or getTranslations({ namespace: 'Nav', ... }). */
@@ -39,6 +39,26 @@ export function keysUsedIn(fileName: string, source: string): { uses: KeyUse[]; 
   const full = (ns: string | undefined, key: string) => (ns ? `${ns}.${key}` : key);
 
   const findTranslators = (node: ts.Node) => {
+    // const [t, shell] = await Promise.all([getTranslations('X'), getTranslations('Shell'), …]): each name takes its element's namespace.
+    if (ts.isVariableDeclaration(node) && ts.isArrayBindingPattern(node.name) && node.initializer) {
+      let init: ts.Expression = node.initializer;
+      if (ts.isAwaitExpression(init)) init = init.expression;
+      const list = ts.isCallExpression(init) && init.getText().startsWith('Promise.all(') ? init.arguments[0] : undefined;
+      if (list && ts.isArrayLiteralExpression(list)) {
+        node.name.elements.forEach((el, i) => {
+          let item = list.elements[i];
+          if (!item || !ts.isBindingElement(el) || !ts.isIdentifier(el.name)) return;
+          if (ts.isAwaitExpression(item)) item = item.expression;
+          if (!ts.isCallExpression(item)) return;
+          try {
+            const ns = namespaceOf(item);
+            if (ns !== null) translators.set(el.name.text, ns);
+          } catch (e) {
+            problems.push(`${where(node)}: ${(e as Error).message}`);
+          }
+        });
+      }
+    }
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
       let init: ts.Expression = node.initializer;
       if (ts.isAwaitExpression(init)) init = init.expression;

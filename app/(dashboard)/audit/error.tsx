@@ -3,5 +3,5 @@
 import { RouteError } from '@/components/ui/route-error';
 
 export default function AuditError({ reset }: { error: Error; reset: () => void }) {
-  return <RouteError what="audit log" reset={reset} />;
+  return <RouteError what="audit" reset={reset} />;
 }

@@ -1,5 +1,4 @@
 import { getTranslations } from 'next-intl/server';
-import { AUDIT_FAMILY_WORDS } from '@/components/audit/audit-sentence';
 import { AuditTable } from '@/components/audit/audit-table';
 import { Button } from '@/components/ui/button';
 import { DataAgeNote } from '@/components/ui/data-age-note';
@@ -7,6 +6,7 @@ import { LinkButton } from '@/components/ui/link-button';
 import { EmptyState, PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { pageRead } from '@/server/read-your-writes';
+import { dateSettingsOf } from '@/server/date-settings';
 import { requirePage } from '@/server/session';
 import {
   AUDIT_ACTION_FAMILIES,
@@ -38,7 +38,7 @@ function query(filters: { actor?: string; action?: string }, cursor: Record<stri
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requirePage('audit:read');
   const sp = await searchParams;
-  const [t, tShell] = await Promise.all([getTranslations('Audit'), getTranslations('Shell')]);
+  const [t, tShell, dates] = await Promise.all([getTranslations('Audit'), getTranslations('Shell'), dateSettingsOf(session)]);
   const actor: AuditActorType | undefined = AUDIT_ACTOR_TYPES.find((a) => a === sp.actor);
   const action = AUDIT_ACTION_FAMILIES.find((f) => f === sp.action);
   const {
@@ -101,7 +101,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <option value="">{t('everything')}</option>
             {AUDIT_ACTION_FAMILIES.map((f) => (
               <option key={f} value={f}>
-                {AUDIT_FAMILY_WORDS[f]}
+                {t(`families.${f}`)}
               </option>
             ))}
           </select>
@@ -124,7 +124,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <p className="mb-2 text-sm font-medium text-slate-800" data-testid="audit-count">
             {counted}
           </p>
-          <AuditTable items={log.items} timeZone={session.timeZone} />
+          <AuditTable items={log.items} dates={dates} />
         </>
       )}
       <Pager

@@ -3,5 +3,5 @@
 import { RouteError } from '@/components/ui/route-error';
 
 export default function DevelopersError({ reset }: { error: Error; reset: () => void }) {
-  return <RouteError what="developer settings" reset={reset} />;
+  return <RouteError what="developers" reset={reset} />;
 }

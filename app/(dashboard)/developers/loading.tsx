@@ -1,5 +1,7 @@
+import { useTranslations } from 'next-intl';
 import { PageSkeleton } from '@/components/ui/page-skeleton';
 
 export default function Loading() {
-  return <PageSkeleton label="Loading developer settings…" shape="panels" />;
+  const t = useTranslations('PageLoading');
+  return <PageSkeleton label={t('developers')} shape="panels" />;
 }

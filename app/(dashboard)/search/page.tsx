@@ -1,5 +1,5 @@
-import { getTranslations } from 'next-intl/server';
-import { SearchResultsView, searchHelp } from '@/components/search/search-results';
+import { getLocale, getTranslations } from 'next-intl/server';
+import { helpChoices, SearchResultsView } from '@/components/search/search-results';
 import { DataAgeNote } from '@/components/ui/data-age-note';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
@@ -21,7 +21,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('cards:read');
   const q = (one((await searchParams).q) ?? '').trim();
-  const [t, tShell] = await Promise.all([getTranslations('Search'), getTranslations('Shell')]);
+  const [t, tShell, results_t] = await Promise.all([getTranslations('Search'), getTranslations('Shell'), getTranslations('SearchResults')]);
   let results: SearchResults | null = null;
   let problem: string | null = null;
   let lagMs = 0;
@@ -32,14 +32,17 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       ));
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
-      problem = typeof err.detail === 'string' ? err.detail : Object.values(err.detail).flat().join(' ');
+      const errors = await getTranslations('Errors');
+      // The detail is written in English; another language names the refusal by its code.
+      if ((await getLocale()) !== 'en') problem = errors(`codes.${err.code}`);
+      else problem = typeof err.detail === 'string' ? err.detail : Object.values(err.detail).flat().join(' ');
     }
   }
   return (
     <>
       <PageHeader
         title={t('title')}
-        description={`${t('inMode', { mode: tShell(`modes.${session.mode}`) })} ${searchHelp({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move'), references: can(session.role, 'cards:read') })}`}
+        description={`${t('inMode', { mode: tShell(`modes.${session.mode}`) })} ${results_t('help', helpChoices({ history: can(session.role, 'history:read'), businesses: can(session.role, 'money:move'), references: can(session.role, 'cards:read') }))}`}
       />
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers staff use; role="search" on the form is the equivalent */}
       <form

@@ -1,4 +1,4 @@
-import { getTranslations } from 'next-intl/server';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { getCountries } from 'libphonenumber-js';
 import { BusinessSettingsForm } from '@/components/team/business-settings-form';
 import { InviteForm } from '@/components/team/invite-form';
@@ -26,11 +26,11 @@ function timeZoneChoices() {
   return [...zones].sort().map((value) => ({ value, label: zoneLabel(value) }));
 }
 
-function countryChoices() {
-  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+function countryChoices(locale: string) {
+  const names = new Intl.DisplayNames([locale], { type: 'region' });
   return getCountries()
     .map((value) => ({ value, label: names.of(value) ?? value }))
-    .sort((a, b) => a.label.localeCompare(b.label));
+    .sort((a, b) => a.label.localeCompare(b.label, locale));
 }
 
 export default async function TeamPage() {
@@ -72,7 +72,12 @@ export default async function TeamPage() {
             <TwoFactorRequirementForm required={required} withoutTwoFactor={members.filter((m) => !m.twoFactor).length} />
           </Panel>
           <Panel title={t('businessSettings')}>
-            <BusinessSettingsForm timeZone={session.timeZone} country={session.country} timeZones={timeZoneChoices()} countries={countryChoices()} />
+            <BusinessSettingsForm
+              timeZone={session.timeZone}
+              country={session.country}
+              timeZones={timeZoneChoices()}
+              countries={countryChoices(await getLocale())}
+            />
           </Panel>
         </div>
       </div>

@@ -1,12 +1,14 @@
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { EmptyState } from '@/components/ui/page-header';
 
 export default function CardNotFound() {
+  const t = useTranslations('ErrorPages');
   return (
-    <EmptyState title="Gift card not found">
-      No card with this number belongs to your business in this mode.{' '}
+    <EmptyState title={t('cardNotFound.title')}>
+      {t('cardNotFound.text')}{' '}
       <Link href="/cards" className="underline underline-offset-2">
-        Back to cards
+        {t('cardNotFound.back')}
       </Link>
     </EmptyState>
   );

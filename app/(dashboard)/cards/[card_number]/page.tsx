@@ -145,12 +145,13 @@ export default async function CardPage({ params, searchParams }: Props) {
               <dd className="font-medium text-slate-900" data-testid="holder-phone">
                 {card.phone_number}
               </dd>
+              {/* A second dd of the phone's group: a bare div inside a dl is not a definition list (axe). */}
+              {canChangeStatus && (
+                <dd className="pt-2">
+                  <CorrectPhoneAction cardNumber={card.card_number} phone={card.phone_number} />
+                </dd>
+              )}
             </div>
-            {canChangeStatus && (
-              <div className="pt-1">
-                <CorrectPhoneAction cardNumber={card.card_number} phone={card.phone_number} />
-              </div>
-            )}
             <div>
               <dt className="text-slate-600">{t('createdAt')}</dt>
               <dd>

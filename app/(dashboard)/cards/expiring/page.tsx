@@ -1,3 +1,4 @@
+import { getLocale, getTranslations } from 'next-intl/server';
 import Link from 'next/link';
 import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { formatMoney } from '@/components/ui/money';
@@ -9,22 +10,31 @@ import { formatDay } from '@/lib/i18n/date-text';
 import { dateSettingsOf } from '@/server/date-settings';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Expiring cards · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('CardsExpiring');
+  return { title: t('metaTitle') };
+}
 
 /** Support and finance see the cards about to expire, soonest first, and give one more time with a reason. */
 export default async function ExpiringCardsPage() {
   const session = await requirePage('cards:expiry');
   const dates = await dateSettingsOf(session);
-  const cards = await listExpiringCards(getDb(), session.businessId, session.mode);
+  const [cards, t, shell, nav, locale] = await Promise.all([
+    listExpiringCards(getDb(), session.businessId, session.mode),
+    getTranslations('CardsExpiring'),
+    getTranslations('Shell'),
+    getTranslations('Nav'),
+    getLocale(),
+  ]);
   return (
     <>
       <PageHeader
-        back={{ href: '/cards', label: 'Cards' }}
-        title="Expiring soon"
-        description={`Cards in ${session.mode} mode that expire within the next ${EXPIRING_WITHIN_DAYS} days, soonest first. At expiry a card’s balance becomes breakage and the card is read-only.`}
+        back={{ href: '/cards', label: nav('pages.cards') }}
+        title={t('title')}
+        description={t('description', { mode: shell(`modes.${session.mode}`), days: EXPIRING_WITHIN_DAYS })}
       />
       {cards.length === 0 ? (
-        <EmptyState title={`No card expires in the next ${EXPIRING_WITHIN_DAYS} days`} />
+        <EmptyState title={t('none', { days: EXPIRING_WITHIN_DAYS })} />
       ) : (
         <ul className="space-y-3" data-testid="expiring-cards">
           {cards.map((c) => (
@@ -37,15 +47,18 @@ export default async function ExpiringCardsPage() {
                   {c.card_number.replace(/(\d{4})(?=\d)/g, '$1 ')}
                 </Link>
                 <span className="text-sm font-medium text-slate-900" data-testid="expiring-day">
-                  Expires at the end of {formatDay(new Date(c.expires_at!), dates)}
+                  {t('expires', { day: formatDay(new Date(c.expires_at!), dates) })}
                 </span>
               </div>
               <p className="mt-1 text-sm text-slate-700">
-                {[c.first_name, c.last_name].filter(Boolean).join(' ') || 'No name given'} · {c.phone_number} · holds{' '}
-                <span className="tabular-nums">{formatMoney(Number(c.balance), c.currency)}</span>
+                {[c.first_name, c.last_name].filter(Boolean).join(' ') || t('noName')} · {c.phone_number} ·{' '}
+                {t.rich('holds', {
+                  amount: formatMoney(Number(c.balance), c.currency, locale === 'am' ? 'am' : 'en'),
+                  figure: (chunks) => <span className="tabular-nums">{chunks}</span>,
+                })}
               </p>
               <details className="mt-2">
-                <summary className="cursor-pointer text-sm font-medium text-emerald-800">Extend</summary>
+                <summary className="cursor-pointer text-sm font-medium text-emerald-800">{t('extend')}</summary>
                 <div className="mt-3">
                   <ExtendExpiryForm cardNumber={c.card_number} currentDay={dayIn(session.timeZone, new Date(c.expires_at!))} />
                 </div>

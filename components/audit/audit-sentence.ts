@@ -4,7 +4,7 @@ import type { AuditEntry, AuditSubject } from '@/lib/dashboard/list-audit-log';
 import { dayIn, formatDateTime } from '@/lib/time-zone';
 import { API_KEY_SCOPES } from '@/lib/validation';
 
-const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support' };
+const ROLE_WORDS: Record<string, string> = { owner: 'owner', operator: 'operator', finance: 'finance', support: 'support', cashier: 'cashier' };
 const role = (r: unknown) => ROLE_WORDS[String(r)] ?? 'team member';
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : null);
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);

@@ -12,5 +12,6 @@ import './refund-actions';
 import './approval-actions';
 import './upload-actions';
 import './expiry-actions';
+import './till-actions';
 
 export { ALL_ACTIONS } from './define-action';

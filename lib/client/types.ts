@@ -4,6 +4,7 @@ import type { RequestOf } from '../api/contracts/contract';
 export type { CardBatchResults, CardPage, GiftCard, Redemption } from '../api/contracts/cards';
 export type { EventItem, EventPage, HoldEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
 export type { Hold, HoldPage } from '../api/contracts/holds';
+export type { Location } from '../api/contracts/locations';
 export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
 export type {
   Bank,
@@ -24,6 +25,7 @@ export type RefundPaymentInput = Body<'refundPayment', 'RefundPaymentRequest'>;
 export type RedeemCardInput = Body<'redeemCard', 'RedeemCardRequest'>;
 export type PlaceHoldInput = Body<'placeHold', 'PlaceHoldRequest'>;
 export type CaptureHoldInput = Body<'captureHold', 'CaptureHoldRequest'>;
+export type CreateLocationInput = Body<'createLocation', 'CreateLocationRequest'>;
 
 export interface SuccessEnvelope<T> {
   status: 'success';

@@ -118,6 +118,8 @@ export const users = pgTable('users', {
   calendar: text('calendar', { enum: ['gregorian', 'ethiopic'] })
     .notNull()
     .default('gregorian'),
+  /** The branch the teammate works at (migration 0043): a cashier's redemptions and holds are recorded there. */
+  locationId: integer('location_id'),
 });
 
 /** One-time recovery codes for two-factor sign-in, kept as SHA-256 hashes. */
@@ -152,6 +154,7 @@ export const invitations = pgTable(
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     revokedAt: ts('revoked_at'),
+    locationId: integer('location_id'),
   },
   (t) => [index('invitations_business_idx').on(t.businessId, t.createdAt.desc())],
 );
@@ -295,6 +298,8 @@ export const ledgerTransactions = pgTable(
     actorId: text('actor_id'),
     reversesId: id64('reverses_id'),
     createdAt: createdAt(),
+    /** The branch a redemption happened at (migration 0043); null when none was named. */
+    locationId: integer('location_id'),
   },
   (t) => [index('ledger_transactions_reference_idx').on(t.reference)],
 );
@@ -823,6 +828,8 @@ export const holds = pgTable(
     capturedAmount: money('captured_amount'),
     captureFee: money('capture_fee'),
     captureTransactionId: id64('capture_transaction_id'),
+    /** The branch a till hold was placed at (migration 0043). */
+    locationId: integer('location_id'),
   },
   (t) => [
     index('holds_open_by_card_idx').on(t.cardId).where(sql`${t.status} = 'open'`),
@@ -1024,4 +1031,18 @@ export const cardLinks = pgTable(
     // At most one live link per card: a new link ends the old one in the same transaction.
     uniqueIndex('card_links_live_idx').on(t.cardId).where(sql`${t.endedAt} IS NULL`),
   ],
+);
+
+/** A business's branches (migration 0043), the same in both modes: where a till redeems. */
+export const locations = pgTable(
+  'locations',
+  {
+    id: serial('id').primaryKey(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('locations_business_name_idx').on(t.businessId, sql`lower(${t.name})`)],
 );

@@ -19,7 +19,7 @@ export async function generateMetadata() {
   return { title: t('metaTitle') };
 }
 
-const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+const ROLES = ['owner', 'operator', 'finance', 'support', 'cashier'] as const;
 
 function timeZoneChoices() {
   const zones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);

@@ -13,5 +13,6 @@ import './approval-actions';
 import './upload-actions';
 import './expiry-actions';
 import './till-actions';
+import './location-actions';
 
 export { ALL_ACTIONS } from './define-action';

@@ -154,7 +154,6 @@ export const invitations = pgTable(
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     revokedAt: ts('revoked_at'),
-    locationId: integer('location_id'),
   },
   (t) => [index('invitations_business_idx').on(t.businessId, t.createdAt.desc())],
 );

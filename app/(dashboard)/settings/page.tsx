@@ -3,6 +3,8 @@ import { CustomerLocaleForm } from '@/components/settings/customer-locale-form';
 import { ExpiryPolicyForm } from '@/components/settings/expiry-policy-form';
 import { FeeSchedule } from '@/components/settings/fee-schedule';
 import { LimitsForm } from '@/components/settings/limits-form';
+import { BranchesForm } from '@/components/locations/branches-form';
+import { listLocations } from '@/lib/locations/locations';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
@@ -20,11 +22,13 @@ export async function generateMetadata() {
 export default async function SettingsPage() {
   const session = await requirePage('settings');
   const [t, shell] = await Promise.all([getTranslations('Settings'), getTranslations('Shell')]);
-  const [limits, expiry, fees, locale] = await Promise.all([
+  const [limits, expiry, fees, locale, branches, tBranches] = await Promise.all([
     getLimits(getDb(), session.businessId, session.mode),
     getBusinessExpiry(getDb(), session.businessId),
     getFeeSchedule(getDb(), session.businessId, session.mode),
     getBusinessLocale(getDb(), session.businessId),
+    listLocations(getDb(), session.businessId),
+    getTranslations('Locations'),
   ]);
   const mode = shell(`modes.${session.mode}`);
   return (
@@ -35,6 +39,12 @@ export default async function SettingsPage() {
           <Panel title={t('customerLocaleTitle')}>
             <p className="-mt-2 mb-3 text-sm text-slate-600">{t('customerLocaleIntro')}</p>
             <CustomerLocaleForm value={{ customer_language: locale.customer_language, calendar: locale.calendar }} />
+          </Panel>
+        )}
+        {can(session.role, 'team') && (
+          <Panel title={tBranches('title')}>
+            <p className="-mt-2 mb-3 text-sm text-slate-600">{tBranches('intro')}</p>
+            <BranchesForm branches={branches} />
           </Panel>
         )}
         <Panel title={t('expiryTitle')}>

@@ -10,7 +10,6 @@ CREATE TABLE "locations" (
 );--> statement-breakpoint
 CREATE UNIQUE INDEX "locations_business_name_idx" ON "locations" USING btree ("business_id", lower("name"));--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "location_id" integer REFERENCES "locations"("id");--> statement-breakpoint
-ALTER TABLE "invitations" ADD COLUMN "location_id" integer REFERENCES "locations"("id");--> statement-breakpoint
 ALTER TABLE "ledger_transactions" ADD COLUMN "location_id" integer;--> statement-breakpoint
 ALTER TABLE "holds" ADD COLUMN "location_id" integer;--> statement-breakpoint
 CREATE INDEX "ledger_transactions_location_idx" ON "ledger_transactions" USING btree ("location_id", "created_at") WHERE "location_id" IS NOT NULL;

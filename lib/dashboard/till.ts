@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type CardRow, selectCards } from '../cards/card-view';
 import { checkCardNumberParam } from '../cards/get-card';
 import { normaliseTypedPhone } from '../cards/phone';
@@ -79,20 +79,20 @@ export interface TillReportOptions {
 export async function tillReport(db: DbOrTx, opts: TillReportOptions): Promise<TillReportRow[]> {
   const from = zonedDayStart(opts.day, opts.timeZone);
   const to = zonedDayStart(nextDay(opts.day), opts.timeZone);
-  // The same filter on the transaction aliased `t` in both parts of the query.
+  // The same filter on the transaction aliased `t` in both parts; the branch is the redemption's, or the voided hold's.
   const where = sql`t.business_id = ${opts.businessId} AND t.mode = ${opts.mode} AND t.created_at >= ${from} AND t.created_at < ${to}
-    ${opts.locationId !== undefined ? sql`AND t.location_id = ${opts.locationId}` : sql``}
     ${opts.userId !== undefined ? sql`AND t.actor_type = 'user' AND t.actor_id = ${String(opts.userId)}` : sql``}`;
+  const at = (column: SQL) => (opts.locationId !== undefined ? sql`AND ${column} = ${opts.locationId}` : sql``);
   const { rows } = await db.execute<TillReportRow & Record<string, unknown>>(sql`
     WITH spent AS (
       SELECT t.actor_type, t.actor_id, t.location_id, e.currency, count(DISTINCT t.id)::int AS count, sum(e.amount)::bigint AS total
       FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id AND e.amount > 0
-      WHERE t.kind = 'card_redemption' AND ${where}
+      WHERE t.kind = 'card_redemption' AND ${where} ${at(sql`t.location_id`)}
       GROUP BY 1, 2, 3, 4
     ), voided AS (
       SELECT t.actor_type, t.actor_id, h.location_id, h.currency, count(*)::int AS voids
       FROM holds h JOIN ledger_transactions t ON t.id = h.release_transaction_id
-      WHERE h.kind = 'till' AND h.outcome = 'voided' AND ${where}
+      WHERE h.kind = 'till' AND h.outcome = 'voided' AND ${where} ${at(sql`h.location_id`)}
       GROUP BY 1, 2, 3, 4
     )
     SELECT CASE WHEN k.actor_type = 'user' THEN k.actor_id::int END AS user_id, u.email, k.location_id, k.currency,

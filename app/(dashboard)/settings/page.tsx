@@ -22,13 +22,13 @@ export async function generateMetadata() {
 export default async function SettingsPage() {
   const session = await requirePage('settings');
   const [t, shell] = await Promise.all([getTranslations('Settings'), getTranslations('Shell')]);
-  const [limits, expiry, fees, locale, branches, tBranches] = await Promise.all([
+  const tBranches = await getTranslations('Locations');
+  const [limits, expiry, fees, locale, branches] = await Promise.all([
     getLimits(getDb(), session.businessId, session.mode),
     getBusinessExpiry(getDb(), session.businessId),
     getFeeSchedule(getDb(), session.businessId, session.mode),
     getBusinessLocale(getDb(), session.businessId),
     listLocations(getDb(), session.businessId),
-    getTranslations('Locations'),
   ]);
   const mode = shell(`modes.${session.mode}`);
   return (

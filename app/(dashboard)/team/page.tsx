@@ -40,11 +40,11 @@ export default async function TeamPage() {
   const session = await requirePage('team');
   const db = getDb();
   const [t, tShell] = await Promise.all([getTranslations('Team'), getTranslations('Shell')]);
-  const [members, invitations, required, tBranches, assignments, branches] = await Promise.all([
+  const tBranches = await getTranslations('Locations');
+  const [members, invitations, required, assignments, branches] = await Promise.all([
     listUsers(db, session.businessId),
     listPendingInvitations(db, session.businessId),
     isTwoFactorRequired(db, session.businessId),
-    getTranslations('Locations'),
     listUserLocations(db, session.businessId),
     listLocations(db, session.businessId),
   ]);

@@ -62,7 +62,12 @@ export function TillView({ businessName }: { businessName: string }) {
 
   useEffect(() => {
     if (receipt) document.getElementById('till-next')?.focus();
+    else findRef.current?.focus();
   }, [receipt]);
+  // A card found (or chosen among a phone's): the amount is next.
+  useEffect(() => {
+    if (chosen) amountRef.current?.focus();
+  }, [chosen]);
 
   const fail = (result: Extract<ActionResult<unknown>, { ok: false }>) =>
     setError(result.fieldErrors ? Object.values(result.fieldErrors).join(' ') : errorText(result));
@@ -80,7 +85,6 @@ export function TillView({ businessName }: { businessName: string }) {
     }
     setCards(result.data);
     setChosen(result.data.length === 1 ? result.data[0].card_number : null);
-    if (result.data.length === 1) requestAnimationFrame(() => amountRef.current?.focus());
   };
 
   const refresh = async (cardNumber: string) => {
@@ -167,7 +171,6 @@ export function TillView({ businessName }: { businessName: string }) {
     setQuery('');
     setAmount('');
     setError(null);
-    requestAnimationFrame(() => findRef.current?.focus());
   };
 
   if (receipt) {
@@ -238,7 +241,7 @@ export function TillView({ businessName }: { businessName: string }) {
 
   return (
     <div className="mx-auto max-w-md space-y-5">
-      <form onSubmit={find} className="space-y-2" aria-label={t('findLabel')}>
+      <form onSubmit={find} className="space-y-2">
         <label htmlFor="till-find" className="block text-sm font-medium text-slate-800">
           {t('findLabel')}
         </label>

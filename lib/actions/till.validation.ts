@@ -26,5 +26,3 @@ export const tillCaptureSchema = z.object({
 });
 
 export const tillVoidSchema = z.object({ hold_reference: holdReference });
-
-export type TillMoneyForm = z.infer<typeof tillMoneySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const LOCATION_NAME_MAX = 80;
+const LOCATION_NAME_MAX = 80;
 
 export const newLocationSchema = z.object({
   name: z

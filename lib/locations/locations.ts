@@ -11,7 +11,7 @@ export interface Location {
   name: string;
 }
 
-export const locationNotFound = () => new ServiceError('location_not_found', 'No location with this id belongs to your business.');
+const locationNotFound = () => new ServiceError('location_not_found', 'No location with this id belongs to your business.');
 
 /** Names a branch of the business; the name is unique within it, whatever its case. Branches have no mode. */
 export async function createLocation(db: DbOrTx, businessId: number, input: unknown): Promise<Location> {

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import '../lib/actions/all-actions';
 import { ALL_ACTIONS, runActionAs } from '../lib/actions/define-action';
+import { createLocationAction, setUserLocationAction } from '../lib/actions/location-actions';
 import { tillCaptureAction, tillFindAction, tillHoldAction, tillRedeemAction, tillVoidAction } from '../lib/actions/till-actions';
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
@@ -208,5 +209,33 @@ describe('branches', () => {
       expect(mine.reduce((s, r) => s + r.count, 0)).toBe(row.n);
     }
     expect((await biz.test.get(`/api/v1/card/${card}`)).body.data.available_amount).toBe(100_000 - 1_250 - 7_500 - 300 - 200 - 400);
+  });
+
+  it('are named by the owner in Settings and tied to a teammate on Team; another business’s is not found', async () => {
+    const biz = await createTestBusiness('Branches on the dashboard');
+    const other = await createTestBusiness('Branches elsewhere');
+    const owner = await teammate(biz, 'owner');
+    const named = await runActionAs(createLocationAction, owner, { name: ' Kazanchis ' });
+    expect(named).toMatchObject({ ok: true, data: { name: 'Kazanchis' } });
+    const id = named.ok ? named.data.id : 0;
+    expect(await runActionAs(createLocationAction, await teammate(biz, 'operator'), { name: 'Bole' })).toMatchObject({ ok: false, code: 'forbidden' });
+    const cashier = await teammate(biz, 'cashier');
+    expect(await runActionAs(setUserLocationAction, owner, { user_id: cashier.userId, location_id: id })).toMatchObject({
+      ok: true,
+      data: { location_id: id },
+    });
+    const elsewhere = await runActionAs(createLocationAction, await teammate(other, 'owner'), { name: 'Piassa' });
+    const foreign = elsewhere.ok ? elsewhere.data.id : 0;
+    expect(await runActionAs(setUserLocationAction, owner, { user_id: cashier.userId, location_id: foreign })).toMatchObject({
+      ok: false,
+      code: 'location_not_found',
+    });
+    const db = testDb();
+    const tied = await db.execute<{ location_id: number | null }>(sql`SELECT location_id FROM users WHERE id = ${cashier.userId}`);
+    expect(tied.rows[0].location_id).toBe(id);
+    expect(await runActionAs(setUserLocationAction, owner, { user_id: cashier.userId, location_id: null })).toMatchObject({
+      ok: true,
+      data: { location_id: null },
+    });
   });
 });

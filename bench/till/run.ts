@@ -87,15 +87,31 @@ try {
   };
 
   wrk(true); // warm-up
-  const plain = wrk(false);
-  const branch = wrk(true);
+  // The machine is shared: the two kinds alternate, and each keeps its better round of two.
+  const best = (a: ReturnType<typeof wrk>, b: ReturnType<typeof wrk>) => (a.p95 <= b.p95 ? a : b);
+  const plainRuns = [];
+  const branchRuns = [];
+  for (let round = 0; round < 2; round++) {
+    plainRuns.push(wrk(false));
+    branchRuns.push(wrk(true));
+  }
+  const plain = best(plainRuns[0], plainRuns[1]);
+  const branch = best(branchRuns[0], branchRuns[1]);
   console.log(`p95 at a branch / without: ${fmt(branch.p95 / plain.p95)}; throughput ratio ${fmt(branch.perSecond / plain.perSecond)}`);
 
   const day = dayIn('Africa/Addis_Ababa', new Date());
-  const report = await tillReport(db, { businessId: biz.id, mode: 'test', day, timeZone: 'Africa/Addis_Ababa' });
-  const { rows } = await db.execute<{ spent: string }>(sql`
-    SELECT -sum(e.amount) AS spent FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN cards c ON c.account_id = e.account_id
-    WHERE t.kind = 'card_redemption' AND t.business_id = ${biz.id}`);
+  // One snapshot for both reads: a request wrk left in flight may commit between two statements.
+  const { report, rows } = await db.transaction(
+    async (tx) => ({
+      report: await tillReport(tx, { businessId: biz.id, mode: 'test', day, timeZone: 'Africa/Addis_Ababa' }),
+      rows: (
+        await tx.execute<{ spent: string }>(sql`
+          SELECT -sum(e.amount) AS spent FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN cards c ON c.account_id = e.account_id
+          WHERE t.kind = 'card_redemption' AND t.business_id = ${biz.id}`)
+      ).rows,
+    }),
+    { isolationLevel: 'repeatable read' },
+  );
   const reported = report.reduce((s, r) => s + r.total, 0);
   const branches = report.filter((r) => r.location_id !== null).length;
   console.log(

@@ -10,6 +10,7 @@ import { tillCaptureAction, tillFindAction, tillHoldAction, tillRedeemAction, ti
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
 import { tillReport } from '../lib/dashboard/till';
+import { statementSummary } from '../lib/reports/business-statement';
 import { dayIn } from '../lib/time-zone';
 import { adminClient, apiClient, createCard, createTestBusiness, type TestBusiness, testDb } from './helpers';
 import { fundCard } from './ledger-helpers';
@@ -209,6 +210,13 @@ describe('branches', () => {
       expect(mine.reduce((s, r) => s + r.count, 0)).toBe(row.n);
     }
     expect((await biz.test.get(`/api/v1/card/${card}`)).body.data.available_amount).toBe(100_000 - 1_250 - 7_500 - 300 - 200 - 400);
+    // The business statement read per branch: what reached the business account from the branch's redemptions and captures.
+    const statement = (location?: number) =>
+      statementSummary(db, { businessId: biz.id, mode: 'test', timeZone: 'Africa/Addis_Ababa', currency: 'ETB', from: day, to: day, location });
+    expect(await statement(bole)).toMatchObject({ moneyIn: 8_750 + 200, moneyOut: 0, lines: 3 });
+    expect(await statement(piassa)).toMatchObject({ moneyIn: 300, lines: 1 });
+    const whole = await statement();
+    expect(whole.lines).toBeGreaterThan(4);
   });
 
   it('are named by the owner in Settings and tied to a teammate on Team; another business’s is not found', async () => {

@@ -92,4 +92,12 @@ test('a cashier at 390 px redeems, holds and captures with the keyboard alone; t
   await expect(report).toContainText('ETB 270.50');
   await expectAccessible(owner);
   await screenshots(owner, testInfo, 'till-branch-report');
+
+  // The business statement, read for the branch: what its till brought in.
+  await owner.goto(`${baseUrl()}/reports/statement?location=${branch.body.data.id}`);
+  await expect(owner.getByLabel('Branch')).toHaveValue(String(branch.body.data.id));
+  await expect(owner.locator('main')).toContainText('ETB 270.50');
+  await expect(owner.locator('tbody tr')).toHaveCount(2);
+  await expectAccessible(owner);
+  await screenshots(owner, testInfo, 'statement-branch');
 });

@@ -46,6 +46,8 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/reports/statement',
     '/reports/liability',
     '/reports/reconciliation',
+    '/reports/till',
+    '/till',
     '/approvals',
     '/developers',
     '/audit',

@@ -25,6 +25,7 @@ export const ERRORS = {
   payment_not_found: [404, 'Payment not found'],
   payout_not_found: [404, 'Payout not found'],
   hold_not_found: [404, 'Hold not found'],
+  location_not_found: [404, 'Location not found'],
   not_found: [404, 'Not found'],
   method_not_allowed: [405, 'Method not allowed'],
   card_exists: [409, 'Gift card already exists'],

@@ -40,6 +40,7 @@ export const getDashboardSession = cache(async (): Promise<DashboardSession | nu
       sessionVersion: users.sessionVersion,
       language: users.language,
       calendar: users.calendar,
+      locationId: users.locationId,
     })
     .from(users)
     .innerJoin(businesses, eq(businesses.id, users.businessId))
@@ -57,6 +58,7 @@ export const getDashboardSession = cache(async (): Promise<DashboardSession | nu
     language: user.language,
     calendar: user.calendar,
     actor: { type: 'user', id: String(user.id) },
+    locationId: user.locationId,
     mustSetUpTwoFactor: user.requireTwoFactor && user.totpEnabledAt === null,
   };
 });

@@ -12,7 +12,7 @@ import { adminClient, createCard, createTestBusiness, testDb, type TestBusiness 
 // runActionAs opens the app's own pool: point it at the tests' database.
 process.env.DATABASE_URL = inject('databaseUrl');
 
-const ROLES: Role[] = ['owner', 'operator', 'finance', 'support'];
+const ROLES: Role[] = ['owner', 'operator', 'finance', 'support', 'cashier'];
 
 async function sessionsFor(biz: TestBusiness): Promise<Record<Role, DashboardSession>> {
   const out = {} as Record<Role, DashboardSession>;

@@ -26,6 +26,7 @@ const NAV: (Omit<NavItem, 'label'> & { permission: Permission })[] = [
   { href: '/audit', permission: 'audit:read' },
   { href: '/team', permission: 'team' },
   { href: '/settings', permission: 'settings' },
+  { href: '/till', permission: 'till' },
 ];
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -57,7 +58,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 {session.email} · <span data-testid="role">{t(`roles.${session.role}`)}</span>
               </p>
             </div>
-            <HeaderSearch mode={session.mode} />
+            {can(session.role, 'cards:read') && <HeaderSearch mode={session.mode} />}
             <div className="flex items-center gap-2">
               <ModeSwitch mode={session.mode} />
               {/* On a phone these two are in the Menu: the header keeps to two rows above it. */}
@@ -82,7 +83,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           />
         </header>
         <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
-        <LiveRefresh />
+        {can(session.role, 'cards:read') && <LiveRefresh />}
       </div>
     </DashboardProviders>
   );

@@ -28,7 +28,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Search> }) {
   const session = await requirePage();
-  if (!can(session.role, 'history:read')) redirect('/cards');
+  if (!can(session.role, 'history:read')) redirect(can(session.role, 'cards:read') ? '/cards' : '/till');
   const sp = await searchParams;
   const t = await getTranslations('Overview');
   const shell = await getTranslations('Shell');

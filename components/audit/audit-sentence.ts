@@ -22,7 +22,7 @@ const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' &
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 // Ethiopic script has no capitals: this changes English only.
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const ROLES = new Set(['owner', 'operator', 'finance', 'support']);
+const ROLES = new Set(['owner', 'operator', 'finance', 'support', 'cashier']);
 const PAYOUT_KINDS = new Set(['card_to_card', 'b2b', 'bank']);
 
 /**

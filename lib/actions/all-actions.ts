@@ -12,5 +12,7 @@ import './refund-actions';
 import './approval-actions';
 import './upload-actions';
 import './expiry-actions';
+import './till-actions';
+import './location-actions';
 
 export { ALL_ACTIONS } from './define-action';

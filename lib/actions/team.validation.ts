@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Role } from '../auth/users';
 
 // Spelled out here (the same list as lib/auth/users.ts) so client forms do not pull in bcrypt.
-export const TEAM_ROLES = ['owner', 'operator', 'finance', 'support'] as const satisfies readonly Role[];
+export const TEAM_ROLES = ['owner', 'operator', 'finance', 'support', 'cashier'] as const satisfies readonly Role[];
 
 const role = z.enum(TEAM_ROLES, { error: `role must be one of ${TEAM_ROLES.join(', ')}.` });
 const id = (name: string) =>

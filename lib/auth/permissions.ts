@@ -19,12 +19,13 @@ export const PERMISSIONS = [
   'team',
   'settings', // limits per currency
   'account', // one's own password and two-factor sign-in: every role
+  'till', // the counter's /till page: look a card up, redeem, hold, capture, void, one's own till report
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account'],
+  operator: ['cards:read', 'cards:create', 'cards:status', 'cards:cancel', 'money:move', 'history:read', 'account', 'till'],
   finance: [
     'cards:read',
     'cards:expiry',
@@ -38,6 +39,8 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     'account',
   ],
   support: ['cards:read', 'cards:status', 'cards:expiry', 'account'],
+  // A person at a counter: the till and their own account, nothing else.
+  cashier: ['account', 'till'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

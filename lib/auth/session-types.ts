@@ -18,6 +18,8 @@ export interface DashboardSession {
   /** The calendar the person reads dates in; absent is Gregorian. */
   calendar?: CalendarChoice;
   actor: Actor;
+  /** The branch the person works at (Team); a cashier's till money is recorded there. */
+  locationId?: number | null;
   /** The business requires two-factor sign-in and this user has not turned it on: only its set-up is open to them. */
   mustSetUpTwoFactor?: boolean;
 }

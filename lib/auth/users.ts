@@ -6,9 +6,11 @@ import { users } from '../db/schema';
 import { pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { parseInput } from '../validation';
+import { locationIdSchema } from '../locations/location-request';
+import { requireLocation } from '../locations/locations';
 import { passwordSchema } from './password-rules';
 
-const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+const ROLES = ['owner', 'operator', 'finance', 'support', 'cashier'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const newUserSchema = z.object({
@@ -18,6 +20,8 @@ export const newUserSchema = z.object({
     .transform((e) => e.toLowerCase()),
   password: passwordSchema,
   role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}.` }),
+  /** The branch the teammate works at; a cashier's redemptions and holds are recorded there. */
+  location_id: locationIdSchema.nullable().optional(),
 });
 
 export async function hashPassword(password: string): Promise<string> {
@@ -26,13 +30,14 @@ export async function hashPassword(password: string): Promise<string> {
 
 /** A dashboard account of a business; emails are unique across the service. */
 export async function createUser(db: DbOrTx, businessId: number, input: unknown) {
-  const { email, password, role } = parseInput(newUserSchema, input);
+  const { email, password, role, location_id } = parseInput(newUserSchema, input);
+  const locationId = location_id == null ? null : (await requireLocation(db, businessId, location_id)).id;
   try {
     const [row] = await db
       .insert(users)
-      .values({ businessId, email, passwordHash: await hashPassword(password), role })
-      .returning({ id: users.id, email: users.email, role: users.role, businessId: users.businessId });
-    return { id: row.id, email: row.email, role: row.role, business_id: row.businessId };
+      .values({ businessId, email, passwordHash: await hashPassword(password), role, locationId })
+      .returning({ id: users.id, email: users.email, role: users.role, businessId: users.businessId, locationId: users.locationId });
+    return { id: row.id, email: row.email, role: row.role, business_id: row.businessId, location_id: row.locationId };
   } catch (err) {
     if (pgConstraint(err) === 'users_email_unique') throw new ServiceError('validation_error', { email: 'A user with this email already exists.' });
     throw err;

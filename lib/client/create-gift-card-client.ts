@@ -4,6 +4,7 @@ import type {
   ApiResponse,
   CaptureHoldInput,
   CreateCardInput,
+  CreateLocationInput,
   CreatePaymentInput,
   CreatePayoutInput,
   CreateTransferInput,
@@ -135,6 +136,10 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     /** Refunds a paid top-up; without an amount, what is left of it. */
     refundPayment: (linkReference: string, input: RefundPaymentInput = {}, opts?: PostOptions) =>
       call<'refundPayment'>({ method: 'POST', path: `/card/payments/${segment(linkReference)}/refund`, body: input, post: opts }),
+
+    /** Names a branch of the business, for location_id in redemptions and holds. */
+    createLocation: (input: CreateLocationInput, opts?: PostOptions) => call<'createLocation'>({ method: 'POST', path: '/locations', body: input, post: opts }),
+    listLocations: () => call<'listLocations'>({ method: 'GET', path: '/locations' }),
 
     listEvents: (query?: ListEventsQuery) => call<'listEvents'>({ method: 'GET', path: '/events', query: { ...query } }),
 

@@ -4,6 +4,7 @@ import type { RequestOf } from '../api/contracts/contract';
 export type { CardBatchResults, CardMessage, CardMessagePage, CardPage, GiftCard, Redemption, SharedCard } from '../api/contracts/cards';
 export type { EventItem, EventPage, HoldEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
 export type { Hold, HoldPage } from '../api/contracts/holds';
+export type { Location } from '../api/contracts/locations';
 export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
 export type {
   Bank,
@@ -25,6 +26,7 @@ export type RedeemCardInput = Body<'redeemCard', 'RedeemCardRequest'>;
 export type ShareCardInput = Body<'shareCard', 'ShareCardRequest'>;
 export type PlaceHoldInput = Body<'placeHold', 'PlaceHoldRequest'>;
 export type CaptureHoldInput = Body<'captureHold', 'CaptureHoldRequest'>;
+export type CreateLocationInput = Body<'createLocation', 'CreateLocationRequest'>;
 
 export interface SuccessEnvelope<T> {
   status: 'success';

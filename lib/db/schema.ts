@@ -120,6 +120,8 @@ export const users = pgTable('users', {
   calendar: text('calendar', { enum: ['gregorian', 'ethiopic'] })
     .notNull()
     .default('gregorian'),
+  /** The branch the teammate works at (migration 0041): a cashier's redemptions and holds are recorded there. */
+  locationId: integer('location_id'),
 });
 
 /** One-time recovery codes for two-factor sign-in, kept as SHA-256 hashes. */
@@ -299,6 +301,8 @@ export const ledgerTransactions = pgTable(
     actorId: text('actor_id'),
     reversesId: id64('reverses_id'),
     createdAt: createdAt(),
+    /** The branch a redemption happened at (migration 0041); null when none was named. */
+    locationId: integer('location_id'),
   },
   (t) => [index('ledger_transactions_reference_idx').on(t.reference)],
 );
@@ -827,6 +831,8 @@ export const holds = pgTable(
     capturedAmount: money('captured_amount'),
     captureFee: money('capture_fee'),
     captureTransactionId: id64('capture_transaction_id'),
+    /** The branch a till hold was placed at (migration 0041). */
+    locationId: integer('location_id'),
   },
   (t) => [
     index('holds_open_by_card_idx').on(t.cardId).where(sql`${t.status} = 'open'`),
@@ -1076,4 +1082,18 @@ export const cardholderMessages = pgTable(
     check('cardholder_messages_channel_check', sql`${t.channel} IN ('sms', 'email')`),
     check('cardholder_messages_status_check', sql`${t.status} IN ('not_sent_test_mode', 'queued', 'sent', 'delivered', 'failed')`),
   ],
+);
+
+/** A business's branches (migration 0041), the same in both modes: where a till redeems. */
+export const locations = pgTable(
+  'locations',
+  {
+    id: serial('id').primaryKey(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('locations_business_name_idx').on(t.businessId, sql`lower(${t.name})`)],
 );

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { cardNotFound } from '../errors';
 import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
+import { recordTransactionLocation, requireLocation } from '../locations/locations';
 import { type PostedRedemption, postRedemption } from '../redemptions/post-redemption';
 import type { Mode } from '../validation';
 import { announceHold } from './announce-hold';
@@ -36,6 +37,8 @@ export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<Til
   // An open hold past expires_at may be mid-capture in another transaction: only the claim below knows.
   const refused = probe.status === 'open' ? null : endedHoldRefusal(probe, 'capture', amount);
   if (refused) throw refused;
+  // The capture's redemption is recorded where the capture happened, else where the hold was placed.
+  const locationId = opts.location_id === undefined ? probe.location_id : (await requireLocation(db, opts.businessId, opts.location_id)).id;
   const business = await businessAccountId(db, probe.business_id, probe.mode, probe.currency);
   const feeRevenue = await feeRevenueAccountId(db, probe.mode, probe.currency);
   return inTransaction(db, async (tx) => {
@@ -59,6 +62,7 @@ export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<Til
           businessAccountId: business,
           feeRevenueAccountId: feeRevenue,
         });
+        await recordTransactionLocation(tx, spent.transactionId, locationId);
         return spent;
       },
     });

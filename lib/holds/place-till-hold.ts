@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { ACTIVE } from '../cards/card-status';
 import { findOwnCard } from '../cards/card-view';
@@ -7,6 +8,7 @@ import { inTransaction } from '../db/transaction';
 import { cardNotFound, ServiceError } from '../errors';
 import { newReference } from '../ids';
 import { heldAccountId } from '../ledger/accounts';
+import { recordTransactionLocation, requireLocation } from '../locations/locations';
 import type { Mode } from '../validation';
 import { announceHold } from './announce-hold';
 import { placeHold } from './place-hold';
@@ -31,6 +33,7 @@ export async function placeTillHold(db: Db, opts: PlaceTillHoldOptions): Promise
   const probe = await requireOwnCard(db, opts.businessId, opts.mode, opts.cardNumber);
   const held = await heldAccountId(db, probe.business_id, probe.mode, probe.currency);
   const merchantReference = opts.merchant_reference || undefined;
+  const locationId = opts.location_id === undefined ? null : (await requireLocation(db, opts.businessId, opts.location_id)).id;
   return inTransaction(db, async (tx) => {
     const card = await findOwnCard(tx, opts.businessId, opts.mode, probe.card_number, true);
     if (!card) throw cardNotFound();
@@ -52,6 +55,10 @@ export async function placeTillHold(db: Db, opts: PlaceTillHoldOptions): Promise
       onClosed: () => cardNotFound(),
       till: { merchantReference: merchantReference ?? null, createdAt, expiresAt },
     });
+    if (locationId !== null) {
+      await tx.execute(sql`UPDATE holds SET location_id = ${locationId} WHERE id = ${placed.holdId}`);
+      await recordTransactionLocation(tx, placed.transactionId, locationId);
+    }
     const hold: TillHold = {
       hold_reference: reference,
       status: 'held',
@@ -63,6 +70,7 @@ export async function placeTillHold(db: Db, opts: PlaceTillHoldOptions): Promise
       ...(merchantReference ? { merchant_reference: merchantReference } : {}),
       expires_at: expiresAt.toISOString(),
       created_at: createdAt.toISOString(),
+      location_id: locationId,
     };
     await announceHold(tx, {
       type: 'hold.created',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MERCHANT_REFERENCE_MAX } from '../redemptions/redemption-request';
+import { locationIdSchema } from '../locations/location-request';
 import { MAX_AMOUNT } from '../validation';
 
 const HOLD_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
@@ -26,11 +27,12 @@ export const holdRequestSchema = z.object({
     .trim()
     .max(MERCHANT_REFERENCE_MAX, { error: `merchant_reference must be at most ${MERCHANT_REFERENCE_MAX} characters.` })
     .optional(),
+  location_id: locationIdSchema.optional(),
 });
 
 export type HoldRequest = z.output<typeof holdRequestSchema>;
 
 /** The body of POST /card/holds/{hold_reference}/capture: no amount captures the whole hold. */
-export const captureRequestSchema = z.object({ amount: minorUnits('amount').optional() });
+export const captureRequestSchema = z.object({ amount: minorUnits('amount').optional(), location_id: locationIdSchema.optional() });
 
 export type CaptureRequest = z.output<typeof captureRequestSchema>;

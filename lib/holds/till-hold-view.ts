@@ -22,6 +22,7 @@ export interface TillHoldRow {
   expires_at: Date;
   created_at: Date;
   released_at: Date | null;
+  location_id: number | null;
 }
 
 /** A till's hold as the API answers it. */
@@ -37,6 +38,8 @@ export interface TillHold {
   expires_at: string;
   created_at: string;
   ended_at?: string;
+  /** The branch it was placed at, null when none. */
+  location_id: number | null;
 }
 
 export const holdStatus = (row: Pick<TillHoldRow, 'status' | 'outcome'>): TillHoldStatus => (row.status === 'open' ? 'held' : (row.outcome ?? 'voided'));
@@ -54,12 +57,13 @@ export function toTillHold(row: TillHoldRow): TillHold {
     expires_at: new Date(row.expires_at).toISOString(),
     created_at: new Date(row.created_at).toISOString(),
     ...(row.released_at ? { ended_at: new Date(row.released_at).toISOString() } : {}),
+    location_id: row.location_id ?? null,
   };
 }
 
 const tillHoldSelect = sql`
   SELECT h.id, h.reference, h.business_id, h.mode, h.currency, h.card_id, c.card_number, h.amount, h.status, h.outcome,
-         h.captured_amount, h.capture_fee, h.merchant_reference, h.expires_at, h.created_at, h.released_at
+         h.captured_amount, h.capture_fee, h.merchant_reference, h.expires_at, h.created_at, h.released_at, h.location_id
   FROM holds h JOIN cards c ON c.id = h.card_id`;
 
 const holdNotFound = () => new ServiceError('hold_not_found', 'No hold with this reference belongs to your business.');

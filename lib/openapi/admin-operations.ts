@@ -81,7 +81,7 @@ export const ADMIN_OPERATIONS: Operation[] = [
       status: 201,
       message: 'User created successfully',
       data: r.userCreatedSchema,
-      examples: { user: { id: 7, email: 'finance@kaldi.example', role: 'finance', business_id: 42 } },
+      examples: { user: { id: 7, email: 'finance@kaldi.example', role: 'finance', business_id: 42, location_id: null } },
     },
     errors: ['not_found', 'validation_error'],
   },

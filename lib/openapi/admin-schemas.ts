@@ -43,7 +43,13 @@ export const apiKeyIssuedSchema = reg(
 
 export const userCreatedSchema = reg(
   'UserCreated',
-  z.strictObject({ id: z.int(), email: z.string(), role: z.enum(['owner', 'operator', 'finance', 'support']), business_id: z.int() }),
+  z.strictObject({
+    id: z.int(),
+    email: z.string(),
+    role: z.enum(['owner', 'operator', 'finance', 'support', 'cashier']),
+    business_id: z.int(),
+    location_id: z.int().nullable(),
+  }),
 );
 
 export const feeScheduleResultSchema = reg(

@@ -8,6 +8,7 @@ import { inTransaction } from '../db/transaction';
 import { cardNotFound, ServiceError } from '../errors';
 import { randomBase62 } from '../ids';
 import { businessAccountId, feeRevenueAccountId } from '../ledger/accounts';
+import { recordTransactionLocation, requireLocation } from '../locations/locations';
 import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { redemptionEventPayload } from '../webhooks/payloads';
@@ -33,6 +34,8 @@ export interface Redemption {
   available_amount: number;
   held_amount: number;
   created_at: string;
+  /** The branch it was recorded at, null when none. */
+  location_id: number | null;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
   const business = await businessAccountId(db, probe.business_id, probe.mode, probe.currency);
   const feeRevenue = await feeRevenueAccountId(db, probe.mode, probe.currency);
   const merchantReference = opts.merchant_reference || undefined;
+  const locationId = opts.location_id === undefined ? null : (await requireLocation(db, opts.businessId, opts.location_id)).id;
 
   return inTransaction(db, async (tx) => {
     const card = await findOwnCard(tx, opts.businessId, opts.mode, probe.card_number, true);
@@ -63,6 +67,7 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
       businessAccountId: business,
       feeRevenueAccountId: feeRevenue,
     });
+    await recordTransactionLocation(tx, posted.transactionId, locationId);
     const { fee, balance } = posted;
     const createdAt = new Date();
     const redemption: Redemption = {
@@ -76,6 +81,7 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
       available_amount: balance,
       held_amount: Number(card.held),
       created_at: createdAt.toISOString(),
+      location_id: locationId,
     };
     await enqueueEvent(tx, {
       businessId: card.business_id,
@@ -91,6 +97,7 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
         merchantReference,
         cardNumber: card.card_number,
         availableAmount: balance,
+        locationId,
         customer: { first_name: card.first_name, last_name: card.last_name, email: card.email, phone_number: card.phone_number },
         createdAt,
       }),
@@ -108,6 +115,7 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
         currency: card.currency,
         balance_after: balance,
         transaction_id: posted.transactionId,
+        ...(locationId !== null ? { location_id: locationId } : {}),
         ...(merchantReference ? { merchant_reference: merchantReference } : {}),
       },
     });

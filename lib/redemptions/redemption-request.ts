@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { locationIdSchema } from '../locations/location-request';
 import { MAX_AMOUNT } from '../validation';
 
 /** The longest merchant_reference a redemption keeps (the till's receipt or order number). */
@@ -16,6 +17,8 @@ export const redemptionRequestSchema = z.object({
     .trim()
     .max(MERCHANT_REFERENCE_MAX, { error: `merchant_reference must be at most ${MERCHANT_REFERENCE_MAX} characters.` })
     .optional(),
+  /** The branch it happened at (one of the business's locations); a cashier's is always their own. */
+  location_id: locationIdSchema.optional(),
 });
 
 export type RedemptionRequest = z.output<typeof redemptionRequestSchema>;

@@ -19,6 +19,8 @@ export interface StatementOptions extends StatementScope {
   from: string;
   to: string;
   kind?: StatementKind;
+  /** One branch's movements only (issue 45): redemptions and captures recorded at it. */
+  location?: number;
 }
 
 export interface StatementLine {
@@ -78,6 +80,9 @@ async function bounds(db: DbOrTx, accountId: number, range: DayRange) {
   return { lo: Number(r.rows[0].lo), hi: Number(r.rows[0].hi) };
 }
 
+/** A branch's movements: the ledger transaction names where it happened (another business's branch matches none of its lines). */
+const locationWhere = (location: number | undefined): SQL => (location === undefined ? sql`true` : sql`t.location_id = ${location}`);
+
 /** Opening and closing balances of the range from the balance chain, and the totals in and out of its lines. */
 export async function statementSummary(db: DbOrTx, opts: StatementOptions): Promise<StatementSummary> {
   const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
@@ -94,7 +99,7 @@ export async function statementSummary(db: DbOrTx, opts: StatementOptions): Prom
         coalesce(-sum(e.amount) FILTER (WHERE e.amount < 0), 0)::bigint AS money_out,
         count(*)::bigint AS lines
       FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
-      WHERE e.account_id = ${account.id} AND e.id >= ${lo} AND e.id < ${hi} AND ${kindWhere(opts.kind)}`);
+      WHERE e.account_id = ${account.id} AND e.id >= ${lo} AND e.id < ${hi} AND ${kindWhere(opts.kind)} AND ${locationWhere(opts.location)}`);
     const row = r.rows[0];
     return {
       ...empty,
@@ -153,7 +158,7 @@ function lineRows(db: DbOrTx, opts: StatementOptions, accountId: number, where: 
       (SELECT sum(f.amount) FROM ledger_entries f JOIN ledger_accounts fa ON fa.id = f.account_id
         WHERE f.transaction_id = t.id AND fa.kind = 'fee_revenue')::bigint AS fee
     FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
-    WHERE e.account_id = ${accountId} AND ${where} AND ${kindWhere(opts.kind)}
+    WHERE e.account_id = ${accountId} AND ${where} AND ${kindWhere(opts.kind)} AND ${locationWhere(opts.location)}
     ORDER BY e.id ${descending ? sql`DESC` : sql`ASC`}
     LIMIT ${limit}`);
 }
@@ -327,6 +332,7 @@ export interface StatementParams {
   from: string;
   to: string;
   kind?: StatementKind;
+  location?: number;
   after?: number;
   before?: number;
 }
@@ -343,7 +349,10 @@ export function parseStatementParams(params: ReportParams, timeZone: string, hel
   const rawKind = one(params.kind);
   const kind = STATEMENT_KINDS.find((k) => k === rawKind);
   if (rawKind && !kind) errors.kind = 'Choose a kind of movement from the list.';
-  const result: StatementParams = { ...value, currency, kind, after: entryId(one(params.after)), before: entryId(one(params.before)) };
+  const rawLocation = one(params.location);
+  const location = rawLocation && /^\d{1,9}$/.test(rawLocation) ? Number(rawLocation) : undefined;
+  if (rawLocation && location === undefined) errors.location = 'Choose a branch from the list.';
+  const result: StatementParams = { ...value, currency, kind, location, after: entryId(one(params.after)), before: entryId(one(params.before)) };
   return { value: result, errors: errors as FieldErrors, today };
 }
 

@@ -167,13 +167,15 @@ export interface RedemptionEventInput {
   cardNumber: string;
   /** What the card holds after the redemption. */
   availableAmount: number;
+  /** The branch it happened at (additive, issue 45): null when none. */
+  locationId?: number | null;
   customer?: EventCustomer;
   createdAt: Date | string;
 }
 
 /** Beyond SPEC.md (CONTRACT 4a): a card spent at its business, shaped like the other events, keys in the same order. */
 export function redemptionEventPayload(p: RedemptionEventInput): Json {
-  return compact({
+  const body = compact({
     event: 'card.redeemed',
     status: 'success',
     mode: p.mode,
@@ -189,6 +191,7 @@ export function redemptionEventPayload(p: RedemptionEventInput): Json {
     created_at: iso(p.createdAt),
     updated_at: iso(p.createdAt),
   });
+  return { ...body, location_id: p.locationId ?? null };
 }
 
 export interface HoldEventInput {
@@ -207,6 +210,7 @@ export interface HoldEventInput {
     expires_at: string;
     created_at: string;
     ended_at?: string;
+    location_id?: number | null;
   };
   /** What the card holds after the event. */
   availableAmount: number;
@@ -217,7 +221,7 @@ export interface HoldEventInput {
 export function holdEventPayload(p: HoldEventInput): Json {
   const { hold } = p;
   const captured = p.type === 'hold.captured';
-  return compact({
+  const body = compact({
     event: p.type,
     status: hold.status,
     mode: p.mode,
@@ -234,6 +238,7 @@ export function holdEventPayload(p: HoldEventInput): Json {
     created_at: hold.created_at,
     updated_at: hold.ended_at ?? hold.created_at,
   });
+  return { ...body, location_id: hold.location_id ?? null };
 }
 
 export interface ExpiryEventInput {

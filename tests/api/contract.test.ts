@@ -380,6 +380,23 @@ describe('REST API', () => {
     expect(events.data.items.map((e: any) => e.payload.reference)).toContain(redeemed.data.reference);
   });
 
+  it('createLocation, listLocations, and location_id in a redemption and a hold', async () => {
+    const name = `Branch ${Date.now()}`;
+    const made = conforms('createLocation', await a.test.post('/api/v1/locations', { name }), 201);
+    conforms('createLocation', await a.test.post('/api/v1/locations', { name: name.toUpperCase() }), 409);
+    conforms('createLocation', await a.test.post('/api/v1/locations', { name: '' }), 400);
+    expect(conforms('listLocations', await a.test.get('/api/v1/locations'), 200).data).toContainEqual(made.data);
+    conforms('listLocations', await apiClient().get('/api/v1/locations'), 401);
+    const card = await createTestCard(a);
+    const paid = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 5_000, card_number: card }), 201);
+    await a.test.post(`/api/v1/test-helpers/payments/${paid.data.link_reference}/complete`, { status: 'success' });
+    const at = { amount: 100, location_id: made.data.id };
+    expect(conforms('redeemCard', await a.test.post(`/api/v1/card/${card}/redemptions`, at), 200).data.location_id).toBe(made.data.id);
+    expect(conforms('placeHold', await a.test.post(`/api/v1/card/${card}/holds`, at), 201).data.location_id).toBe(made.data.id);
+    const other = await createTestCard(b);
+    conforms('redeemCard', await b.test.post(`/api/v1/card/${other}/redemptions`, at), 404);
+  });
+
   it('placeHold, listCardHolds, getHold, captureHold, voidHold, and the holds’ events in listEvents', async () => {
     const card = await createTestCard(a);
     const paid = conforms('createPayment', await a.test.post('/api/v1/card/payments', { type: 'hosted', amount: 5_000, card_number: card }), 201);

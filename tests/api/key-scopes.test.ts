@@ -96,6 +96,8 @@ const SCOPE_OF: Record<string, ApiKeyScope> = {
   'POST /card/payouts/batch': 'payouts',
   'GET /card/payout/[reference]/status': 'read',
   'GET /events': 'read',
+  'GET /locations': 'read',
+  'POST /locations': 'payments',
   'POST /transfers': 'payouts',
   'POST /test-helpers/payments/[link_reference]/complete': 'payments',
   'POST /test-helpers/payouts/[reference]/settle': 'payouts',
@@ -141,6 +143,8 @@ const CALLS: Record<string, [Call, number]> = {
   ],
   'GET /card/payout/[reference]/status': [(c, f) => c.get(`/api/v1/card/payout/${f.payoutReference}/status`), 200],
   'GET /events': [(c) => c.get('/api/v1/events'), 200],
+  'GET /locations': [(c) => c.get('/api/v1/locations'), 200],
+  'POST /locations': [(c, _f, raw) => c.post('/api/v1/locations', { name: `Branch ${Math.random()}` }, raw), 201],
   'POST /transfers': [
     (c, f, raw) => c.post('/api/v1/transfers', { amount: 500, bank_slug: 'link', account_number: f.source, account_name: 'Top-up' }, raw),
     200,

@@ -5,6 +5,7 @@ import type { Operation } from '../../lib/api/contracts/contract';
 import { openApiDocumentContract } from '../../lib/api/contracts/documentation';
 import { eventContracts } from '../../lib/api/contracts/events';
 import { holdContracts } from '../../lib/api/contracts/holds';
+import { locationContracts } from '../../lib/api/contracts/locations';
 import { paymentContracts } from '../../lib/api/contracts/payments';
 import { payoutContracts } from '../../lib/api/contracts/payouts';
 import { routeContractProblems, v1RouteFiles } from './route-contracts';
@@ -13,7 +14,7 @@ import { routeContractProblems, v1RouteFiles } from './route-contracts';
 const BY_NAME: Record<string, Operation> = {
   openApiDocumentContract,
   ...Object.fromEntries(
-    Object.entries({ cardContracts, eventContracts, holdContracts, paymentContracts, payoutContracts }).flatMap(([resource, list]) =>
+    Object.entries({ cardContracts, eventContracts, holdContracts, locationContracts, paymentContracts, payoutContracts }).flatMap(([resource, list]) =>
       Object.values<Operation>(list).map((c) => [`${resource}.${c.operationId}`, c]),
     ),
   ),

@@ -12,7 +12,7 @@ const REPORTS = ['statement', 'liability', 'reconciliation'] as const;
 
 export default async function ReportsPage() {
   const session = await requirePage('reports:read');
-  const [t, tShell] = await Promise.all([getTranslations('Reports'), getTranslations('Shell')]);
+  const [t, tShell, tTill] = await Promise.all([getTranslations('Reports'), getTranslations('Shell'), getTranslations('Till.branchReport')]);
   return (
     <>
       <PageHeader title={t('list.title')} description={t('list.intro', { mode: tShell(`modes.${session.mode}`) })} />
@@ -27,6 +27,14 @@ export default async function ReportsPage() {
             <p className="mt-2 text-sm text-slate-600">{t(`list.${r}.text`)}</p>
           </li>
         ))}
+        <li className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+          <h2 className="text-base font-semibold text-slate-900">
+            <Link href="/reports/till" className="underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-700">
+              {tTill('title')}
+            </Link>
+          </h2>
+          <p className="mt-2 text-sm text-slate-600">{tTill('intro')}</p>
+        </li>
       </ul>
     </>
   );

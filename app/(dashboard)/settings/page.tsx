@@ -4,6 +4,8 @@ import { ExpiryPolicyForm } from '@/components/settings/expiry-policy-form';
 import { FeeSchedule } from '@/components/settings/fee-schedule';
 import { LimitsForm } from '@/components/settings/limits-form';
 import { MessageKindsForm } from '@/components/settings/message-kinds-form';
+import { BranchesForm } from '@/components/locations/branches-form';
+import { listLocations } from '@/lib/locations/locations';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
@@ -22,12 +24,14 @@ export async function generateMetadata() {
 export default async function SettingsPage() {
   const session = await requirePage('settings');
   const [t, shell] = await Promise.all([getTranslations('Settings'), getTranslations('Shell')]);
-  const [limits, expiry, fees, locale, kinds] = await Promise.all([
+  const tBranches = await getTranslations('Locations');
+  const [limits, expiry, fees, locale, kinds, branches] = await Promise.all([
     getLimits(getDb(), session.businessId, session.mode),
     getBusinessExpiry(getDb(), session.businessId),
     getFeeSchedule(getDb(), session.businessId, session.mode),
     getBusinessLocale(getDb(), session.businessId),
     messageKindSettings(getDb(), session.businessId),
+    listLocations(getDb(), session.businessId),
   ]);
   const mode = shell(`modes.${session.mode}`);
   return (
@@ -44,6 +48,12 @@ export default async function SettingsPage() {
           <Panel title={t('messageKindsTitle')}>
             <p className="-mt-2 mb-3 text-sm text-slate-600">{t('messageKindsIntro')}</p>
             <MessageKindsForm kinds={kinds} language={locale.customer_language} />
+          </Panel>
+        )}
+        {can(session.role, 'team') && (
+          <Panel title={tBranches('title')}>
+            <p className="-mt-2 mb-3 text-sm text-slate-600">{tBranches('intro')}</p>
+            <BranchesForm branches={branches} />
           </Panel>
         )}
         <Panel title={t('expiryTitle')}>

@@ -5,6 +5,9 @@ import { InviteForm } from '@/components/team/invite-form';
 import { PendingInvitations } from '@/components/team/pending-invitations';
 import { TeamMemberRow } from '@/components/team/team-member-row';
 import { TwoFactorRequirementForm } from '@/components/team/two-factor-requirement-form';
+import { BranchAssignments } from '@/components/locations/branch-assignments';
+import { listUserLocations } from '@/lib/auth/user-location';
+import { listLocations } from '@/lib/locations/locations';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { listPendingInvitations } from '@/lib/auth/invitations';
 import { listUsers } from '@/lib/auth/list-users';
@@ -19,7 +22,7 @@ export async function generateMetadata() {
   return { title: t('metaTitle') };
 }
 
-const ROLES = ['owner', 'operator', 'finance', 'support'] as const;
+const ROLES = ['owner', 'operator', 'finance', 'support', 'cashier'] as const;
 
 function timeZoneChoices() {
   const zones = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -37,10 +40,13 @@ export default async function TeamPage() {
   const session = await requirePage('team');
   const db = getDb();
   const [t, tShell] = await Promise.all([getTranslations('Team'), getTranslations('Shell')]);
-  const [members, invitations, required] = await Promise.all([
+  const tBranches = await getTranslations('Locations');
+  const [members, invitations, required, assignments, branches] = await Promise.all([
     listUsers(db, session.businessId),
     listPendingInvitations(db, session.businessId),
     isTwoFactorRequired(db, session.businessId),
+    listUserLocations(db, session.businessId),
+    listLocations(db, session.businessId),
   ]);
   return (
     <>
@@ -67,6 +73,9 @@ export default async function TeamPage() {
           </Panel>
           <Panel title={t('pending', { count: invitations.length })}>
             <PendingInvitations items={invitations} />
+          </Panel>
+          <Panel title={tBranches('teamTitle')}>
+            <BranchAssignments members={assignments} branches={branches} />
           </Panel>
           <Panel title={t('twoFactor')}>
             <TwoFactorRequirementForm required={required} withoutTwoFactor={members.filter((m) => !m.twoFactor).length} />

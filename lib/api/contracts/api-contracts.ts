@@ -2,11 +2,12 @@ import { cardContracts as cards } from './cards';
 import type { Contract } from './contract';
 import { eventContracts as events } from './events';
 import { holdContracts as holds } from './holds';
+import { locationContracts as locations } from './locations';
 import { paymentContracts as payments } from './payments';
 import { payoutContracts as payouts } from './payouts';
 
 /** The contracts by operationId, with their literal types: what the typed client is typed from. */
-export type ApiContracts = typeof cards & typeof payouts & typeof payments & typeof holds & typeof events;
+export type ApiContracts = typeof cards & typeof payouts & typeof payments & typeof holds & typeof events & typeof locations;
 
 /** Every operation of `/api/v1` that takes an API key, in the order the OpenAPI document and the reference page show them. */
 export const API_CONTRACTS: readonly Contract[] = [
@@ -35,10 +36,14 @@ export const API_CONTRACTS: readonly Contract[] = [
   holds.getHold,
   holds.captureHold,
   holds.voidHold,
+  locations.createLocation,
+  locations.listLocations,
   events.listEvents,
   payouts.settlePayout,
   payments.completePayment,
 ];
 
 /** Every contract the resources declare: tests/rules/route-contracts.test.ts holds API_CONTRACTS and the route files to it. */
-export const DECLARED_CONTRACTS: readonly Contract[] = [cards, payouts, payments, holds, events].flatMap((resource) => Object.values<Contract>(resource));
+export const DECLARED_CONTRACTS: readonly Contract[] = [cards, payouts, payments, holds, events, locations].flatMap((resource) =>
+  Object.values<Contract>(resource),
+);

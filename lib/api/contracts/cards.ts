@@ -52,6 +52,7 @@ const redemptionSchema = reg(
     available_amount: minorUnits.meta({ description: 'What the card holds after this redemption' }),
     held_amount: minorUnits,
     created_at: timestamp,
+    location_id: z.int().nullable().meta({ description: 'The branch (GET /locations) it happened at; null when none was named' }),
   }),
   'Beyond SPEC.md. Empty optional fields are left out.',
 );
@@ -139,6 +140,7 @@ const redemptionExample: Redemption = {
   available_amount: 7450,
   held_amount: 0,
   created_at: updated,
+  location_id: 3,
 };
 
 const sharedCardExample: SharedCard = {
@@ -300,13 +302,13 @@ export const cardContracts = defineContracts({
     tag: 'Cards',
     summary: 'Redeem a card: spend its money at your business',
     description:
-      'Beyond SPEC.md. For a till or a checkout that takes gift cards: moves amount from the card to your business account at once, in one transaction. The card must be active and hold the amount (held money is not available); concurrent redemptions queue and never take it below zero. The redemption fee of your fee schedule (applies_to redemption; none by default) is paid by the business out of what it receives. Not a payout: the payout limits do not apply. A card.redeemed event goes out with the movement. Needs the payments scope. Idempotency-Key is honoured.',
+      'Beyond SPEC.md. For a till or a checkout that takes gift cards: moves amount from the card to your business account at once, in one transaction. The card must be active and hold the amount (held money is not available); concurrent redemptions queue and never take it below zero. The redemption fee of your fee schedule (applies_to redemption; none by default) is paid by the business out of what it receives. Not a payout: the payout limits do not apply. A card.redeemed event goes out with the movement. location_id names the branch it happened at (GET /locations; another business’s is 404). Needs the payments scope. Idempotency-Key is honoured.',
     pathParams: { card_number: 'The 16-digit card number' },
     body: {
       schemas: { RedeemCardRequest: redemptionRequestSchema },
       examples: { RedeemCardRequest: { amount: 2550, merchant_reference: 'till-7 receipt 0042' } },
     },
     success: { status: 200, message: 'Gift card redeemed successfully', data: redemptionSchema, examples: { redemption: redemptionExample } },
-    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'amount_below_fee'],
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'amount_below_fee', 'location_not_found'],
   },
 });

@@ -79,6 +79,7 @@ export const redemptionEventSchema = reg(
     customer: customer.optional(),
     created_at: timestamp,
     updated_at: timestamp,
+    location_id: z.int().nullable().meta({ description: 'The branch (GET /locations) it happened at; null when none was named' }),
   }),
   'Beyond SPEC.md. card.redeemed: a card was spent at your business; the amount left the card and reached your business account less the fee.',
 );
@@ -101,6 +102,7 @@ export const holdEventSchema = reg(
     customer: customer.optional(),
     created_at: timestamp,
     updated_at: timestamp,
+    location_id: z.int().nullable().meta({ description: 'The branch (GET /locations) it happened at; null when none was named' }),
   }),
   'Beyond SPEC.md. hold.created, hold.captured, hold.voided, hold.expired: a till’s hold placed or ended; status is the hold’s.',
 );
@@ -334,6 +336,7 @@ export const redemptionEventExample: RedemptionEvent = {
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: updated,
   updated_at: updated,
+  location_id: 3,
 };
 
 export const holdEventExample: HoldEvent = {
@@ -352,6 +355,7 @@ export const holdEventExample: HoldEvent = {
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: updated,
   updated_at: '2025-06-01T09:41:17.030Z',
+  location_id: 3,
 };
 
 /** The webhook events of a business and mode, for a receiver catching up. */

@@ -19,6 +19,7 @@ const holdSchema = reg(
     expires_at: timestamp.meta({ description: 'A capture after this is refused; the service releases the hold within a minute' }),
     created_at: timestamp,
     ended_at: timestamp.optional().meta({ description: 'When it was captured, voided or expired' }),
+    location_id: z.int().nullable().meta({ description: 'The branch (GET /locations) it happened at; null when none was named' }),
   }),
   'Beyond SPEC.md. A till’s hold on a card. Empty optional fields are left out.',
 );
@@ -41,6 +42,7 @@ const holdExample: Hold = {
   merchant_reference: 'pump 4',
   expires_at: '2025-06-08T09:30:02.512Z',
   created_at: updated,
+  location_id: 3,
 };
 
 const capturedHoldExample: Hold = {
@@ -64,14 +66,14 @@ export const holdContracts = defineContracts({
     tag: 'Holds',
     summary: 'Hold money on a card for a till',
     description:
-      'Beyond SPEC.md. Sets amount of an active card aside at once: available_amount drops and held_amount rises, so no payout, redemption or other hold can spend it (the sum of holds never passes the balance). The hold ends by capture, void, or expiry: expires_in_seconds defaults to 7 days, at most 30 days; the service releases an expired hold to the card within a minute of expires_at, and a capture after it is refused. A disabled or cancelled card takes no new hold. hold.created goes out with it. Needs the payments scope. Idempotency-Key is honoured.',
+      'Beyond SPEC.md. Sets amount of an active card aside at once: available_amount drops and held_amount rises, so no payout, redemption or other hold can spend it (the sum of holds never passes the balance). The hold ends by capture, void, or expiry: expires_in_seconds defaults to 7 days, at most 30 days; the service releases an expired hold to the card within a minute of expires_at, and a capture after it is refused. A disabled or cancelled card takes no new hold. hold.created goes out with it. location_id names the branch (GET /locations; another business’s is 404). Needs the payments scope. Idempotency-Key is honoured.',
     pathParams: cardNumberParam,
     body: {
       schemas: { PlaceHoldRequest: holdRequestSchema },
       examples: { PlaceHoldRequest: { amount: 5000, expires_in_seconds: 3600, merchant_reference: 'pump 4' } },
     },
     success: { status: 201, message: 'Hold placed successfully', data: holdSchema, examples: { hold: holdExample } },
-    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance'],
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'location_not_found'],
   },
   listCardHolds: {
     method: 'get',
@@ -106,7 +108,17 @@ export const holdContracts = defineContracts({
     pathParams: { hold_reference: 'The hold_reference of POST /card/{card_number}/holds' },
     body: { schemas: { CaptureHoldRequest: captureRequestSchema }, examples: { CaptureHoldRequest: { amount: 3750 } } },
     success: { status: 200, message: 'Hold captured successfully', data: holdSchema, examples: { captured: capturedHoldExample } },
-    errors: ['validation_error', 'invalid_request', 'hold_not_found', 'card_not_found', 'amount_below_fee', 'hold_captured', 'hold_voided', 'hold_expired'],
+    errors: [
+      'validation_error',
+      'invalid_request',
+      'hold_not_found',
+      'card_not_found',
+      'amount_below_fee',
+      'hold_captured',
+      'hold_voided',
+      'hold_expired',
+      'location_not_found',
+    ],
   },
   voidHold: {
     method: 'post',

@@ -13,6 +13,7 @@ import { dayIn } from '@/lib/time-zone';
 import { LinkButton } from '@/components/ui/link-button';
 import { parseStatementParams, statementCurrencies, statementPage, statementSummary } from '@/lib/reports/business-statement';
 import { STATEMENT_KINDS } from '@/lib/reports/statement-kinds';
+import { listLocations } from '@/lib/locations/locations';
 import { CURRENCIES } from '@/lib/validation';
 import { pageRead } from '@/server/read-your-writes';
 import { dateSettingsOf } from '@/server/date-settings';
@@ -42,6 +43,8 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
   const monthNames = ethiopicMonthNames(dates.locale);
   const months = ethiopian ? recentEthiopicMonths(now, session.timeZone, 13) : [];
   const { value: held } = await pageRead((db) => statementCurrencies(db, session));
+  const { value: branches } = await pageRead((db) => listLocations(db, session.businessId));
+  const tBranches = await getTranslations('Locations');
   const { value, errors, today } = parseStatementParams(params, session.timeZone, held);
   const opts = {
     businessId: session.businessId,
@@ -51,6 +54,7 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
     from: value.from,
     to: value.to,
     kind: value.kind,
+    location: value.location,
   };
   const {
     value: [summary, page],
@@ -58,7 +62,7 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
   } = await pageRead((db) =>
     Promise.all([statementSummary(db, opts), statementPage(db, { ...opts, after: value.after, before: value.before, limit: PAGE_SIZE })]),
   );
-  const shared = { from: value.from, to: value.to, currency: value.currency, kind: value.kind };
+  const shared = { from: value.from, to: value.to, currency: value.currency, kind: value.kind, location: value.location };
   return (
     <>
       <PageHeader
@@ -98,6 +102,18 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
             options: STATEMENT_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) })),
             value: value.kind,
           },
+          ...(branches.length > 0
+            ? [
+                {
+                  name: 'location',
+                  label: tBranches('filter'),
+                  hint: tBranches('filterHint'),
+                  all: tBranches('allBranches'),
+                  options: branches.map((b) => ({ value: String(b.id), label: b.name })),
+                  value: value.location === undefined ? undefined : String(value.location),
+                },
+              ]
+            : []),
           ...(ethiopian
             ? [
                 {
@@ -141,7 +157,7 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
         currency={value.currency}
         formatTime={(at) => formatDayTime(at, dates)}
         pageHref={(cursor) => `/reports/statement${reportQuery({ ...shared, ...cursor })}`}
-        filtered={!!value.kind}
+        filtered={!!value.kind || value.location !== undefined}
       />
     </>
   );

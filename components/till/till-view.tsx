@@ -1,0 +1,389 @@
+'use client';
+
+import { useLocale, useTranslations } from 'next-intl';
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { useErrorText } from '@/components/forms/use-error-text';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { LocalTime } from '@/components/ui/local-time';
+import { formatMoney } from '@/components/ui/money';
+import { Notice } from '@/components/ui/notice';
+import type { ActionResult } from '@/lib/actions/define-action';
+import type { TillCard } from '@/lib/dashboard/till';
+import { toMinorUnits } from '@/lib/amount-text';
+import { isLocale } from '@/lib/i18n/locale';
+import { captureAtTill, findAtTill, holdAtTill, redeemAtTill, voidAtTill } from '@/server/actions/till';
+
+type Step = 'redeem' | 'hold' | 'capture' | 'void';
+
+/** What the receipt shows of a finished step. */
+interface Receipt {
+  step: Step;
+  reference: string;
+  cardNumber: string;
+  currency: string;
+  amount: number;
+  balance: number | null;
+  at: string;
+}
+
+/** A step waiting for the cashier's yes (a large amount). */
+interface Pending {
+  step: Step;
+  amount: number;
+  run: (confirmed: boolean) => Promise<void>;
+}
+
+const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0', '⌫'] as const;
+
+/** The counter: one field for a scan or a phone, the balance in large figures, a keypad, one tap per step, a receipt to print. */
+export function TillView({ businessName }: { businessName: string }) {
+  const t = useTranslations('Till');
+  const asked = useLocale();
+  const locale = isLocale(asked) ? asked : 'en';
+  const errorText = useErrorText();
+  const router = useRouter();
+  const [query, setQuery] = useState('');
+  const [cards, setCards] = useState<TillCard[]>([]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [paper, setPaper] = useState<58 | 80>(80);
+  const submission = useRef(newSubmissionId());
+  const findRef = useRef<HTMLInputElement>(null);
+  const amountRef = useRef<HTMLInputElement>(null);
+  const card = cards.find((c) => c.card_number === chosen) ?? null;
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, locale);
+
+  useEffect(() => {
+    if (receipt) document.getElementById('till-next')?.focus();
+    else findRef.current?.focus();
+  }, [receipt]);
+  // A card found (or chosen among a phone's): the amount is next.
+  useEffect(() => {
+    if (chosen) amountRef.current?.focus();
+  }, [chosen]);
+
+  const fail = (result: Extract<ActionResult<unknown>, { ok: false }>) =>
+    setError(result.fieldErrors ? Object.values(result.fieldErrors).join(' ') : errorText(result));
+
+  const find = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    const result = await findAtTill({ query });
+    setBusy(false);
+    if (!result.ok) {
+      setCards([]);
+      setChosen(null);
+      return fail(result);
+    }
+    setCards(result.data);
+    setChosen(result.data.length === 1 ? result.data[0].card_number : null);
+  };
+
+  const refresh = async (cardNumber: string) => {
+    const again = await findAtTill({ query: cardNumber });
+    if (again.ok) setCards((now) => now.map((c) => again.data.find((n) => n.card_number === c.card_number) ?? c));
+  };
+
+  /** Runs a step; a large amount comes back asking for a yes, and the same submission runs again confirmed. */
+  const perform = async (step: Step, minor: number, call: (confirmed: boolean) => Promise<ActionResult<Receipt>>) => {
+    setError(null);
+    const run = async (confirmed: boolean) => {
+      setBusy(true);
+      const result = await call(confirmed);
+      setBusy(false);
+      if (!result.ok && result.fieldErrors?.confirmed) return setPending({ step, amount: minor, run });
+      setPending(null);
+      if (!result.ok) return fail(result);
+      submission.current = newSubmissionId();
+      setAmount('');
+      setReceipt(result.data);
+      if (card) await refresh(card.card_number);
+      router.refresh();
+    };
+    await run(false);
+  };
+
+  const typedMinor = () => {
+    try {
+      return amount.trim() ? toMinorUnits(amount.trim()) : 0;
+    } catch {
+      return 0;
+    }
+  };
+
+  const moneyStep = (step: 'redeem' | 'hold') => {
+    if (!card) return;
+    const minor = typedMinor();
+    if (minor <= 0) {
+      setError(t('enterAmount'));
+      amountRef.current?.focus();
+      return;
+    }
+    const input = { card_number: card.card_number, amount: amount.trim(), submission_id: submission.current };
+    void perform(step, minor, async (confirmed) => {
+      const result = step === 'redeem' ? await redeemAtTill({ ...input, confirmed }) : await holdAtTill({ ...input, confirmed });
+      if (!result.ok) return result;
+      const d = result.data;
+      const reference = 'hold_reference' in d ? d.hold_reference : d.reference;
+      const balance = 'available_amount' in d ? d.available_amount : null;
+      return { ok: true, data: { step, reference, cardNumber: d.card_number, currency: d.currency, amount: d.amount, balance, at: d.created_at } };
+    });
+  };
+
+  const holdStep = (step: 'capture' | 'void', reference: string, held: number, currency: string) => {
+    const minor = step === 'capture' && typedMinor() > 0 ? typedMinor() : held;
+    void perform(step, minor, async (confirmed) => {
+      const result =
+        step === 'capture'
+          ? await captureAtTill({
+              hold_reference: reference,
+              submission_id: submission.current,
+              ...(typedMinor() > 0 && { amount: amount.trim() }),
+              confirmed,
+            })
+          : await voidAtTill({ hold_reference: reference });
+      if (!result.ok) return result;
+      const d = result.data;
+      const spent = step === 'capture' ? d.captured_amount : d.amount;
+      return {
+        ok: true,
+        data: { step, reference: d.hold_reference, cardNumber: d.card_number, currency, amount: spent, balance: null, at: d.ended_at ?? d.created_at },
+      };
+    });
+  };
+
+  const press = (key: (typeof KEYS)[number]) => {
+    setAmount((now) => (key === '⌫' ? now.slice(0, -1) : key === '.' && now.includes('.') ? now : `${now}${key}`));
+  };
+
+  const nextCustomer = () => {
+    setReceipt(null);
+    setCards([]);
+    setChosen(null);
+    setQuery('');
+    setAmount('');
+    setError(null);
+  };
+
+  if (receipt) {
+    return (
+      <section aria-labelledby="receipt-title" className="mx-auto max-w-md space-y-4">
+        <style>{`@media print {
+  @page { size: ${paper}mm auto; margin: 0; }
+  body * { visibility: hidden; }
+  #till-receipt, #till-receipt * { visibility: visible; }
+  #till-receipt { position: absolute; left: 0; top: 0; width: ${paper}mm; padding: 2mm; border: 0; box-shadow: none; font-size: ${paper === 58 ? 9 : 11}pt; }
+}`}</style>
+        <div id="till-receipt" data-testid="receipt" className="rounded-lg border border-slate-300 bg-white p-4 font-mono text-sm text-slate-900">
+          <h2 id="receipt-title" className="text-center font-bold">
+            {businessName}
+          </h2>
+          <p className="text-center">{t(`receipt.${receipt.step}`)}</p>
+          <dl className="mt-3 space-y-1">
+            <div className="flex justify-between gap-2">
+              <dt>{t('receipt.amount')}</dt>
+              <dd className="text-right text-lg font-bold tabular-nums" data-testid="receipt-amount">
+                {money(receipt.amount, receipt.currency)}
+              </dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt>{t('receipt.card')}</dt>
+              <dd className="tabular-nums">•••• {receipt.cardNumber.slice(-4)}</dd>
+            </div>
+            {receipt.balance !== null && (
+              <div className="flex justify-between gap-2">
+                <dt>{t('receipt.balance')}</dt>
+                <dd className="tabular-nums">{money(receipt.balance, receipt.currency)}</dd>
+              </div>
+            )}
+            <div className="flex justify-between gap-2">
+              <dt>{t('receipt.reference')}</dt>
+              <dd className="break-all text-right" data-testid="receipt-reference">
+                {receipt.reference}
+              </dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt>{t('receipt.time')}</dt>
+              <dd className="text-right">
+                <LocalTime iso={receipt.at} />
+              </dd>
+            </div>
+          </dl>
+        </div>
+        <fieldset className="flex gap-4 text-sm">
+          <legend className="sr-only">{t('paper')}</legend>
+          {([58, 80] as const).map((mm) => (
+            <label key={mm} className="flex items-center gap-2">
+              <input type="radio" name="paper" checked={paper === mm} onChange={() => setPaper(mm)} />
+              {t('paperWidth', { mm })}
+            </label>
+          ))}
+        </fieldset>
+        <div className="grid grid-cols-2 gap-3">
+          <Button variant="secondary" onClick={() => window.print()}>
+            {t('print')}
+          </Button>
+          <Button id="till-next" onClick={nextCustomer}>
+            {t('next')}
+          </Button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-md space-y-5">
+      <form onSubmit={find} className="space-y-2">
+        <label htmlFor="till-find" className="block text-sm font-medium text-slate-800">
+          {t('findLabel')}
+        </label>
+        <div className="flex gap-2">
+          <input
+            ref={findRef}
+            id="till-find"
+            // biome-ignore lint/a11y/noAutofocus: the counter's first act is a scan, which types into the focused field.
+            autoFocus
+            autoComplete="off"
+            inputMode="tel"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="block min-h-12 w-full rounded-lg border border-slate-400 px-3 text-lg"
+          />
+          <Button type="submit" block={false} disabled={busy || !query.trim()}>
+            {t('find')}
+          </Button>
+        </div>
+        <p className="text-xs text-slate-600">{t('findHint')}</p>
+      </form>
+
+      {error && (
+        <Notice tone="error" testId="till-error">
+          {error}
+        </Notice>
+      )}
+
+      {cards.length > 1 && !card && (
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-800">{t('chooseCard')}</legend>
+          {cards.map((c) => (
+            <Button key={c.card_number} variant="secondary" onClick={() => setChosen(c.card_number)}>
+              {c.currency} •••• {c.card_number.slice(-4)} · {money(c.available_amount, c.currency)}
+            </Button>
+          ))}
+        </fieldset>
+      )}
+
+      {card && (
+        <section aria-label={t('cardLabel')} className="space-y-4">
+          <div className="rounded-xl bg-slate-900 p-5 text-white">
+            <p className="text-sm text-slate-300">
+              {card.name || t('noName')} · •••• {card.card_number.slice(-4)}
+            </p>
+            <p className="mt-1 text-sm text-slate-300">{t('available')}</p>
+            <p className="text-5xl font-bold tabular-nums" data-testid="till-balance">
+              {money(card.available_amount, card.currency)}
+            </p>
+            {card.held_amount > 0 && <p className="mt-1 text-sm text-amber-300">{t('held', { amount: money(card.held_amount, card.currency) })}</p>}
+          </div>
+
+          <div>
+            <label htmlFor="till-amount" className="block text-sm font-medium text-slate-800">
+              {t('amountLabel', { currency: card.currency })}
+            </label>
+            <input
+              ref={amountRef}
+              id="till-amount"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  moneyStep('redeem');
+                }
+              }}
+              className="mt-1 block min-h-14 w-full rounded-lg border border-slate-400 px-3 text-right text-3xl tabular-nums"
+            />
+            <p className="mt-1 text-xs text-slate-600">{t('amountHint')}</p>
+          </div>
+
+          <fieldset className="grid grid-cols-3 gap-2">
+            <legend className="sr-only">{t('keypad')}</legend>
+            {KEYS.map((key) => (
+              <button
+                key={key}
+                type="button"
+                tabIndex={-1}
+                onClick={() => press(key)}
+                aria-label={key === '⌫' ? t('backspace') : key}
+                className="min-h-14 rounded-lg border border-slate-300 bg-white text-2xl font-semibold text-slate-900 active:bg-slate-100"
+              >
+                {key}
+              </button>
+            ))}
+          </fieldset>
+
+          <div className="grid grid-cols-2 gap-3">
+            <Button className="min-h-14 text-lg" disabled={busy} onClick={() => moneyStep('redeem')}>
+              {t('redeem')}
+            </Button>
+            <Button className="min-h-14 text-lg" variant="secondary" disabled={busy} onClick={() => moneyStep('hold')}>
+              {t('hold')}
+            </Button>
+          </div>
+
+          {card.holds.length > 0 && (
+            <section aria-labelledby="till-holds" className="space-y-2">
+              <h2 id="till-holds" className="text-sm font-semibold text-slate-800">
+                {t('openHolds')}
+              </h2>
+              <ul className="space-y-2">
+                {card.holds.map((h) => (
+                  <li key={h.hold_reference} className="rounded-lg border border-slate-300 p-3" data-testid="till-hold">
+                    <p className="flex justify-between text-sm">
+                      <span className="font-semibold tabular-nums">{money(h.amount, h.currency)}</span>
+                      <span className="text-slate-600">
+                        <LocalTime iso={h.created_at} />
+                      </span>
+                    </p>
+                    <div className="mt-2 grid grid-cols-2 gap-2">
+                      <Button disabled={busy} onClick={() => holdStep('capture', h.hold_reference, h.amount, h.currency)}>
+                        {t('capture')}
+                      </Button>
+                      <Button variant="secondary" disabled={busy} onClick={() => holdStep('void', h.hold_reference, h.amount, h.currency)}>
+                        {t('void')}
+                      </Button>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              <p className="text-xs text-slate-600">{t('captureHint')}</p>
+            </section>
+          )}
+        </section>
+      )}
+
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending ? t(`confirm.${pending.step}`) : ''}
+        confirmLabel={pending && card ? t('confirmYes', { amount: money(pending.amount, card.currency) }) : ''}
+        cancelLabel={t('goBack')}
+        pending={busy}
+        onConfirm={() => pending && void pending.run(true)}
+        onClose={() => setPending(null)}
+      >
+        {pending && card && <p className="text-2xl font-semibold tabular-nums text-slate-900">{money(pending.amount, card.currency)}</p>}
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -18,7 +18,7 @@ import {
 } from '../lib/api/action-body';
 import { rawRefusal, refuseMethod, refuseUnparsedMethod } from '../lib/api/api-methods';
 import { ENVELOPE_REFUSAL, giveBareRefusalsABody } from '../lib/api/bare-refusals';
-import { PAGE_REFUSAL } from '../server/refusal-page';
+import { PAGE_REFUSAL } from '../lib/api/refusal-page';
 import { CLEAR_CALLBACK_COOKIES, holdsBadCallbackCookie, withoutCallbackCookies } from '../lib/auth/callback-cookie';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
 import { holdRequestBody } from '../lib/api/hold-request-body';

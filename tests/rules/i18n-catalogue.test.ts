@@ -8,9 +8,10 @@ import { catalogueProblems, flatten, type KeyUse, keysUsedIn } from './i18n-keys
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
  * Where the words people read are written: pages, components and the Next.js glue; lib/ holds no words for people
- * but the cardholders' messages, which lib/messages/ renders from the catalogues (cardholderTranslator).
+ * but the cardholders' messages, which lib/messages/ renders from the catalogues (cardholderTranslator), and the bare
+ * refusal page lib/api/refusal-page.ts draws outside Next.js.
  */
-const SOURCE_DIRS = ['app', 'components', 'server', 'lib/messages'];
+const SOURCE_DIRS = ['app', 'components', 'server', 'lib/messages', 'lib/api'];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

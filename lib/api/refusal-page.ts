@@ -1,8 +1,8 @@
 import { createTranslator } from 'next-intl';
-import type { RefusalBody } from '../lib/api/bare-refusals';
-import { type Locale, localeFromAcceptLanguage } from '../lib/i18n/locale';
-import am from '../messages/am.json';
-import en from '../messages/en.json';
+import type { RefusalBody } from './bare-refusals';
+import { type Locale, localeFromAcceptLanguage } from '../i18n/locale';
+import am from '../../messages/am.json';
+import en from '../../messages/en.json';
 
 const CATALOGUES: Record<Locale, typeof en> = { en, am: am as typeof en };
 const htmlText = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'hold.voided',
   'hold.expired',
   'card.expired',
+  'order.paid',
 ] as const;
 
 export const filtersSchema = z.object({

@@ -8,7 +8,7 @@ type PayoutEventType = 'payout.success' | 'payout.failed';
 type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
 export type HoldEventType = 'hold.created' | 'hold.captured' | 'hold.voided' | 'hold.expired';
-export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired';
+export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired' | 'order.paid';
 
 export interface EventCustomer {
   first_name?: string | null;
@@ -261,4 +261,35 @@ export function expiryEventPayload(p: ExpiryEventInput): Json {
     created_at: iso(p.createdAt),
     updated_at: iso(p.createdAt),
   });
+}
+
+export interface OrderEventInput {
+  mode: string;
+  currency: string;
+  amount: number;
+  orderReference: string;
+  linkReference: string;
+  cardNumber: string;
+  recipient: { name: string; phoneNumber: string };
+  buyerName: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** Beyond SPEC.md (CONTRACT 4a): a shop order was paid and its card credited. */
+export function orderEventPayload(p: OrderEventInput): Json {
+  return {
+    event: 'order.paid',
+    status: 'paid',
+    mode: p.mode,
+    currency: p.currency,
+    amount: p.amount,
+    order_reference: p.orderReference,
+    service_reference: p.linkReference,
+    card_number: p.cardNumber,
+    recipient: { name: p.recipient.name, phone_number: p.recipient.phoneNumber },
+    buyer: { name: p.buyerName },
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  };
 }

@@ -37,6 +37,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const requestLocale = await getLocale();
   const locale = isLocale(requestLocale) ? requestLocale : 'en';
   const t = await getTranslations('Checkout');
+  const tShop = await getTranslations('Shop');
   // Back from Chapa's page: verify soon rather than on the schedule; the page never waits for Chapa (anyone can open it).
   const backFromChapa = checkout.mode === 'live' && checkout.status === 'pending' && query.from === 'chapa';
   if (backFromChapa) await requestPublicVerify(getDb(), reference);
@@ -81,6 +82,12 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
           <p className="font-semibold">{t('unavailable.title')}</p>
           <p className="mt-1 text-sm text-slate-600">{t('unavailable.text')}</p>
         </div>
+      )}
+
+      {checkout.orderPath && checkout.status !== 'pending' && (
+        <a href={checkout.orderPath} data-testid="back-to-shop" className="text-center font-semibold text-emerald-800 underline underline-offset-2">
+          {tShop('backToShop')}
+        </a>
       )}
 
       <p className="text-xs text-slate-500">{t('reference', { reference: checkout.linkReference })}</p>

@@ -122,6 +122,25 @@ export const expiryEventSchema = reg(
   'Beyond SPEC.md. card.expired: a card reached its expiry date; its whole balance became breakage and the card is read-only (status 3).',
 );
 
+export const orderEventSchema = reg(
+  'OrderEvent',
+  z.strictObject({
+    event: z.literal('order.paid'),
+    status: z.literal('paid'),
+    mode,
+    currency,
+    amount: minorUnits.meta({ description: 'What the card was credited with' }),
+    order_reference: z.string(),
+    service_reference: z.string().meta({ description: "The link_reference of the order's payment" }),
+    card_number: z.string().meta({ description: 'The card the order credited: found by the recipient phone, or issued for it' }),
+    recipient: z.strictObject({ name: z.string(), phone_number: z.string() }),
+    buyer: z.strictObject({ name: z.string() }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  "Beyond SPEC.md. order.paid: a card bought on the business's shop was paid for and credited; the card's own events (payment.success) come with it.",
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -162,7 +181,7 @@ const eventItemSchema = reg(
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
     type: z.enum(EVENT_TYPES),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema, expiryEventSchema]),
+    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema, expiryEventSchema, orderEventSchema]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -184,6 +203,7 @@ export type RefundEvent = z.output<typeof refundEventSchema>;
 export type RedemptionEvent = z.output<typeof redemptionEventSchema>;
 export type HoldEvent = z.output<typeof holdEventSchema>;
 export type ExpiryEvent = z.output<typeof expiryEventSchema>;
+export type OrderEvent = z.output<typeof orderEventSchema>;
 
 const { created, updated } = exampleTimes;
 
@@ -282,6 +302,21 @@ export const expiryEventExample: ExpiryEvent = {
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: '2026-06-01T21:00:12.031Z',
   updated_at: '2026-06-01T21:00:12.031Z',
+};
+
+export const orderEventExample: OrderEvent = {
+  event: 'order.paid',
+  status: 'paid',
+  mode: 'test',
+  currency: 'ETB',
+  amount: 50000,
+  order_reference: 'ord_7Hn2kQ9xL4mP8sV1cR6tY3wB',
+  service_reference: 'pay_3mV8qL1xT6nB9cK4',
+  card_number: '4000123412341234',
+  recipient: { name: 'Hanna Tesfaye', phone_number: '+251911234567' },
+  buyer: { name: 'Abebe Kebede' },
+  created_at: '2026-06-01T09:12:40.118Z',
+  updated_at: '2026-06-01T09:14:02.540Z',
 };
 
 export const redemptionEventExample: RedemptionEvent = {

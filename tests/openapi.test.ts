@@ -103,6 +103,7 @@ describe('openapi.json', () => {
       'hold.voided',
       'hold.expired',
       'card.expired',
+      'order.paid',
       'payout.success',
       'payout.failed',
     ]);

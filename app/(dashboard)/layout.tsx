@@ -19,6 +19,7 @@ const NAV: (Omit<NavItem, 'label'> & { permission: Permission })[] = [
   { href: '/cards', permission: 'cards:read' },
   { href: '/payouts', permission: 'history:read' },
   { href: '/payments', permission: 'history:read' },
+  { href: '/shop-orders', permission: 'history:read' },
   { href: '/reports', permission: 'reports:read' },
   { href: '/approvals', permission: 'money:approve' },
   { href: '/developers', permission: 'developers' },

@@ -28,7 +28,7 @@ export interface OrderCard {
 export async function cardForPaidOrder(tx: Tx, payment: Payment, actor: Actor): Promise<OrderCard | undefined> {
   if (payment.cardId !== null) return undefined;
   const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.paymentId, payment.id)).for('update');
-  if (!order || order.status !== 'pending') return undefined;
+  if (order?.status !== 'pending') return undefined;
   await tx.execute(
     sql`SELECT pg_advisory_xact_lock(hashtext(${`shop-recipient:${order.businessId}:${order.mode}:${order.currency}:${order.recipientPhone}`}))`,
   );
@@ -81,7 +81,7 @@ export async function settleShopOrder(
   outcome: { status: string; creditedTo: 'card' | 'business_account' | null },
 ): Promise<OrderSettled> {
   const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.paymentId, payment.id)).for('update');
-  if (!order || order.status !== 'pending') return {};
+  if (order?.status !== 'pending') return {};
   if (outcome.status === 'success' && outcome.creditedTo === 'card') {
     const [paid] = await tx
       .update(shopOrders)

@@ -80,8 +80,12 @@ export interface OpenShop extends ShopView {
 export async function openShop(db: DbOrTx, slug: string): Promise<OpenShop> {
   const shop = SLUG_PATTERN.test(slug) ? (await db.select().from(shops).where(eq(shops.slug, slug)))[0] : undefined;
   if (!shop?.enabled) throw shopNotFound();
-  const [business] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, shop.businessId));
-  return { ...toShopView(shop), businessId: shop.businessId, businessName: business?.name ?? '' };
+  return { ...toShopView(shop), businessId: shop.businessId, businessName: await shopBusinessName(db, shop.businessId) };
+}
+
+export async function shopBusinessName(db: DbOrTx, businessId: number): Promise<string> {
+  const [business] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId));
+  return business?.name ?? '';
 }
 
 export const shopNotFound = () => new ServiceError('not_found', 'No shop is open at this address.');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminClient, apiClient, createTestBusiness, randomPhone, testDb, type TestBusiness } from '../helpers';
+import { getWithSession, signInOverHttp, userOf, PASSWORD } from '../owners-auth-helpers';
 import { startTestServer } from '../test-server';
 
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -229,6 +230,43 @@ describe('the shop page', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(String(res.body)).toContain('data-testid="test-mode"');
+  });
+});
+
+describe('the business reads its orders', () => {
+  it('through GET /api/v1/shop/orders (scope read), found by either phone, and on its dashboard with a <script> message shown as text, and as CSV', async () => {
+    const recipient = randomPhone();
+    const buyer = randomPhone();
+    const script = '<script>alert("x")</script> https://evil.example';
+    const { body } = await placeOrder(order(recipient, { message: script, buyer: { name: 'Sara Bekele', phone_number: buyer } }));
+    await complete(body.data.link_reference);
+
+    const byRecipient = await biz.test.typed.listShopOrders({ phone: `0${recipient.slice(4)}` });
+    expect(byRecipient.status).toBe('success');
+    const found = byRecipient.status === 'success' ? byRecipient.data : undefined;
+    expect(found?.items.map((o) => o.order_reference)).toEqual([body.data.order_reference]);
+    expect(found?.items[0]).toMatchObject({ status: 'paid', message: script, buyer: { name: 'Sara Bekele', phone_number: buyer }, amount: 50000 });
+    const byBuyer = await biz.test.get(`/api/v1/shop/orders?phone=${encodeURIComponent(buyer)}`);
+    expect(byBuyer.body.data.items.map((o: { order_reference: string }) => o.order_reference)).toEqual([body.data.order_reference]);
+    // Another business sees none of them.
+    const other = await createTestBusiness('Not the shop');
+    expect((await other.test.get('/api/v1/shop/orders')).body.data.total).toBe(0);
+
+    const owner = await userOf(biz.id, 'owner');
+    const { cookie } = await signInOverHttp(owner.email, PASSWORD);
+    const page = await getWithSession(`/shop-orders/${body.data.order_reference}`, cookie!);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('<script>alert');
+    expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(page.text).not.toContain('href="https://evil.example');
+    const list = await getWithSession(`/shop-orders?phone=${encodeURIComponent(buyer)}`, cookie!);
+    expect(list.text).toContain(`/shop-orders/${body.data.order_reference}`);
+    const csv = await getWithSession(`/shop-orders/export?phone=${encodeURIComponent(recipient)}`, cookie!);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trim().split('\n');
+    expect(lines[0]).toContain('order_reference,status,currency,amount');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(body.data.order_reference);
   });
 });
 

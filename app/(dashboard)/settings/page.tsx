@@ -3,6 +3,7 @@ import { CustomerLocaleForm } from '@/components/settings/customer-locale-form';
 import { ExpiryPolicyForm } from '@/components/settings/expiry-policy-form';
 import { FeeSchedule } from '@/components/settings/fee-schedule';
 import { LimitsForm } from '@/components/settings/limits-form';
+import { ShopSettingsForm } from '@/components/shop/shop-settings-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
@@ -10,6 +11,7 @@ import { getBusinessExpiry } from '@/lib/business/expiry-policy';
 import { getBusinessLocale } from '@/lib/business/business-locale';
 import { getLimits } from '@/lib/limits/business-limits';
 import { getFeeSchedule } from '@/lib/fees/fee-schedule';
+import { getShop, shopBusinessName } from '@/lib/shop/shop-settings';
 import { requirePage } from '@/server/session';
 
 export async function generateMetadata() {
@@ -20,6 +22,8 @@ export async function generateMetadata() {
 export default async function SettingsPage() {
   const session = await requirePage('settings');
   const [t, shell] = await Promise.all([getTranslations('Settings'), getTranslations('Shell')]);
+  const shopT = await getTranslations('ShopSettings');
+  const [shop, businessName] = await Promise.all([getShop(getDb(), session.businessId), shopBusinessName(getDb(), session.businessId)]);
   const [limits, expiry, fees, locale] = await Promise.all([
     getLimits(getDb(), session.businessId, session.mode),
     getBusinessExpiry(getDb(), session.businessId),
@@ -43,6 +47,10 @@ export default async function SettingsPage() {
         </Panel>
         <Panel title={t('feesTitle', { mode })}>
           <FeeSchedule rules={fees} mode={session.mode} />
+        </Panel>
+        <Panel title={shopT('title')}>
+          <p className="-mt-2 mb-3 text-sm text-slate-600">{shopT('intro')}</p>
+          <ShopSettingsForm shop={shop} businessName={businessName} mode={session.mode} />
         </Panel>
         {limits.map((l) => (
           <Panel key={l.currency} title={t('limitsTitle', { currency: l.currency })}>

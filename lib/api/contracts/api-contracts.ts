@@ -4,9 +4,10 @@ import { eventContracts as events } from './events';
 import { holdContracts as holds } from './holds';
 import { paymentContracts as payments } from './payments';
 import { payoutContracts as payouts } from './payouts';
+import { shopContracts as shop } from './shop';
 
 /** The contracts by operationId, with their literal types: what the typed client is typed from. */
-export type ApiContracts = typeof cards & typeof payouts & typeof payments & typeof holds & typeof events;
+export type ApiContracts = typeof cards & typeof payouts & typeof payments & typeof holds & typeof events & typeof shop;
 
 /** Every operation of `/api/v1` that takes an API key, in the order the OpenAPI document and the reference page show them. */
 export const API_CONTRACTS: readonly Contract[] = [
@@ -34,9 +35,10 @@ export const API_CONTRACTS: readonly Contract[] = [
   holds.captureHold,
   holds.voidHold,
   events.listEvents,
+  shop.listShopOrders,
   payouts.settlePayout,
   payments.completePayment,
 ];
 
 /** Every contract the resources declare: tests/rules/route-contracts.test.ts holds API_CONTRACTS and the route files to it. */
-export const DECLARED_CONTRACTS: readonly Contract[] = [cards, payouts, payments, holds, events].flatMap((resource) => Object.values<Contract>(resource));
+export const DECLARED_CONTRACTS: readonly Contract[] = [cards, payouts, payments, holds, events, shop].flatMap((resource) => Object.values<Contract>(resource));

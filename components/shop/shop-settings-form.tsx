@@ -129,7 +129,7 @@ export function ShopSettingsForm({ shop, businessName, mode }: { shop: ShopView 
           onChange={(e) => setHeadline(e.target.value)}
           error={fieldError('headline')}
         />
-        <TextField id="shop-color" label={t('color')} type="color" value={color} onChange={(e) => setColor(e.target.value)} className="h-11 w-24 p-1" />
+        <TextField id="shop-color" label={t('color')} type="color" value={color} onChange={(e) => setColor(e.target.value)} className="h-11 max-w-24 p-1" />
         {message && (
           <Notice tone={message.tone} testId="shop-settings-notice">
             {message.text}

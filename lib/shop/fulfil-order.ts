@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import { issueCardIn } from '../cards/create-card';
@@ -68,8 +68,7 @@ export interface OrderSettled {
   refund?: { businessId: number; mode: Payment['mode']; linkReference: string; reason: string };
 }
 
-export const ORDER_DID_NOT_FIT =
-  "The recipient's card could not take this amount when it was paid (its maximum balance, or it was closed); the buyer is refunded.";
+const ORDER_DID_NOT_FIT = "The recipient's card could not take this amount when it was paid (its maximum balance, or it was closed); the buyer is refunded.";
 
 /**
  * In the same transaction, after the payment moved the money: the order is paid (with `order.paid` and the
@@ -133,7 +132,7 @@ export async function settleShopOrder(
  * order. The messages helper's enqueue is to be called here; until it lands, the link is made (and ends any
  * older link of the card) and nothing is sent.
  */
-export async function orderPaidMessages(_tx: Tx, _order: ShopOrder, _card: OrderCard, _link: CardLink): Promise<void> {}
+async function orderPaidMessages(_tx: Tx, _order: ShopOrder, _card: OrderCard, _link: CardLink): Promise<void> {}
 
 /** After commit: a paid order whose credit no longer fitted the card is refunded to the buyer through the payment's refund. */
 export async function refundUnfittedOrder(db: Db, settled: OrderSettled): Promise<void> {
@@ -145,11 +144,3 @@ export async function refundUnfittedOrder(db: Db, settled: OrderSettled): Promis
     logger.error({ err, link_reference: linkReference }, 'the refund of a shop order that did not fit its card failed; refund it from the dashboard');
   }
 }
-
-export const orderOfPayment = async (db: Db | Tx, paymentId: number) =>
-  (
-    await db
-      .select()
-      .from(shopOrders)
-      .where(and(eq(shopOrders.paymentId, paymentId)))
-  )[0];

@@ -47,7 +47,7 @@ const columns = {
 
 type Row = { order: typeof shopOrders.$inferSelect; cardNumber: string | null; linkReference: string; refundedAmount: number };
 
-export function toShopOrderRecord(r: Row): ShopOrderRecord {
+function toShopOrderRecord(r: Row): ShopOrderRecord {
   const o = r.order;
   return {
     order_reference: o.reference,

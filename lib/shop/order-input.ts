@@ -22,7 +22,7 @@ const phone = (field: string) =>
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
 const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g;
 
-export const orderInputSchema = z.object({
+const orderInputSchema = z.object({
   amount: z.number({ error: 'amount must be an integer number of minor units.' }).int({ error: 'amount must be an integer number of minor units.' }),
   recipient: z.object(
     { name: name('recipient.name'), phone_number: phone('recipient.phone_number') },

@@ -8,9 +8,9 @@ import { inTransaction, pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { amountSchema, currencySchema, modeSchema, parseInput, type Currency, type Mode } from '../validation';
 
-export const SLUG_PATTERN = /^[a-z0-9-]{3,40}$/;
+const SLUG_PATTERN = /^[a-z0-9-]{3,40}$/;
 const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
-export const HEADLINE_MAX = 120;
+const HEADLINE_MAX = 120;
 
 export const shopSettingsSchema = z
   .object({
@@ -54,7 +54,7 @@ export interface ShopView {
 
 type ShopRow = typeof shops.$inferSelect;
 
-export const toShopView = (s: ShopRow): ShopView => ({
+const toShopView = (s: ShopRow): ShopView => ({
   enabled: s.enabled,
   mode: s.mode,
   slug: s.slug,
@@ -88,7 +88,7 @@ export async function shopBusinessName(db: DbOrTx, businessId: number): Promise<
   return business?.name ?? '';
 }
 
-export const shopNotFound = () => new ServiceError('not_found', 'No shop is open at this address.');
+const shopNotFound = () => new ServiceError('not_found', 'No shop is open at this address.');
 
 /** Sets the business's shop (creating it the first time); a slug another shop has is 409. */
 export async function setShop(db: Db, opts: { businessId: number; actor: Actor; input: unknown }): Promise<ShopView> {

@@ -59,13 +59,13 @@ export default async function ShopOrdersPage({ searchParams }: { searchParams: P
         </Button>
       </form>
       <p className="mb-2 text-sm text-slate-600">{t('count', { count: orders.total })}</p>
-      <div className="overflow-x-auto rounded-xl bg-white ring-1 ring-slate-200">
+      <div className="rounded-xl bg-white ring-1 ring-slate-200">
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
             <tr>
               <th className="px-3 py-2">{t('columns.date')}</th>
               <th className="px-3 py-2">{t('columns.recipient')}</th>
-              <th className="px-3 py-2">{t('columns.buyer')}</th>
+              <th className="hidden px-3 py-2 sm:table-cell">{t('columns.buyer')}</th>
               <th className="px-3 py-2 text-right">{t('columns.amount')}</th>
               <th className="px-3 py-2">{t('columns.status')}</th>
             </tr>
@@ -73,16 +73,16 @@ export default async function ShopOrdersPage({ searchParams }: { searchParams: P
           <tbody className="divide-y divide-slate-100">
             {orders.items.map((o) => (
               <tr key={o.order_reference} data-testid="shop-order-row">
-                <td className="px-3 py-2 whitespace-nowrap">
+                <td className="px-3 py-2">
                   <Link href={`/shop-orders/${o.order_reference}`} className="text-emerald-800 underline underline-offset-2">
                     <LocalTime iso={o.created_at} />
                   </Link>
                 </td>
                 <td className="px-3 py-2">
                   {o.recipient.name}
-                  <span className="block font-mono text-xs text-slate-600">{o.recipient.phone_number}</span>
+                  <span className="block break-all font-mono text-xs text-slate-600">{o.recipient.phone_number}</span>
                 </td>
-                <td className="px-3 py-2">
+                <td className="hidden px-3 py-2 sm:table-cell">
                   {o.buyer.name}
                   <span className="block font-mono text-xs text-slate-600">{o.buyer.phone_number ?? o.buyer.email}</span>
                 </td>

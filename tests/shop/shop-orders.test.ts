@@ -276,7 +276,7 @@ describe('rate limits', () => {
       databaseUrl: inject('databaseUrl'),
       adminToken: inject('adminToken'),
       loops: [],
-      env: { SHOP_ORDERS_PER_ADDRESS: '20' },
+      env: { SHOP_ORDERS_PER_ADDRESS: '20', SHOP_ORDER_READS_PER_MINUTE: '3' },
     });
     try {
       const own = apiClient(undefined, server.baseUrl);
@@ -293,6 +293,10 @@ describe('rate limits', () => {
       const over = await own.post(`/api/shop/${slug}/orders`, order());
       expect(over.status).toBe(429);
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Looking orders up is limited too (SHOP_ORDER_READS_PER_MINUTE, 3 on this server).
+      const lookups = [];
+      for (let i = 0; i < 4; i++) lookups.push((await own.get(`/api/shop/${slug}/orders/ord_${'B'.repeat(24)}`)).status);
+      expect(lookups).toEqual([404, 404, 404, 429]);
     } finally {
       await server.stop();
     }

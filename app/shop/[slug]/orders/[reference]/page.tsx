@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
+import { requestAddress } from '@/lib/api/client-address';
 import { ShopHeader } from '@/components/shop/shop-header';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors';
@@ -18,7 +20,7 @@ export default async function ShopOrderPage({ params }: Props) {
   const { slug, reference } = await params;
   const shop = await shopOf(getDb(), slug);
   if (!shop) notFound();
-  const order = await shopOrderStatus(getDb(), slug, reference).catch((err) => {
+  const order = await shopOrderStatus(getDb(), { slug, reference, address: requestAddress(await headers()) }).catch((err) => {
     if (err instanceof ServiceError && err.code === 'not_found') notFound();
     throw err;
   });

@@ -1,16 +1,36 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER } from '@/lib/i18n/checkout-locale';
+import { requestAddress } from '@/lib/api/client-address';
+import { CARD_TOKEN_HEADER, CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER } from '@/lib/i18n/checkout-locale';
+import { wrongLinkRetryAfter } from '@/lib/rate-limits/wrong-link-tokens';
+
+/** The card page is one person's card: kept by no cache, named to no other site, listed by no search engine. */
+const CARD_PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
 
 /**
- * The hosted checkout speaks its business's customer language unless `?lang` says otherwise, and the root
- * layout writes `<html lang>` before the page runs: the request carries the link reference and `?lang` to
- * server/i18n-request.ts, which looks the business up. Nothing else passes through here.
+ * The hosted checkout and the card page speak their business's customer language unless `?lang` says
+ * otherwise, and the root layout writes `<html lang>` before the page runs: the request carries the link
+ * reference (or card token) and `?lang` to server/i18n-request.ts, which looks the business up. An address
+ * past its wrong card links is refused here, before any lookup (lib/rate-limits/wrong-link-tokens.ts).
  */
 export function proxy(request: NextRequest) {
+  const [, section, key] = request.nextUrl.pathname.split('/');
+  const card = section === 'c';
+  if (card) {
+    const retryAfter = wrongLinkRetryAfter(requestAddress(request.headers));
+    if (retryAfter !== null) {
+      return new NextResponse('Too many wrong card links from this address: try again in a minute.\n', {
+        status: 429,
+        headers: { ...CARD_PAGE_HEADERS, 'retry-after': String(retryAfter), 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+  }
   const headers = new Headers(request.headers);
-  headers.set(CHECKOUT_REFERENCE_HEADER, request.nextUrl.pathname.split('/')[2] ?? '');
+  headers.set(CHECKOUT_REFERENCE_HEADER, card ? '' : (key ?? ''));
+  headers.set(CARD_TOKEN_HEADER, card ? (key ?? '') : '');
   headers.set(CHECKOUT_LANG_HEADER, request.nextUrl.searchParams.get('lang') ?? '');
-  return NextResponse.next({ request: { headers } });
+  const response = NextResponse.next({ request: { headers } });
+  if (card) for (const [name, value] of Object.entries(CARD_PAGE_HEADERS)) response.headers.set(name, value);
+  return response;
 }
 
-export const config = { matcher: ['/checkout/:reference'] };
+export const config = { matcher: ['/checkout/:reference', '/c/:token'] };

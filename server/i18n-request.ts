@@ -1,8 +1,9 @@
 import { getRequestConfig } from 'next-intl/server';
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, checkoutLocale } from '@/lib/i18n/checkout-locale';
+import { CARD_TOKEN_HEADER, CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, checkoutLocale } from '@/lib/i18n/checkout-locale';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '@/lib/i18n/locale';
+import { cardPageOf } from '@/server/card-page';
 import { checkoutOf } from '@/server/checkout';
 import { getDashboardSession } from '@/server/session';
 
@@ -19,10 +20,17 @@ const checkoutRequestLocale = cache(async (reference: string | null, lang: strin
   return checkoutLocale(lang, (await checkoutOf(ref))?.customerLanguage);
 });
 
+/** The card page's language: its `?lang`, else its business's customer language. */
+const cardPageLocale = cache(async (token: string | null, lang: string | null): Promise<Locale | undefined> => {
+  if (!token) return undefined;
+  if (isLocale(lang)) return lang;
+  return (await cardPageOf(token))?.business.customerLanguage;
+});
+
 /**
  * next-intl's per-request configuration, without locale segments in the path. A page that knows its reader's
  * language passes it as `locale`; the hosted checkout (whose path and `?lang` proxy.ts hands on) speaks its
- * business's customer language or `?lang`; everything else reads the signed-in person's stored choice, else
+ * business's customer language or `?lang`, and so does the card page (`/c/{token}`); everything else reads the signed-in person's stored choice, else
  * the browser's Accept-Language (English when it names neither).
  */
 export default getRequestConfig(async ({ locale: asked }) => {
@@ -30,6 +38,7 @@ export default getRequestConfig(async ({ locale: asked }) => {
   const locale: Locale = isLocale(asked)
     ? asked
     : ((await checkoutRequestLocale(h.get(CHECKOUT_REFERENCE_HEADER), h.get(CHECKOUT_LANG_HEADER))) ??
+      (await cardPageLocale(h.get(CARD_TOKEN_HEADER), h.get(CHECKOUT_LANG_HEADER))) ??
       (await getDashboardSession())?.language ??
       localeFromAcceptLanguage(h.get('accept-language')));
   return { locale, messages: (await import(`../messages/${locale}.json`)).default, timeZone: 'Africa/Addis_Ababa' };

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { cancelCardAction, createCardAction, disableCardAction, enableCardAction, topUpCardAction } from '../lib/actions/card-actions';
@@ -7,6 +9,7 @@ import { startPayment } from '../lib/actions/payment-actions';
 import type { DashboardSession } from '../lib/auth/session-types';
 import type { Role } from '../lib/auth/users';
 import { cardStory, type StoryEvent } from '../lib/dashboard/card-story';
+import type { StoryPhrase } from '../lib/dashboard/card-story-words';
 import { adminClient, createTestBusiness, testDb, type TestBusiness } from './helpers';
 
 // runActionAs opens the app's own pool: point it at the tests' database.
@@ -27,6 +30,29 @@ const ok = <T>(result: { ok: true; data: T } | { ok: false; message: string }): 
 
 /** One line per event, as the page reads it: title, who, detail. */
 const line = (e: StoryEvent) => [e.title, e.actor ?? '-', e.detail ?? '-'].join(' | ');
+
+const catalogue = (locale: string) => JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../messages/${locale}.json`), 'utf8')).CardStory;
+const messageAt = (root: Record<string, unknown>, key: string) =>
+  key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], root);
+
+/**
+ * What a dashboard in Amharic tells of each event: every phrase names a sentence both catalogues hold, every term
+ * one they hold too, and a title said without values is, in English, the very title lib/ wrote.
+ */
+function expectToldInEveryLanguage(events: StoryEvent[]) {
+  const [en, am] = [catalogue('en'), catalogue('am')];
+  const missing: string[] = [];
+  for (const e of events) {
+    for (const phrase of [e.said.title, ...e.said.detail] as StoryPhrase[]) {
+      for (const c of [en, am]) if (typeof messageAt(c.said, phrase.key) !== 'string') missing.push(`said.${phrase.key}`);
+      for (const v of Object.values(phrase.values ?? {})) {
+        if (typeof v === 'object' && 'term' in v) for (const c of [en, am]) if (typeof messageAt(c.terms, v.term) !== 'string') missing.push(`terms.${v.term}`);
+      }
+    }
+    if (!e.said.title.values) expect(messageAt(en.said, e.said.title.key), e.key).toBe(e.title);
+  }
+  expect(missing).toEqual([]);
+}
 
 describe("a card's whole story", () => {
   let biz: TestBusiness;
@@ -169,6 +195,7 @@ describe("a card's whole story", () => {
     ]);
     const times = story.events.map((e) => e.at);
     expect([...times].sort().reverse()).toEqual(times);
+    expectToldInEveryLanguage(story.events);
   });
 
   it('pages through the story without losing or repeating an event', async () => {
@@ -250,5 +277,6 @@ describe("a card's whole story", () => {
     ]);
     expect(story.events.find((e) => e.reference === voided && e.amount === 2_000)?.title).toBe('Hold voided: money back on the card');
     expect(story.events[0].balanceAfter).toBe(10_000 - 1_000 - 2_500);
+    expectToldInEveryLanguage(story.events);
   });
 });

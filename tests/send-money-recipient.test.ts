@@ -50,7 +50,16 @@ describe('who a card-to-card payout reaches', () => {
     const res = await lookup(a, aOther.replace(/(\d{4})(?=\d)/g, '$1 '), aCard);
     expect(res).toEqual({
       ok: true,
-      data: { lastFour: aOther.slice(-4), currency: 'ETB', ownCard: true, holder: 'Almaz T.', businessName: null, canReceive: true, reason: null },
+      data: {
+        lastFour: aOther.slice(-4),
+        currency: 'ETB',
+        ownCard: true,
+        holder: 'Almaz T.',
+        businessName: null,
+        canReceive: true,
+        reason: null,
+        refusal: null,
+      },
     });
   });
 
@@ -58,7 +67,16 @@ describe('who a card-to-card payout reaches', () => {
     const res = await lookup(a, bCard, aCard);
     expect(res).toEqual({
       ok: true,
-      data: { lastFour: bCard.slice(-4), currency: 'ETB', ownCard: false, holder: null, businessName: 'Receiver Mart', canReceive: true, reason: null },
+      data: {
+        lastFour: bCard.slice(-4),
+        currency: 'ETB',
+        ownCard: false,
+        holder: null,
+        businessName: 'Receiver Mart',
+        canReceive: true,
+        reason: null,
+        refusal: null,
+      },
     });
     const text = JSON.stringify(res);
     for (const secret of ['Secret', 'Fullname', 'secret@example.com', phone, phone.slice(-9), 'Almaz']) expect(text).not.toContain(secret);
@@ -70,7 +88,11 @@ describe('who a card-to-card payout reaches', () => {
     expect((await b.test.patch(`/api/v1/card/${bCard}`, { status: 'enable' })).status).toBe(200);
     expect(await lookup(a, aUsd, aCard)).toMatchObject({
       ok: true,
-      data: { canReceive: false, reason: expect.stringMatching(/holds USD; the source card holds ETB/) },
+      data: {
+        canReceive: false,
+        reason: expect.stringMatching(/holds USD; the source card holds ETB/),
+        refusal: { code: 'currency_mismatch', sourceCurrency: 'ETB' },
+      },
     });
     expect(await lookup(a, aCard, aCard)).toMatchObject({ ok: true, data: { canReceive: false, reason: expect.stringMatching(/source card itself/) } });
   });

@@ -88,6 +88,7 @@ export async function startTestServer(opts: {
       // Every test client connects from 127.0.0.1: the per-address limits are tested on servers of their own.
       SIGN_IN_ATTEMPTS_PER_MINUTE: '100000',
       ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: '100000',
+      CARD_LINK_MISSES_PER_MINUTE: '100000',
       SHOP_ORDERS_PER_ADDRESS: '100000',
       ...(opts.loops && { BACKGROUND_TASKS: opts.loops.join(',') || 'none' }),
       ...opts.env,

@@ -76,6 +76,8 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         const day = (v: unknown) => (text(v) && !Number.isNaN(Date.parse(String(v))) ? dayIn(timeZone, new Date(String(v))) : 'an unknown day');
         return `Extended the expiry of card ${target} from ${day(d.from)} to ${day(d.to)}.${reason}`;
       }
+      if (verb === 'phone_corrected')
+        return `Moved card ${target} from phone ${text(d.from) ?? 'unknown'} to ${text(d.to) ?? 'unknown'}; its old link stopped working.`;
       return `Changed card ${target}.`;
     }
     case 'hold': {

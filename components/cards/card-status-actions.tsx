@@ -1,5 +1,6 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { cancelCard, disableCard, enableCard } from '@/server/actions/cards';
@@ -7,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { DISABLE_REASON_MAX } from '@/lib/actions/cards.validation';
 
 export interface CardStatusActionsProps {
@@ -25,6 +27,9 @@ export interface CardStatusActionsProps {
  * a confirmation that says where the money goes. One dialog is mounted at a time.
  */
 export function CardStatusActions({ cardNumber, active, disabledByProvider, balance, currency, canChangeStatus, canCancel }: CardStatusActionsProps) {
+  const t = useTranslations('CardActions');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const errorText = useErrorText();
   const router = useRouter();
   const [pending, start] = useTransition();
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -37,14 +42,14 @@ export function CardStatusActions({ cardNumber, active, disabledByProvider, bala
       const result = await disableCard({ card_number: cardNumber, reason: reason.trim() || undefined });
       setDialog(null);
       setReason('');
-      setNotice(result.ok ? { tone: 'success', text: 'Card disabled.' } : { tone: 'error', text: result.message });
+      setNotice(result.ok ? { tone: 'success', text: t('disabled') } : { tone: 'error', text: errorText(result) });
       router.refresh();
     });
 
   const enable = () =>
     start(async () => {
       const result = await enableCard({ card_number: cardNumber });
-      setNotice(result.ok ? { tone: 'success', text: 'Card enabled.' } : { tone: 'error', text: result.message });
+      setNotice(result.ok ? { tone: 'success', text: t('enabled') } : { tone: 'error', text: errorText(result) });
       router.refresh();
     });
 
@@ -55,7 +60,7 @@ export function CardStatusActions({ cardNumber, active, disabledByProvider, bala
         router.push(`/cards?cancelled=${lastFour}&moved=${result.data.movedToBusiness}&currency=${currency}`);
       } else {
         setDialog(null);
-        setNotice({ tone: 'error', text: result.message });
+        setNotice({ tone: 'error', text: errorText(result) });
         router.refresh();
       }
     });
@@ -67,12 +72,12 @@ export function CardStatusActions({ cardNumber, active, disabledByProvider, bala
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         {showToggle && (
           <Button variant="secondary" className="sm:w-auto" onClick={active ? () => setDialog('disable') : enable} disabled={pending}>
-            {active ? 'Disable card…' : 'Enable card'}
+            {active ? t('disableOpen') : t('enable')}
           </Button>
         )}
         {canCancel && (
           <Button variant="danger" className="sm:w-auto" onClick={() => setDialog('cancel')} disabled={pending}>
-            Cancel card…
+            {t('cancelOpen')}
           </Button>
         )}
       </div>
@@ -84,16 +89,16 @@ export function CardStatusActions({ cardNumber, active, disabledByProvider, bala
       {dialog === 'disable' && (
         <ConfirmDialog
           open
-          title={`Disable card ending ${lastFour}?`}
-          confirmLabel="Disable card"
-          cancelLabel="Keep it active"
+          title={t('disableTitle', { lastFour })}
+          confirmLabel={t('disable')}
+          cancelLabel={t('keepActive')}
           pending={pending}
           onConfirm={disable}
           onClose={() => setDialog(null)}
         >
-          <p>The card cannot pay or receive money until someone enables it again. Its balance stays on it.</p>
+          <p>{t('disableText')}</p>
           <label htmlFor="disable-reason" className="mt-3 block font-medium text-slate-900">
-            Reason (optional)
+            {t('reason')}
           </label>
           <textarea
             id="disable-reason"
@@ -105,25 +110,23 @@ export function CardStatusActions({ cardNumber, active, disabledByProvider, bala
             className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-slate-900 focus-visible:outline-3 focus-visible:outline-emerald-700"
           />
           <p id="disable-reason-hint" className="mt-1 text-xs text-slate-600">
-            Shown on the card’s history, e.g. “Customer reported the card lost”. Up to {DISABLE_REASON_MAX} characters.
+            {t('reasonHint', { max: DISABLE_REASON_MAX })}
           </p>
         </ConfirmDialog>
       )}
       {dialog === 'cancel' && canCancel && (
         <ConfirmDialog
           open
-          title={`Cancel card ending ${lastFour}?`}
-          confirmLabel="Cancel card for good"
-          cancelLabel="Keep card"
+          title={t('cancelTitle', { lastFour })}
+          confirmLabel={t('cancelConfirm')}
+          cancelLabel={t('keepCard')}
           pending={pending}
           onConfirm={cancel}
           onClose={() => setDialog(null)}
         >
-          <p>A cancelled card can never be used or enabled again.</p>
+          <p>{t('cancelText')}</p>
           <p className="mt-2 font-medium text-slate-900" data-testid="cancel-balance-destination">
-            {balance > 0
-              ? `Its remaining balance of ${formatMoney(balance, currency)} moves to your business’s ${currency} account.`
-              : `It holds no money, so nothing moves to your business’s ${currency} account.`}
+            {balance > 0 ? t('cancelMoves', { amount: formatMoney(balance, currency, locale), currency }) : t('cancelNothing', { currency })}
           </p>
         </ConfirmDialog>
       )}

@@ -4,6 +4,8 @@ import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { StatusBadge } from '@/components/ui/status-badge';
 import type { StoryEvent } from '@/lib/dashboard/card-story';
+import type { CalendarChoice } from '@/lib/i18n/locale';
+import { useStoryText } from './story-text';
 
 function detailOf(e: StoryEvent, currency: string): string | null {
   if (e.kind === 'cancelled' && e.movedToBusiness !== null && e.movedToBusiness > 0) {
@@ -15,10 +17,23 @@ function detailOf(e: StoryEvent, currency: string): string | null {
   return e.detail;
 }
 
-/** The card's story, newest first: one line per event, a stacked card at phone width. */
-export function CardStoryTable({ events, currency }: { events: StoryEvent[]; currency: string }) {
+/** The card's story, newest first: one line per event, a stacked card at phone width; days named in the reader's calendar. */
+export function CardStoryTable({ events, currency, calendar }: { events: StoryEvent[]; currency: string; calendar: CalendarChoice }) {
   const t = useTranslations('Card');
+  const story = useTranslations('CardStory');
   const locale = useLocale() === 'am' ? 'am' : 'en';
+  const { english, say, actor } = useStoryText(currency, calendar);
+  const money = (minor: number) => formatMoney(minor, currency, locale);
+  /** The event's detail: lib's English sentence, or its phrases in the reader's language. */
+  const detailSaid = (e: StoryEvent): string | null => {
+    if (english) return detailOf(e, currency);
+    if (e.kind === 'cancelled' && e.movedToBusiness !== null && e.movedToBusiness > 0) {
+      return story('cancelledMoved', { amount: money(e.movedToBusiness), currency });
+    }
+    const parts = e.said.detail.map(say);
+    if (e.kind === 'payment_started' && e.requested !== null) parts.unshift(story('forAmount', { amount: money(e.requested) }));
+    return parts.length ? parts.join(' ') : null;
+  };
   return (
     <>
       <table className="w-full text-sm" data-testid="card-story">
@@ -41,7 +56,7 @@ export function CardStoryTable({ events, currency }: { events: StoryEvent[]; cur
         </thead>
         <tbody className="divide-y divide-slate-100">
           {events.map((e) => {
-            const detail = detailOf(e, currency);
+            const detail = detailSaid(e);
             return (
               <tr key={e.key} className="grid grid-cols-2 gap-x-3 gap-y-1 py-3 md:table-row md:py-0" data-testid="timeline-entry" data-kind={e.kind}>
                 <td className="col-span-2 text-xs text-slate-600 md:w-44 md:py-2 md:pr-3 md:align-top md:text-sm">
@@ -49,9 +64,9 @@ export function CardStoryTable({ events, currency }: { events: StoryEvent[]; cur
                 </td>
                 <td className="col-span-2 md:py-2 md:pr-3 md:align-top">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                    <span data-testid="story-title">{e.title}</span>
-                    {e.paymentState && e.kind === 'payment_started' && <StatusBadge status={e.paymentState} />}
-                    {e.holdState && <StatusBadge status={e.holdState} />}
+                    <span data-testid="story-title">{english ? e.title : say(e.said.title)}</span>
+                    {e.paymentState && e.kind === 'payment_started' && <StatusBadge status={e.paymentState} label={story(`states.${e.paymentState}`)} />}
+                    {e.holdState && <StatusBadge status={e.holdState} label={story(`states.${e.holdState}`)} />}
                   </p>
                   {detail && (
                     <p className="mt-0.5 text-slate-700" data-testid="story-detail">
@@ -60,7 +75,7 @@ export function CardStoryTable({ events, currency }: { events: StoryEvent[]; cur
                   )}
                   {(e.actor || e.reference) && (
                     <p className="mt-0.5 text-xs text-slate-600">
-                      {e.actor && <span data-testid="story-actor">By {e.actor}</span>}
+                      {e.actor && <span data-testid="story-actor">{story('by', { actor: actor(e.actor) })}</span>}
                       {e.actor && e.reference && ' · '}
                       {e.reference && <span className="break-all font-mono">{e.reference}</span>}
                     </p>

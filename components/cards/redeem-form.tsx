@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -11,6 +12,7 @@ import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { toMinorUnits } from '@/lib/amount-text';
 import { redeemFormSchema, type RedeemForm } from '@/lib/actions/redemption.validation';
@@ -19,6 +21,10 @@ type Outcome = { tone: 'success' | 'error'; text: string };
 
 /** Spends the card at the counter: the amount leaves the card for the business account at once. */
 export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; currency: string }) {
+  const t = useTranslations('CardActions');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const errorText = useErrorText();
+  const money = (minor: number, cur = currency) => formatMoney(minor, cur, locale);
   const router = useRouter();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** A large redemption waiting for the user's yes, with the amount in words. */
@@ -35,20 +41,20 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
     setConfirming(null);
     if (!result.ok) {
       // Too little on the card, or a fee above the amount, belong on the amount; a disabled card is said below the form.
-      const amountMessage = result.fieldErrors?.amount ?? (result.field === 'amount' ? result.message : undefined);
+      const amountMessage = result.fieldErrors?.amount ?? (result.field === 'amount' ? errorText(result) : undefined);
       if (amountMessage) setError('amount', { message: amountMessage }, { shouldFocus: true });
       else if (result.fieldErrors?.merchant_reference)
         setError('merchant_reference', { message: result.fieldErrors.merchant_reference }, { shouldFocus: true });
-      else setOutcome({ tone: 'error', text: result.message });
+      else setOutcome({ tone: 'error', text: errorText(result) });
       return;
     }
     // A finished redemption gets a fresh key: the next one is a new sale, not a retry.
     reset(fresh());
     const r = result.data;
-    const fee = r.fee > 0 ? ` (${formatMoney(r.net_amount, r.currency)} to your business after a ${formatMoney(r.fee, r.currency)} fee)` : '';
+    const said = { amount: money(r.amount, r.currency), reference: r.reference, balance: money(r.available_amount, r.currency) };
     setOutcome({
       tone: 'success',
-      text: `Redeemed ${formatMoney(r.amount, r.currency)}${fee}, reference ${r.reference}. The card now holds ${formatMoney(r.available_amount, r.currency)}.`,
+      text: r.fee > 0 ? t('redeemedWithFee', { ...said, net: money(r.net_amount, r.currency), fee: money(r.fee, r.currency) }) : t('redeemed', said),
     });
     router.refresh();
   };
@@ -56,13 +62,13 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
   const onSubmit = handleSubmit(submit);
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Redeem">
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('redeemLabel')}>
       <input type="hidden" {...register('card_number')} />
       <input type="hidden" {...register('submission_id')} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           id="redeem-amount"
-          label={`Amount to redeem (${currency})`}
+          label={t('redeemAmount', { currency })}
           inputMode="decimal"
           autoComplete="off"
           placeholder="25.00"
@@ -71,27 +77,27 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
         />
         <TextField
           id="redeem-reference"
-          label="Receipt or order number (optional)"
+          label={t('receipt')}
           autoComplete="off"
           error={errors.merchant_reference?.message}
           {...register('merchant_reference')}
         />
       </div>
       <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
-        {isSubmitting ? 'Working…' : 'Redeem from card'}
+        {isSubmitting ? t('working') : t('redeem')}
       </Button>
       <ConfirmDialog
         open={confirming !== null}
-        title="Redeem this much from the card?"
-        confirmLabel={confirming ? `Yes, ${formatMoney(toMinorUnits(confirming.amount), currency)}` : 'Yes'}
+        title={t('redeemConfirm')}
+        confirmLabel={confirming ? t('yesAmount', { amount: money(toMinorUnits(confirming.amount)) }) : t('yes')}
         pending={isSubmitting}
         onConfirm={() => confirming && void submit({ ...confirming, confirmed: true })}
         onClose={() => setConfirming(null)}
       >
         {confirming && (
           <p>
-            <span className="block text-lg font-semibold tabular-nums text-slate-900">{formatMoney(toMinorUnits(confirming.amount), currency)}</span>
-            <span className="block text-slate-700">{amountInWords(toMinorUnits(confirming.amount), currency)}</span>
+            <span className="block text-lg font-semibold tabular-nums text-slate-900">{money(toMinorUnits(confirming.amount))}</span>
+            <span className="block text-slate-700">{amountInWords(toMinorUnits(confirming.amount), currency, locale)}</span>
           </p>
         )}
       </ConfirmDialog>

@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,6 +14,7 @@ import { CopyField } from '@/components/ui/copy-field';
 import { Notice } from '@/components/ui/notice';
 import { topUpFormSchema, type TopUpForm } from '@/lib/actions/cards.validation';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toMinorUnits } from '@/lib/amount-text';
@@ -21,6 +23,10 @@ type Outcome = { kind: 'transfer'; text: string } | { kind: 'link'; url: string;
 
 /** Top-up from the business balance (a ledger transfer) or a hosted payment link to hand to the customer. */
 export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardNumber: string; currency: string; businessBalance: number }) {
+  const t = useTranslations('CardActions');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const errorText = useErrorText();
+  const money = (minor: number) => formatMoney(minor, currency, locale);
   const router = useRouter();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** A large top-up waiting for the user's yes, with the amount in words. */
@@ -40,7 +46,7 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
     setConfirming(null);
     if (!result.ok) {
       if (result.fieldErrors?.amount) setError('amount', { message: result.fieldErrors.amount }, { shouldFocus: true });
-      else setOutcome({ kind: 'error', text: result.message });
+      else setOutcome({ kind: 'error', text: errorText(result) });
       return;
     }
     // A finished top-up gets a fresh key: the next one is a new request, not a retry.
@@ -49,11 +55,14 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
     if (data.source === 'business') {
       setOutcome({
         kind: 'transfer',
-        text: `${formatMoney(data.amount, currency)} is on its way from your business balance (reference ${data.reference}); the card is credited when the transfer settles.`,
+        text: t('topUpTransfer', { amount: money(data.amount), reference: data.reference }),
       });
     } else {
-      const fee = data.serviceFee > 0 ? ` plus a ${formatMoney(data.serviceFee, currency)} fee` : '';
-      setOutcome({ kind: 'link', url: data.checkoutUrl, text: `Payment link for ${formatMoney(data.amount, currency)}${fee}. Send it to the customer:` });
+      const text =
+        data.serviceFee > 0
+          ? t('topUpLinkWithFee', { amount: money(data.amount), fee: money(data.serviceFee) })
+          : t('topUpLink', { amount: money(data.amount) });
+      setOutcome({ kind: 'link', url: data.checkoutUrl, text });
     }
     router.refresh();
   };
@@ -61,19 +70,19 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
   const onSubmit = handleSubmit(submit);
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Top up">
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('topUpLabel')}>
       <input type="hidden" {...register('card_number')} />
       <input type="hidden" {...register('submission_id')} />
       <fieldset>
-        <legend className="text-sm font-medium text-slate-800">Money comes from</legend>
+        <legend className="text-sm font-medium text-slate-800">{t('comesFrom')}</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          <RadioCard value="link" title="Payment link" hint="The customer pays on a checkout page." {...register('source')} />
-          <RadioCard value="business" title="Business balance" hint={<>Available: {formatMoney(businessBalance, currency)}</>} {...register('source')} />
+          <RadioCard value="link" title={t('linkSource')} hint={t('linkSourceHint')} {...register('source')} />
+          <RadioCard value="business" title={t('businessSource')} hint={t('available', { amount: money(businessBalance) })} {...register('source')} />
         </div>
       </fieldset>
       <TextField
         id="top-up-amount"
-        label={`Amount (${currency})`}
+        label={t('topUpAmount', { currency })}
         inputMode="decimal"
         autoComplete="off"
         placeholder="25.00"
@@ -81,12 +90,12 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
         {...register('amount')}
       />
       <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
-        {isSubmitting ? 'Working…' : source === 'business' ? 'Top up from business balance' : 'Create payment link'}
+        {isSubmitting ? t('working') : source === 'business' ? t('topUpFromBusiness') : t('createLink')}
       </Button>
       <ConfirmDialog
         open={confirming !== null}
-        title={source === 'business' ? 'Top up this much from the business balance?' : 'Create a payment link this large?'}
-        confirmLabel={confirming ? `Yes, ${formatMoney(toMinorUnits(confirming.amount), currency)}` : 'Yes'}
+        title={source === 'business' ? t('topUpConfirmBusiness') : t('topUpConfirmLink')}
+        confirmLabel={confirming ? t('yesAmount', { amount: money(toMinorUnits(confirming.amount)) }) : t('yes')}
         pending={isSubmitting}
         onConfirm={() => confirming && void submit({ ...confirming, confirmed: true })}
         onClose={() => setConfirming(null)}
@@ -94,9 +103,9 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
         {confirming && (
           <p>
             <span className="block text-lg font-semibold tabular-nums text-slate-900" data-testid="top-up-confirm-amount">
-              {formatMoney(toMinorUnits(confirming.amount), currency)}
+              {money(toMinorUnits(confirming.amount))}
             </span>
-            <span className="block text-slate-700">{amountInWords(toMinorUnits(confirming.amount), currency)}</span>
+            <span className="block text-slate-700">{amountInWords(toMinorUnits(confirming.amount), currency, locale)}</span>
           </p>
         )}
       </ConfirmDialog>
@@ -106,10 +115,10 @@ export function TopUpFormView({ cardNumber, currency, businessBalance }: { cardN
         <Notice tone="success" testId="payment-link">
           <p>{outcome.text}</p>
           <div className="mt-2">
-            <CopyField key={outcome.url} id="checkout-url" label="Checkout link" value={outcome.url} hideLabel />
+            <CopyField key={outcome.url} id="checkout-url" label={t('checkoutLink')} value={outcome.url} hideLabel />
           </div>
           <a href={outcome.url} target="_blank" rel="noreferrer" className="mt-2 inline-block font-medium underline underline-offset-2">
-            Open checkout page
+            {t('openCheckout')}
           </a>
         </Notice>
       )}

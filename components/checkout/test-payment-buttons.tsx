@@ -5,12 +5,14 @@ export interface TestPaymentButtonsProps {
   reference: string;
   /** The page's `?lang`, when it has one: the page it comes back to keeps it. */
   lang?: string;
+  /** The card link the payment was started from, when it was: the page it comes back to keeps the way back. */
+  card?: string;
   totalLabel: string;
   action: (formData: FormData) => Promise<void>;
 }
 
 /** The sandbox stands in for the customer's card or wallet: each button is one outcome a processor could report. */
-export function TestPaymentButtons({ reference, lang, totalLabel, action }: TestPaymentButtonsProps) {
+export function TestPaymentButtons({ reference, lang, card, totalLabel, action }: TestPaymentButtonsProps) {
   const t = useTranslations('Checkout.test');
   return (
     <section aria-labelledby="test-mode-title" className="rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-4">
@@ -22,6 +24,7 @@ export function TestPaymentButtons({ reference, lang, totalLabel, action }: Test
       <form action={action} className="mt-4 flex flex-col gap-3">
         <input type="hidden" name="reference" value={reference} />
         {lang && <input type="hidden" name="lang" value={lang} />}
+        {card && <input type="hidden" name="card" value={card} />}
         <Button type="submit" name="outcome" value="success" variant="primary">
           {t('pay', { total: totalLabel })}
         </Button>

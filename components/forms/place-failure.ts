@@ -9,13 +9,24 @@ export interface FailurePlacerOptions<F extends string> {
   setAlert: (message: string) => void;
   /** A core refusal on one field, in the form's words. */
   fieldMessage: (failure: ActionFailure) => string;
+  /** A refusal tied to no field, and a field check's sentence shown apart from its field, in the reader's language. */
+  alertText?: (failure: ActionFailure) => string;
+  fieldText?: (message: string) => string;
 }
 
 /**
  * Puts a refused action where the user will see it: each field error on its field (the first focused), a refusal
  * the core tied to a field on that field, anything else in the form's alert.
  */
-export function failurePlacer<F extends string>({ order, setError, setFocus, setAlert, fieldMessage }: FailurePlacerOptions<F>) {
+export function failurePlacer<F extends string>({
+  order,
+  setError,
+  setFocus,
+  setAlert,
+  fieldMessage,
+  alertText = (f) => f.message,
+  fieldText = (m) => m,
+}: FailurePlacerOptions<F>) {
   const visible = new Set<string>(order);
   const focusFirst = (errors: Partial<Record<string, unknown>>) => {
     const first = firstInvalid(order, errors);
@@ -28,7 +39,7 @@ export function failurePlacer<F extends string>({ order, setError, setFocus, set
         if (visible.has(field)) {
           setError(field as F, { message });
           placed[field] = message;
-        } else setAlert(message);
+        } else setAlert(fieldText(message));
       }
       return focusFirst(placed);
     }
@@ -36,7 +47,7 @@ export function failurePlacer<F extends string>({ order, setError, setFocus, set
       setError(failure.field as F, { message: fieldMessage(failure) });
       return focusFirst({ [failure.field]: true });
     }
-    setAlert(failure.message);
+    setAlert(alertText(failure));
   };
   return { focusFirst, place, isField: (field: string): field is F => visible.has(field) };
 }

@@ -24,16 +24,6 @@ export function payoutDestination(p: DestinationFields, merchantName?: string | 
   return `${bankName(p.bankSlug)} · ${p.accountNumber}`;
 }
 
-const SENDER_PAYS = 'Sender pays: the fee is added on top, the card pays the amount plus the fee';
-const RECIPIENT_PAYS = 'Recipient pays: the fee is taken from the amount, the destination gets less';
-
-/**
- * Who pays a payout's fee, in the dashboard's one pair of words for every payout type, from the API's
- * charge_payer (SPEC.md's values differ by type: sender or receiver card to card, customer or business
- * otherwise). The README's "Who pays the fee" table says the same.
- */
-export const FEE_PAYER_WORDS: Record<string, string> = { sender: SENDER_PAYS, customer: SENDER_PAYS, receiver: RECIPIENT_PAYS, business: RECIPIENT_PAYS };
-
 /** A payment's kind in words: a hosted checkout link, or a charge to a named wallet. */
 export function paymentTypeLabel(type: string, paymentMethod?: string | null): string {
   if (type === 'hosted') return 'Checkout link';

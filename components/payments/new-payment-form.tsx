@@ -2,6 +2,7 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
+import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { type FieldErrors as FormErrors, useForm, useWatch } from 'react-hook-form';
 import { startPayment } from '@/server/actions/payments';
@@ -19,11 +20,16 @@ import { failurePlacer } from '@/components/forms/place-failure';
 import { failureOf, unwrap } from '@/components/payouts/action-result';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { PaymentCreated } from './payment-created';
-import { cardHint, FIELD_ORDER, fieldMessage } from './payment-form-messages';
+import { FIELD_ORDER, usePaymentFailureText } from './payment-form-messages';
+import { useFieldText } from '@/components/forms/field-text';
 import { DirectChargeFields, PaymentTypeChoice } from './payment-type-fields';
 import { usePaymentCard } from './use-payment-card';
 
 export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; wallets: readonly BankOrWallet[] }) {
+  const t = useTranslations('NewPayment');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const { fieldMessage, cardHint, errorText } = usePaymentFailureText();
+  const fieldText = useFieldText();
   const [alert, setAlert] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedPayment | null>(null);
   const [confirming, setConfirming] = useState<CreatePaymentFormValues | null>(null);
@@ -41,7 +47,7 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
   // One id per form, made in the browser: every submission of this form carries it, so the server starts one payment.
   useEffect(() => setValue('submission_id', newSubmissionId()), [setValue]);
 
-  const { focusFirst, place } = failurePlacer({ order: FIELD_ORDER, setError, setFocus, setAlert, fieldMessage });
+  const { focusFirst, place } = failurePlacer({ order: FIELD_ORDER, setError, setFocus, setAlert, fieldMessage, alertText: errorText, fieldText });
 
   const start = useMutation({
     // confirmed: the user said yes in the dialog; the server asks for it on large amounts as the form does.
@@ -75,34 +81,24 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate className="max-w-xl space-y-5 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
       <PaymentTypeChoice register={register} />
-      <FormField id="card_number" label="Card number" error={errors.card_number?.message} hint={cardHint(card)}>
+      <FormField id="card_number" label={t('cardNumber')} error={errors.card_number?.message} hint={cardHint(card)}>
         <TextInput id="card_number" inputMode="numeric" autoComplete="off" invalid={!!errors.card_number} {...register('card_number')} />
       </FormField>
-      <FormField
-        id="amount"
-        label="Amount"
-        error={errors.amount?.message}
-        hint="What the card receives, in units of its currency, e.g. 1,000 or 25.50. The fee is added for the customer to pay."
-      >
+      <FormField id="amount" label={t('amount')} error={errors.amount?.message} hint={t('amountHint')}>
         <TextInput id="amount" inputMode="decimal" autoComplete="off" invalid={!!errors.amount} {...register('amount')} />
       </FormField>
-      <FormField
-        id="merchant_reference"
-        label="Order reference (optional)"
-        error={errors.merchant_reference?.message}
-        hint="Your own id for this payment; must be unique."
-      >
+      <FormField id="merchant_reference" label={t('reference')} error={errors.merchant_reference?.message} hint={t('referenceHint')}>
         <TextInput id="merchant_reference" autoComplete="off" invalid={!!errors.merchant_reference} {...register('merchant_reference')} />
       </FormField>
       {!hosted && <DirectChargeFields register={register} errors={errors} currency={currency} walletChoices={walletChoices} paymentMethod={paymentMethod} />}
       {alert && <FormAlert>{alert}</FormAlert>}
       <Button type="submit" disabled={busy}>
-        {busy ? 'Starting…' : hosted ? 'Create payment link' : 'Charge wallet'}
+        {busy ? t('starting') : hosted ? t('createLink') : t('chargeWallet')}
       </Button>
       <ConfirmDialog
         open={confirming !== null}
-        title={hosted ? 'Create a payment link this large?' : 'Charge the wallet this much?'}
-        confirmLabel={hosted ? 'Create the link' : 'Charge the wallet'}
+        title={hosted ? t('confirm.linkTitle') : t('confirm.chargeTitle')}
+        confirmLabel={hosted ? t('confirm.link') : t('confirm.charge')}
         pending={start.isPending}
         onConfirm={() => start.mutate(true)}
         onClose={() => {
@@ -112,16 +108,19 @@ export function NewPaymentForm({ defaultCard, wallets }: { defaultCard: string; 
         {confirming && (
           <div className="space-y-2">
             <p>
-              The card would receive{' '}
-              <span className="font-semibold tabular-nums text-slate-900" data-testid="confirm-amount">
-                {groupedUnitsText(confirming.amount)}
-              </span>{' '}
-              in its currency:
+              {t.rich('confirm.receives', {
+                amount: groupedUnitsText(confirming.amount),
+                figure: (chunks) => (
+                  <span className="font-semibold tabular-nums text-slate-900" data-testid="confirm-amount">
+                    {chunks}
+                  </span>
+                ),
+              })}
             </p>
             <p className="font-medium text-slate-900" data-testid="confirm-words">
-              {amountInWords(confirming.amount)}
+              {amountInWords(confirming.amount, undefined, locale)}
             </p>
-            <p>Check the amount with the customer before going on.</p>
+            <p>{t('confirm.check')}</p>
           </div>
         )}
       </ConfirmDialog>

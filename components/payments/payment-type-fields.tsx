@@ -1,23 +1,22 @@
+import { useTranslations } from 'next-intl';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { CreatePaymentFormInput } from '@/lib/actions/payment.validation';
 import type { BankOrWallet } from '@/lib/providers/banks';
 import { FormField } from '@/components/ui/field';
 import { RadioChoice, SelectInput, TextInput } from '@/components/forms/form-controls';
 
-const TYPE_LABELS = [
-  ['hosted', 'Hosted link to share'],
-  ['direct-charge', 'Direct wallet charge'],
-] as const;
+const TYPES = ['hosted', 'direct-charge'] as const;
 
 /** How the customer pays: a hosted link to share, or a charge sent to their wallet. */
 export function PaymentTypeChoice({ register }: { register: UseFormRegister<CreatePaymentFormInput> }) {
+  const t = useTranslations('NewPayment');
   return (
     <fieldset>
-      <legend className="text-sm font-medium text-slate-800">How the customer pays</legend>
+      <legend className="text-sm font-medium text-slate-800">{t('howPays')}</legend>
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
-        {TYPE_LABELS.map(([value, label]) => (
+        {TYPES.map((value) => (
           <RadioChoice key={value} value={value} {...register('type')}>
-            {label}
+            {t(`types.${value}`)}
           </RadioChoice>
         ))}
       </div>
@@ -39,13 +38,14 @@ export function DirectChargeFields({
   walletChoices: readonly BankOrWallet[];
   paymentMethod: string | undefined;
 }) {
+  const t = useTranslations('NewPayment');
   return (
     <>
       <FormField
         id="payment_method"
-        label="Wallet"
+        label={t('wallet')}
         error={errors.payment_method?.message}
-        hint={currency ? `Those that take ${currency}, the card’s currency.` : 'Enter the card number first: only wallets for its currency are offered.'}
+        hint={currency ? t('walletHint', { currency }) : t('walletHintNoCard')}
       >
         <SelectInput
           id="payment_method"
@@ -55,7 +55,7 @@ export function DirectChargeFields({
           // Controlled by the form's value, so the choice survives a failed attempt.
           value={paymentMethod ?? ''}
         >
-          <option value="">{currency ? 'Choose…' : 'Enter the card number first'}</option>
+          <option value="">{currency ? t('choose') : t('cardFirst')}</option>
           {walletChoices.map((w) => (
             <option key={w.slug} value={w.slug}>
               {w.name}
@@ -63,12 +63,7 @@ export function DirectChargeFields({
           ))}
         </SelectInput>
       </FormField>
-      <FormField
-        id="phone_number"
-        label="Wallet phone number"
-        error={errors.phone_number?.message}
-        hint="As the customer gives it, e.g. 0911 234 567 or +251 911 234 567."
-      >
+      <FormField id="phone_number" label={t('phone')} error={errors.phone_number?.message} hint={t('phoneHint')}>
         <TextInput id="phone_number" type="tel" autoComplete="off" invalid={!!errors.phone_number} {...register('phone_number')} />
       </FormField>
     </>

@@ -1,10 +1,12 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
@@ -24,6 +26,10 @@ interface RefundFormProps {
 
 /** The Refund button of a paid payment, opening a small form: the amount (what is left, to start with) and a reason. */
 export function RefundForm({ reference, currency, refundable, live }: RefundFormProps) {
+  const t = useTranslations('Refunds');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const errorText = useErrorText();
+  const money = (minor: number) => formatMoney(minor, currency, locale);
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -43,27 +49,29 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
       // The core names the limit in minor units for API callers; staff read it in currency units.
       const overLeft = result.code === 'validation_error' && typedMinor !== null && typedMinor > refundable;
       const fieldMessage = overLeft
-        ? `At most ${formatMoney(refundable, currency)} is left to refund of this payment.`
-        : (result.fieldErrors?.amount ?? (result.field === 'amount' ? result.message : undefined));
+        ? t('overLeft', { amount: money(refundable) })
+        : (result.fieldErrors?.amount ?? (result.field === 'amount' ? errorText(result) : undefined));
       if (fieldMessage) setError('amount', { message: fieldMessage }, { shouldFocus: true });
-      else setOutcome({ tone: 'error', text: result.message });
+      else setOutcome({ tone: 'error', text: errorText(result) });
       return;
     }
     if (!result.data.sent) {
       const a = result.data.approval;
       setOutcome({
         tone: 'success',
-        text: `Sent for approval: a refund of ${formatMoney(a.amount, currency)} (${a.reference}). The amount is held on the card until a teammate approves or rejects it.`,
+        text: t('sentForApproval', { amount: money(a.amount), reference: a.reference }),
       });
       setOpen(false);
       router.refresh();
       return;
     }
     const r = result.data.refund;
-    const debited = result.data.debited === 'card' ? 'The card was debited' : 'The business balance was debited (the card had been cancelled)';
     setOutcome({
       tone: 'success',
-      text: `${formatMoney(r.amount, currency)} refunded (${r.refund_reference}). ${debited}${r.status === 'pending' ? '; Chapa repays the payer.' : ' and the payer repaid.'}`,
+      text: t(`refunded.${result.data.debited === 'card' ? 'card' : 'business'}.${r.status === 'pending' ? 'pending' : 'repaid'}`, {
+        amount: money(r.amount),
+        reference: r.refund_reference,
+      }),
     });
     setOpen(false);
     reset({ ...fresh(), amount: groupedUnitsText(r.refundable_amount) });
@@ -80,32 +88,30 @@ export function RefundForm({ reference, currency, refundable, live }: RefundForm
       {!open ? (
         refundable > 0 && (
           <Button variant="secondary" className="sm:w-auto" onClick={() => setOpen(true)}>
-            Refund
+            {t('refund')}
           </Button>
         )
       ) : (
-        <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Refund">
+        <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('refund')}>
           <input type="hidden" {...register('reference')} />
           <input type="hidden" {...register('submission_id')} />
           <TextField
             id="refund-amount"
-            label={`Amount to refund (${currency})`}
+            label={t('amount', { currency })}
             inputMode="decimal"
             autoComplete="off"
-            hint={`Up to ${formatMoney(refundable, currency)}. The card must still hold it; the service fee is not refunded.`}
+            hint={t('amountHint', { amount: money(refundable) })}
             error={errors.amount?.message}
             {...register('amount')}
           />
-          <TextField id="refund-reason" label="Reason (optional)" autoComplete="off" maxLength={200} error={errors.reason?.message} {...register('reason')} />
-          <p className="text-xs text-slate-600">
-            {live ? 'The payer is repaid through Chapa, to the way they paid.' : 'Test mode: the sandbox repays the payer at once.'}
-          </p>
+          <TextField id="refund-reason" label={t('reason')} autoComplete="off" maxLength={200} error={errors.reason?.message} {...register('reason')} />
+          <p className="text-xs text-slate-600">{live ? t('live') : t('test')}</p>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button type="submit" disabled={isSubmitting} className="sm:w-auto">
-              {isSubmitting ? 'Refunding…' : typedMinor ? `Refund ${formatMoney(typedMinor, currency)}` : 'Refund'}
+              {isSubmitting ? t('refunding') : typedMinor ? t('refundAmount', { amount: money(typedMinor) }) : t('refund')}
             </Button>
             <Button variant="secondary" className="sm:w-auto" disabled={isSubmitting} onClick={() => setOpen(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
           </div>
         </form>

@@ -1,3 +1,4 @@
+import { useLocale, useTranslations } from 'next-intl';
 import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { Panel } from '@/components/ui/page-header';
@@ -12,25 +13,27 @@ interface RefundPanelProps {
   canRefund: boolean;
 }
 
-const STATUS_WORD: Record<Refund['status'], string> = { succeeded: 'success', pending: 'pending', failed: 'failed' };
+const STATUS_WORD = { succeeded: 'success', pending: 'pending', failed: 'failed' } as const satisfies Record<Refund['status'], string>;
 
 /** A paid payment's refunds: what was refunded, each refund, and the Refund form for the roles that may refund. */
 export function RefundPanel({ payment, refunds, canRefund }: RefundPanelProps) {
+  const t = useTranslations('Refunds');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
   if (payment.status !== 'success') return null;
-  const money = (n: number) => formatMoney(n, payment.currency);
+  const money = (n: number) => formatMoney(n, payment.currency, locale);
   const refundable = payment.amount - payment.refundedAmount;
   return (
     <div className="mt-4">
-      <Panel title="Refunds">
+      <Panel title={t('title')}>
         <dl className="mb-4 grid grid-cols-2 gap-4">
           <div>
-            <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Refunded</dt>
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{t('refundedAmount')}</dt>
             <dd className="mt-1 tabular-nums text-slate-900" data-testid="refunded-amount">
               {money(payment.refundedAmount)}
             </dd>
           </div>
           <div>
-            <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Can still be refunded</dt>
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{t('refundable')}</dt>
             <dd className="mt-1 tabular-nums text-slate-900" data-testid="refundable-amount">
               {money(refundable)}
             </dd>
@@ -41,14 +44,19 @@ export function RefundPanel({ payment, refunds, canRefund }: RefundPanelProps) {
             {refunds.map((r) => (
               <li key={r.id} className="flex flex-col gap-1 py-3 text-sm sm:flex-row sm:items-center sm:justify-between">
                 <div className="min-w-0">
-                  <span className="font-medium tabular-nums text-slate-900">{money(r.amount)}</span> <StatusBadge status={STATUS_WORD[r.status]} />
+                  <span className="font-medium tabular-nums text-slate-900">{money(r.amount)}</span>{' '}
+                  <StatusBadge status={STATUS_WORD[r.status]} label={t(`statuses.${STATUS_WORD[r.status]}`)} />
                   <span className="block break-all font-mono text-xs text-slate-600">{r.reference}</span>
                   {r.reason && <span className="block text-slate-700">{r.reason}</span>}
-                  {r.failureReason && <span className="block text-red-800">{r.failureReason} The amount went back.</span>}
-                  {r.status === 'pending' && r.lastError && <span className="block text-amber-900">Chapa: {r.lastError}</span>}
+                  {r.failureReason && (
+                    <span className="block text-red-800">
+                      {r.failureReason} {t('wentBack')}
+                    </span>
+                  )}
+                  {r.status === 'pending' && r.lastError && <span className="block text-amber-900">{t('chapa', { error: r.lastError })}</span>}
                   {r.status === 'pending' && r.needsPerson && (
                     <span className="block text-amber-900" data-testid="refund-needs-person">
-                      No longer sent: the provider’s staff must check it with Chapa and settle it.
+                      {t('needsPerson')}
                     </span>
                   )}
                 </div>
@@ -62,7 +70,7 @@ export function RefundPanel({ payment, refunds, canRefund }: RefundPanelProps) {
         {canRefund ? (
           <RefundForm reference={payment.linkReference} currency={payment.currency} refundable={refundable} live={payment.mode === 'live'} />
         ) : (
-          refunds.length === 0 && <p className="text-sm text-slate-600">No refunds.</p>
+          refunds.length === 0 && <p className="text-sm text-slate-600">{t('none')}</p>
         )}
       </Panel>
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountInWords, unitsInWords } from './amount-in-words';
+import { amountInWords, unitsInAmharicWords, unitsInWords } from './amount-in-words';
 
 describe('amounts in words for confirmation', () => {
   it.each([
@@ -16,5 +16,20 @@ describe('amounts in words for confirmation', () => {
   it('adds the currency and cents', () => {
     expect(amountInWords(15_000_050, 'ETB')).toBe('one hundred fifty thousand ETB and 50 cents');
     expect(amountInWords(10_000_000)).toBe('one hundred thousand');
+  });
+
+  it.each([
+    [0, 'ዜሮ'],
+    [7, 'ሰባት'],
+    [11, 'አሥራ አንድ'],
+    [42, 'አርባ ሁለት'],
+    [100_000, 'አንድ መቶ ሺህ'],
+    [1_500_000, 'አንድ ሚሊዮን አምስት መቶ ሺህ'],
+    [123_456_789, 'አንድ መቶ ሃያ ሦስት ሚሊዮን አራት መቶ ሃምሳ ስድስት ሺህ ሰባት መቶ ሰማንያ ዘጠኝ'],
+  ])('%i in Amharic is %s', (n, words) => expect(unitsInAmharicWords(n)).toBe(words));
+
+  it('says birr and cents in Amharic', () => {
+    expect(amountInWords(15_000_050, 'ETB', 'am')).toBe('አንድ መቶ ሃምሳ ሺህ ብር ከሃምሳ ሳንቲም');
+    expect(amountInWords(10_000_000, 'USD', 'am')).toBe('አንድ መቶ ሺህ USD');
   });
 });

@@ -51,8 +51,52 @@ export function unitsInWords(units: number): string {
   return parts.join(' ');
 }
 
-/** An amount in minor units in words, with its currency when known: "one hundred fifty thousand ETB and 50 cents". */
-export function amountInWords(minor: number, currency?: string): string {
+const AM_ONES = ['', 'አንድ', 'ሁለት', 'ሦስት', 'አራት', 'አምስት', 'ስድስት', 'ሰባት', 'ስምንት', 'ዘጠኝ'];
+const AM_TENS = ['', 'አሥር', 'ሃያ', 'ሠላሳ', 'አርባ', 'ሃምሳ', 'ስልሳ', 'ሰባ', 'ሰማንያ', 'ዘጠና'];
+const AM_SCALES: [number, string][] = [
+  [1_000_000_000, 'ቢሊዮን'],
+  [1_000_000, 'ሚሊዮን'],
+  [1_000, 'ሺህ'],
+];
+
+function belowThousandAm(n: number): string {
+  const parts: string[] = [];
+  if (n >= 100) parts.push(`${AM_ONES[Math.floor(n / 100)]} መቶ`);
+  const tens = Math.floor((n % 100) / 10);
+  const ones = n % 10;
+  // Eleven to nineteen are "ten and one" (አሥራ አንድ); other tens stand alone before their ones (ሃያ አምስት).
+  if (tens === 1 && ones > 0) parts.push(`አሥራ ${AM_ONES[ones]}`);
+  else {
+    if (tens > 0) parts.push(AM_TENS[tens]);
+    if (ones > 0) parts.push(AM_ONES[ones]);
+  }
+  return parts.join(' ');
+}
+
+/** Whole currency units in Amharic words: 1500000 → "አንድ ሚሊዮን አምስት መቶ ሺህ". */
+export function unitsInAmharicWords(units: number): string {
+  if (units === 0) return 'ዜሮ';
+  const parts: string[] = [];
+  let rest = Math.floor(units);
+  for (const [size, name] of AM_SCALES) {
+    if (rest >= size) {
+      parts.push(`${unitsInAmharicWords(Math.floor(rest / size))} ${name}`);
+      rest %= size;
+    }
+  }
+  if (rest > 0) parts.push(belowThousandAm(rest));
+  return parts.join(' ');
+}
+
+/**
+ * An amount in minor units in words, with its currency when known: "one hundred fifty thousand ETB and 50 cents",
+ * in Amharic "አንድ መቶ ሃምሳ ሺህ ብር ከሃምሳ ሳንቲም" (birr by name, another currency by its code).
+ */
+export function amountInWords(minor: number, currency?: string, locale: 'en' | 'am' = 'en'): string {
   const cents = minor % 100;
+  if (locale === 'am') {
+    const unit = currency === 'ETB' ? 'ብር' : currency;
+    return `${unitsInAmharicWords(Math.floor(minor / 100))}${unit ? ` ${unit}` : ''}${cents ? ` ከ${unitsInAmharicWords(cents)} ሳንቲም` : ''}`;
+  }
   return `${unitsInWords(Math.floor(minor / 100))}${currency ? ` ${currency}` : ''}${cents ? ` and ${cents} cents` : ''}`;
 }

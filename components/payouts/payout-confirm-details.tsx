@@ -1,3 +1,4 @@
+import { useLocale, useTranslations } from 'next-intl';
 import { formatMoney } from '@/components/ui/money';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import type { PayoutPreview } from '@/lib/actions/payout-actions';
@@ -21,6 +22,8 @@ export function PayoutConfirmDetails({
   business: { name: string; merchantId: string } | undefined;
   preview: PayoutPreview | undefined;
 }) {
+  const t = useTranslations('SendMoney');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
   return (
     <div className="space-y-3">
       {recipient && <RecipientCard recipient={recipient} />}
@@ -36,16 +39,19 @@ export function PayoutConfirmDetails({
         </span>
         {isLargeAmount(amount) && (
           <span className="block text-slate-700" data-testid="confirm-words">
-            {amountInWords(amount, currency)}
+            {amountInWords(amount, currency, locale)}
           </span>
         )}
       </p>
       {preview?.amount === amount && (
         <p className="text-slate-700">
-          {formatMoney(preview.debit, preview.currency)} leaves the card; the destination gets {formatMoney(preview.credit, preview.currency)}.
+          {t('confirm.debitCredit', {
+            debit: formatMoney(preview.debit, preview.currency, locale),
+            credit: formatMoney(preview.credit, preview.currency, locale),
+          })}
         </p>
       )}
-      <p className="text-slate-700">Money moved cannot be taken back from here.</p>
+      <p className="text-slate-700">{t('confirm.final')}</p>
     </div>
   );
 }

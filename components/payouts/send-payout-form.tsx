@@ -2,6 +2,7 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { type FieldErrors as FormErrors, useForm, useWatch } from 'react-hook-form';
@@ -13,23 +14,22 @@ import { groupedUnitsText } from '@/lib/money-text';
 import { isLargeAmount } from '@/lib/actions/confirmation';
 import { sendPayoutSchema, type DestinationType, type SendPayoutInput, type SendPayoutValues } from '@/lib/actions/payout.validation';
 import { PAYERS } from '@/lib/payouts/payout-rules';
-import { FEE_PAYER_WORDS } from '@/components/history/payout-labels';
 import type { RecipientPreview } from '@/lib/payouts/recipient-preview';
 import type { BankOrWallet } from '@/lib/providers/banks';
 import { FormField } from '@/components/ui/field';
 import { FormAlert, RadioChoice, TextInput } from '@/components/forms/form-controls';
 import { failurePlacer } from '@/components/forms/place-failure';
+import { useFieldText } from '@/components/forms/field-text';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { failureOf, unwrap } from './action-result';
 import { PayoutDestinationFields } from './payout-destination-fields';
-import { FIELD_ORDER, failureText, fieldMessage } from './payout-form-messages';
+import { FIELD_ORDER, usePayoutFailureText } from './payout-form-messages';
 import { PayoutConfirmDetails } from './payout-confirm-details';
 import { PreviewFigures } from './payout-preview-parts';
 import { previewInput, recipientQuery, usePayoutPreview } from './use-payout-preview';
 
-const TYPE_LABELS: Record<DestinationType, string> = { card_to_card: 'Another gift card', b2b: 'Another business (B2B)', bank: 'Bank or wallet account' };
-
-/** Who pays the fee, said by what it does to the money: added to what leaves the card, or taken from what the destination gets. */
+const DESTINATION_TYPES: DestinationType[] = ['card_to_card', 'b2b', 'bank'];
 
 export function SendPayoutForm({
   defaultCard,
@@ -41,6 +41,13 @@ export function SendPayoutForm({
   defaultMerchantId?: string;
   banks: readonly BankOrWallet[];
 }) {
+  const t = useTranslations('SendMoney');
+  // Who pays the fee in the payout page's words, one pair for every payout type: added on top, or taken from the amount.
+  const feePayers = useTranslations('Payouts');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const { fieldMessage, failureText, refusalText, recipientReason } = usePayoutFailureText();
+  const errorText = useErrorText();
+  const fieldText = useFieldText();
   const router = useRouter();
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
@@ -90,6 +97,8 @@ export function SendPayoutForm({
     setFocus,
     setAlert,
     fieldMessage: (failure) => fieldMessage(failure, preview.data),
+    alertText: errorText,
+    fieldText,
   });
 
   const send = useMutation({
@@ -133,9 +142,9 @@ export function SendPayoutForm({
       const placed: Record<string, true> = {};
       for (const r of refusals) {
         if (r.field && isField(r.field) && !placed[r.field]) {
-          setError(r.field, { message: r.message });
+          setError(r.field, { message: refusalText(r, checked!) });
           placed[r.field] = true;
-        } else if (!r.field) setAlert(r.message);
+        } else if (!r.field) setAlert(refusalText(r, checked!));
       }
       return focusFirst(placed);
     }
@@ -146,7 +155,7 @@ export function SendPayoutForm({
         .catch((err: unknown) => failureOf(err));
       if ('ok' in who) return place(who);
       if (!who.canReceive) {
-        setError('destination_card_number', { message: who.reason ?? 'This card cannot receive money.' });
+        setError('destination_card_number', { message: recipientReason(who) ?? t('recipient.cannotReceive') });
         return focusFirst({ destination_card_number: true });
       }
       return ask({ values: v, typed, recipient: who });
@@ -161,26 +170,26 @@ export function SendPayoutForm({
   const busy = send.isPending || send.isSuccess;
   const confirmRecipient = confirming?.recipient;
   const confirmCurrency = currency ?? confirmRecipient?.currency;
-  const confirmMoney = (minor: number) => (confirmCurrency ? formatMoney(minor, confirmCurrency) : groupedUnitsText(minor));
+  const confirmMoney = (minor: number) => (confirmCurrency ? formatMoney(minor, confirmCurrency, locale) : groupedUnitsText(minor));
 
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate className="grid gap-6 lg:grid-cols-[1fr_20rem]">
       <div className="min-w-0 space-y-5 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <FormField
           id="card_number"
-          label="Source card number"
+          label={t('sourceCard')}
           error={errors.card_number?.message}
-          hint={currency && preview.data ? `Holds ${formatMoney(preview.data.balance, currency)}.` : 'One of your cards; spaces and dashes are fine.'}
+          hint={currency && preview.data ? t('holds', { amount: formatMoney(preview.data.balance, currency, locale) }) : t('sourceCardHint')}
         >
           <TextInput id="card_number" inputMode="numeric" autoComplete="off" invalid={!!errors.card_number} {...register('card_number')} />
         </FormField>
 
         <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Send to</legend>
+          <legend className="text-sm font-medium text-slate-800">{t('sendTo')}</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-3">
-            {(Object.keys(TYPE_LABELS) as DestinationType[]).map((t) => (
-              <RadioChoice key={t} value={t} {...register('destination_type')}>
-                {TYPE_LABELS[t]}
+            {DESTINATION_TYPES.map((d) => (
+              <RadioChoice key={d} value={d} {...register('destination_type')}>
+                {t(`types.${d}`)}
               </RadioChoice>
             ))}
           </div>
@@ -198,44 +207,39 @@ export function SendPayoutForm({
           bankSlug={bankSlug}
         />
 
-        <FormField
-          id="amount"
-          label={`Amount${currency ? ` (${currency})` : ''}`}
-          error={errors.amount?.message}
-          hint="In units of the card’s currency, e.g. 1,000 or 25.50."
-        >
+        <FormField id="amount" label={currency ? t('amountIn', { currency }) : t('amount')} error={errors.amount?.message} hint={t('amountHint')}>
           <TextInput id="amount" inputMode="decimal" autoComplete="off" invalid={!!errors.amount} {...register('amount')} />
         </FormField>
 
         <fieldset aria-describedby={errors.charge_payer ? 'charge_payer-error' : undefined}>
-          <legend className="text-sm font-medium text-slate-800">Service fee</legend>
+          <legend className="text-sm font-medium text-slate-800">{t('serviceFee')}</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {PAYERS[type].map((p) => (
               <RadioChoice key={p} value={p} {...register('charge_payer')}>
-                {FEE_PAYER_WORDS[p]}
+                {feePayers(`feePayers.${p}`)}
               </RadioChoice>
             ))}
           </div>
           {errors.charge_payer?.message && (
             <p id="charge_payer-error" className="mt-1 text-sm text-red-700">
-              {errors.charge_payer.message}
+              {fieldText(errors.charge_payer.message)}
             </p>
           )}
         </fieldset>
 
         {alert && <FormAlert>{alert}</FormAlert>}
         <Button type="submit" disabled={busy} aria-disabled={busy}>
-          {busy ? 'Sending…' : 'Send payout'}
+          {busy ? t('sending') : t('send')}
         </Button>
       </div>
 
       <aside aria-labelledby="preview-heading" className="h-fit min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <h2 id="preview-heading" className="text-base font-semibold text-slate-900">
-          Preview
+          {t('preview')}
         </h2>
         <div aria-live="polite" data-testid="fee-preview" className="mt-3 text-sm">
-          {!settledInput && <p className="text-slate-600">Enter the source card and an amount to see the fee.</p>}
-          {settledInput && preview.isPending && <p className="text-slate-600">Working out the fee…</p>}
+          {!settledInput && <p className="text-slate-600">{t('previewEmpty')}</p>}
+          {settledInput && preview.isPending && <p className="text-slate-600">{t('previewPending')}</p>}
           {settledInput && preview.error && <p className="text-red-700">{failureText(failureOf(preview.error), undefined)}</p>}
           {settledInput && preview.data && <PreviewFigures preview={preview.data} />}
         </div>
@@ -243,8 +247,8 @@ export function SendPayoutForm({
 
       <ConfirmDialog
         open={confirming !== null}
-        title={confirmRecipient ? 'Send to this card?' : confirming?.business ? 'Pay this business?' : 'Send this large payout?'}
-        confirmLabel={confirming ? `Send ${confirmMoney(confirming.values.amount)}` : 'Send'}
+        title={confirmRecipient ? t('confirm.toCard') : confirming?.business ? t('confirm.toBusiness') : t('confirm.large')}
+        confirmLabel={confirming ? t('confirm.sendAmount', { amount: confirmMoney(confirming.values.amount) }) : t('confirm.send')}
         pending={send.isPending}
         onConfirm={() => confirming && !send.isPending && send.mutate({ ...confirming.typed, confirmed: true })}
         onClose={() => {

@@ -2,7 +2,7 @@ import { unitsText } from '@/lib/money-text';
 import type { FeeKind } from '@/lib/fees/fee-schedule';
 import { EmptyState } from '@/components/ui/page-header';
 
-/** Every payout type in the same words as the payout form and page (FEE_PAYER_WORDS): sender pays or recipient pays. */
+/** Every payout type in the same words as the payout form and page (Payouts.feePayers in the catalogues): sender pays or recipient pays. */
 const PAYOUT_PAYER = 'Sender pays (added on top) or recipient pays (taken from the amount), chosen per payout';
 const KIND_WORDS: Record<FeeKind, { what: string; payer: string }> = {
   card_to_card: { what: 'Card-to-card payouts', payer: PAYOUT_PAYER },

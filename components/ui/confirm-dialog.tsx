@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './button';
 
@@ -15,7 +16,8 @@ export interface ConfirmDialogProps {
 }
 
 /** The native <dialog> in modal mode: focus is trapped, Escape closes it, and the page behind is inert. */
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Go back', pending, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel, pending, onConfirm, onClose }: ConfirmDialogProps) {
+  const t = useTranslations('ConfirmDialog');
   const ref = useRef<HTMLDialogElement>(null);
   // Unique per dialog: a page with two forms that ask (the card page's top-up and redeem) names each dialog by its own title.
   const titleId = useId();
@@ -39,10 +41,10 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
         <div className="mt-2 text-sm text-slate-700 [overflow-wrap:anywhere]">{children}</div>
         <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" className="sm:w-auto" onClick={onClose} disabled={pending}>
-            {cancelLabel}
+            {cancelLabel ?? t('back')}
           </Button>
           <Button variant="danger" className="sm:w-auto" onClick={onConfirm} disabled={pending}>
-            {pending ? 'Working…' : confirmLabel}
+            {pending ? t('working') : confirmLabel}
           </Button>
         </div>
       </div>

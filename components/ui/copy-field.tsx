@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from './button';
 
@@ -9,7 +10,7 @@ export function CopyField({
   label,
   value,
   hideLabel = false,
-  copyLabel = 'Copy',
+  copyLabel,
   testId,
 }: {
   id: string;
@@ -20,6 +21,7 @@ export function CopyField({
   copyLabel?: string;
   testId?: string;
 }) {
+  const t = useTranslations('CopyField');
   const [copied, setCopied] = useState(false);
   return (
     <div>
@@ -44,11 +46,11 @@ export function CopyField({
             setCopied(true);
           }}
         >
-          {copied ? 'Copied' : copyLabel}
+          {copied ? t('copied') : (copyLabel ?? t('copy'))}
         </Button>
       </div>
       <p aria-live="polite" className="sr-only">
-        {copied ? 'Copied to the clipboard.' : ''}
+        {copied ? t('copiedAnnounce') : ''}
       </p>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from 'react';
+import { useFieldText } from '@/components/forms/field-text';
 
 const control =
   'mt-1 block w-full min-h-11 rounded-lg border bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-emerald-700';
@@ -12,6 +13,7 @@ interface FieldShell {
 
 /** A labelled control with its hint or error below; the control ties itself to them with aria-describedby. */
 export function FormField({ id, label, error, hint, children }: FieldShell & { children: ReactNode }) {
+  const fieldText = useFieldText();
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -25,7 +27,7 @@ export function FormField({ id, label, error, hint, children }: FieldShell & { c
       )}
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
+          {fieldText(error)}
         </p>
       )}
     </div>

@@ -1,7 +1,9 @@
 'use client';
 
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useLocale, useTranslations } from 'next-intl';
 import { failureOf, unwrap } from '@/components/payouts/action-result';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { Button } from '@/components/ui/button';
 import { LinkButton } from '@/components/ui/link-button';
 import { LocalTime } from '@/components/ui/local-time';
@@ -10,17 +12,14 @@ import { Notice } from '@/components/ui/notice';
 import { Stat } from '@/components/ui/stat';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { TableHead } from '@/components/ui/table-head';
+import type { ActionFailure } from '@/lib/actions/define-action';
 import type { UploadJobView } from '@/lib/uploads/upload-view';
 import { approvePayoutUpload, cancelOwnUpload, rejectPayoutUpload, startCardUpload, startPayoutUpload } from '@/server/actions/uploads';
 
-const STATUS_TEXT: Record<string, string> = {
-  previewed: 'Checked: start it to run the valid rows.',
-  awaiting_approval: 'Over the approval threshold: waiting for a second person, its money held on the cards it pays from.',
-  running: 'Running in the background: you may close this page.',
-  done: 'Done: download the results file.',
-  cancelled: 'Cancelled: the rows not yet run will not run.',
-  expired: 'Expired: nobody approved it in time, so none of its rows will run. Upload the file again to pay them.',
-};
+/** The row cells a validation refusal names ("Validation error: amount: …; phone_number: …"), for a reader of another language. */
+function refusedColumns(message: string): string[] {
+  return [...message.matchAll(/(?:^Validation error: |; )([a-z_]+): /g)].map((m) => m[1]);
+}
 
 async function fetchJob(kind: string, reference: string): Promise<UploadJobView> {
   const res = await fetch(`/api/dashboard/uploads/${kind}/${reference}`, { cache: 'no-store' });
@@ -31,6 +30,10 @@ async function fetchJob(kind: string, reference: string): Promise<UploadJobView>
 
 /** An upload's preview, progress and results, polled while it runs or waits. */
 export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobView; userId: number; canApprove: boolean }) {
+  const t = useTranslations('Uploads');
+  const locale = useLocale() === 'am' ? 'am' : 'en';
+  const errorText = useErrorText();
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, locale);
   const { kind, reference } = initial;
   const { data: job, refetch } = useQuery({
     queryKey: ['upload', kind, reference],
@@ -55,7 +58,14 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
   // A cancelled row is over but was never run: the bar shows it apart, in grey, and the text counts it apart.
   const share = (n: number) => (valid === 0 ? 0 : Math.floor((n * 100) / valid));
   const percent = valid === 0 ? 100 : share(run + cancelled);
-  const progressText = `${run.toLocaleString('en')} of ${valid.toLocaleString('en')} rows${cancelled > 0 ? ` (${cancelled.toLocaleString('en')} cancelled)` : ''}`;
+  const progressText = `${t('job.progressOf', { run: run.toLocaleString('en'), valid: valid.toLocaleString('en') })}${cancelled > 0 ? ` ${t('job.progressCancelled', { count: cancelled.toLocaleString('en') })}` : ''}`;
+  /** A row's refusal: the core's sentence in English; in another language its code's, with the columns it names. */
+  const rowError = (r: UploadJobView['rows'][number]) => {
+    if (locale === 'en' || !r.errorCode || !r.error) return r.error;
+    const columns = refusedColumns(r.error);
+    const said = errorText({ code: r.errorCode as ActionFailure['code'], message: r.error });
+    return columns.length ? t('job.rowColumns', { error: said, columns: columns.join(', ') }) : said;
+  };
   const mine = job.createdBy === userId;
   const currencies = Object.entries(job.totals);
 
@@ -63,39 +73,39 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
     <div className="space-y-6">
       <div className="rounded-xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
         <div className="flex flex-wrap items-center gap-2">
-          <StatusBadge status={job.status.replace('_', ' ')} />
+          <StatusBadge status={job.status.replace('_', ' ')} label={t(`statuses.${job.status}`)} />
           <p className="text-sm text-slate-700" data-testid="upload-status-text">
-            {STATUS_TEXT[job.status]}
-            {job.expiresAt && (
-              <>
-                {' '}
-                Expires <LocalTime iso={job.expiresAt} /> unless decided.
-              </>
-            )}
+            {t(`statusText.${job.status}`)}
+            {job.expiresAt && <> {t.rich('job.expires', { time: () => <LocalTime iso={job.expiresAt!} /> })}</>}
           </p>
         </div>
         <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4">
-          <Stat label="Rows">{job.rowCount.toLocaleString('en')}</Stat>
-          <Stat label="Valid" valueTestId="upload-valid">
+          <Stat label={t('job.rows')}>{job.rowCount.toLocaleString('en')}</Stat>
+          <Stat label={t('job.valid')} valueTestId="upload-valid">
             {valid.toLocaleString('en')}
           </Stat>
-          <Stat label="With errors" valueTestId="upload-invalid">
+          <Stat label={t('job.withErrors')} valueTestId="upload-invalid">
             {job.invalidCount.toLocaleString('en')}
           </Stat>
-          <Stat label="Succeeded" valueTestId="upload-succeeded">
+          <Stat label={t('job.succeeded')} valueTestId="upload-succeeded">
             {(job.counts.succeeded ?? 0).toLocaleString('en')}
           </Stat>
         </dl>
         {currencies.length > 0 && (
           <dl className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-3" data-testid="upload-totals">
-            {currencies.map(([currency, t]) =>
+            {currencies.map(([currency, total]) =>
               kind === 'payouts' ? (
-                <Stat key={currency} label={`${currency}: ${t.rows} payouts`} box="muted" detail={`Fees ${formatMoney(t.fee, currency)}`}>
-                  {formatMoney(t.amount, currency)}
+                <Stat
+                  key={currency}
+                  label={t('job.payoutTotal', { currency, count: total.rows })}
+                  box="muted"
+                  detail={t('job.fees', { amount: money(total.fee, currency) })}
+                >
+                  {money(total.amount, currency)}
                 </Stat>
               ) : (
-                <Stat key={currency} label={`${currency} cards`} box="muted">
-                  {t.rows.toLocaleString('en')}
+                <Stat key={currency} label={t('job.cardTotal', { currency })} box="muted">
+                  {total.rows.toLocaleString('en')}
                 </Stat>
               ),
             )}
@@ -104,7 +114,7 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
         {job.status !== 'previewed' && (
           <div className="mt-4">
             <div className="flex justify-between text-sm text-slate-700">
-              <span id="upload-progress-label">Progress</span>
+              <span id="upload-progress-label">{t('job.progress')}</span>
               <span data-testid="upload-progress-text">{progressText}</span>
             </div>
             <div
@@ -123,56 +133,59 @@ export function UploadJob({ initial, userId, canApprove }: { initial: UploadJobV
         )}
         {decide.isError && (
           <div className="mt-4">
-            <Notice tone="error">{failureOf(decide.error).message}</Notice>
+            <Notice tone="error">{errorText(failureOf(decide.error))}</Notice>
           </div>
         )}
         <div className="mt-4 flex flex-wrap gap-2">
           {job.status === 'previewed' && valid > 0 && mine && (
             <Button block={false} disabled={decide.isPending} onClick={() => decide.mutate('start')}>
-              Start {valid.toLocaleString('en')} {kind === 'cards' ? 'cards' : 'payouts'}
+              {t(`job.start.${kind}`, { count: valid, shown: valid.toLocaleString('en') })}
             </Button>
           )}
           {job.status === 'awaiting_approval' && canApprove && !mine && (
             <>
               <Button block={false} disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
-                Approve and run
+                {t('job.approve')}
               </Button>
               <Button block={false} variant="danger" disabled={decide.isPending} onClick={() => decide.mutate('reject')}>
-                Reject
+                {t('job.reject')}
               </Button>
             </>
           )}
           {mine && ['previewed', 'awaiting_approval', 'running'].includes(job.status) && (
             <Button block={false} variant="secondary" disabled={decide.isPending} onClick={() => decide.mutate('cancel')}>
-              Cancel upload
+              {t('job.cancel')}
             </Button>
           )}
           <LinkButton href={`/${kind}/upload/${reference}/results`} variant="secondary" download>
-            Download results (CSV)
+            {t('job.download')}
           </LinkButton>
         </div>
       </div>
 
       <section aria-labelledby="upload-rows-heading" className="rounded-xl bg-white ring-1 ring-slate-200">
         <h2 id="upload-rows-heading" className="px-4 pt-4 text-lg font-semibold text-slate-900">
-          Rows{job.rows.length < job.rowCount ? ` (the first ${job.rows.length}, errors first)` : ''}
+          {job.rows.length < job.rowCount ? t('job.rowsFirst', { count: job.rows.length }) : t('job.rows')}
         </h2>
         <div className="mt-2 overflow-x-auto">
           <table className="w-full text-sm">
-            <TableHead variant="scrolling" columns={['Line', 'Outcome', 'Row', { label: 'Amount', numeric: true }, 'Reference or error']} />
+            <TableHead
+              variant="scrolling"
+              columns={[t('job.line'), t('job.outcome'), t('job.row'), { label: t('job.amount'), numeric: true }, t('job.referenceOrError')]}
+            />
             <tbody>
               {job.rows.map((r) => (
                 <tr key={r.line} className="border-t border-slate-100 align-top" data-testid="upload-row">
                   <td className="px-3 py-2 tabular-nums">{r.line}</td>
                   <td className="px-3 py-2">
-                    <StatusBadge status={r.status === 'succeeded' ? 'success' : r.status} />
+                    <StatusBadge status={r.status === 'succeeded' ? 'success' : r.status} label={t(`rowStatuses.${r.status}`)} />
                   </td>
                   <td className="max-w-xs px-3 py-2 break-words text-slate-700">{rowSummary(job.columns, r.input)}</td>
                   <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
-                    {r.amount !== null && r.currency ? formatMoney(r.amount, r.currency) : ''}
-                    {r.fee ? <span className="block text-xs text-slate-600">fee {formatMoney(r.fee, r.currency!)}</span> : null}
+                    {r.amount !== null && r.currency ? money(r.amount, r.currency) : ''}
+                    {r.fee ? <span className="block text-xs text-slate-600">{t('job.rowFee', { amount: money(r.fee, r.currency!) })}</span> : null}
                   </td>
-                  <td className="px-3 py-2 break-words">{r.error ? <span className="text-red-800">{r.error}</span> : <code>{r.reference}</code>}</td>
+                  <td className="px-3 py-2 break-words">{r.error ? <span className="text-red-800">{rowError(r)}</span> : <code>{r.reference}</code>}</td>
                 </tr>
               ))}
             </tbody>

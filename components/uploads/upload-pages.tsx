@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import { LocalTime } from '@/components/ui/local-time';
 import { PageHeader } from '@/components/ui/page-header';
@@ -13,27 +14,29 @@ import { getUploadJob, listUploadJobs } from '@/lib/uploads/upload-view';
 import { UploadForm } from './upload-form';
 import { UploadJob } from './upload-job';
 
-const TITLES: Record<UploadKind, { title: string; back: { href: string; label: string }; description: string }> = {
-  cards: { title: 'Upload cards', back: { href: '/cards', label: 'All cards' }, description: 'Issue many cards from a CSV file: one card per row.' },
-  payouts: {
-    title: 'Upload payouts',
-    back: { href: '/payouts', label: 'All payouts' },
-    description: 'Pay out from your cards from a CSV file: one payout per row, fees as your fee schedule sets them.',
-  },
-};
+const BACK: Record<UploadKind, string> = { cards: '/cards', payouts: '/payouts' };
+
+export async function uploadMetadata(kind: UploadKind, page: 'start' | 'job') {
+  const t = await getTranslations('Uploads');
+  return { title: t(`meta.${kind}.${page}`) };
+}
 
 /** The upload page of a kind: the file form and the latest uploads. */
 export async function UploadStartPage({ kind, session }: { kind: UploadKind; session: DashboardSession }) {
   const jobs = await listUploadJobs(getDb(), { businessId: session.businessId, mode: session.mode, kind });
-  const t = TITLES[kind];
+  const [t, shell] = await Promise.all([getTranslations('Uploads'), getTranslations('Shell')]);
   return (
     <>
-      <PageHeader back={t.back} title={t.title} description={`${t.description} In ${session.mode} mode.`} />
+      <PageHeader
+        back={{ href: BACK[kind], label: t(`kinds.${kind}.back`) }}
+        title={t(`kinds.${kind}.title`)}
+        description={t(`kinds.${kind}.description`, { mode: shell(`modes.${session.mode}`) })}
+      />
       <UploadForm kind={kind} columns={UPLOAD_KINDS[kind].columns} maxRows={MAX_UPLOAD_ROWS} maxMegabytes={MAX_UPLOAD_BYTES / (1024 * 1024)} />
       {jobs.length > 0 && (
         <section aria-labelledby="recent-uploads" className="mt-8 max-w-xl">
           <h2 id="recent-uploads" className="text-lg font-semibold text-slate-900">
-            Latest uploads
+            {t('latest')}
           </h2>
           <ul className="mt-2 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
             {jobs.map((j) => (
@@ -42,7 +45,8 @@ export async function UploadStartPage({ kind, session }: { kind: UploadKind; ses
                   {j.fileName}
                 </Link>
                 <span className="flex items-center gap-2 text-slate-600">
-                  {j.rowCount} rows · <LocalTime iso={j.createdAt.toISOString()} /> <StatusBadge status={j.status.replace('_', ' ')} />
+                  {t('rowCount', { count: j.rowCount })} · <LocalTime iso={j.createdAt.toISOString()} />{' '}
+                  <StatusBadge status={j.status.replace('_', ' ')} label={t(`statuses.${j.status}`)} />
                 </span>
               </li>
             ))}
@@ -59,9 +63,14 @@ export async function UploadJobPage({ kind, reference, session }: { kind: Upload
     if (err instanceof ServiceError && err.code === 'not_found') notFound();
     throw err;
   });
+  const t = await getTranslations('Uploads');
   return (
     <>
-      <PageHeader back={{ href: `/${kind}/upload`, label: TITLES[kind].title }} title={job.fileName} description={`Upload ${job.reference}`} />
+      <PageHeader
+        back={{ href: `/${kind}/upload`, label: t(`kinds.${kind}.title`) }}
+        title={job.fileName}
+        description={t('jobDescription', { reference: job.reference })}
+      />
       <UploadJob initial={job} userId={session.userId} canApprove={can(session.role, 'money:approve')} />
     </>
   );

@@ -1,5 +1,6 @@
 import { isLargeAmount, requireConfirmation } from './confirmation';
 import { cancelCard as cancelCardCore } from '../cards/cancel-card';
+import { correctCardPhone } from '../cards/correct-card-phone';
 import { createCard as createCardCore } from '../cards/create-card';
 import { setCardStatus } from '../cards/set-card-status';
 import { ServiceError } from '../errors';
@@ -8,7 +9,7 @@ import { dryRun } from '../db/dry-run';
 import { createTransfer, recordTransfer } from '../payouts/create-transfer';
 import { toMinorUnits } from '../amount-text';
 import { normaliseTypedPhone } from '../cards/phone';
-import { cardRefSchema, createCardFormSchema, disableCardFormSchema, topUpFormSchema } from './cards.validation';
+import { cardRefSchema, correctPhoneFormSchema, createCardFormSchema, disableCardFormSchema, topUpFormSchema } from './cards.validation';
 import { defineAction } from './define-action';
 import { runOnce } from './run-once';
 
@@ -73,6 +74,24 @@ export const enableCardAction = defineAction({
       input: { status: 'enable' },
     });
     return { status: card.status };
+  },
+});
+
+/** Support moves a card sent to a wrong number to the right one; its old link stops working. */
+export const correctCardPhoneAction = defineAction({
+  name: 'cards.correct_phone',
+  permission: 'cards:status',
+  schema: correctPhoneFormSchema,
+  handler: async ({ db, session, input }) => {
+    const phone = normaliseTypedPhone(input.phone_number, session.country);
+    const card = await correctCardPhone(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      cardNumber: input.card_number,
+      actor: session.actor,
+      input: { phone_number: phone.e164 },
+    });
+    return { card_number: card.card_number };
   },
 });
 

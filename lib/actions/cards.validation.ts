@@ -39,6 +39,11 @@ export const disableCardFormSchema = cardRefSchema.extend({
     .optional(),
 });
 
+/** "Send to another number": the corrected number as support types it (national or international). */
+export const correctPhoneFormSchema = cardRefSchema.extend({
+  phone_number: createCardFormSchema.shape.phone_number,
+});
+
 export const topUpFormSchema = z.object({
   card_number: cardRefSchema.shape.card_number,
   source: z.enum(['business', 'link'], { error: 'Choose where the money comes from.' }),

@@ -2,14 +2,6 @@
 export const ADJUSTMENT_REASONS = ['goodwill', 'correction', 'chargeback', 'fraud_recovery', 'other'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 
-export const ADJUSTMENT_REASON_LABELS: Record<AdjustmentReason, string> = {
-  goodwill: 'Goodwill',
-  correction: 'Correction',
-  chargeback: 'Chargeback',
-  fraud_recovery: 'Fraud recovery',
-  other: 'Other',
-};
-
 /** Increase: the business account pays the card. Decrease: the card gives back to the business account. */
 export const ADJUSTMENT_DIRECTIONS = ['increase', 'decrease'] as const;
 export type AdjustmentDirection = (typeof ADJUSTMENT_DIRECTIONS)[number];

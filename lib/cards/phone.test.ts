@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors';
-import { nationalNumberCandidates, normalisePhone, normaliseTypedPhone } from './phone';
+import { maskPhone, nationalNumberCandidates, normalisePhone, normaliseTypedPhone } from './phone';
 
 describe('phone numbers', () => {
   it('normalises international numbers to E.164 with their national number', () => {
@@ -46,5 +46,12 @@ describe('phone numbers', () => {
 
   it.each(['0911', '12345', '+2519', 'call me', '0911234567; DROP', ''])('refuses the dashboard number %j', (typed) => {
     expect(() => normaliseTypedPhone(typed, 'ET')).toThrow(expect.objectContaining({ code: 'invalid_phone_number' }));
+  });
+
+  it('masks a number for audit lines: its country code and first digit, and its last two', () => {
+    expect(maskPhone('+251911234567')).toBe('+2519••••••67');
+    expect(maskPhone('+12025550143')).toBe('+1202•••••43');
+    // Never a run of nine digits, which the logs would take for a full number.
+    expect(maskPhone('+251911234567')).not.toMatch(/\d{9}/);
   });
 });

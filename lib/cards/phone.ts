@@ -51,3 +51,10 @@ export function normaliseTypedPhone(input: string, country: string = DEFAULT_PHO
   }
   return { e164: phone.number, national: phone.nationalNumber };
 }
+
+/** A phone number for audit lines and support: its country code and first digit, and its last two; the rest hidden. */
+export function maskPhone(e164: string): string {
+  const digits = e164.replace(/^\+/, '');
+  if (digits.length <= 6) return `+${'•'.repeat(digits.length)}`;
+  return `+${digits.slice(0, 4)}${'•'.repeat(digits.length - 6)}${digits.slice(-2)}`;
+}

@@ -87,8 +87,13 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
       call<'createCardsBatch'>({ method: 'POST', path: '/card/batch', body: { cards }, post: opts }),
     listCards: (query?: ListCardsQuery) => call<'listCards'>({ method: 'GET', path: '/card', query: { ...query } }),
     getCard: (cardNumber: string) => call<'getCard'>({ method: 'GET', path: `/card/${segment(cardNumber)}` }),
-    setCardStatus: (cardNumber: string, status: 'enable' | 'disable') =>
-      call<'setCardStatus'>({ method: 'PATCH', path: `/card/${segment(cardNumber)}`, body: { status } }),
+    /** Enables or disables the card, or (`{ phone_number }`, international format) moves it to a corrected number: its page link then stops working. */
+    setCardStatus: (cardNumber: string, change: 'enable' | 'disable' | { phone_number: string }) =>
+      call<'setCardStatus'>({
+        method: 'PATCH',
+        path: `/card/${segment(cardNumber)}`,
+        body: typeof change === 'string' ? { status: change } : { phone_number: change.phone_number },
+      }),
     cancelCard: (cardNumber: string) => call<'cancelCard'>({ method: 'DELETE', path: `/card/${segment(cardNumber)}` }),
     /** Spends amount of the card at your business (a till); the answer holds the card's balance after. */
     redeemCard: (cardNumber: string, input: RedeemCardInput, opts?: PostOptions) =>

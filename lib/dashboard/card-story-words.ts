@@ -5,6 +5,25 @@ import { groupedUnitsText } from '../money-text';
 
 export type PaymentState = 'pending' | 'paid' | 'failed' | 'cancelled';
 
+/**
+ * A value in a story sentence said in another language than these English words: text as it is (a reason someone
+ * typed, a reference), an amount in the card's currency, a calendar day (YYYY-MM-DD), another catalogue term, or an
+ * adjustment's reason code.
+ */
+export type StoryValue = string | number | { money: number } | { day: string } | { term: string } | { approvalReason: string };
+
+/** One sentence of the story by its key in the dashboard's catalogues (CardStory.said.*) and its values. */
+export interface StoryPhrase {
+  key: string;
+  values?: Record<string, StoryValue>;
+}
+
+/** An event's title and detail as phrases: what a dashboard shows when it speaks another language than the title's English. */
+export interface StorySaid {
+  title: StoryPhrase;
+  detail: StoryPhrase[];
+}
+
 /** Ledger transaction kinds in words a support agent can read out on the phone. */
 export const MOVEMENT_LABELS: Record<string, string> = {
   payment: 'Top-up payment',
@@ -30,6 +49,13 @@ export function tillHoldTitle(kind: string, state: TillHoldStatus): string {
   if (kind === 'hold') return 'Held by a till';
   if (kind === 'card_redemption') return 'Hold captured: redeemed at the business';
   return state === 'captured' ? 'Hold captured: held money back on the card' : `Hold ${state}: money back on the card`;
+}
+
+/** The same, as phrases. */
+export function tillHoldSaid(kind: string, state: TillHoldStatus): StoryPhrase {
+  if (kind === 'hold') return { key: 'till.held' };
+  if (kind === 'card_redemption') return { key: 'till.redeemed' };
+  return { key: `till.back.${state}` };
 }
 
 export function tillHoldDetail(state: TillHoldStatus, captured: string): string {
@@ -62,11 +88,32 @@ export const AUDIT_ACTIONS = [
   'card.cancelled',
   'card.expired',
   'card.expiry_extended',
+  'card.phone_corrected',
   ...Object.keys(APPROVAL_ACTIONS),
 ];
 
+/** What an approval waited on, as a catalogue term. */
+function approvalSubject(d: Record<string, unknown>): string {
+  if (d.kind === 'adjustment') return d.direction === 'decrease' ? 'adjustmentDecrease' : 'adjustmentIncrease';
+  return d.kind === 'refund' ? 'refund' : 'payout';
+}
+
+/** An approval's audit line as phrases (see approvalEvent). */
+function approvalSaid(action: string, d: Record<string, unknown>): StorySaid {
+  const reason = typeof d.reason_code === 'string' ? { approvalReason: d.reason_code } : null;
+  const detail: StoryPhrase[] = [{ key: 'amountReference', values: { amount: { money: Number(d.amount) }, reference: String(d.reference) } }];
+  if (action === 'approval.requested' && reason)
+    detail.push(d.note ? { key: 'reasonNote', values: { reason, note: String(d.note) } } : { key: 'reason', values: { reason } });
+  if (action !== 'approval.requested' && d.note) detail.push({ key: 'note', values: { note: String(d.note) } });
+  if (typeof d.reason === 'string' && action === 'approval.failed') detail.push({ key: 'text', values: { text: d.reason } });
+  return {
+    title: { key: 'approval', values: { subject: { term: approvalSubject(d) }, outcome: { term: `approval.${action.slice('approval.'.length)}` } } },
+    detail,
+  };
+}
+
 /** An approval's audit line in words: what waited (a payout, or an adjustment up or down), how much, and what became of it. */
-export function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null } {
+export function approvalEvent(action: string, d: Record<string, unknown>): { title: string; detail: string | null; said: StorySaid } {
   const what =
     d.kind === 'adjustment'
       ? d.direction === 'decrease'
@@ -83,7 +130,7 @@ export function approvalEvent(action: string, d: Record<string, unknown>): { tit
     action !== 'approval.requested' && d.note ? `Note: ${String(d.note)}` : null,
     typeof d.reason === 'string' && action === 'approval.failed' ? String(d.reason) : null,
   ];
-  return { title: `${what} ${APPROVAL_ACTIONS[action]}`, detail: parts.filter(Boolean).join(' ') };
+  return { title: `${what} ${APPROVAL_ACTIONS[action]}`, detail: parts.filter(Boolean).join(' '), said: approvalSaid(action, d) };
 }
 
 /** The label of who did something, from the actor columns and the joined user email and key prefix. */

@@ -16,7 +16,10 @@ import {
   type PaymentState,
   paymentNoun,
   paymentState,
+  type StoryPhrase,
+  type StorySaid,
   tillHoldDetail,
+  tillHoldSaid,
   tillHoldTitle,
 } from './card-story-words';
 
@@ -27,7 +30,18 @@ import {
  * with where the money went. Newest first, keyset-paged across all the sources.
  */
 
-type StoryKind = 'created' | 'movement' | 'payment_started' | 'payment_finished' | 'disabled' | 'enabled' | 'cancelled' | 'approval' | 'expired' | 'extended';
+type StoryKind =
+  | 'created'
+  | 'movement'
+  | 'payment_started'
+  | 'payment_finished'
+  | 'disabled'
+  | 'enabled'
+  | 'cancelled'
+  | 'approval'
+  | 'expired'
+  | 'extended'
+  | 'phone_corrected';
 
 export interface StoryEvent {
   /** Unique on the page, and the cursor for "older" when it is the last one. */
@@ -38,6 +52,8 @@ export interface StoryEvent {
   title: string;
   /** Why, or where the money went: null when the title says it all. */
   detail: string | null;
+  /** The title and detail as catalogue phrases, for a dashboard in another language. */
+  said: StorySaid;
   /** Who did it, as a person would say it: an email, an API key by its prefix, the provider. */
   actor: string | null;
   /** Signed: positive came onto the card, negative left it. Null when no money moved on the card. */
@@ -193,7 +209,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
   ]);
 
   const events: (StoryEvent & { rank: Rank; id: number })[] = [];
-  const push = (rank: Rank, id: number, e: Pick<StoryEvent, 'kind' | 'at' | 'title' | 'detail' | 'actor'> & Partial<StoryEvent>) =>
+  const push = (rank: Rank, id: number, e: Pick<StoryEvent, 'kind' | 'at' | 'title' | 'detail' | 'actor' | 'said'> & Partial<StoryEvent>) =>
     events.push({
       amount: null,
       balanceAfter: null,
@@ -216,6 +232,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       at: createdAt,
       title: 'Card created',
       detail: `For ${card.phone_number}, in ${card.currency}.`,
+      said: { title: { key: 'created' }, detail: [{ key: 'createdFor', values: { phone: card.phone_number, currency: card.currency } }] },
       actor: createdRow ? actorLabel(createdRow) : null,
     });
   }
@@ -228,11 +245,22 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       : kind === 'payment'
         ? `${paymentNoun(r.payment_type)} paid`
         : (MOVEMENT_LABELS[kind] ?? kind.replaceAll('_', ' '));
+    const titleSaid: StoryPhrase = till
+      ? tillHoldSaid(kind, till)
+      : kind === 'payment'
+        ? { key: r.payment_type === 'hosted' ? 'paid.hosted' : 'paid.wallet' }
+        : kind in MOVEMENT_LABELS
+          ? { key: `movement.${kind}` }
+          : { key: 'text', values: { text: kind.replaceAll('_', ' ') } };
     push(RANK.ledger, Number(r.id), {
       kind: 'movement',
       at: iso(r.created_at),
       title,
       detail: till && kind === 'hold' ? tillHoldDetail(till, `${card.currency} ${groupedUnitsText(Number(r.hold_captured ?? 0))}`) : null,
+      said: {
+        title: titleSaid,
+        detail: till && kind === 'hold' ? [{ key: `till.detail.${till}`, values: { captured: { money: Number(r.hold_captured ?? 0) } } }] : [],
+      },
       holdState: till && kind === 'hold' ? till : null,
       // A card-to-card payout from another business's card: its people and keys are not ours to name.
       actor: r.business_id !== null && Number(r.business_id) !== opts.businessId ? 'another business' : actorLabel(r),
@@ -255,6 +283,10 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
         : fee > 0
           ? 'The customer also pays a service fee.'
           : null,
+      said: {
+        title: { key: r.type === 'hosted' ? 'started.hosted' : 'started.wallet' },
+        detail: r.paid_to_business ? [{ key: 'paidToBusiness' }] : fee > 0 ? [{ key: 'feeToo' }] : [],
+      },
       actor: actorLabel(r),
       requested: Number(r.amount),
       paymentState: paymentState(r.status),
@@ -271,6 +303,10 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       at: iso(r.completed_at),
       title: state === 'failed' ? `${noun} failed` : `${noun} cancelled`,
       detail: reason ?? (state === 'failed' ? 'The payment did not go through; no reason was given.' : 'The customer cancelled before paying.'),
+      said: {
+        title: { key: `finished.${r.type === 'hosted' ? 'hosted' : 'wallet'}.${state === 'failed' ? 'failed' : 'cancelled'}` },
+        detail: [reason ? { key: 'text', values: { text: reason } } : { key: state === 'failed' ? 'noReason' : 'customerCancelled' }],
+      },
       actor: null,
       requested: Number(r.amount),
       paymentState: state,
@@ -301,6 +337,7 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
         at,
         title: 'Card cancelled',
         detail: moved === 0 ? `It held no money, so nothing moved to the business's ${card.currency} account.` : null,
+        said: { title: { key: 'cancelled' }, detail: moved === 0 ? [{ key: 'cancelledEmpty', values: { currency: card.currency } }] : [] },
         actor,
         movedToBusiness: moved,
       });
@@ -317,6 +354,10 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
           moved === null || moved === 0
             ? 'It held no money when it expired. The card is read-only.'
             : `Its balance of ${card.currency} ${groupedUnitsText(moved)} became breakage. The card is read-only.`,
+        said: {
+          title: { key: 'expired' },
+          detail: [moved === null || moved === 0 ? { key: 'expiredEmpty' } : { key: 'expiredBreakage', values: { amount: { money: moved } } }],
+        },
         actor: 'the service',
       });
       continue;
@@ -327,6 +368,41 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
         at,
         title: 'Expiry extended',
         detail: `From ${typeof details.from === 'string' ? localDay(details.from) : 'its old date'} to ${typeof details.to === 'string' ? localDay(details.to) : 'a later date'}.${reason ? ` Reason: ${reason}` : ''}`,
+        said: {
+          title: { key: 'extended' },
+          detail: [
+            {
+              key: 'extendedFromTo',
+              values: {
+                from: typeof details.from === 'string' ? { day: localDay(details.from) } : { term: 'oldDate' },
+                to: typeof details.to === 'string' ? { day: localDay(details.to) } : { term: 'laterDate' },
+              },
+            },
+            ...(reason ? [{ key: 'reason', values: { reason } }] : []),
+          ],
+        },
+        actor,
+      });
+      continue;
+    }
+    if (action === 'card.phone_corrected') {
+      push(RANK.audit, Number(r.id), {
+        kind: 'phone_corrected',
+        at,
+        title: 'Sent to another number',
+        detail: `From ${typeof details.from === 'string' ? details.from : 'the old number'} to ${typeof details.to === 'string' ? details.to : 'a corrected one'}; its old link stopped working.`,
+        said: {
+          title: { key: 'phoneCorrected' },
+          detail: [
+            {
+              key: 'phoneCorrectedFromTo',
+              values: {
+                from: typeof details.from === 'string' ? details.from : { term: 'oldNumber' },
+                to: typeof details.to === 'string' ? details.to : { term: 'correctedNumber' },
+              },
+            },
+          ],
+        },
         actor,
       });
       continue;
@@ -338,6 +414,10 @@ export async function cardStory(db: DbOrTx, opts: CardStoryOptions): Promise<Car
       at,
       title: `${disabling ? 'Disabled' : 'Enabled'}${byProvider ? ' by the provider' : ''}`,
       detail: reason ? `Reason: ${reason}` : null,
+      said: {
+        title: { key: `${disabling ? 'disabled' : 'enabled'}${byProvider ? 'ByProvider' : ''}` },
+        detail: reason ? [{ key: 'reason', values: { reason } }] : [],
+      },
       actor,
     });
   }

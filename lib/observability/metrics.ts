@@ -14,6 +14,7 @@ interface Metrics {
   foldLagSeconds: Gauge<'list'>;
   jobsDead: Gauge<'kind'>;
   liveStreams: Gauge;
+  poolAcquired: Counter<'pool'>;
   pools: Map<string, pg.Pool>;
 }
 
@@ -88,6 +89,13 @@ function createMetrics(): Metrics {
       registers: [registry],
     }),
     liveStreams: new client.Gauge({ name: 'giftcard_live_streams_open', help: 'Open dashboard live-update streams in this instance', registers: [registry] }),
+    // Each query outside a transaction, and each transaction, takes a connection once: what a page or a refusal costs the database.
+    poolAcquired: new client.Counter({
+      name: 'giftcard_db_pool_acquired_total',
+      help: 'Database connections taken from the pool (one per query outside a transaction, one per transaction)',
+      labelNames: ['pool'],
+      registers: [registry],
+    }),
   };
 }
 
@@ -122,5 +130,8 @@ export async function countedCall<T>(kind: 'payouts' | 'payments', labels: { typ
 
 /** Makes a pool's connections in use and its waiting callers visible on /metrics. */
 export function watchPool(name: string, pool: pg.Pool): void {
-  metrics()?.pools.set(name, pool);
+  const m = metrics();
+  if (!m) return;
+  m.pools.set(name, pool);
+  pool.on('acquire', () => m.poolAcquired.inc({ pool: name }));
 }

@@ -13,8 +13,9 @@ export interface Checkout {
   amount: number;
   serviceFee: number;
   total: number;
-  /** None for a shop order's payment: its card is issued when it is paid. */
+  /** None for a shop order's payment until it is paid: its card is found or issued then. */
   lastFour: string | null;
+  cardId: number | null;
   /** Live: Chapa's hosted page, where our page sends the customer to pay. */
   providerCheckoutUrl: string | null;
   createdAt: Date;
@@ -55,6 +56,7 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     serviceFee: p.serviceFee,
     total: p.amount + p.serviceFee,
     lastFour: p.cardNumber?.slice(-4) ?? null,
+    cardId: p.cardId,
     providerCheckoutUrl: p.providerCheckoutUrl,
     createdAt: p.createdAt,
     completedAt: p.completedAt,

@@ -23,7 +23,16 @@ export interface RecipientPreview {
   canReceive: boolean;
   /** Why it cannot receive, in plain words. */
   reason: string | null;
+  /** The same why as a code, for a dashboard that says it in another language; the other card's currency with it. */
+  refusal: { code: 'cancelled' | 'disabled' | 'same_card' | 'currency_mismatch'; sourceCurrency?: Currency } | null;
 }
+
+const REFUSAL_WORDS: Record<NonNullable<RecipientPreview['refusal']>['code'], (currency: Currency, source?: Currency) => string> = {
+  cancelled: () => 'This card is cancelled and cannot receive money.',
+  disabled: () => 'This card is disabled and cannot receive money until it is enabled.',
+  same_card: () => 'This is the source card itself; choose another card.',
+  currency_mismatch: (currency, source) => `This card holds ${currency}; the source card holds ${source}. Money moves only between cards of one currency.`,
+};
 
 interface Row extends Record<string, unknown> {
   card_number: string;
@@ -69,22 +78,24 @@ export async function previewRecipient(
     });
   }
   const source = opts.sourceCardNumber ? result.rows.find((r) => r.card_number === opts.sourceCardNumber && r.business_id === opts.businessId) : undefined;
-  const reason = card.cancelled
-    ? 'This card is cancelled and cannot receive money.'
+  const refusal: RecipientPreview['refusal'] = card.cancelled
+    ? { code: 'cancelled' }
     : card.status !== ACTIVE
-      ? 'This card is disabled and cannot receive money until it is enabled.'
+      ? { code: 'disabled' }
       : opts.sourceCardNumber === opts.cardNumber
-        ? 'This is the source card itself; choose another card.'
+        ? { code: 'same_card' }
         : source && !source.cancelled && source.currency !== card.currency
-          ? `This card holds ${card.currency}; the source card holds ${source.currency}. Money moves only between cards of one currency.`
+          ? { code: 'currency_mismatch', sourceCurrency: source.currency }
           : null;
+  const reason = refusal && REFUSAL_WORDS[refusal.code](card.currency, refusal.sourceCurrency);
   return {
     lastFour: opts.cardNumber.slice(-4),
     currency: card.currency,
     ownCard,
     holder: ownCard ? shortHolderName(card.first_name, card.last_name) : null,
     businessName: ownCard ? null : card.business_name,
-    canReceive: reason === null,
+    canReceive: refusal === null,
     reason,
+    refusal,
   };
 }

@@ -14,6 +14,8 @@ interface UploadRowView {
   fee: number | null;
   reference: string | null;
   error: string | null;
+  /** The refusal's code, for a dashboard that says it in another language. */
+  errorCode: string | null;
 }
 
 export interface UploadJobView {
@@ -60,7 +62,7 @@ export async function getUploadJob(db: DbOrTx, opts: UploadScope): Promise<Uploa
   const [counts, rows] = await Promise.all([
     db.execute<{ status: string; n: number }>(sql`SELECT status, count(*)::int AS n FROM upload_rows WHERE job_id = ${job.id} GROUP BY status`),
     db.execute<Record<string, unknown>>(sql`
-      SELECT row_number, status, input, currency, amount, fee, result_reference, error_message FROM upload_rows WHERE job_id = ${job.id}
+      SELECT row_number, status, input, currency, amount, fee, result_reference, error_code, error_message FROM upload_rows WHERE job_id = ${job.id}
       ORDER BY CASE status WHEN 'invalid' THEN 0 WHEN 'failed' THEN 1 ELSE 2 END, row_number LIMIT ${SHOWN_ROWS}`),
   ]);
   return {
@@ -86,6 +88,7 @@ export async function getUploadJob(db: DbOrTx, opts: UploadScope): Promise<Uploa
       fee: r.fee === null ? null : Number(r.fee),
       reference: (r.result_reference as string | null) ?? null,
       error: (r.error_message as string | null) ?? null,
+      errorCode: (r.error_code as string | null) ?? null,
     })),
   };
 }

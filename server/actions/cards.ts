@@ -15,6 +15,10 @@ export async function enableCard(input: unknown) {
   return runAction(defs.enableCardAction, input);
 }
 
+export async function correctCardPhone(input: unknown) {
+  return runAction(defs.correctCardPhoneAction, input);
+}
+
 export async function cancelCard(input: unknown) {
   return runAction(defs.cancelCardAction, input);
 }

@@ -29,5 +29,8 @@ export async function completeCheckout(formData: FormData): Promise<void> {
   }
   // The page keeps the language its reader picked with ?lang (am or en, nothing else).
   const lang = field('lang');
-  redirect(`/checkout/${encodeURIComponent(reference)}${lang === 'am' || lang === 'en' ? `?lang=${lang}` : ''}`);
+  // And the card link it was opened from, which the page checks before offering the way back.
+  const card = field('card');
+  const query = new URLSearchParams({ ...(lang === 'am' || lang === 'en' ? { lang } : {}), ...(/^[0-9A-Za-z]{43}$/.test(card) ? { card } : {}) }).toString();
+  redirect(`/checkout/${encodeURIComponent(reference)}${query ? `?${query}` : ''}`);
 }

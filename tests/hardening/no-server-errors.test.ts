@@ -114,6 +114,12 @@ function send(p: Probe): Promise<Answer> {
         },
       },
       (res) => {
+        // A live stream (the dashboard's, signed in) stays open by design: its status and headers are its answer.
+        if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
+          res.destroy();
+          return;
+        }
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d) => {

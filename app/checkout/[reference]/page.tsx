@@ -11,13 +11,14 @@ import { formatMoney } from '@/components/ui/money';
 import { getDb } from '@/lib/db/client';
 import { formatDayTime } from '@/lib/i18n/date-text';
 import { isLocale } from '@/lib/i18n/locale';
+import { linkOpensCard } from '@/lib/payments/top-up-from-card-page';
 import { requestPublicVerify } from '@/lib/payments/verify-live-payment';
 import { completeCheckout } from '@/server/actions/checkout';
 import { checkoutOf } from '@/server/checkout';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ reference: string }>; searchParams: Promise<{ from?: string; lang?: string }> };
+type Props = { params: Promise<{ reference: string }>; searchParams: Promise<{ from?: string; lang?: string; card?: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const checkout = await checkoutOf((await params).reference);
@@ -44,11 +45,14 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const total = formatMoney(checkout.total, checkout.currency, locale);
   const path = `/checkout/${encodeURIComponent(checkout.linkReference)}`;
   const lang = isLocale(query.lang) ? query.lang : undefined;
+  // Opened from the card's page ("Add money"): the way back there, where the new balance shows.
+  const card =
+    typeof query.card === 'string' && checkout.cardId !== null && (await linkOpensCard(getDb(), query.card, checkout.cardId)) ? query.card : undefined;
   const dateText = formatDayTime(checkout.completedAt ?? checkout.createdAt, { locale, calendar: checkout.calendar, timeZone: checkout.timeZone });
 
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
-      <LanguageSwitch path={path} current={locale} label={t('language')} />
+      <LanguageSwitch path={path} current={locale} label={t('language')} keep={card ? { card } : undefined} />
       <header>
         <p className="text-sm font-medium uppercase tracking-wide text-slate-500">{t('eyebrow')}</p>
         <h1 className="mt-1 text-2xl font-semibold break-words" data-testid="business-name">
@@ -71,7 +75,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
       {checkout.status !== 'pending' ? (
         <PaymentOutcome status={checkout.status} />
       ) : checkout.mode === 'test' ? (
-        <TestPaymentButtons reference={checkout.linkReference} lang={lang} totalLabel={total} action={completeCheckout} />
+        <TestPaymentButtons reference={checkout.linkReference} lang={lang} card={card} totalLabel={total} action={completeCheckout} />
       ) : checkout.providerCheckoutUrl ? (
         <>
           {backFromChapa && <AwaitingVerify />}
@@ -82,6 +86,12 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
           <p className="font-semibold">{t('unavailable.title')}</p>
           <p className="mt-1 text-sm text-slate-600">{t('unavailable.text')}</p>
         </div>
+      )}
+
+      {card && (
+        <a href={`/c/${card}${lang ? `?lang=${lang}` : ''}`} className="font-medium text-emerald-800 underline" data-testid="back-to-card">
+          {t('backToCard')}
+        </a>
       )}
 
       {checkout.orderPath && checkout.status !== 'pending' && (

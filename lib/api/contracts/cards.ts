@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_CARDS_PER_BATCH } from '../../batches/batch-limits';
 import { createCardSchema } from '../../cards/create-card';
+import { cardPhoneSchema } from '../../cards/correct-card-phone';
 import { cardStatusSchema } from '../../cards/set-card-status';
 import { redemptionRequestSchema } from '../../redemptions/redemption-request';
 import { cardNumberParam, defineContracts, pageParams } from './contract';
@@ -175,17 +176,21 @@ export const cardContracts = defineContracts({
     path: '/card/{card_number}',
     scope: 'cards',
     tag: 'Cards',
-    summary: 'Enable or disable a gift card',
-    description: 'A disabled card cannot be used for payments or payouts. A card the provider disabled can only be enabled by the provider.',
+    summary: 'Enable or disable a gift card, or correct its phone number',
+    description:
+      'Send status or (beyond SPEC.md) phone_number, never both (400 Validation error). status: a disabled card cannot be used for payments or payouts; a card the provider disabled can only be enabled by the provider. phone_number: moves the card, with its balance and history, to the corrected number in international format; one card per phone, currency and business still holds (409 Gift card already exists). The card’s page link stops working (make a new one); the audit log keeps both numbers masked.',
     pathParams: cardNumberParam,
-    body: { schemas: { SetCardStatusRequest: cardStatusSchema }, examples: { SetCardStatusRequest: { status: 'disable' } } },
+    body: {
+      schemas: { SetCardStatusRequest: cardStatusSchema, CorrectCardPhoneRequest: cardPhoneSchema },
+      examples: { SetCardStatusRequest: { status: 'disable' }, CorrectCardPhoneRequest: { phone_number: '+251911765432' } },
+    },
     success: {
       status: 200,
-      message: ['Gift card disabled successfully', 'Gift card enabled successfully'],
+      message: ['Gift card disabled successfully', 'Gift card enabled successfully', 'Gift card phone number corrected successfully'],
       data: giftCardSchema,
       examples: { card: { ...giftCardExample, status: 3, updated_at: '2025-06-01T10:00:00.000Z' } },
     },
-    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'cannot_enable', 'already_disabled'],
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'cannot_enable', 'already_disabled', 'invalid_phone_number', 'card_exists'],
   },
   cancelCard: {
     method: 'delete',

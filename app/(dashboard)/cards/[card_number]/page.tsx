@@ -3,6 +3,7 @@ import { getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import { cardStatusLabel } from '@/lib/cards/card-status';
 import { CardStatusActions } from '@/components/cards/card-status-actions';
+import { CorrectPhoneAction } from '@/components/cards/correct-phone-action';
 import { CardStoryTable } from '@/components/cards/card-timeline-table';
 import { ExtendExpiryForm } from '@/components/cards/extend-expiry-form';
 import { RedeemFormView } from '@/components/cards/redeem-form';
@@ -23,6 +24,7 @@ import { formatDay } from '@/lib/i18n/date-text';
 import { dateSettingsOf } from '@/server/date-settings';
 import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';
+import { actorKey } from '@/components/cards/story-text';
 
 export async function generateMetadata() {
   const t = await getTranslations('Card');
@@ -36,6 +38,13 @@ export default async function CardPage({ params, searchParams }: Props) {
   const { card_number } = await params;
   const query = await searchParams;
   const [dates, t, shell, nav] = await Promise.all([dateSettingsOf(session), getTranslations('Card'), getTranslations('Shell'), getTranslations('Nav')]);
+  const said = await getTranslations('CardStory');
+  /** Who did it: an email as it is, lib's fixed names in the reader's language. */
+  const actor = (name: string) => {
+    const known = dates.locale === 'en' ? undefined : actorKey(name);
+    return known ? said(`actors.${known.key}`, { prefix: known.prefix }) : name;
+  };
+  const time = (iso: string) => () => <LocalTime iso={iso} />;
   const money = (minor: number) => formatMoney(minor, card.currency, dates.locale);
   const before = typeof query.before === 'string' && parseStoryCursor(query.before) ? query.before : undefined;
   const story = await cardStory(getDb(), {
@@ -90,13 +99,14 @@ export default async function CardPage({ params, searchParams }: Props) {
           <Notice tone="info">
             <p className="font-semibold">{t('cancelledTitle')}</p>
             <p className="mt-1">
-              Cancelled <LocalTime iso={story.cancelled.at} />
-              {story.cancelled.actor && ` by ${story.cancelled.actor}`}.{' '}
+              {story.cancelled.actor
+                ? said.rich('page.cancelledBy', { time: time(story.cancelled.at), actor: actor(story.cancelled.actor) })
+                : said.rich('page.cancelled', { time: time(story.cancelled.at) })}{' '}
               {story.cancelled.movedToBusiness === null
-                ? `Its balance moved to your business’s ${card.currency} account.`
+                ? said('page.cancelledMovedAll', { currency: card.currency })
                 : story.cancelled.movedToBusiness > 0
-                  ? `Its remaining balance of ${formatMoney(story.cancelled.movedToBusiness, card.currency)} moved to your business’s ${card.currency} account.`
-                  : 'It held no money when it was cancelled.'}
+                  ? said('page.cancelledMoved', { amount: money(story.cancelled.movedToBusiness), currency: card.currency })
+                  : said('page.cancelledEmpty')}
             </p>
           </Notice>
         </div>
@@ -106,9 +116,11 @@ export default async function CardPage({ params, searchParams }: Props) {
           <Notice tone="info">
             <p className="font-semibold">{t('expiredTitle')}</p>
             <p className="mt-1">
-              It expired at the end of {card.expires_at ? formatDay(new Date(card.expires_at), dates) : 'its last day'} (swept{' '}
-              <LocalTime iso={new Date(card.expired_at).toISOString()} />
-              ). Whatever it held became breakage in your business’s {card.currency} breakage account.
+              {said.rich('page.expired', {
+                day: card.expires_at ? formatDay(new Date(card.expires_at), dates) : said('terms.lastDay'),
+                time: time(new Date(card.expired_at).toISOString()),
+                currency: card.currency,
+              })}
             </p>
           </Notice>
         </div>
@@ -124,8 +136,15 @@ export default async function CardPage({ params, searchParams }: Props) {
             </div>
             <div>
               <dt className="text-slate-600">{t('phone')}</dt>
-              <dd className="font-medium text-slate-900">{card.phone_number}</dd>
+              <dd className="font-medium text-slate-900" data-testid="holder-phone">
+                {card.phone_number}
+              </dd>
             </div>
+            {canChangeStatus && (
+              <div className="pt-1">
+                <CorrectPhoneAction cardNumber={card.card_number} phone={card.phone_number} />
+              </div>
+            )}
             <div>
               <dt className="text-slate-600">{t('createdAt')}</dt>
               <dd>
@@ -146,24 +165,23 @@ export default async function CardPage({ params, searchParams }: Props) {
           </p>
           {Number(card.held) > story.tillHeld && (
             <p className="mt-1 text-sm text-slate-700" data-testid="card-held">
-              Available now. Another {formatMoney(Number(card.held) - story.tillHeld, card.currency)} is held until a teammate decides on it
-              {can(session.role, 'money:approve') || can(session.role, 'money:move') ? (
-                <>
-                  {' '}
-                  (see{' '}
-                  <Link href="/approvals" className="font-medium underline underline-offset-2">
-                    Approvals
-                  </Link>
-                  )
-                </>
-              ) : null}
-              .
+              {can(session.role, 'money:approve') || can(session.role, 'money:move')
+                ? said.rich('page.heldSee', {
+                    amount: money(Number(card.held) - story.tillHeld),
+                    link: (chunks) => (
+                      <Link href="/approvals" className="font-medium underline underline-offset-2">
+                        {chunks}
+                      </Link>
+                    ),
+                  })
+                : said('page.held', { amount: money(Number(card.held) - story.tillHeld) })}
             </p>
           )}
           {story.tillHeld > 0 && (
             <p className="mt-1 text-sm text-slate-700" data-testid="card-till-held">
-              {Number(card.held) > story.tillHeld ? '' : 'Available now. '}Another {formatMoney(story.tillHeld, card.currency)} is held by a till until it is
-              captured, voided or expires.
+              {Number(card.held) > story.tillHeld
+                ? said('page.tillHeldToo', { amount: money(story.tillHeld) })
+                : said('page.tillHeld', { amount: money(story.tillHeld) })}
             </p>
           )}
           <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
@@ -177,27 +195,16 @@ export default async function CardPage({ params, searchParams }: Props) {
             <div className="mt-3 text-sm text-slate-700" data-testid="disabled-why">
               {byProvider ? (
                 <p>
-                  The provider disabled this card
-                  {story.disabled.at && (
-                    <>
-                      {' '}
-                      on <LocalTime iso={story.disabled.at} />
-                    </>
-                  )}
-                  . Only the provider can enable it again: contact the provider’s support.
-                  {story.disabled.reason && ` Reason given: ${story.disabled.reason}`}
+                  {story.disabled.at ? said.rich('page.providerDisabledOn', { time: time(story.disabled.at) }) : said('page.providerDisabled')}
+                  {story.disabled.reason && ` ${said('page.reasonGiven', { reason: story.disabled.reason })}`}
                 </p>
               ) : (
                 <p>
-                  Disabled
-                  {story.disabled.actor && ` by ${story.disabled.actor}`}
-                  {story.disabled.at && (
-                    <>
-                      {' '}
-                      on <LocalTime iso={story.disabled.at} />
-                    </>
-                  )}
-                  .{story.disabled.reason && ` Reason: ${story.disabled.reason}`}
+                  {said.rich(`page.disabled.${story.disabled.actor ? 'by' : 'anyone'}.${story.disabled.at ? 'on' : 'sometime'}`, {
+                    actor: story.disabled.actor ? actor(story.disabled.actor) : '',
+                    time: time(story.disabled.at ?? ''),
+                  })}
+                  {story.disabled.reason && ` ${said('said.reason', { reason: story.disabled.reason })}`}
                 </p>
               )}
             </div>
@@ -256,7 +263,11 @@ export default async function CardPage({ params, searchParams }: Props) {
       <div className="mt-4">
         <Panel title={t('history')}>
           <p className="-mt-2 mb-2 text-sm text-slate-600">{t('historyIntro')}</p>
-          {events.length === 0 ? <EmptyState title={t('nothingOlder')} /> : <CardStoryTable events={events} currency={card.currency} />}
+          {events.length === 0 ? (
+            <EmptyState title={t('nothingOlder')} />
+          ) : (
+            <CardStoryTable events={events} currency={card.currency} calendar={dates.calendar} />
+          )}
           {(before !== undefined || story.older !== null) && (
             <nav aria-label={t('historyPages')} className="mt-3 flex justify-between text-sm">
               {before !== undefined ? (

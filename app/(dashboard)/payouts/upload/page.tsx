@@ -1,8 +1,8 @@
-import { UploadStartPage } from '@/components/uploads/upload-pages';
+import { UploadStartPage, uploadMetadata } from '@/components/uploads/upload-pages';
 import { UPLOAD_PERMISSIONS } from '@/lib/auth/permissions';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Upload payouts · Gift cards' };
+export const generateMetadata = () => uploadMetadata('payouts', 'start');
 
 export default async function PayoutUploadPage() {
   const session = await requirePage(UPLOAD_PERMISSIONS.payouts);

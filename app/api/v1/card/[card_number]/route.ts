@@ -2,7 +2,7 @@ import { apiRoute, methodsNotAllowed } from '@/lib/api/api-route';
 import { cardContracts } from '@/lib/api/contracts/cards';
 import { cancelCard } from '@/lib/cards/cancel-card';
 import { getCard } from '@/lib/cards/get-card';
-import { setCardStatus } from '@/lib/cards/set-card-status';
+import { updateCard } from '@/lib/cards/update-card';
 
 type Params = { card_number: string };
 
@@ -11,8 +11,8 @@ export const GET = apiRoute<Params>(cardContracts.getCard, async ({ db, auth, pa
 }));
 
 export const PATCH = apiRoute<Params>(cardContracts.setCardStatus, async ({ db, auth, actor, params, body }) => {
-  const { card, action } = await setCardStatus(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, actor, input: body });
-  return { message: `Gift card ${action}d successfully`, data: card };
+  const { card, message } = await updateCard(db, { businessId: auth.businessId, mode: auth.mode, cardNumber: params.card_number, actor, input: body });
+  return { message, data: card };
 });
 
 export const DELETE = apiRoute<Params>(cardContracts.cancelCard, async ({ db, auth, actor, params }) => {

@@ -36,8 +36,10 @@ COPY --from=build --chown=node:node /app/.next ./.next
 COPY --chown=node:node package.json package-lock.json tsconfig.json next.config.mjs ./
 COPY --chown=node:node scripts ./scripts
 COPY --chown=node:node lib ./lib
+COPY --chown=node:node messages ./messages
 COPY --chown=node:node public ./public
-# npm start loads only scripts/ and lib/ from source (tests/deploy-files.test.ts follows its imports); Next.js serves public/ from disk.
+# npm start loads only scripts/, lib/ and the catalogues lib/messages/ renders cardholder texts from (messages/) from source
+# (tests/deploy-files.test.ts follows its imports); Next.js serves public/ from disk.
 # The node image's unprivileged user (uid 1000).
 USER node
 EXPOSE 3000

@@ -50,6 +50,7 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/approvals',
     '/developers',
     '/audit',
+    '/messages',
     '/team',
     '/settings',
     '/account',

@@ -4,8 +4,8 @@ import { startDeliveryWorker } from './webhooks/delivery-worker';
 
 describe('BACKGROUND_TASKS', () => {
   it('runs every loop when unset or empty, as production does', () => {
-    expect(selectedTasks(undefined)).toHaveLength(15);
-    expect(selectedTasks(' ')).toHaveLength(15);
+    expect(selectedTasks(undefined)).toHaveLength(17);
+    expect(selectedTasks(' ')).toHaveLength(17);
   });
 
   it('runs only the loops it names, or none', () => {

@@ -13,6 +13,8 @@ import { startPaymentSettlement } from './payments/settlement-worker';
 import { startLiveVerification } from './payments/verify-live-payment';
 import { startRefundRequests } from './refunds/send-refunds';
 import { startUploadRunner } from './uploads/run-uploads';
+import { startCardholderMessages } from './messages/send-messages';
+import { startExpiryReminders } from './messages/expiry-reminders';
 import { startDeliveryWorker } from './webhooks/delivery-worker';
 import { PROVIDER_TASKS } from './wire-providers';
 import { startLiveStreamHeartbeat } from './webhooks/live-stream-limits';
@@ -28,7 +30,7 @@ export const startCardExpiryFailingApprovals: BackgroundTask = (db) => startCard
  * into the list totals).
  * Each feature adds its starter to this list, under the name BACKGROUND_TASKS knows it by.
  * 'rail-requests' and 'refund-requests' are the workers of the job queue's `rail_request`
- * and `refund` kinds (lib/jobs/); a new kind of job adds its worker here the same way.
+ * and `refund` kinds (lib/jobs/), 'cardholder-messages' of `cardholder_message`; a new kind of job adds its worker here the same way.
  */
 const TASKS: Record<string, BackgroundTask> = {
   'payment-settlement': startPaymentSettlement,
@@ -46,6 +48,8 @@ const TASKS: Record<string, BackgroundTask> = {
   'upload-runner': startUploadRunner,
   'hold-expiry': startHoldExpiry,
   'card-expiry': startCardExpiryFailingApprovals,
+  'cardholder-messages': startCardholderMessages,
+  'expiry-reminders': startExpiryReminders,
 };
 
 /**

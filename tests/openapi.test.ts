@@ -103,6 +103,8 @@ describe('openapi.json', () => {
       'hold.voided',
       'hold.expired',
       'card.expired',
+      'message.sent',
+      'message.failed',
       'order.paid',
       'payout.success',
       'payout.failed',

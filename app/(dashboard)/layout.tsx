@@ -17,6 +17,7 @@ import { businesses } from '@/lib/db/schema';
 const NAV: (Omit<NavItem, 'label'> & { permission: Permission })[] = [
   { href: '/', permission: 'history:read' },
   { href: '/cards', permission: 'cards:read' },
+  { href: '/messages', permission: 'cards:read' },
   { href: '/payouts', permission: 'history:read' },
   { href: '/payments', permission: 'history:read' },
   { href: '/shop-orders', permission: 'history:read' },

@@ -140,6 +140,10 @@ export function auditSentence(e: Pick<AuditEntry, 'action' | 'target' | 'details
         if (from.calendar !== to.calendar) changes.push(`the customers' calendar from ${from.calendar} to ${to.calendar}`);
         return changes.length ? `Changed ${changes.join(' and ')}.` : 'Saved the business settings without changes.';
       }
+      if (verb === 'message_kinds_changed') {
+        const off = Array.isArray(d.to) ? (d.to as string[]) : [];
+        return off.length ? `Turned off these messages to cardholders: ${off.join(', ').replaceAll('_', ' ')}.` : 'Turned on every message to cardholders.';
+      }
       if (verb === 'limits_changed') {
         const limit = (name: string, v: unknown) => `${name} ${num(v) === null ? 'none' : moneyOf(v, currency)}`;
         return `Set the ${currency} limits (${text(d.mode)} mode): ${limit('largest payout', d.max_payout)}, ${limit('payouts per day', d.daily_payout)}, ${limit('most a card may hold', d.max_card_balance)}.`;

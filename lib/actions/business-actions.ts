@@ -1,3 +1,4 @@
+import { messageKindsSchema, setMessageKinds } from '../messages/message-kind-settings';
 import { setBusinessLocale } from '../business/business-locale';
 import { updateBusinessSettings as update } from '../business/business-settings';
 import { defineAction } from './define-action';
@@ -18,4 +19,12 @@ export const updateCustomerLocale = defineAction({
   permission: 'team',
   schema: businessLocaleSchema,
   handler: ({ db, session, input }) => setBusinessLocale(db, session.businessId, session.actor, input),
+});
+
+/** The owner turns kinds of message to cardholders on or off. */
+export const updateMessageKinds = defineAction({
+  name: 'updateMessageKinds',
+  permission: 'team',
+  schema: messageKindsSchema,
+  handler: ({ db, session, input }) => setMessageKinds(db, session.businessId, session.actor, input),
 });

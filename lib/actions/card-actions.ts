@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { shareCard } from '../messages/share-card';
 import { isLargeAmount, requireConfirmation } from './confirmation';
 import { cancelCard as cancelCardCore } from '../cards/cancel-card';
 import { correctCardPhone } from '../cards/correct-card-phone';
@@ -135,5 +137,21 @@ export const topUpCardAction = defineAction({
         return { source: 'link', linkReference: payment.link_reference, checkoutUrl: payment.checkout_url!, amount, serviceFee: payment.service_fee };
       },
     );
+  },
+});
+
+/** Support sends the holder a new link to the card's page by SMS or email (the old link stops working). */
+export const resendCardLinkAction = defineAction({
+  name: 'cards.resendLink',
+  permission: 'cards:status',
+  schema: cardRefSchema.extend({ channel: z.enum(['sms', 'email'], { error: 'channel must be sms or email.' }) }),
+  handler: async ({ db, session, input }) => {
+    const shared = await shareCard(db, {
+      businessId: session.businessId,
+      mode: session.mode,
+      cardNumber: input.card_number,
+      input: { channel: input.channel },
+    });
+    return { status: shared.status, message_reference: shared.message_reference };
   },
 });

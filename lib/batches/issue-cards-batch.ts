@@ -5,6 +5,7 @@ import { CARD_COLLISIONS, CARD_TAKEN_MEANWHILE, expiryOfNewCard, issueCardIn, ty
 import type { Db } from '../db/client';
 import { withoutCommitHook } from '../db/commit-hooks';
 import { inTransaction, pgConstraint } from '../db/transaction';
+import { notifyNewCardNumber } from '../messages/share-card';
 import type { Mode } from '../validation';
 import { MAX_CARDS_PER_BATCH } from './batch-limits';
 import { itemResult, type BatchResult } from './batch-result';
@@ -35,7 +36,15 @@ export async function issueCardsBatch(db: Db, opts: IssueCardsBatchOptions): Pro
     inTransaction(db, (tx) =>
       withoutCommitHook(async () => {
         const issued: BatchResult<string>[] = [];
-        for (const input of opts.items) issued.push(await itemResult(() => issueCardIn(tx, { ...opts, input, expiresAt })));
+        for (const input of opts.items) {
+          issued.push(
+            await itemResult(async () => {
+              const cardNumber = await issueCardIn(tx, { ...opts, input, expiresAt });
+              if (input.notify) await notifyNewCardNumber(tx, businessId, mode, cardNumber);
+              return cardNumber;
+            }),
+          );
+        }
         return issued;
       }),
     ),

@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { compiledOnce, runCompiled } from '../db/prepared';
 import { ServiceError } from '../errors';
 import { postingChunkCtes } from '../ledger/post-transaction';
+import { queueMessagesCtes } from '../messages/queue-message';
 import { payoutLimitsCte } from '../limits/limit-sql';
 import { partyNumbers, quoteAndPlan, writeRequestedPayout, type QuotedPayout, type WritePayoutOptions, type WrittenPayout } from '../payouts/create-payout';
 import { payoutParties } from '../payouts/payout-parties';
@@ -160,7 +161,13 @@ export const payoutChunkStatement = compiledOnce(() => {
         LATERAL (VALUES (i.account0, i.amount0), (i.account1, i.amount1), (i.account2, i.amount2)) AS x(account_id, amount)
       WHERE x.account_id IS NOT NULL
     ), ${actorKeyCte}, ${payoutLimitsCte}, ${postingChunkCtes(v, guard, PAYOUT_DAY_LIMIT.chunk())},
-    ${payoutRowCtes(v, inOrder('posted'), inOrder('payout'))}, ${eventsCtes(v, inOrder('payout'))}
+    ${payoutRowCtes(v, inOrder('posted'), inOrder('payout'))}, ${eventsCtes(v, inOrder('payout'))},
+    ${queueMessagesCtes(
+      'received_messages',
+      sql`SELECT c.id, jsonb_build_object('transaction_id', t.id) FROM items i JOIN posted t ON t.reference = i.reference
+          JOIN cards c ON c.id = i."destinationCardId" WHERE c.messages_on ORDER BY i.ord`,
+      { kind: 'money_added' },
+    )}
     SELECT (SELECT json_agg(json_build_array(p.id, t.id) ORDER BY i.ord)
       FROM items i JOIN payout p ON p.reference = i.reference JOIN posted t ON t.reference = i.reference) AS ids`;
 });

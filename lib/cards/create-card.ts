@@ -2,7 +2,8 @@ import { is } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
-import { inOneStatement, pgConstraint } from '../db/transaction';
+import { inOneStatement, inTransaction, pgConstraint } from '../db/transaction';
+import { notifyNewCardNumber } from '../messages/share-card';
 import { ServiceError } from '../errors';
 import type { Actor } from '../actor';
 import { currencySchema, parseInput, type Mode } from '../validation';
@@ -27,6 +28,7 @@ export const createCardSchema = z.object({
   currency: currencySchema,
   first_name: name('first_name').optional(),
   last_name: name('last_name').optional(),
+  notify: z.boolean({ error: 'notify must be true or false.' }).optional(),
 });
 
 export type CreateCardInput = z.output<typeof createCardSchema>;
@@ -58,7 +60,7 @@ export async function expiryOfNewCard(db: DbOrTx, businessId: number): Promise<D
  */
 export async function createCard(db: Db, opts: CreateCardOptions): Promise<GiftCard> {
   const input = parseInput(createCardSchema, opts.input);
-  const cardNumber = await issueCardIn(db, { ...opts, input });
+  const cardNumber = input.notify ? await issueNotifiedCard(db, { ...opts, input }) : await issueCardIn(db, { ...opts, input });
   announceCardChange(db, opts.businessId, opts.mode, 'card.created', cardNumber);
   return toGiftCard((await findOwnCard(db, opts.businessId, opts.mode, cardNumber))!);
 }
@@ -91,6 +93,29 @@ export async function issueCardIn(db: DbOrTx, opts: IssueCardOptions): Promise<s
       const constraint = pgConstraint(err);
       if (constraint === CARD_TAKEN_MEANWHILE) {
         throw new ServiceError('card_exists', `This customer already has a ${input.currency} gift card with this business.`);
+      }
+      if (CARD_COLLISIONS.has(constraint ?? '') && attempt < 5) continue;
+      throw err;
+    }
+  }
+}
+
+/**
+ * A card issued with notify: the card, its messages turned on, its link and the card_issued message in one
+ * transaction, redone on the collisions issueCardIn redoes alone.
+ */
+async function issueNotifiedCard(db: Db, opts: IssueCardOptions): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inTransaction(db, async (tx) => {
+        const cardNumber = await issueCardIn(tx, opts);
+        await notifyNewCardNumber(tx, opts.businessId, opts.mode, cardNumber);
+        return cardNumber;
+      });
+    } catch (err) {
+      const constraint = pgConstraint(err);
+      if (constraint === CARD_TAKEN_MEANWHILE) {
+        throw new ServiceError('card_exists', `This customer already has a ${opts.input.currency} gift card with this business.`);
       }
       if (CARD_COLLISIONS.has(constraint ?? '') && attempt < 5) continue;
       throw err;

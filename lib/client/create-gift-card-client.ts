@@ -15,6 +15,7 @@ import type {
   PostOptions,
   RedeemCardInput,
   RefundPaymentInput,
+  ShareCardInput,
 } from './types';
 
 export interface GiftCardClientOptions {
@@ -98,6 +99,12 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     /** Spends amount of the card at your business (a till); the answer holds the card's balance after. */
     redeemCard: (cardNumber: string, input: RedeemCardInput, opts?: PostOptions) =>
       call<'redeemCard'>({ method: 'POST', path: `/card/${segment(cardNumber)}/redemptions`, body: input, post: opts }),
+    /** A new link to the card's page (the old one stops working), sent by sms or email, or only answered (none). */
+    shareCard: (cardNumber: string, input: ShareCardInput, opts?: PostOptions) =>
+      call<'shareCard'>({ method: 'POST', path: `/card/${segment(cardNumber)}/share`, body: input, post: opts }),
+    /** The messages sent to the card's holder, newest first. */
+    listCardMessages: (cardNumber: string, query?: PageQuery) =>
+      call<'listCardMessages'>({ method: 'GET', path: `/card/${segment(cardNumber)}/messages`, query: { ...query } }),
     /** Sets amount of the card aside for a till until captured, voided or expired. */
     placeHold: (cardNumber: string, input: PlaceHoldInput, opts?: PostOptions) =>
       call<'placeHold'>({ method: 'POST', path: `/card/${segment(cardNumber)}/holds`, body: input, post: opts }),

@@ -1,7 +1,7 @@
 import type { ApiContracts } from '../api/contracts/api-contracts';
 import type { RequestOf } from '../api/contracts/contract';
 
-export type { CardBatchResults, CardPage, GiftCard, Redemption } from '../api/contracts/cards';
+export type { CardBatchResults, CardMessage, CardMessagePage, CardPage, GiftCard, Redemption, SharedCard } from '../api/contracts/cards';
 export type { EventItem, EventPage, HoldEvent, OrderEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
 export type { Hold, HoldPage } from '../api/contracts/holds';
 export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
@@ -23,6 +23,7 @@ type Body<Id extends keyof ApiContracts, Name extends string> = RequestOf<ApiCon
 
 export type RefundPaymentInput = Body<'refundPayment', 'RefundPaymentRequest'>;
 export type RedeemCardInput = Body<'redeemCard', 'RedeemCardRequest'>;
+export type ShareCardInput = Body<'shareCard', 'ShareCardRequest'>;
 export type PlaceHoldInput = Body<'placeHold', 'PlaceHoldRequest'>;
 export type CaptureHoldInput = Body<'captureHold', 'CaptureHoldRequest'>;
 

@@ -50,6 +50,8 @@ export const businesses = pgTable(
     calendar: text('calendar', { enum: ['gregorian', 'ethiopic'] })
       .notNull()
       .default('gregorian'),
+    /** The kinds of cardholder message (lib/messages/message-kinds.ts) the owner turned off; every kind is on until then. */
+    messageKindsOff: text('message_kinds_off').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
   // The dashboard search finds another business by any part of its name (pg_trgm). Its GIN indexes are
@@ -262,6 +264,8 @@ export const cards = pgTable(
     expiresAt: ts('expires_at'),
     /** Set by the expiry sweep, with the balance moved to breakage: the card is then read-only. */
     expiredAt: ts('expired_at'),
+    /** The cardholder gets the business's messages (issued with notify, or shared by SMS or email). */
+    messagesOn: boolean('messages_on').notNull().default(false),
   },
   (t) => [
     // The expiry sweep and the dashboard's "expiring soon" list read the cards still to expire by date.
@@ -1024,6 +1028,54 @@ export const cardLinks = pgTable(
     uniqueIndex('card_links_token_idx').on(t.tokenHash),
     // At most one live link per card: a new link ends the old one in the same transaction.
     uniqueIndex('card_links_live_idx').on(t.cardId).where(sql`${t.endedAt} IS NULL`),
+  ],
+);
+
+/**
+ * A message to a cardholder (lib/messages/): written with what it announces, its text filled in and sent by the
+ * `cardholder_message` job. Test mode only records it. Only the hash of its delivery callback's token is kept.
+ */
+export const cardholderMessages = pgTable(
+  'cardholder_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    cardId: id64('card_id')
+      .notNull()
+      .references(() => cards.id),
+    kind: text('kind').notNull(),
+    channel: text('channel').notNull(),
+    toAddress: text('to_address').notNull(),
+    facts: jsonb('facts').notNull().default(sql`'{}'::jsonb`),
+    text: text('text'),
+    status: text('status').notNull().default('queued'),
+    error: text('error'),
+    providerMessageId: text('provider_message_id'),
+    callbackHash: text('callback_hash'),
+    /** A send was started and its answer not yet recorded: seen again, that send may have arrived. */
+    inFlight: boolean('in_flight').notNull().default(false),
+    /** Sends whose outcome is unknown (a timeout, a crash mid-send): past one, never sent again. */
+    uncertainSends: integer('uncertain_sends').notNull().default(0),
+    sends: integer('sends').notNull().default(0),
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('cardholder_messages_reference_idx').on(t.reference),
+    uniqueIndex('cardholder_messages_callback_idx').on(t.callbackHash).where(sql`${t.callbackHash} IS NOT NULL`),
+    index('cardholder_messages_card_idx').on(t.cardId, t.createdAt.desc(), t.id.desc()),
+    index('cardholder_messages_list_idx').on(t.businessId, t.mode, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex('cardholder_messages_dedupe_idx').on(t.dedupeKey).where(sql`${t.dedupeKey} IS NOT NULL`),
+    check('cardholder_messages_kind_check', sql`${t.kind} IN ('card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link')`),
+    check('cardholder_messages_channel_check', sql`${t.channel} IN ('sms', 'email')`),
+    check('cardholder_messages_status_check', sql`${t.status} IN ('not_sent_test_mode', 'queued', 'sent', 'delivered', 'failed')`),
   ],
 );
 

@@ -4,7 +4,7 @@ import { backoffSql, leaseUntilSql } from '../retry-backoff';
 import type { Mode } from '../validation';
 
 /** Every kind of job there is; each has one handler, run by lib/jobs/job-worker.ts. */
-export const JOB_KINDS = ['rail_request', 'refund'] as const;
+export const JOB_KINDS = ['rail_request', 'refund', 'cardholder_message'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
@@ -50,12 +50,13 @@ export async function enqueueJob(tx: DbOrTx, o: EnqueueJobOptions): Promise<void
 /**
  * The same from inside a statement of our own, as a data-modifying CTE body:
  * `rows` selects (subject, business_id, mode), one job each, whose first try
- * the enqueuer makes (ownFirstTry).
+ * the enqueuer makes (ownFirstTry) unless `o.ownFirstTry` is false.
  */
-export function enqueueJobsSql(kind: JobKind, rows: SQL): SQL {
+export function enqueueJobsSql(kind: JobKind, rows: SQL, o: { ownFirstTry?: boolean; maxAttempts?: number } = {}): SQL {
+  const graceMs = o.ownFirstTry === false ? 0 : FIRST_TRY_GRACE_MS;
   return sql`INSERT INTO jobs (kind, subject, business_id, mode, max_attempts, run_at)
-    SELECT ${sql.raw(`'${kind}'`)}, s.subject, s.business_id, s.mode, ${sql.raw(String(DEFAULT_MAX_ATTEMPTS))},
-           now() + interval '${sql.raw(String(FIRST_TRY_GRACE_MS))} milliseconds'
+    SELECT ${sql.raw(`'${kind}'`)}, s.subject, s.business_id, s.mode, ${sql.raw(String(o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS))},
+           now() + interval '${sql.raw(String(graceMs))} milliseconds'
     FROM (${rows}) s(subject, business_id, mode)
     ON CONFLICT (kind, subject) DO NOTHING`;
 }

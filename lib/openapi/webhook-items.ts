@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import {
   expiryEventExample,
   expiryEventSchema,
+  messageEventExample,
+  messageEventSchema,
   holdEventExample,
   orderEventExample,
   orderEventSchema,
@@ -170,6 +172,18 @@ export function webhookItems(): Json {
       expiryEventSchema,
       expiryEventExample,
       "Beyond SPEC.md: a card reached its expiry date; its whole balance moved to the business's breakage account and the card is read-only",
+    ),
+    'message.sent': webhookItem(
+      'message.sent',
+      messageEventSchema,
+      messageEventExample,
+      'Beyond SPEC.md: the SMS provider or the mail server took a message to a cardholder (live mode)',
+    ),
+    'message.failed': webhookItem(
+      'message.failed',
+      messageEventSchema,
+      { ...messageEventExample, event: 'message.failed', status: 'failed', provider_message_id: undefined, error: 'Invalid phone number' },
+      'Beyond SPEC.md: a message to a cardholder was refused, reported undelivered, or given up after its tries',
     ),
     'order.paid': webhookItem(
       'order.paid',

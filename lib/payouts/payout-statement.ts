@@ -6,6 +6,7 @@ import { apiKeyUsable } from '../keys/api-keys';
 import { postingCtes, postingVerdict, type PostingVerdict } from '../ledger/post-transaction';
 import { payoutLimitsCte, payoutLimitVerdict } from '../limits/limit-sql';
 import type { LimitExceeded } from '../limits/limit-refusal';
+import { queueMessagesCtes } from '../messages/queue-message';
 import { eventCtes } from '../webhooks/outbox';
 import { PAYOUT_DAY_LIMIT, payoutGuards } from './payout-guard-list';
 
@@ -64,10 +65,19 @@ export function payoutRowCtes(v: (name: string) => SQL | unknown, from: SQL, aud
     )`;
 }
 
+/** A card-to-card payout's destination card hears of the money it received (lib/messages/), when its messages are on. */
+const receivedMessageCtes = (destinationCardId: SQL, posted: SQL) =>
+  queueMessagesCtes(
+    'received_message',
+    sql`SELECT c.id, jsonb_build_object('transaction_id', t.id) FROM (SELECT posted.id ${posted}) t, cards c
+        WHERE c.id = ${destinationCardId} AND c.messages_on`,
+    { kind: 'money_added' },
+  );
+
 function payoutStatement(withEvent: boolean, withRailRequest = false): SQL {
   return sql`
     WITH ${actorKeyCte}, ${payoutLimitsCte}, ${postingCtes(payoutGuards('single', P), 3, PAYOUT_DAY_LIMIT.single(P))},
-    ${payoutRowCtes((name) => P(name), sql`FROM posted`, sql`FROM payout`)}${withEvent ? sql`, ${eventCtes('payout')}` : sql``}${
+    ${payoutRowCtes((name) => P(name), sql`FROM posted`, sql`FROM payout`)}, ${receivedMessageCtes(sql`${P('destinationCardId')}::bigint`, sql`FROM posted`)}${withEvent ? sql`, ${eventCtes('payout')}` : sql``}${
       withRailRequest
         ? sql`, rail_requested AS (
       INSERT INTO rail_requests (payout_id, business_id, mode, provider, reference, bank_code, amount, currency)

@@ -4,6 +4,7 @@ import type { Tx } from '../db/client';
 import { cardNotFound, ServiceError } from '../errors';
 import { serviceFee } from '../fees/fee-schedule';
 import { postTransaction } from '../ledger/post-transaction';
+import { queueMoneyMessages } from '../messages/queue-message';
 
 export interface PostRedemptionOptions {
   /** The card, locked by the caller's transaction. */
@@ -48,5 +49,6 @@ export async function postRedemption(tx: Tx, opts: PostRedemptionOptions): Promi
     onInsufficient: () => new ServiceError('insufficient_balance', 'The card does not hold this amount.', { field: 'amount' }),
     onClosed: () => cardNotFound(),
   });
+  await queueMoneyMessages(tx, { accountIds: [card.account_id], transactionId: posted.transactionId, kind: 'money_spent' });
   return { fee, balance: posted.balances.get(card.account_id) ?? 0, transactionId: posted.transactionId };
 }

@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'hold.voided',
   'hold.expired',
   'card.expired',
+  'message.sent',
+  'message.failed',
   'order.paid',
 ] as const;
 

@@ -8,7 +8,8 @@ type PayoutEventType = 'payout.success' | 'payout.failed';
 type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
 export type HoldEventType = 'hold.created' | 'hold.captured' | 'hold.voided' | 'hold.expired';
-export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired' | 'order.paid';
+export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired' | MessageEventType | 'order.paid';
+type MessageEventType = 'message.sent' | 'message.failed';
 
 export interface EventCustomer {
   first_name?: string | null;
@@ -261,6 +262,39 @@ export function expiryEventPayload(p: ExpiryEventInput): Json {
     created_at: iso(p.createdAt),
     updated_at: iso(p.createdAt),
   });
+}
+
+export interface MessageEventInput {
+  type: MessageEventType;
+  mode: string;
+  kind: string;
+  channel: string;
+  messageReference: string;
+  cardNumber: string;
+  /** Masked. */
+  to: string;
+  providerMessageId?: string | null;
+  error?: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** message.sent (the provider took it) and message.failed (it refused, or tries ran out): a message to a cardholder. */
+export function messageEventPayload(p: MessageEventInput): Json {
+  return {
+    event: p.type,
+    status: p.type === 'message.sent' ? 'sent' : 'failed',
+    mode: p.mode,
+    kind: p.kind,
+    channel: p.channel,
+    message_reference: p.messageReference,
+    card_number: p.cardNumber,
+    to: p.to,
+    ...(p.providerMessageId && { provider_message_id: p.providerMessageId }),
+    ...(p.error && { error: p.error }),
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
 }
 
 export interface OrderEventInput {

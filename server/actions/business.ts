@@ -10,3 +10,7 @@ export async function updateBusinessSettings(input: unknown) {
 export async function updateCustomerLocale(input: unknown) {
   return runAction(defs.updateCustomerLocale, input);
 }
+
+export async function updateMessageKinds(input: unknown) {
+  return runAction(defs.updateMessageKinds, input);
+}

@@ -26,3 +26,7 @@ export async function cancelCard(input: unknown) {
 export async function topUpCard(input: unknown) {
   return runAction(defs.topUpCardAction, input);
 }
+
+export async function resendCardLink(input: unknown) {
+  return runAction(defs.resendCardLinkAction, input);
+}

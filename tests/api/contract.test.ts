@@ -430,6 +430,19 @@ describe('REST API', () => {
     conforms('listShopOrders', await a.test.get('/api/v1/shop/orders?limit=0'), 400);
   });
 
+  it('shareCard, listCardMessages: 202 with the link, the card’s messages, 400 and 404', async () => {
+    const card = await createTestCard(a);
+    conforms('shareCard', await a.test.post(`/api/v1/card/${card}/share`, { channel: 'none' }), 202);
+    const shared = conforms('shareCard', await a.test.post(`/api/v1/card/${card}/share`, { channel: 'sms' }), 202);
+    expect(shared.data.status).toBe('not_sent_test_mode');
+    conforms('shareCard', await a.test.post(`/api/v1/card/${card}/share`, { channel: 'pigeon' }), 400);
+    conforms('shareCard', await b.test.post(`/api/v1/card/${card}/share`, { channel: 'sms' }), 404);
+    const page = conforms('listCardMessages', await a.test.get(`/api/v1/card/${card}/messages`), 200);
+    expect(page.data.items[0].message_reference).toBe(shared.data.message_reference);
+    conforms('listCardMessages', await a.test.get(`/api/v1/card/${card}/messages?page=0`), 400);
+    conforms('listCardMessages', await b.test.get(`/api/v1/card/${card}/messages`), 404);
+  });
+
   it('Idempotency-Key: a reuse with another body is 409; a body over 1 MB is 413', async () => {
     const key = `contract-${Date.now()}`;
     conforms(

@@ -47,6 +47,8 @@ const CASES: Record<string, Case> = {
   'POST /api/v1/card/[card_number]/redemptions': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
   'POST /api/v1/card/[card_number]/holds': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ amount: 100 }) },
   'GET /api/v1/card/[card_number]/holds': { expect: 'object', params: (o) => [{ card_number: o.card }] },
+  'POST /api/v1/card/[card_number]/share': { expect: 'object', params: (o) => [{ card_number: o.card }], body: () => ({ channel: 'sms' }) },
+  'GET /api/v1/card/[card_number]/messages': { expect: 'object', params: (o) => [{ card_number: o.card }] },
   'GET /api/v1/card/holds/[hold_reference]': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }] },
   'POST /api/v1/card/holds/[hold_reference]/capture': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }], body: () => ({}) },
   'POST /api/v1/card/holds/[hold_reference]/void': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }] },
@@ -158,6 +160,8 @@ async function snapshotOfA() {
            (SELECT json_agg(json_build_object('r', link_reference, 's', status) ORDER BY id) FROM payments WHERE business_id = ${a.id} AND mode = 'test') AS payments,
            (SELECT json_agg(json_build_object('a', id, 'b', balance) ORDER BY id) FROM ledger_accounts WHERE business_id = ${a.id} AND mode = 'test') AS balances,
            (SELECT json_agg(json_build_object('r', reference, 's', status, 'o', outcome) ORDER BY id) FROM holds WHERE business_id = ${a.id} AND mode = 'test') AS holds,
+           (SELECT count(*)::int FROM cardholder_messages WHERE business_id = ${a.id}) AS messages,
+           (SELECT count(*)::int FROM card_links WHERE business_id = ${a.id}) AS links,
            (SELECT count(*)::int FROM api_keys WHERE business_id = ${a.id}) AS keys,
            (SELECT count(*)::int FROM fee_rules WHERE business_id = ${a.id}) AS fees,
            (SELECT count(*)::int FROM users WHERE business_id = ${a.id}) AS users`);

@@ -6,8 +6,11 @@ import { LOCALES } from '../../lib/i18n/locale';
 import { catalogueProblems, flatten, type KeyUse, keysUsedIn } from './i18n-keys';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Where the words people read are written: pages, components and the Next.js glue (lib/ holds no words for people). */
-const SOURCE_DIRS = ['app', 'components', 'server'];
+/**
+ * Where the words people read are written: pages, components and the Next.js glue; lib/ holds no words for people
+ * but the cardholders' messages, which lib/messages/ renders from the catalogues (cardholderTranslator).
+ */
+const SOURCE_DIRS = ['app', 'components', 'server', 'lib/messages'];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

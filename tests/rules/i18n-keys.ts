@@ -7,7 +7,7 @@ export interface KeyUse {
   where: string;
 }
 
-const TRANSLATOR_FACTORIES = new Set(['useTranslations', 'getTranslations']);
+const TRANSLATOR_FACTORIES = new Set(['useTranslations', 'getTranslations', 'cardholderTranslator']);
 const TRANSLATOR_METHODS = new Set(['rich', 'markup', 'raw', 'has']);
 
 /** The namespace a translator is made with: useTranslations('Nav'), getTranslations('Nav') or getTranslations({ namespace: 'Nav', ... }). */

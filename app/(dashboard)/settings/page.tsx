@@ -3,6 +3,7 @@ import { CustomerLocaleForm } from '@/components/settings/customer-locale-form';
 import { ExpiryPolicyForm } from '@/components/settings/expiry-policy-form';
 import { FeeSchedule } from '@/components/settings/fee-schedule';
 import { LimitsForm } from '@/components/settings/limits-form';
+import { MessageKindsForm } from '@/components/settings/message-kinds-form';
 import { ShopSettingsForm } from '@/components/shop/shop-settings-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
@@ -11,6 +12,7 @@ import { getBusinessExpiry } from '@/lib/business/expiry-policy';
 import { getBusinessLocale } from '@/lib/business/business-locale';
 import { getLimits } from '@/lib/limits/business-limits';
 import { getFeeSchedule } from '@/lib/fees/fee-schedule';
+import { messageKindSettings } from '@/lib/messages/message-kind-settings';
 import { getShop, shopBusinessName } from '@/lib/shop/shop-settings';
 import { requirePage } from '@/server/session';
 
@@ -24,11 +26,12 @@ export default async function SettingsPage() {
   const [t, shell] = await Promise.all([getTranslations('Settings'), getTranslations('Shell')]);
   const shopT = await getTranslations('ShopSettings');
   const [shop, businessName] = await Promise.all([getShop(getDb(), session.businessId), shopBusinessName(getDb(), session.businessId)]);
-  const [limits, expiry, fees, locale] = await Promise.all([
+  const [limits, expiry, fees, locale, kinds] = await Promise.all([
     getLimits(getDb(), session.businessId, session.mode),
     getBusinessExpiry(getDb(), session.businessId),
     getFeeSchedule(getDb(), session.businessId, session.mode),
     getBusinessLocale(getDb(), session.businessId),
+    messageKindSettings(getDb(), session.businessId),
   ]);
   const mode = shell(`modes.${session.mode}`);
   return (
@@ -39,6 +42,12 @@ export default async function SettingsPage() {
           <Panel title={t('customerLocaleTitle')}>
             <p className="-mt-2 mb-3 text-sm text-slate-600">{t('customerLocaleIntro')}</p>
             <CustomerLocaleForm value={{ customer_language: locale.customer_language, calendar: locale.calendar }} />
+          </Panel>
+        )}
+        {can(session.role, 'team') && (
+          <Panel title={t('messageKindsTitle')}>
+            <p className="-mt-2 mb-3 text-sm text-slate-600">{t('messageKindsIntro')}</p>
+            <MessageKindsForm kinds={kinds} language={locale.customer_language} />
           </Panel>
         )}
         <Panel title={t('expiryTitle')}>

@@ -29,6 +29,8 @@ export const API_CONTRACTS: readonly Contract[] = [
   payments.authorizePayment,
   payments.refundPayment,
   cards.redeemCard,
+  cards.shareCard,
+  cards.listCardMessages,
   holds.placeHold,
   holds.listCardHolds,
   holds.getHold,

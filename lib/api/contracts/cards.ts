@@ -3,9 +3,11 @@ import { MAX_CARDS_PER_BATCH } from '../../batches/batch-limits';
 import { createCardSchema } from '../../cards/create-card';
 import { cardPhoneSchema } from '../../cards/correct-card-phone';
 import { cardStatusSchema } from '../../cards/set-card-status';
+import { MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../../messages/message-kinds';
+import { shareCardSchema } from '../../messages/share-card';
 import { redemptionRequestSchema } from '../../redemptions/redemption-request';
 import { cardNumberParam, defineContracts, pageParams } from './contract';
-import { batchItemErrorSchema, currency, exampleTimes, minorUnits, reg, timestamp } from './schemas';
+import { batchItemErrorSchema, currency, exampleTimes, minorUnits, pageOf, reg, timestamp } from './schemas';
 
 export const giftCardSchema = reg(
   'GiftCard',
@@ -63,7 +65,45 @@ const cardBatchSchema = reg(
   }),
 );
 
+const messageStatus = z.enum(MESSAGE_STATUSES).meta({
+  description:
+    'not_sent_test_mode: test mode only records it; queued: waiting to be sent; sent: the provider took it; delivered: the provider reported it delivered; failed: refused, or given up (see error)',
+});
+
+const sharedCardSchema = reg(
+  'SharedCard',
+  z.strictObject({
+    link_url: z.string().meta({ description: 'The card page’s new link; the card’s earlier link stops working' }),
+    status: messageStatus.nullable().meta({ description: 'The message’s status; null for channel none' }),
+    message_reference: z
+      .string()
+      .nullable()
+      .meta({ description: 'The message carrying the link (see GET /card/{card_number}/messages); null for channel none' }),
+  }),
+);
+
+const cardMessageSchema = reg(
+  'CardMessage',
+  z.strictObject({
+    message_reference: z.string(),
+    kind: z.enum(MESSAGE_KINDS),
+    channel: z.enum(MESSAGE_CHANNELS),
+    to: z.string().meta({ description: 'The phone number or email address, masked' }),
+    text: z.string().nullable().meta({ description: 'The full text, in the business’s customer language; null only for a moment after it is queued' }),
+    status: messageStatus,
+    error: z.string().nullable().meta({ description: 'Why it failed, or the last try’s trouble, in the provider’s words where it gave some' }),
+    provider_message_id: z.string().nullable(),
+    created_at: timestamp,
+  }),
+  'Beyond SPEC.md. A message to the cardholder. It never carries more of the card number than its last four digits.',
+);
+
+const cardMessagePageSchema = reg('CardMessagePage', pageOf(cardMessageSchema));
+
 export type GiftCard = z.output<typeof giftCardSchema>;
+export type SharedCard = z.output<typeof sharedCardSchema>;
+export type CardMessage = z.output<typeof cardMessageSchema>;
+export type CardMessagePage = z.output<typeof cardMessagePageSchema>;
 export type CardPage = z.output<typeof cardPageSchema>;
 export type CardBatchResults = z.output<typeof cardBatchSchema>;
 export type Redemption = z.output<typeof redemptionSchema>;
@@ -101,6 +141,24 @@ const redemptionExample: Redemption = {
   created_at: updated,
 };
 
+const sharedCardExample: SharedCard = {
+  link_url: 'https://gift.example.com/c/Xq3v9LmP2sT8aR4nB7cK1dF6hJ0wE5yU2iO9pA3sD4f',
+  status: 'queued',
+  message_reference: 'chm_5f0c1e2a3b4d4c6e8f9a0b1c2d3e4f5a',
+};
+
+const cardMessageExample: CardMessage = {
+  message_reference: 'chm_5f0c1e2a3b4d4c6e8f9a0b1c2d3e4f5a',
+  kind: 'money_added',
+  channel: 'sms',
+  to: '+251******567',
+  text: 'Abebe Shop: ETB 500.00 added to your gift card ending 1138. Balance now ETB 1,500.00.',
+  status: 'delivered',
+  error: null,
+  provider_message_id: '8d6e7f10-2b3c-4d5e-9f60-718293a4b5c6',
+  created_at: created,
+};
+
 const cardBatchExample: CardBatchResults = {
   results: [giftCardExample, { status: 'error', message: 'Gift card already exists', error: 'This customer already has a ETB gift card with this business.' }],
 };
@@ -113,10 +171,11 @@ export const cardContracts = defineContracts({
     scope: 'cards',
     tag: 'Cards',
     summary: 'Create a gift card',
-    description: 'One card per customer, currency and business. first_name is required when the phone number is new to the service.',
+    description:
+      'One card per customer, currency and business. first_name is required when the phone number is new to the service. Beyond SPEC.md: notify true (default false) turns the card’s messages on (SMS to its phone, email when one is known): the holder gets its card page link now, and then your business’s kinds of message (money added or spent, expiry reminders). Test mode records the messages without sending them.',
     body: {
       schemas: { CreateCardRequest: createCardSchema },
-      examples: { CreateCardRequest: { phone_number: '+251911234567', currency: 'ETB', first_name: 'Abebe', last_name: 'Kebede' } },
+      examples: { CreateCardRequest: { phone_number: '+251911234567', currency: 'ETB', first_name: 'Abebe', last_name: 'Kebede', notify: true } },
     },
     success: { status: 201, message: 'Gift card created successfully', data: giftCardSchema, examples: { card: giftCardExample } },
     errors: ['validation_error', 'invalid_phone_number', 'user_not_found', 'card_exists'],
@@ -202,6 +261,36 @@ export const cardContracts = defineContracts({
     pathParams: cardNumberParam,
     success: { status: 200, message: 'Gift card cancelled successfully', data: null, examples: { cancelled: null } },
     errors: ['invalid_card_number', 'card_not_found'],
+  },
+  shareCard: {
+    method: 'post',
+    path: '/card/{card_number}/share',
+    scope: 'cards',
+    tag: 'Cards',
+    summary: 'Send the card its page link',
+    description:
+      'Beyond SPEC.md. Makes a new link to the card’s page (the earlier link stops working) and sends it to the holder by sms or email, which also turns the card’s messages on from now. channel none only answers the link, for a business that delivers it itself. Answered at once with 202: the message is sent after the answer (test mode records it as not_sent_test_mode and sends nothing).',
+    pathParams: cardNumberParam,
+    body: { schemas: { ShareCardRequest: shareCardSchema }, examples: { ShareCardRequest: { channel: 'sms' } } },
+    success: { status: 202, message: 'Gift card link created', data: sharedCardSchema, examples: { shared: sharedCardExample } },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found'],
+  },
+  listCardMessages: {
+    method: 'get',
+    path: '/card/{card_number}/messages',
+    scope: 'read',
+    tag: 'Cards',
+    summary: 'List the messages sent to a card’s holder',
+    description: 'Beyond SPEC.md. Newest first, with each message’s full text and delivery status.',
+    pathParams: cardNumberParam,
+    query: pageParams,
+    success: {
+      status: 200,
+      message: 'Messages retrieved successfully',
+      data: cardMessagePageSchema,
+      examples: { page: { items: [cardMessageExample], total: 1, page: 1, limit: 15, pages: 1 } },
+    },
+    errors: ['validation_error', 'invalid_card_number', 'card_not_found'],
   },
   redeemCard: {
     method: 'post',

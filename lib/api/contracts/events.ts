@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGE_CHANNELS, MESSAGE_KINDS } from '../../messages/message-kinds';
 import { EVENT_TYPES, filtersSchema } from '../../webhooks/list-events';
 import { defineContracts, pageParams } from './contract';
 import { holdStatus } from './holds';
@@ -122,6 +123,25 @@ export const expiryEventSchema = reg(
   'Beyond SPEC.md. card.expired: a card reached its expiry date; its whole balance became breakage and the card is read-only (status 3).',
 );
 
+export const messageEventSchema = reg(
+  'MessageEvent',
+  z.strictObject({
+    event: z.enum(['message.sent', 'message.failed']),
+    status: z.enum(['sent', 'failed']),
+    mode,
+    kind: z.enum(MESSAGE_KINDS),
+    channel: z.enum(MESSAGE_CHANNELS),
+    message_reference: z.string(),
+    card_number: z.string(),
+    to: z.string().meta({ description: 'Masked' }),
+    provider_message_id: z.string().optional(),
+    error: z.string().optional().meta({ description: 'message.failed: why, in the provider’s words where it gave some' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  'Beyond SPEC.md. message.sent: the SMS provider (or the mail server) took a message to a cardholder; message.failed: it refused it, reported it undelivered, or the tries ran out.',
+);
+
 export const orderEventSchema = reg(
   'OrderEvent',
   z.strictObject({
@@ -181,7 +201,16 @@ const eventItemSchema = reg(
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
     type: z.enum(EVENT_TYPES),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema, expiryEventSchema, orderEventSchema]),
+    payload: z.union([
+      paymentEventSchema,
+      refundEventSchema,
+      payoutEventSchema,
+      redemptionEventSchema,
+      holdEventSchema,
+      expiryEventSchema,
+      messageEventSchema,
+      orderEventSchema,
+    ]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -203,6 +232,7 @@ export type RefundEvent = z.output<typeof refundEventSchema>;
 export type RedemptionEvent = z.output<typeof redemptionEventSchema>;
 export type HoldEvent = z.output<typeof holdEventSchema>;
 export type ExpiryEvent = z.output<typeof expiryEventSchema>;
+export type MessageEvent = z.output<typeof messageEventSchema>;
 export type OrderEvent = z.output<typeof orderEventSchema>;
 
 const { created, updated } = exampleTimes;
@@ -302,6 +332,20 @@ export const expiryEventExample: ExpiryEvent = {
   customer: { first_name: 'Abebe', last_name: 'Kebede', phone_number: '+251911234567' },
   created_at: '2026-06-01T21:00:12.031Z',
   updated_at: '2026-06-01T21:00:12.031Z',
+};
+
+export const messageEventExample: MessageEvent = {
+  event: 'message.sent',
+  status: 'sent',
+  mode: 'live',
+  kind: 'money_added',
+  channel: 'sms',
+  message_reference: 'chm_5f0c1e2a3b4d4c6e8f9a0b1c2d3e4f5a',
+  card_number: '4000123412341234',
+  to: '+251******567',
+  provider_message_id: '8d6e7f10-2b3c-4d5e-9f60-718293a4b5c6',
+  created_at: created,
+  updated_at: updated,
 };
 
 export const orderEventExample: OrderEvent = {

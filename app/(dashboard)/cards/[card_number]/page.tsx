@@ -25,6 +25,8 @@ import { dateSettingsOf } from '@/server/date-settings';
 import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';
 import { actorKey } from '@/components/cards/story-text';
+import { ResendLinkButton } from '@/components/cards/card-messages';
+import { listCardMessages } from '@/lib/messages/list-messages';
 
 export async function generateMetadata() {
   const t = await getTranslations('Card');
@@ -59,6 +61,10 @@ export default async function CardPage({ params, searchParams }: Props) {
     throw err;
   });
   const { card, events, state } = story;
+  const [messages, kinds] = await Promise.all([
+    listCardMessages(getDb(), { businessId: session.businessId, mode: session.mode, cardNumber: card.card_number, page: { limit: 20, offset: 0, page: 1 } }),
+    getTranslations('Settings'),
+  ]);
   const balance = Number(card.balance);
   const status = cardStatusLabel(card);
   const live = state !== 'cancelled' && state !== 'expired';
@@ -259,6 +265,37 @@ export default async function CardPage({ params, searchParams }: Props) {
           </Panel>
         </div>
       )}
+
+      <div className="mt-4">
+        <Panel title={t('messagesTitle')}>
+          <p className="-mt-2 mb-3 text-sm text-slate-600">{t('messagesIntro', { total: messages.total })}</p>
+          {live && can(session.role, 'cards:status') && (
+            <div className="mb-3">
+              <ResendLinkButton cardNumber={card.card_number} hasEmail={Boolean(card.email)} />
+            </div>
+          )}
+          {messages.items.length === 0 ? (
+            <EmptyState title={t('noMessages')} />
+          ) : (
+            <ul className="divide-y divide-slate-100" data-testid="card-messages">
+              {messages.items.map((m) => (
+                <li key={m.message_reference} className="py-2 text-sm">
+                  <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-600">
+                    <LocalTime iso={m.created_at} />
+                    <span className="font-medium text-slate-900">{kinds(`messageKinds.${m.kind}`)}</span>
+                    <span>
+                      {m.channel === 'sms' ? t('channelSms') : t('channelEmail')} {m.to}
+                    </span>
+                    <StatusBadge status={m.status} label={t(`messageStatuses.${m.status}`)} />
+                  </div>
+                  {m.text && <p className="mt-1 break-words text-slate-800">{m.text}</p>}
+                  {m.error && <p className="mt-1 break-words text-red-700">{m.error}</p>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+      </div>
 
       <div className="mt-4">
         <Panel title={t('history')}>

@@ -1,0 +1,17 @@
+/** The kinds of message a cardholder gets; a business turns any of them off (businesses.message_kinds_off). */
+export const MESSAGE_KINDS = ['card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const MESSAGE_CHANNELS = ['sms', 'email'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+export const MESSAGE_STATUSES = ['not_sent_test_mode', 'queued', 'sent', 'delivered', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** A phone number or an address as lists show it: enough to tell two apart, not enough to write to. */
+export function maskAddress(to: string): string {
+  const at = to.indexOf('@');
+  if (at > 0) return `${to.slice(0, 1)}***${to.slice(at)}`;
+  if (to.length <= 6) return '*'.repeat(to.length);
+  return `${to.slice(0, 4)}${'*'.repeat(to.length - 7)}${to.slice(-3)}`;
+}

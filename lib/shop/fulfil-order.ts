@@ -5,6 +5,7 @@ import { issueCardIn } from '../cards/create-card';
 import { newCardLink, type CardLink } from '../cards/card-links';
 import type { Db, Tx } from '../db/client';
 import { payments, shopOrders } from '../db/schema';
+import { queueMessageOf } from '../messages/queue-message';
 import { logger } from '../observability/logger';
 import type { Payment } from '../payments/payment-view';
 import { refundPayment } from '../refunds/refund-payment';
@@ -127,12 +128,14 @@ export async function settleShopOrder(
 }
 
 /**
- * THE place the cardholder messages are sent from for a paid order, in its transaction so they commit with it:
- * the recipient gets one message (the card link, the buyer's name and message) and the buyer a receipt of the
- * order. The messages helper's enqueue is to be called here; until it lands, the link is made (and ends any
- * older link of the card) and nothing is sent.
+ * THE place a paid order's messages are queued from, in its transaction so they commit with it (and are sent
+ * after, never in test mode). For now the recipient gets the card's link by SMS as a new card's holder does,
+ * whatever the card's switch (they asked for nothing, the buyer did); a message of the order's own (the buyer's
+ * name and message) and the buyer's receipt are still to come.
  */
-async function orderPaidMessages(_tx: Tx, _order: ShopOrder, _card: OrderCard, _link: CardLink): Promise<void> {}
+async function orderPaidMessages(tx: Tx, _order: ShopOrder, card: OrderCard, link: CardLink): Promise<void> {
+  await queueMessageOf(tx, card.id, { link_url: link.url }, { kind: 'card_issued', only: 'sms' });
+}
 
 /** After commit: a paid order whose credit no longer fitted the card is refunded to the buyer through the payment's refund. */
 export async function refundUnfittedOrder(db: Db, settled: OrderSettled): Promise<void> {

@@ -115,6 +115,15 @@ describe('an order on the shop', () => {
       sql`SELECT 1 FROM card_links l JOIN cards c ON c.id = l.card_id WHERE c.card_number = ${cards[0].card_number} AND l.ended_at IS NULL`,
     );
     expect(links.rows).toHaveLength(1);
+    // The recipient is sent the card's link once, by SMS; test mode records it and sends nothing.
+    const messages = await testDb().execute<{ kind: string; channel: string; to_address: string; link_url: string }>(sql`
+      SELECT m.kind, m.channel, m.to_address, m.facts->>'link_url' AS link_url FROM cardholder_messages m JOIN cards c ON c.id = m.card_id
+       WHERE c.card_number = ${cards[0].card_number}`);
+    expect(messages.rows).toEqual([{ kind: 'card_issued', channel: 'sms', to_address: phone, link_url: expect.stringMatching(/\/c\/[0-9A-Za-z]{43}$/) }]);
+    // The recipient opens it and sees the card's balance.
+    const cardPage = await anyone().get(new URL(messages.rows[0].link_url).pathname);
+    expect(cardPage.status).toBe(200);
+    expect(String(cardPage.body)).toContain('500.00');
   });
 
   it('to the same recipient again tops up the same card', async () => {

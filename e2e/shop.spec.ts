@@ -49,6 +49,21 @@ test('a buyer on a phone buys a card for someone; the owner sees the order with 
   const card = await call('GET', `/api/v1/card/${order.card_number}`, biz.keys.test);
   expect(card.body.data.available_amount).toBe(50_000);
 
+  // The recipient's SMS is recorded (test mode sends nothing); they open its link on their phone and see the balance.
+  let text = '';
+  await expect
+    .poll(async () => {
+      text = (await call('GET', `/api/v1/card/${order.card_number}/messages`, biz.keys.test)).body.data.items[0]?.text ?? '';
+      return text;
+    })
+    .toContain('/c/');
+  const recipientPhone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const holder = await recipientPhone.newPage();
+  await holder.goto(text.match(/https?:\/\/\S+\/c\/[0-9A-Za-z]+/)![0]);
+  await expect(holder.getByText(formatMoney(50_000, 'ETB')).first()).toBeVisible();
+  await holder.screenshot({ path: testInfo.outputPath('recipient-card-390px.png'), fullPage: true });
+  await recipientPhone.close();
+
   await signIn(page, biz.emails.owner);
   await page.goto(`${baseUrl()}/shop-orders`);
   await expect(page.getByTestId('shop-order-row')).toHaveCount(1);

@@ -34,9 +34,9 @@ test('owner signs in, sees the test banner, switches to live and signs out', asy
 test('navigation shows each role only what it may use', async ({ page }) => {
   const biz = await seedBusiness();
   const expected = {
-    owner: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team', 'Settings'],
-    operator: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Approvals'],
-    finance: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Reports', 'Approvals', 'Audit log'],
+    owner: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team', 'Settings'],
+    operator: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Approvals'],
+    finance: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Reports', 'Approvals', 'Audit log'],
     support: ['Cards', 'Messages'],
   } as const;
   for (const role of Object.keys(expected) as (keyof typeof expected)[]) {

@@ -41,6 +41,7 @@ test('every dashboard page passes axe and fits a 390 px screen', async ({ page }
     '/payments',
     '/payments/new',
     `/payments/${paymentReference}`,
+    '/shop-orders',
     `/search?q=${encodeURIComponent('Meron')}`,
     '/reports',
     '/reports/statement',

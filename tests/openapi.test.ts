@@ -105,6 +105,7 @@ describe('openapi.json', () => {
       'card.expired',
       'message.sent',
       'message.failed',
+      'order.paid',
       'payout.success',
       'payout.failed',
     ]);

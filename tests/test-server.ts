@@ -89,6 +89,7 @@ export async function startTestServer(opts: {
       SIGN_IN_ATTEMPTS_PER_MINUTE: '100000',
       ADMIN_TOKEN_ATTEMPTS_PER_MINUTE: '100000',
       CARD_LINK_MISSES_PER_MINUTE: '100000',
+      SHOP_ORDERS_PER_ADDRESS: '100000',
       ...(opts.loops && { BACKGROUND_TASKS: opts.loops.join(',') || 'none' }),
       ...opts.env,
     },

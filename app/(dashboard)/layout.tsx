@@ -20,6 +20,7 @@ const NAV: (Omit<NavItem, 'label'> & { permission: Permission })[] = [
   { href: '/messages', permission: 'cards:read' },
   { href: '/payouts', permission: 'history:read' },
   { href: '/payments', permission: 'history:read' },
+  { href: '/shop-orders', permission: 'history:read' },
   { href: '/reports', permission: 'reports:read' },
   { href: '/approvals', permission: 'money:approve' },
   { href: '/developers', permission: 'developers' },

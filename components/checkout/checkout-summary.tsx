@@ -7,7 +7,7 @@ export interface CheckoutSummaryProps {
   amount: number;
   serviceFee: number;
   total: number;
-  lastFour: string;
+  lastFour: string | null;
   locale: Locale;
   /** The payment's day and time, already written in the business's calendar and zone. */
   dateText: string;
@@ -17,14 +17,16 @@ export function CheckoutSummary({ currency, amount, serviceFee, total, lastFour,
   const t = useTranslations('Checkout.summary');
   return (
     <dl className="divide-y divide-slate-200 text-base" aria-label={t('label')}>
-      <div className="flex justify-between gap-4 py-3">
-        <dt className="text-slate-600">{t('giftCard')}</dt>
-        <dd className="font-medium" data-testid="card-last-four">
-          <span aria-hidden="true">•••• </span>
-          <span className="sr-only">{t('endingIn')} </span>
-          {lastFour}
-        </dd>
-      </div>
+      {lastFour && (
+        <div className="flex justify-between gap-4 py-3">
+          <dt className="text-slate-600">{t('giftCard')}</dt>
+          <dd className="font-medium" data-testid="card-last-four">
+            <span aria-hidden="true">•••• </span>
+            <span className="sr-only">{t('endingIn')} </span>
+            {lastFour}
+          </dd>
+        </div>
+      )}
       <div className="flex justify-between gap-4 py-3">
         <dt className="text-slate-600">{t('date')}</dt>
         <dd className="text-right font-medium" data-testid="checkout-date">

@@ -53,9 +53,7 @@ export async function paymentDetail({ payment, trail }: PaymentDetailData, appUr
         title: t('detail.details'),
         fields: (
           <>
-            <DetailField label={t('list.card')}>
-              <CardLink number={payment.cardNumber} />
-            </DetailField>
+            <DetailField label={t('list.card')}>{payment.cardNumber ? <CardLink number={payment.cardNumber} /> : '—'}</DetailField>
             <DetailField label={t('detail.orderReference')}>{payment.merchantReference ?? '—'}</DetailField>
             {hosted ? (
               <DetailField label={t('types.hosted')}>

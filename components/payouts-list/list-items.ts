@@ -33,7 +33,8 @@ export interface PayoutItem extends HistoryRow {
 }
 
 export interface PaymentItem extends HistoryRow {
-  cardNumber: string;
+  /** None yet for a shop order not paid: its card is found or issued when it is. */
+  cardNumber: string | null;
   orderReference: string | null;
 }
 

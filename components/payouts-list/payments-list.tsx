@@ -31,7 +31,7 @@ export function PaymentsList({ search, filters, view }: { search: string; filter
       parties={[t('list.card'), t('list.order')]}
       partyCells={(p) => [
         <span key="card" className="font-mono">
-          {p.cardNumber}
+          {p.cardNumber ?? '—'}
         </span>,
         p.orderReference ?? '—',
       ]}

@@ -222,6 +222,24 @@ export function adminRoute<P = Record<string, string>>(handler: (ctx: RouteConte
     );
 }
 
+/**
+ * A business's shop orders (`/api/shop/{slug}/orders`): no key, anyone may call it, so it answers with what the
+ * slug and the order reference open and nothing else, and sends no Referer on from it (CONTRACT 4a).
+ */
+export function shopRoute<P = Record<string, string>>(handler: (ctx: RouteContext<P> & { address: string }) => Promise<ApiResult>): NextHandler<P> {
+  return async (req, { params }) => {
+    const res = await run(
+      req,
+      params,
+      async (r) => requestAddress(r.headers),
+      async (ctx, address) => envelope(await handler({ ...ctx, address })),
+    );
+    res.headers.set('referrer-policy', 'no-referrer');
+    res.headers.set('cache-control', 'no-store');
+    return res;
+  };
+}
+
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Fallbacks = Record<(typeof HTTP_METHODS)[number], (req: Request) => Response>;
 

@@ -35,11 +35,16 @@ export function securityHeaders(opts: SecurityHeaderOptions): { for(path: string
       "form-action 'self'",
       "frame-ancestors 'none'",
     ].join('; ');
+  // The shop and its orders are opened by anyone: nothing of their address goes on in a Referer (CONTRACT 4a).
+  const unreferred = (list: HeaderList): HeaderList => list.map(([k, v]) => (k === 'referrer-policy' ? [k, 'no-referrer'] : [k, v]));
+  const shopApi = { response: unreferred(api.response) };
   return {
     for(path) {
+      if (path.startsWith('/api/shop/')) return shopApi;
       if (path.startsWith('/api/')) return api;
       const policy = pagePolicy(randomBase62(22));
-      return { response: [...always, ['content-security-policy', policy]], requestPolicy: policy };
+      const response: HeaderList = [...always, ['content-security-policy', policy]];
+      return { response: path.startsWith('/shop/') ? unreferred(response) : response, requestPolicy: policy };
     },
   };
 }

@@ -10,6 +10,7 @@ import type {
   CreateTransferInput,
   ListCardsQuery,
   ListEventsQuery,
+  ListShopOrdersQuery,
   PageQuery,
   PlaceHoldInput,
   PostOptions,
@@ -142,6 +143,8 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
     listLocations: () => call<'listLocations'>({ method: 'GET', path: '/locations' }),
 
     listEvents: (query?: ListEventsQuery) => call<'listEvents'>({ method: 'GET', path: '/events', query: { ...query } }),
+    /** The cards bought on your shop; `phone` finds those whose recipient or buyer phone ends with it. */
+    listShopOrders: (query?: ListShopOrdersQuery) => call<'listShopOrders'>({ method: 'GET', path: '/shop/orders', query: { ...query } }),
 
     /** Test keys only: plays the bank's status update for a pending bank payout or transfer. */
     settlePayout: (reference: string, status: 'success' | 'failed', opts?: PostOptions) =>

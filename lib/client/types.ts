@@ -2,10 +2,11 @@ import type { ApiContracts } from '../api/contracts/api-contracts';
 import type { RequestOf } from '../api/contracts/contract';
 
 export type { CardBatchResults, CardMessage, CardMessagePage, CardPage, GiftCard, Redemption, SharedCard } from '../api/contracts/cards';
-export type { EventItem, EventPage, HoldEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
+export type { EventItem, EventPage, HoldEvent, OrderEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
 export type { Hold, HoldPage } from '../api/contracts/holds';
 export type { Location } from '../api/contracts/locations';
 export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
+export type { ShopOrder, ShopOrderPage } from '../api/contracts/shop';
 export type {
   Bank,
   BankPayoutCreated,
@@ -83,8 +84,13 @@ export interface ListEventsQuery extends PageQuery {
     | 'hold.captured'
     | 'hold.voided'
     | 'hold.expired'
-    | 'card.expired';
+    | 'card.expired'
+    | 'order.paid';
   undelivered?: boolean;
+}
+
+export interface ListShopOrdersQuery extends PageQuery {
+  phone?: string;
 }
 
 export interface PostOptions {

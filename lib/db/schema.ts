@@ -542,8 +542,9 @@ export const payments = pgTable(
     serviceFee: money('service_fee').notNull().default(0),
     paymentMethod: text('payment_method'),
     phoneNumber: text('phone_number'),
-    cardId: id64('card_id').notNull(),
-    cardNumber: text('card_number').notNull(),
+    /** A shop order's payment has no card until it is paid (migration 0042): the card is found or issued then. */
+    cardId: id64('card_id'),
+    cardNumber: text('card_number'),
     transactionId: id64('transaction_id'),
     actorType: text('actor_type').notNull(),
     actorId: text('actor_id'),
@@ -1096,4 +1097,63 @@ export const locations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('locations_business_name_idx').on(t.businessId, sql`lower(${t.name})`)],
+);
+
+/** A business's public gift card shop (`/shop/{slug}`): one per business, in the mode it sells in. */
+export const shops = pgTable(
+  'shops',
+  {
+    businessId: integer('business_id')
+      .primaryKey()
+      .references(() => businesses.id),
+    enabled: boolean('enabled').notNull().default(false),
+    mode: text('mode', { enum: MODES }).notNull(),
+    slug: text('slug').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    presetAmounts: bigint('preset_amounts', { mode: 'number' }).array().notNull().default(sql`'{}'`),
+    minAmount: money('min_amount').notNull(),
+    maxAmount: money('max_amount').notNull(),
+    headline: text('headline'),
+    color: text('color'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('shops_slug_idx').on(t.slug), check('shops_amounts', sql`${t.minAmount} > 0 AND ${t.maxAmount} >= ${t.minAmount}`)],
+);
+
+/** A card bought on a shop for someone: its payment, and once paid, the card it credited. */
+export const shopOrders = pgTable(
+  'shop_orders',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull(),
+    paymentId: id64('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    amount: money('amount').notNull(),
+    recipientName: text('recipient_name').notNull(),
+    recipientPhone: text('recipient_phone').notNull(),
+    message: text('message'),
+    buyerName: text('buyer_name').notNull(),
+    buyerPhone: text('buyer_phone'),
+    buyerEmail: text('buyer_email'),
+    cardId: id64('card_id').references(() => cards.id),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    paidAt: ts('paid_at'),
+  },
+  (t) => [
+    uniqueIndex('shop_orders_reference_idx').on(t.reference),
+    uniqueIndex('shop_orders_payment_idx').on(t.paymentId),
+    index('shop_orders_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('shop_orders_recipient_idx').on(t.businessId, t.mode, t.recipientPhone),
+    index('shop_orders_buyer_idx').on(t.businessId, t.mode, t.buyerPhone),
+  ],
 );

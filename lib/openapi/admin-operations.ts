@@ -10,11 +10,41 @@ import { feeScheduleSchema } from '../fees/fee-schedule';
 import { depositSchema } from '../ledger/deposit';
 import { limitsSchema } from '../limits/business-limits';
 import { settleRefundByHandSchema } from '../refunds/settle-refund-by-hand';
-import { modeSchema } from '../validation';
+import { shopSettingsSchema } from '../shop/shop-settings';
+import { currencySchema, modeSchema } from '../validation';
 import { registerWebhookSchema } from '../webhooks/endpoints';
 import { replayFailedSchema, replayOneSchema } from '../webhooks/replay';
 import { rotateSecretSchema } from '../webhooks/rotate-secret';
+import { reg } from '../api/contracts/schemas';
 import * as r from './admin-schemas';
+
+const shopSchema = reg(
+  'Shop',
+  z.strictObject({
+    enabled: z.boolean(),
+    mode: modeSchema,
+    slug: z.string(),
+    currency: currencySchema,
+    preset_amounts: z.array(z.int()),
+    min_amount: z.int(),
+    max_amount: z.int(),
+    headline: z.string().nullable(),
+    color: z.string().nullable(),
+  }),
+  'A business’s public gift card shop; amounts in minor units.',
+);
+
+const shopExample = {
+  enabled: true,
+  mode: 'live' as const,
+  slug: 'buna-cafe',
+  currency: 'ETB' as const,
+  preset_amounts: [25000, 50000, 100000],
+  min_amount: 10000,
+  max_amount: 500000,
+  headline: 'Give someone a coffee on us',
+  color: '#7c2d12',
+};
 
 /** The provider back office, {APP_URL}/api/admin: documented here by hand (the API of /api/v1 is declared by its contracts). */
 export const ADMIN_OPERATIONS: Operation[] = [
@@ -140,6 +170,29 @@ export const ADMIN_OPERATIONS: Operation[] = [
       data: r.businessLocaleSchema,
       examples: { settings: { id: 42, time_zone: 'Africa/Addis_Ababa', country: 'ET', customer_language: 'en', calendar: 'gregorian' } },
     },
+    errors: ['not_found'],
+  },
+  {
+    method: 'put',
+    path: '/businesses/{id}/shop',
+    operationId: 'setShop',
+    tag: 'Back office',
+    summary: 'Set up the business’s gift card shop',
+    description:
+      'The public shop at /shop/{slug} where anyone buys a card for someone (amounts in minor units). A test-mode shop says so on every page and pays through the sandbox; a live one through Chapa. A slug another shop has is 409. Answers with the shop.',
+    pathParams: { id: 'The business id' },
+    body: { schemas: { SetShopRequest: shopSettingsSchema }, examples: { SetShopRequest: shopExample } },
+    success: { status: 200, message: 'Shop updated successfully', data: shopSchema, examples: { shop: shopExample } },
+    errors: ['not_found', 'validation_error', 'already_exists'],
+  },
+  {
+    method: 'get',
+    path: '/businesses/{id}/shop',
+    operationId: 'getShop',
+    tag: 'Back office',
+    summary: 'Read the business’s gift card shop',
+    pathParams: { id: 'The business id' },
+    success: { status: 200, message: 'Shop retrieved successfully', data: shopSchema, examples: { shop: shopExample } },
     errors: ['not_found'],
   },
   {

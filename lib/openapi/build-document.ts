@@ -264,6 +264,7 @@ export function buildDocument(): Json {
       { name: 'Transfers', description: 'Ledger top-up of a card from the business account' },
       { name: 'Banks', description: 'Bank and wallet slugs' },
       { name: 'Events', description: 'Webhook events, for catching up' },
+      { name: 'Shop', description: 'Cards bought for someone on your shop (/shop/{slug})' },
       { name: 'Test helpers', description: 'Test keys only: play the bank or the processor' },
       { name: 'Documentation', description: 'This document' },
       { name: 'Back office', description: 'The provider’s staff and automation: {APP_URL}/api/admin with the ADMIN_TOKEN' },

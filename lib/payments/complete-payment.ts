@@ -16,6 +16,7 @@ import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { paymentEventPayload } from '../webhooks/payloads';
 import { eventPaymentType, type Payment, type PaymentOutcome, type PaymentType } from './payment-view';
+import { cardForPaidOrder, refundUnfittedOrder, settleShopOrder, type OrderSettled } from '../shop/fulfil-order';
 
 export interface CompletePaymentOptions {
   linkReference: string;
@@ -76,14 +77,18 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
   const business = await businessAccountId(db, probe.businessId, mode, currency);
   const feeRevenue = await feeRevenueAccountId(db, mode, currency);
 
-  return inTransaction(db, async (tx) => {
-    const [row] = await tx
+  let settled: OrderSettled = {};
+  const result = await inTransaction(db, async (tx) => {
+    const [locked] = await tx
       .select()
       .from(payments)
       .where(eq(payments.id, probe.id))
       .for('update', opts.skipLocked ? { skipLocked: true } : undefined);
-    if (!row) return { payment: probe, changed: false };
-    if (row.status !== 'pending') return { payment: row, changed: false };
+    if (!locked) return { payment: probe, changed: false };
+    if (locked.status !== 'pending') return { payment: locked, changed: false };
+    // A shop order's payment gets its card only now that it is paid: found by the recipient's phone, or issued.
+    const orderCard = opts.outcome === 'success' ? await cardForPaidOrder(tx, locked, opts.actor) : undefined;
+    const row = orderCard ? { ...locked, cardId: orderCard.id, cardNumber: orderCard.cardNumber } : locked;
 
     // FOR SHARE waits out a cancellation or disable in flight, so the card's state below is the one that holds at commit.
     const holder = await tx.execute<HolderRow & Record<string, unknown>>(sql`
@@ -173,6 +178,9 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
         ...(overLimit && { limit_exceeded: overLimit.limit }),
       },
     });
+    settled = await settleShopOrder(tx, updated, { status: opts.outcome, creditedTo });
     return { payment: updated, changed: true };
   });
+  await refundUnfittedOrder(db, settled);
+  return result;
 }

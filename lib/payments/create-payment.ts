@@ -5,7 +5,7 @@ import { requireOwnCard } from '../cards/get-card';
 import { ACTIVE } from '../cards/card-status';
 import { normalisePhone } from '../cards/phone';
 import { readSettings } from '../config';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { bumpCounter } from '../db/list-counters';
 import { businesses, payments } from '../db/schema';
 import { inTransaction, pgConstraint } from '../db/transaction';
@@ -13,10 +13,10 @@ import { ServiceError, type FieldErrors } from '../errors';
 import { serviceFee } from '../fees/fee-schedule';
 import { newReference } from '../ids';
 import type { Actor } from '../actor';
-import { LIVE_NOT_CONFIGURED, type CheckoutPort, type DirectChargeRequest } from '../providers/provider-port';
+import { LIVE_NOT_CONFIGURED, type CheckoutCustomer, type CheckoutPort, type DirectChargeRequest } from '../providers/provider-port';
 import { assertWalletRail, providerFor, requestWalletCharge } from '../providers/provider-registry';
 import { walletsFor } from '../providers/sandbox';
-import { amountSchema, parseInput, type Mode } from '../validation';
+import { amountSchema, parseInput, type Currency, type Mode } from '../validation';
 import { announceCreated } from '../webhooks/live-updates';
 import { assertCardCanTake } from '../limits/card-headroom';
 import { countedCall } from '../observability/metrics';
@@ -258,4 +258,69 @@ async function pushWalletCharge(
       .set({ settleAfter })
       .where(and(eq(payments.linkReference, charge.linkReference), eq(payments.status, 'pending')));
   }
+}
+
+export interface OrderPaymentOptions {
+  businessId: number;
+  mode: Mode;
+  actor: Actor;
+  amount: number;
+  currency: Currency;
+  payer: CheckoutCustomer;
+  merchantReference: string;
+  /** Writes what the payment is for in the payment's own transaction (a shop order); before it, the limit check. */
+  record: (tx: Tx, paymentId: number) => Promise<void>;
+}
+
+/**
+ * A hosted payment with no card yet (a shop order's): the card it credits is found or issued when it is paid
+ * (lib/shop/fulfil-order.ts, from completePayment). Otherwise it is made as every hosted payment is: the
+ * business's fee on top, Chapa's page first in live mode, verified on the same schedule.
+ */
+export async function createOrderPayment(db: Db, opts: OrderPaymentOptions): Promise<{ linkReference: string; checkoutUrl: string; serviceFee: number }> {
+  const live = opts.mode === 'live' ? liveCheckout('No payment link was created.') : null;
+  const fee = await serviceFee(db, opts.businessId, opts.mode, 'payment', opts.amount);
+  const linkReference = newReference('pay');
+  const providerCheckoutUrl = live
+    ? await live.startHostedCheckout({
+        linkReference,
+        total: opts.amount + fee,
+        currency: opts.currency,
+        businessName: await businessName(db, opts.businessId),
+        card: opts.payer,
+        appUrl: readSettings().appUrl,
+      })
+    : null;
+  await inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        businessId: opts.businessId,
+        mode: opts.mode,
+        type: 'hosted',
+        status: 'pending',
+        linkReference,
+        merchantReference: opts.merchantReference,
+        currency: opts.currency,
+        amount: opts.amount,
+        serviceFee: fee,
+        actorType: opts.actor.type,
+        actorId: opts.actor.id,
+        providerCheckoutUrl,
+        ...(live ? { nextVerifyAt: new Date(Date.now() + liveTiming().intervalMs), verifyState: 'awaiting' } : {}),
+      })
+      .returning({ id: payments.id });
+    await opts.record(tx, row.id);
+    await bumpCounter(tx, opts.businessId, opts.mode, 'payments', 1);
+    await recordAudit(tx, {
+      businessId: opts.businessId,
+      mode: opts.mode,
+      actor: opts.actor,
+      action: 'payment.created',
+      target: linkReference,
+      details: { type: 'hosted', amount: opts.amount, service_fee: fee, merchant_reference: opts.merchantReference },
+    });
+  });
+  announceCreated(db, opts.businessId, opts.mode, 'payment', linkReference);
+  return { linkReference, checkoutUrl: `${readSettings().appUrl}/checkout/${linkReference}`, serviceFee: fee };
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { businesses, payments } from '../db/schema';
+import { businesses, payments, shopOrders, shops } from '../db/schema';
 import type { Mode } from '../validation';
 
 /** What the hosted checkout page shows; the link reference itself is the customer's only credential. */
@@ -13,8 +13,9 @@ export interface Checkout {
   amount: number;
   serviceFee: number;
   total: number;
-  lastFour: string;
-  cardId: number;
+  /** None for a shop order's payment until it is paid: its card is found or issued then. */
+  lastFour: string | null;
+  cardId: number | null;
   /** Live: Chapa's hosted page, where our page sends the customer to pay. */
   providerCheckoutUrl: string | null;
   createdAt: Date;
@@ -23,6 +24,8 @@ export interface Checkout {
   customerLanguage: 'am' | 'en';
   calendar: 'ethiopic' | 'gregorian';
   timeZone: string;
+  /** A shop order's payment: the page the buyer goes back to, which says what happens next. */
+  orderPath: string | null;
 }
 
 export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Checkout | undefined> {
@@ -33,9 +36,13 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
       customerLanguage: businesses.customerLanguage,
       calendar: businesses.calendar,
       timeZone: businesses.timeZone,
+      orderReference: shopOrders.reference,
+      shopSlug: shops.slug,
     })
     .from(payments)
     .innerJoin(businesses, eq(businesses.id, payments.businessId))
+    .leftJoin(shopOrders, eq(shopOrders.paymentId, payments.id))
+    .leftJoin(shops, eq(shops.businessId, payments.businessId))
     .where(and(eq(payments.linkReference, linkReference), eq(payments.type, 'hosted')));
   if (!row) return undefined;
   const p = row.payment;
@@ -48,7 +55,7 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     amount: p.amount,
     serviceFee: p.serviceFee,
     total: p.amount + p.serviceFee,
-    lastFour: p.cardNumber.slice(-4),
+    lastFour: p.cardNumber?.slice(-4) ?? null,
     cardId: p.cardId,
     providerCheckoutUrl: p.providerCheckoutUrl,
     createdAt: p.createdAt,
@@ -56,5 +63,6 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     customerLanguage: row.customerLanguage,
     calendar: row.calendar,
     timeZone: row.timeZone,
+    orderPath: row.orderReference && row.shopSlug ? `/shop/${row.shopSlug}/orders/${row.orderReference}` : null,
   };
 }

@@ -41,7 +41,8 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     amount: p.amount,
     service_fee: p.serviceFee,
     ...(p.paymentMethod ? { payment_method: p.paymentMethod } : {}),
-    card_number: p.cardNumber,
+    // A shop order's payment has no card until it is paid.
+    card_number: p.cardNumber ?? '',
     refunded_amount: p.refundedAmount,
     mode: p.mode,
     created_at: new Date(p.createdAt).toISOString(),

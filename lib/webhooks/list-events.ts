@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'card.expired',
   'message.sent',
   'message.failed',
+  'order.paid',
 ] as const;
 
 export const filtersSchema = z.object({

@@ -8,7 +8,7 @@ type PayoutEventType = 'payout.success' | 'payout.failed';
 type PaymentEventType = 'payment.success' | 'payment.failed' | 'payment.cancelled' | RefundEventType;
 type RefundEventType = 'payment.refunded' | 'payment.refund_failed';
 export type HoldEventType = 'hold.created' | 'hold.captured' | 'hold.voided' | 'hold.expired';
-export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired' | MessageEventType;
+export type EventType = PayoutEventType | PaymentEventType | 'card.redeemed' | HoldEventType | 'card.expired' | MessageEventType | 'order.paid';
 type MessageEventType = 'message.sent' | 'message.failed';
 
 export interface EventCustomer {
@@ -299,5 +299,36 @@ export function messageEventPayload(p: MessageEventInput): Json {
     ...(p.error && { error: p.error }),
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+export interface OrderEventInput {
+  mode: string;
+  currency: string;
+  amount: number;
+  orderReference: string;
+  linkReference: string;
+  cardNumber: string;
+  recipient: { name: string; phoneNumber: string };
+  buyerName: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** Beyond SPEC.md (CONTRACT 4a): a shop order was paid and its card credited. */
+export function orderEventPayload(p: OrderEventInput): Json {
+  return {
+    event: 'order.paid',
+    status: 'paid',
+    mode: p.mode,
+    currency: p.currency,
+    amount: p.amount,
+    order_reference: p.orderReference,
+    service_reference: p.linkReference,
+    card_number: p.cardNumber,
+    recipient: { name: p.recipient.name, phone_number: p.recipient.phoneNumber },
+    buyer: { name: p.buyerName },
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
   };
 }

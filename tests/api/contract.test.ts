@@ -134,6 +134,21 @@ describe('back office', () => {
     conforms('setBusinessLocale', await admin.put(`${bizA}/locale`, { customer_language: 'fr', calendar: 'ethiopic' }), 400);
     conforms('getBusinessLocale', await admin.get(`${bizA}/locale`), 200);
     conforms('getBusinessLocale', await admin.get('/api/admin/businesses/999999999/locale'), 404);
+    conforms('getShop', await admin.get(`${bizA}/shop`), 404);
+    const shop = {
+      enabled: true,
+      mode: 'test',
+      slug: `contract-${Date.now()}`,
+      currency: 'ETB',
+      preset_amounts: [50_000],
+      min_amount: 10_000,
+      max_amount: 100_000,
+      headline: null,
+      color: null,
+    };
+    conforms('setShop', await admin.put(`${bizA}/shop`, shop), 200);
+    conforms('setShop', await admin.put(`${bizA}/shop`, { ...shop, slug: 'No' }), 400);
+    conforms('getShop', await admin.get(`${bizA}/shop`), 200);
     conforms('listBusinesses', await admin.get('/api/admin/businesses?search=Contract&limit=5'), 200);
     conforms('listBusinesses', await admin.get(`/api/admin/businesses?search=${'x'.repeat(201)}`), 400);
   });
@@ -425,6 +440,11 @@ describe('REST API', () => {
     expect(events.data.items.map((e: any) => e.payload.hold_reference)).toContain(first.data.hold_reference);
     conforms('listEvents', await a.test.get('/api/v1/events?type=hold.created'), 200);
     conforms('listEvents', await a.test.get('/api/v1/events?type=hold.voided'), 200);
+  });
+
+  it('listShopOrders: a page of the shop orders, and a bad page is 400', async () => {
+    conforms('listShopOrders', await a.test.get('/api/v1/shop/orders?phone=0911'), 200);
+    conforms('listShopOrders', await a.test.get('/api/v1/shop/orders?limit=0'), 400);
   });
 
   it('shareCard, listCardMessages: 202 with the link, the card’s messages, 400 and 404', async () => {

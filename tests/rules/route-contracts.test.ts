@@ -8,14 +8,15 @@ import { holdContracts } from '../../lib/api/contracts/holds';
 import { locationContracts } from '../../lib/api/contracts/locations';
 import { paymentContracts } from '../../lib/api/contracts/payments';
 import { payoutContracts } from '../../lib/api/contracts/payouts';
+import { shopContracts } from '../../lib/api/contracts/shop';
 import { routeContractProblems, v1RouteFiles } from './route-contracts';
 
 /** Each contract by the name a route file hands it under: `payoutContracts.createPayout`. */
 const BY_NAME: Record<string, Operation> = {
   openApiDocumentContract,
   ...Object.fromEntries(
-    Object.entries({ cardContracts, eventContracts, holdContracts, locationContracts, paymentContracts, payoutContracts }).flatMap(([resource, list]) =>
-      Object.values<Operation>(list).map((c) => [`${resource}.${c.operationId}`, c]),
+    Object.entries({ cardContracts, eventContracts, holdContracts, locationContracts, paymentContracts, payoutContracts, shopContracts }).flatMap(
+      ([resource, list]) => Object.values<Operation>(list).map((c) => [`${resource}.${c.operationId}`, c]),
     ),
   ),
 };

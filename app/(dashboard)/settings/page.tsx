@@ -6,6 +6,7 @@ import { LimitsForm } from '@/components/settings/limits-form';
 import { MessageKindsForm } from '@/components/settings/message-kinds-form';
 import { BranchesForm } from '@/components/locations/branches-form';
 import { listLocations } from '@/lib/locations/locations';
+import { ShopSettingsForm } from '@/components/shop/shop-settings-form';
 import { PageHeader, Panel } from '@/components/ui/page-header';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
@@ -14,6 +15,7 @@ import { getBusinessLocale } from '@/lib/business/business-locale';
 import { getLimits } from '@/lib/limits/business-limits';
 import { getFeeSchedule } from '@/lib/fees/fee-schedule';
 import { messageKindSettings } from '@/lib/messages/message-kind-settings';
+import { getShop, shopBusinessName } from '@/lib/shop/shop-settings';
 import { requirePage } from '@/server/session';
 
 export async function generateMetadata() {
@@ -25,6 +27,8 @@ export default async function SettingsPage() {
   const session = await requirePage('settings');
   const [t, shell] = await Promise.all([getTranslations('Settings'), getTranslations('Shell')]);
   const tBranches = await getTranslations('Locations');
+  const shopT = await getTranslations('ShopSettings');
+  const [shop, businessName] = await Promise.all([getShop(getDb(), session.businessId), shopBusinessName(getDb(), session.businessId)]);
   const [limits, expiry, fees, locale, kinds, branches] = await Promise.all([
     getLimits(getDb(), session.businessId, session.mode),
     getBusinessExpiry(getDb(), session.businessId),
@@ -62,6 +66,10 @@ export default async function SettingsPage() {
         </Panel>
         <Panel title={t('feesTitle', { mode })}>
           <FeeSchedule rules={fees} mode={session.mode} />
+        </Panel>
+        <Panel title={shopT('title')}>
+          <p className="-mt-2 mb-3 text-sm text-slate-600">{shopT('intro')}</p>
+          <ShopSettingsForm shop={shop} businessName={businessName} mode={session.mode} />
         </Panel>
         {limits.map((l) => (
           <Panel key={l.currency} title={t('limitsTitle', { currency: l.currency })}>

@@ -38,6 +38,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const requestLocale = await getLocale();
   const locale = isLocale(requestLocale) ? requestLocale : 'en';
   const t = await getTranslations('Checkout');
+  const tShop = await getTranslations('Shop');
   // Back from Chapa's page: verify soon rather than on the schedule; the page never waits for Chapa (anyone can open it).
   const backFromChapa = checkout.mode === 'live' && checkout.status === 'pending' && query.from === 'chapa';
   if (backFromChapa) await requestPublicVerify(getDb(), reference);
@@ -45,7 +46,8 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const path = `/checkout/${encodeURIComponent(checkout.linkReference)}`;
   const lang = isLocale(query.lang) ? query.lang : undefined;
   // Opened from the card's page ("Add money"): the way back there, where the new balance shows.
-  const card = typeof query.card === 'string' && (await linkOpensCard(getDb(), query.card, checkout.cardId)) ? query.card : undefined;
+  const card =
+    typeof query.card === 'string' && checkout.cardId !== null && (await linkOpensCard(getDb(), query.card, checkout.cardId)) ? query.card : undefined;
   const dateText = formatDayTime(checkout.completedAt ?? checkout.createdAt, { locale, calendar: checkout.calendar, timeZone: checkout.timeZone });
 
   return (
@@ -89,6 +91,12 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
       {card && (
         <a href={`/c/${card}${lang ? `?lang=${lang}` : ''}`} className="font-medium text-emerald-800 underline" data-testid="back-to-card">
           {t('backToCard')}
+        </a>
+      )}
+
+      {checkout.orderPath && checkout.status !== 'pending' && (
+        <a href={checkout.orderPath} data-testid="back-to-shop" className="text-center font-semibold text-emerald-800 underline underline-offset-2">
+          {tShop('backToShop')}
         </a>
       )}
 

@@ -144,6 +144,25 @@ export const messageEventSchema = reg(
   'Beyond SPEC.md. message.sent: the SMS provider (or the mail server) took a message to a cardholder; message.failed: it refused it, reported it undelivered, or the tries ran out.',
 );
 
+export const orderEventSchema = reg(
+  'OrderEvent',
+  z.strictObject({
+    event: z.literal('order.paid'),
+    status: z.literal('paid'),
+    mode,
+    currency,
+    amount: minorUnits.meta({ description: 'What the card was credited with' }),
+    order_reference: z.string(),
+    service_reference: z.string().meta({ description: "The link_reference of the order's payment" }),
+    card_number: z.string().meta({ description: 'The card the order credited: found by the recipient phone, or issued for it' }),
+    recipient: z.strictObject({ name: z.string(), phone_number: z.string() }),
+    buyer: z.strictObject({ name: z.string() }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  "Beyond SPEC.md. order.paid: a card bought on the business's shop was paid for and credited; the card's own events (payment.success) come with it.",
+);
+
 const payoutEvent = <T extends string, R extends string, M extends z.ZodRawShape>(type: T, reference: R, meta: M) =>
   z.union(
     (['success', 'failed'] as const).map((s) =>
@@ -184,7 +203,16 @@ const eventItemSchema = reg(
     id: z.string().meta({ description: 'The webhook-id of every delivery of this event' }),
     type: z.enum(EVENT_TYPES),
     created_at: timestamp,
-    payload: z.union([paymentEventSchema, refundEventSchema, payoutEventSchema, redemptionEventSchema, holdEventSchema, expiryEventSchema, messageEventSchema]),
+    payload: z.union([
+      paymentEventSchema,
+      refundEventSchema,
+      payoutEventSchema,
+      redemptionEventSchema,
+      holdEventSchema,
+      expiryEventSchema,
+      messageEventSchema,
+      orderEventSchema,
+    ]),
     delivery: z
       .strictObject({
         state: z.enum(['pending', 'delivered', 'failed', 'none']),
@@ -207,6 +235,7 @@ export type RedemptionEvent = z.output<typeof redemptionEventSchema>;
 export type HoldEvent = z.output<typeof holdEventSchema>;
 export type ExpiryEvent = z.output<typeof expiryEventSchema>;
 export type MessageEvent = z.output<typeof messageEventSchema>;
+export type OrderEvent = z.output<typeof orderEventSchema>;
 
 const { created, updated } = exampleTimes;
 
@@ -319,6 +348,21 @@ export const messageEventExample: MessageEvent = {
   provider_message_id: '8d6e7f10-2b3c-4d5e-9f60-718293a4b5c6',
   created_at: created,
   updated_at: updated,
+};
+
+export const orderEventExample: OrderEvent = {
+  event: 'order.paid',
+  status: 'paid',
+  mode: 'test',
+  currency: 'ETB',
+  amount: 50000,
+  order_reference: 'ord_7Hn2kQ9xL4mP8sV1cR6tY3wB',
+  service_reference: 'pay_3mV8qL1xT6nB9cK4',
+  card_number: '4000123412341234',
+  recipient: { name: 'Hanna Tesfaye', phone_number: '+251911234567' },
+  buyer: { name: 'Abebe Kebede' },
+  created_at: '2026-06-01T09:12:40.118Z',
+  updated_at: '2026-06-01T09:14:02.540Z',
 };
 
 export const redemptionEventExample: RedemptionEvent = {

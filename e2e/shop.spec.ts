@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test';
+import { formatMoney } from '../components/ui/money';
+import { admin, baseUrl, call, randomPhone, screenshots, seedBusiness, signIn } from './dashboard-fixtures';
+
+test('a buyer on a phone buys a card for someone; the owner sees the order with its message as text and refunds it', async ({ browser, page }, testInfo) => {
+  const biz = await seedBusiness(`Buna Café ${Date.now()}`);
+  const slug = `buna-${Date.now().toString(36)}`;
+  const shop = await admin('PUT', `/api/admin/businesses/${biz.id}/shop`, {
+    enabled: true,
+    mode: 'test',
+    slug,
+    currency: 'ETB',
+    preset_amounts: [25_000, 50_000, 100_000],
+    min_amount: 10_000,
+    max_amount: 500_000,
+    headline: 'Give someone a coffee on us',
+    color: '#7c2d12',
+  });
+  expect(shop.status).toBe(200);
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const buyer = await phone.newPage();
+  await buyer.goto(`${baseUrl()}/shop/${slug}`);
+  await expect(buyer.getByTestId('test-mode')).toBeVisible();
+  await expect(buyer.getByTestId('shop-name')).toHaveText(biz.name);
+  await buyer.getByText(formatMoney(50_000, 'ETB')).click();
+  const recipient = randomPhone();
+  await buyer.getByLabel('Their name').fill('Hanna Tesfaye');
+  await buyer.getByLabel('Their phone number').fill(recipient);
+  await buyer.getByLabel('Your message (optional)').fill('<script>alert(1)</script> Happy birthday! https://example.com');
+  await buyer.getByLabel('Your name').fill('Abebe Kebede');
+  await buyer.getByLabel('Your phone number or email').fill('abebe@example.com');
+  await buyer.screenshot({ path: testInfo.outputPath('shop-form-390px.png'), fullPage: true });
+  expect(await buyer.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
+  await buyer.getByRole('button', { name: 'Continue to payment' }).click();
+
+  await expect(buyer).toHaveURL(/\/checkout\/pay_/);
+  await buyer.getByRole('button', { name: /^Pay .* \(test\)$/ }).click();
+  await buyer.getByTestId('back-to-shop').click();
+  await expect(buyer.getByTestId('order-status')).toHaveAttribute('data-status', 'paid');
+  await expect(buyer.getByTestId('test-mode')).toBeVisible();
+  await buyer.screenshot({ path: testInfo.outputPath('shop-thanks-390px.png'), fullPage: true });
+  await phone.close();
+
+  const orders = await call('GET', `/api/v1/shop/orders?phone=${encodeURIComponent(recipient)}`, biz.keys.test);
+  expect(orders.body.data.items).toHaveLength(1);
+  const order = orders.body.data.items[0];
+  expect(order).toMatchObject({ status: 'paid', amount: 50_000, recipient: { name: 'Hanna Tesfaye' } });
+  const card = await call('GET', `/api/v1/card/${order.card_number}`, biz.keys.test);
+  expect(card.body.data.available_amount).toBe(50_000);
+
+  // The recipient's SMS is recorded (test mode sends nothing); they open its link on their phone and see the balance.
+  let text = '';
+  await expect
+    .poll(async () => {
+      text = (await call('GET', `/api/v1/card/${order.card_number}/messages`, biz.keys.test)).body.data.items[0]?.text ?? '';
+      return text;
+    })
+    .toContain('/c/');
+  const recipientPhone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const holder = await recipientPhone.newPage();
+  await holder.goto(text.match(/https?:\/\/\S+\/c\/[0-9A-Za-z]+/)![0]);
+  await expect(holder.getByText(formatMoney(50_000, 'ETB')).first()).toBeVisible();
+  await holder.screenshot({ path: testInfo.outputPath('recipient-card-390px.png'), fullPage: true });
+  await recipientPhone.close();
+
+  await signIn(page, biz.emails.owner);
+  await page.goto(`${baseUrl()}/shop-orders`);
+  await expect(page.getByTestId('shop-order-row')).toHaveCount(1);
+  await expect(page.getByTestId('shop-order-row')).toContainText('Hanna Tesfaye');
+  await screenshots(page, testInfo, 'shop-orders');
+  await page.getByTestId('shop-order-row').getByRole('link').click();
+  await expect(page.getByTestId('order-message')).toHaveText('<script>alert(1)</script> Happy birthday! https://example.com');
+  await expect(page.getByTestId('order-message').getByRole('link')).toHaveCount(0);
+  await expect(page.getByTestId('order-card')).toHaveText(order.card_number);
+  await screenshots(page, testInfo, 'shop-order');
+
+  await page.getByTestId('refund-order').getByRole('link').click();
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.getByRole('button', { name: `Refund ${formatMoney(50_000, 'ETB')}` }).click();
+  await expect(page.getByTestId('refund-outcome')).toContainText(`${formatMoney(50_000, 'ETB')} refunded`);
+  expect((await call('GET', `/api/v1/card/${order.card_number}`, biz.keys.test)).body.data.available_amount).toBe(0);
+  await page.goto(`${baseUrl()}/shop-orders/${order.order_reference}`);
+  await expect(page.getByTestId('order-refunded')).toContainText(formatMoney(50_000, 'ETB'));
+
+  const amharic = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'am-ET' });
+  const reader = await amharic.newPage();
+  await reader.goto(`${baseUrl()}/shop/${slug}`);
+  await expect(reader.getByRole('button', { name: 'ወደ ክፍያ ይቀጥሉ' })).toBeVisible();
+  await expect(reader.getByTestId('test-mode')).toContainText('የሙከራ ሱቅ');
+  await reader.screenshot({ path: testInfo.outputPath('shop-form-am-390px.png'), fullPage: true });
+  await amharic.close();
+
+  await page.goto(`${baseUrl()}/settings`);
+  await expect(page.getByTestId('shop-preview')).toContainText('Give someone a coffee on us');
+  await screenshots(page, testInfo, 'shop-settings');
+});

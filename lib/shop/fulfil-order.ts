@@ -1,0 +1,149 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Actor } from '../actor';
+import { recordAudit } from '../audit';
+import { issueCardIn } from '../cards/create-card';
+import { newCardLink, type CardLink } from '../cards/card-links';
+import type { Db, Tx } from '../db/client';
+import { payments, shopOrders } from '../db/schema';
+import { queueMessageOf } from '../messages/queue-message';
+import { logger } from '../observability/logger';
+import type { Payment } from '../payments/payment-view';
+import { refundPayment } from '../refunds/refund-payment';
+import { enqueueEvent } from '../webhooks/outbox';
+import { orderEventPayload } from '../webhooks/payloads';
+import { splitName } from './order-input';
+
+export type ShopOrder = typeof shopOrders.$inferSelect;
+
+export interface OrderCard {
+  id: number;
+  cardNumber: string;
+}
+
+/**
+ * Inside completePayment's transaction, before it reads the payment's card: a shop order being paid gets its
+ * card now, the business's live card for the recipient's phone in the order's currency, or a new one. The
+ * payment then credits it as any payment credits its card. A lock on the recipient keeps two orders for the
+ * same new recipient paid at once from issuing two cards. Nothing for a payment that is no shop order's.
+ */
+export async function cardForPaidOrder(tx: Tx, payment: Payment, actor: Actor): Promise<OrderCard | undefined> {
+  if (payment.cardId !== null) return undefined;
+  const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.paymentId, payment.id)).for('update');
+  if (order?.status !== 'pending') return undefined;
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtext(${`shop-recipient:${order.businessId}:${order.mode}:${order.currency}:${order.recipientPhone}`}))`,
+  );
+  const card = (await recipientCard(tx, order)) ?? (await issueRecipientCard(tx, order, actor));
+  await tx.update(payments).set({ cardId: card.id, cardNumber: card.cardNumber }).where(eq(payments.id, payment.id));
+  return card;
+}
+
+/** The recipient's card with this business, if they have one that can still be credited. */
+export async function recipientCard(
+  tx: Tx | Db,
+  order: Pick<ShopOrder, 'businessId' | 'mode' | 'currency' | 'recipientPhone'>,
+): Promise<OrderCard | undefined> {
+  const found = await tx.execute<{ id: string; card_number: string }>(sql`
+    SELECT c.id, c.card_number FROM cards c JOIN customers cu ON cu.id = c.customer_id
+     WHERE c.business_id = ${order.businessId} AND c.mode = ${order.mode} AND c.currency = ${order.currency}
+       AND cu.phone_number = ${order.recipientPhone} AND c.cancelled_at IS NULL
+     ORDER BY c.id DESC LIMIT 1`);
+  const row = found.rows[0];
+  return row ? { id: Number(row.id), cardNumber: row.card_number } : undefined;
+}
+
+async function issueRecipientCard(tx: Tx, order: ShopOrder, actor: Actor): Promise<OrderCard> {
+  const { first, last } = splitName(order.recipientName);
+  const cardNumber = await issueCardIn(tx, {
+    businessId: order.businessId,
+    mode: order.mode,
+    actor,
+    input: { phone_number: order.recipientPhone, currency: order.currency, first_name: first, last_name: last },
+  });
+  const [row] = (await tx.execute<{ id: string }>(sql`SELECT id FROM cards WHERE card_number = ${cardNumber}`)).rows;
+  return { id: Number(row.id), cardNumber };
+}
+
+export interface OrderSettled {
+  /** The buyer paid but the card could not take the money: refund them once this commits. */
+  refund?: { businessId: number; mode: Payment['mode']; linkReference: string; reason: string };
+}
+
+const ORDER_DID_NOT_FIT = "The recipient's card could not take this amount when it was paid (its maximum balance, or it was closed); the buyer is refunded.";
+
+/**
+ * In the same transaction, after the payment moved the money: the order is paid (with `order.paid` and the
+ * messages), or failed with why. A paid order whose money did not reach the card is refunded after commit.
+ */
+export async function settleShopOrder(
+  tx: Tx,
+  payment: Payment,
+  outcome: { status: string; creditedTo: 'card' | 'business_account' | null },
+): Promise<OrderSettled> {
+  const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.paymentId, payment.id)).for('update');
+  if (order?.status !== 'pending') return {};
+  if (outcome.status === 'success' && outcome.creditedTo === 'card') {
+    const [paid] = await tx
+      .update(shopOrders)
+      .set({ status: 'paid', cardId: payment.cardId, paidAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(shopOrders.id, order.id))
+      .returning();
+    await enqueueEvent(tx, {
+      businessId: order.businessId,
+      mode: order.mode,
+      type: 'order.paid',
+      subjectReference: order.reference,
+      payload: orderEventPayload({
+        mode: order.mode,
+        currency: order.currency,
+        amount: order.amount,
+        orderReference: order.reference,
+        linkReference: payment.linkReference,
+        cardNumber: payment.cardNumber!,
+        recipient: { name: order.recipientName, phoneNumber: order.recipientPhone },
+        buyerName: order.buyerName,
+        createdAt: order.createdAt,
+        updatedAt: paid.updatedAt,
+      }),
+    });
+    await recordAudit(tx, {
+      businessId: order.businessId,
+      mode: order.mode,
+      actor: { type: 'system', id: 'shop' },
+      action: 'order.paid',
+      target: order.reference,
+      details: { amount: order.amount, card_number: payment.cardNumber, link_reference: payment.linkReference },
+    });
+    const card = { id: payment.cardId!, cardNumber: payment.cardNumber! };
+    await orderPaidMessages(tx, paid, card, await newCardLink(tx, { businessId: order.businessId, mode: order.mode, cardId: card.id }));
+    return {};
+  }
+  const paidButNotCredited = outcome.status === 'success';
+  const reason = paidButNotCredited ? ORDER_DID_NOT_FIT : (payment.failureReason ?? 'The payment did not go through.');
+  await tx
+    .update(shopOrders)
+    .set({ status: 'failed', failureReason: reason, updatedAt: sql`now()`, ...(paidButNotCredited ? { cardId: payment.cardId } : {}) })
+    .where(eq(shopOrders.id, order.id));
+  return paidButNotCredited ? { refund: { businessId: order.businessId, mode: order.mode, linkReference: payment.linkReference, reason } } : {};
+}
+
+/**
+ * THE place a paid order's messages are queued from, in its transaction so they commit with it (and are sent
+ * after, never in test mode). For now the recipient gets the card's link by SMS as a new card's holder does,
+ * whatever the card's switch (they asked for nothing, the buyer did); a message of the order's own (the buyer's
+ * name and message) and the buyer's receipt are still to come.
+ */
+async function orderPaidMessages(tx: Tx, _order: ShopOrder, card: OrderCard, link: CardLink): Promise<void> {
+  await queueMessageOf(tx, card.id, { link_url: link.url }, { kind: 'card_issued', only: 'sms' });
+}
+
+/** After commit: a paid order whose credit no longer fitted the card is refunded to the buyer through the payment's refund. */
+export async function refundUnfittedOrder(db: Db, settled: OrderSettled): Promise<void> {
+  if (!settled.refund) return;
+  const { businessId, mode, linkReference, reason } = settled.refund;
+  try {
+    await refundPayment(db, { businessId, mode, reference: linkReference, reason, actor: { type: 'system', id: 'shop' } });
+  } catch (err) {
+    logger.error({ err, link_reference: linkReference }, 'the refund of a shop order that did not fit its card failed; refund it from the dashboard');
+  }
+}

@@ -38,6 +38,9 @@ interface Seeded {
   paymentReference: string;
   /** The token of the card's own page (/c/{token}), made as the share endpoint makes it. */
   cardToken: string;
+  /** The business's public shop, and an order placed on it (waiting for its payment). */
+  shopSlug: string;
+  orderReference: string;
 }
 
 type Who = 'owner' | 'finance' | 'public';
@@ -78,6 +81,13 @@ const PAGES: Record<string, { url: (s: Seeded) => string; who: Who[] }> = {
   '/invite/[token]': { url: () => '/invite/no-such-token', who: ['public'] },
   '/checkout/[reference]': { url: (s) => `/checkout/${s.paymentReference}?lang=am`, who: ['public'] },
   '/c/[token]': { url: (s) => `/c/${s.cardToken}?lang=am`, who: ['public'] },
+  '/messages': { url: () => '/messages', who: ['owner'] },
+  '/till': { url: () => '/till', who: ['owner'] },
+  '/reports/till': { url: () => '/reports/till', who: ['owner', 'finance'] },
+  '/shop-orders': { url: () => '/shop-orders', who: ['owner'] },
+  '/shop-orders/[reference]': { url: (s) => `/shop-orders/${s.orderReference}`, who: ['owner'] },
+  '/shop/[slug]': { url: (s) => `/shop/${s.shopSlug}`, who: ['public'] },
+  '/shop/[slug]/orders/[reference]': { url: (s) => `/shop/${s.shopSlug}/orders/${s.orderReference}`, who: ['public'] },
   '/docs': { url: () => '/docs', who: ['public'] },
   '/docs/webhooks': { url: () => '/docs/webhooks', who: ['public'] },
 };
@@ -117,6 +127,9 @@ const ALLOWED = new Set([
   'localhost',
   // A language's own name, as the language switch and the language choice write it.
   'English',
+  // What a keyboard's key and a code printed for scanners are called everywhere (the till).
+  'Enter',
+  'QR',
 ]);
 
 /** ISO 4217 codes: a limit or a threshold per currency names it by its code. */
@@ -196,6 +209,34 @@ async function seed(): Promise<Seeded> {
     merchant_reference: `ORD-${Date.now()}`,
   });
   expect(payment.status).toBe(201);
+  // The shop and its order are written in Amharic, as a business selling to Amharic readers would.
+  const shopSlug = `${Date.now()}`;
+  // Its customers read Amharic too: what Settings previews of their messages is in Amharic.
+  expect((await admin('PUT', `/api/admin/businesses/${biz.id}/locale`, { customer_language: 'am', calendar: 'ethiopic' })).status).toBe(200);
+  const shop = await admin('PUT', `/api/admin/businesses/${biz.id}/shop`, {
+    enabled: true,
+    mode: 'test',
+    slug: shopSlug,
+    currency: 'ETB',
+    preset_amounts: [20_000, 50_000],
+    min_amount: 10_000,
+    max_amount: 500_000,
+    headline: 'የቡና ስጦታ',
+    color: '#0f766e',
+  });
+  expect(shop.status, JSON.stringify(shop.body)).toBe(200);
+  const placed = await fetch(`${baseUrl()}/api/shop/${shopSlug}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: 20_000,
+      recipient: { name: 'ሐና ተስፋዬ', phone_number: randomPhone() },
+      message: 'መልካም ልደት',
+      buyer: { name: 'አበበ ከበደ', email: 'abebe@example.com' },
+    }),
+  });
+  expect(placed.status).toBe(201);
+  const orderReference = ((await placed.json()) as { data: { order_reference: string } }).data.order_reference;
   const { db, pool } = createDb(process.env.E2E_DATABASE_URL!, 1);
   try {
     const { rows } = await pool.query('SELECT id FROM cards WHERE card_number = $1', [cardNumber]);
@@ -206,6 +247,8 @@ async function seed(): Promise<Seeded> {
       payoutReference: topup.body.data.provider_reference,
       paymentReference: payment.body.data.link_reference,
       cardToken: link.token,
+      shopSlug,
+      orderReference,
     };
   } finally {
     await pool.end();

@@ -36,6 +36,8 @@ export function auditSentence(
   reader: AuditReader = { locale: 'en', calendar: 'gregorian' },
 ): string {
   const t = createTranslator({ locale: reader.locale, messages: CATALOGUES[reader.locale], namespace: 'AuditSentences' });
+  // Names the sentences share with other pages: the calendars, the kinds of messages to cardholders.
+  const root = createTranslator({ locale: reader.locale, messages: CATALOGUES[reader.locale] });
   const english = reader.locale === 'en' && reader.calendar === 'gregorian';
   const dates = { ...reader, timeZone };
   const d = e.details ?? {};
@@ -157,8 +159,13 @@ export function auditSentence(
         const from = (d.from ?? {}) as Record<string, unknown>;
         const to = (d.to ?? {}) as Record<string, unknown>;
         const changes: string[] = [];
+        const named = (what: string, v: unknown) => {
+          if (what === 'language' && typeof v === 'string') return new Intl.DisplayNames([reader.locale], { type: 'language' }).of(v) ?? v;
+          if (what === 'calendar' && (v === 'ethiopic' || v === 'gregorian')) return root(`Calendars.${v}`);
+          return String(v);
+        };
         const change = (what: 'timeZone' | 'country' | 'language' | 'calendar', key: string) => {
-          if (from[key] !== to[key]) changes.push(t(`business.changes.${what}`, { from: String(from[key]), to: String(to[key]) }));
+          if (from[key] !== to[key]) changes.push(t(`business.changes.${what}`, { from: named(what, from[key]), to: named(what, to[key]) }));
         };
         change('timeZone', 'time_zone');
         change('country', 'country');
@@ -168,7 +175,8 @@ export function auditSentence(
       }
       if (verb === 'message_kinds_changed') {
         const off = Array.isArray(d.to) ? (d.to as string[]) : [];
-        return off.length ? `Turned off these messages to cardholders: ${off.join(', ').replaceAll('_', ' ')}.` : 'Turned on every message to cardholders.';
+        const kinds = off.map((k) => (root.has(`Settings.messageKinds.${k}`) ? root(`Settings.messageKinds.${k}`) : k));
+        return off.length ? t('business.messageKindsOff', { kinds: kinds.join(t('parts.and')) }) : t('business.messageKindsOn');
       }
       if (verb === 'limits_changed') {
         const limit = (v: unknown) => (num(v) === null ? t('parts.none') : moneyOf(v, currency));

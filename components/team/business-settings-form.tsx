@@ -51,6 +51,8 @@ export function BusinessSettingsForm({ timeZone, country, timeZones, countries }
         label={t('settings.timeZone')}
         hint={t('settings.timeZoneHint')}
         error={errors.time_zone?.message}
+        // Drawn on the server with its value, not the first zone until the form hydrates.
+        defaultValue={timeZone}
         {...register('time_zone')}
       >
         {timeZones.map((z) => (
@@ -64,6 +66,7 @@ export function BusinessSettingsForm({ timeZone, country, timeZones, countries }
         label={t('settings.country')}
         hint={t('settings.countryHint')}
         error={errors.country?.message}
+        defaultValue={country}
         {...register('country')}
       >
         {countries.map((c) => (

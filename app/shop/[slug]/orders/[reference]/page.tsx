@@ -13,7 +13,11 @@ export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ slug: string; reference: string }> };
 
-export const metadata: Metadata = { robots: { index: false }, referrer: 'no-referrer' };
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const shop = await shopOf(getDb(), (await params).slug);
+  const words = await getTranslations('Shop');
+  return { title: shop ? words('metaTitle', { business: shop.businessName }) : words('notFound.title'), robots: { index: false }, referrer: 'no-referrer' };
+}
 
 /** Where the buyer comes back to: what became of the order and what happens next; nothing about anyone. */
 export default async function ShopOrderPage({ params }: Props) {

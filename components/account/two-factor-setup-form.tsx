@@ -1,11 +1,13 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslations } from 'next-intl';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button, buttonClass } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
+import { useErrorText } from '@/components/forms/use-error-text';
 import { confirmTwoFactorSchema, type ConfirmTwoFactorInput } from '@/lib/actions/account.validation';
 import { confirmTwoFactor } from '@/server/actions/account';
 
@@ -14,6 +16,8 @@ import { confirmTwoFactor } from '@/server/actions/account';
  * place of the key and the form (`steps`), shown this once.
  */
 export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
+  const t = useTranslations('TwoFactorSetup');
+  const errorText = useErrorText();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setErrorText] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<ConfirmTwoFactorInput>({
@@ -30,21 +34,18 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
       return;
     }
     if (result.fieldErrors?.code) setError('code', { message: result.fieldErrors.code }, { shouldFocus: true });
-    else setErrorText(result.message);
+    else setErrorText(errorText(result));
   });
 
   if (codes) {
     return (
       <div className="space-y-4">
         <Notice tone="success" testId="two-factor-on">
-          Two-factor sign-in is on. Your sessions have ended: sign in again with your password and a code from the app. The code you just typed works only once,
-          so sign in with the next one your app shows (codes change every 30 seconds).
+          {t('on')}
         </Notice>
         <div>
-          <h2 className="text-base font-semibold text-slate-900">Your recovery codes</h2>
-          <p className="mt-1 text-sm text-slate-700">
-            Each works once, instead of a code, if you lose your phone. Keep them somewhere safe now: they are not shown again.
-          </p>
+          <h2 className="text-base font-semibold text-slate-900">{t('recoveryTitle')}</h2>
+          <p className="mt-1 text-sm text-slate-700">{t('recoveryIntro')}</p>
           <ol
             className="mt-3 grid grid-cols-2 gap-2 rounded-lg bg-slate-50 p-3 font-mono text-sm text-slate-900 ring-1 ring-slate-200"
             data-testid="recovery-codes"
@@ -56,7 +57,7 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
         </div>
         {/* Turning it on ended every session, this one too: a full load of the sign-in page. */}
         <a href="/login?done=two-factor-on" className={`${buttonClass()} w-full`}>
-          I have saved them: sign in again
+          {t('saved')}
         </a>
       </div>
     );
@@ -65,13 +66,13 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
   return (
     <>
       {steps}
-      <form onSubmit={onSubmit} noValidate className="mt-3 space-y-4" aria-label="Confirm two-factor sign-in">
+      <form onSubmit={onSubmit} noValidate className="mt-3 space-y-4" aria-label={t('formLabel')}>
         <TextField
           id="setup-code"
-          label="Code from the app"
+          label={t('codeLabel')}
           inputMode="numeric"
           autoComplete="one-time-code"
-          hint="The 6 digits the app shows for this account."
+          hint={t('codeHint')}
           error={errors.code?.message}
           {...register('code')}
         />
@@ -81,7 +82,7 @@ export function TwoFactorSetupForm({ steps }: { steps: ReactNode }) {
           </Notice>
         )}
         <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Checking…' : 'Turn on two-factor sign-in'}
+          {isSubmitting ? t('checking') : t('submit')}
         </Button>
       </form>
     </>

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { redirect } from 'next/navigation';
 import { TwoFactorSetupForm } from '@/components/account/two-factor-setup-form';
 import { AuthCard } from '@/components/auth/auth-card';
@@ -8,7 +9,10 @@ import { startTwoFactorSetup } from '@/lib/auth/two-factor';
 import { getDb } from '@/lib/db/client';
 import { requirePage } from '@/server/session';
 
-export const metadata = { title: 'Two-factor sign-in · Gift cards' };
+export async function generateMetadata() {
+  const t = await getTranslations('TwoFactorSetup');
+  return { title: t('metaTitle') };
+}
 
 /** Outside the dashboard's layout: a user the business requires to have it reaches this page and nothing else. */
 export default async function TwoFactorSetupPage() {
@@ -16,12 +20,13 @@ export default async function TwoFactorSetupPage() {
   const setup = await startTwoFactorSetup(getDb(), session.userId);
   if (!setup) redirect('/account');
   const groups = setup.secret.match(/.{1,4}/g) ?? [setup.secret];
+  const t = await getTranslations('TwoFactorSetup');
   return (
-    <AuthCard title="Turn on two-factor sign-in" wide>
+    <AuthCard title={t('title')} wide>
       {session.mustSetUpTwoFactor && (
         <div className="mt-4">
           <Notice tone="info" testId="two-factor-required-notice">
-            Your business requires two-factor sign-in. Set it up to continue to the dashboard.
+            {t('required')}
           </Notice>
         </div>
       )}
@@ -31,12 +36,11 @@ export default async function TwoFactorSetupPage() {
             <ol className="space-y-5">
               <li>
                 <p>
-                  <strong className="font-semibold">1.</strong> In an authenticator app (Google Authenticator, 1Password, Authy and the like), add an account by
-                  scanning this code:
+                  <strong className="font-semibold">1.</strong> {t('step1')}
                 </p>
                 {/* biome-ignore lint/performance/noImgElement: a data: URL drawn on the server; next/image has nothing to optimise. */}
-                <img src={setup.qrDataUrl} alt={`QR code of the two-factor key for ${session.email}`} width={220} height={220} className="mx-auto mt-3" />
-                <p className="mt-3">Or type this key into the app (time-based, 6 digits):</p>
+                <img src={setup.qrDataUrl} alt={t('qrAlt', { email: session.email })} width={220} height={220} className="mx-auto mt-3" />
+                <p className="mt-3">{t('typeKey')}</p>
                 <p
                   className="mt-1 break-words rounded-lg bg-slate-50 px-3 py-2 font-mono text-base tracking-wide ring-1 ring-slate-200"
                   data-testid="manual-key"
@@ -46,7 +50,7 @@ export default async function TwoFactorSetupPage() {
                 </p>
               </li>
               <li>
-                <strong className="font-semibold">2.</strong> Type the code the app now shows.
+                <strong className="font-semibold">2.</strong> {t('step2')}
               </li>
             </ol>
           }
@@ -54,10 +58,10 @@ export default async function TwoFactorSetupPage() {
       </div>
       <div className="mt-6 flex items-center justify-between gap-3 border-t border-slate-100 pt-4 text-sm">
         {session.mustSetUpTwoFactor ? (
-          <span className="min-w-0 break-all text-slate-600">Signed in as {session.email}</span>
+          <span className="min-w-0 break-all text-slate-600">{t('signedInAs', { email: session.email })}</span>
         ) : (
           <Link href="/account" className="font-medium text-emerald-800 underline">
-            Back to your account
+            {t('backToAccount')}
           </Link>
         )}
         <div className="shrink-0">

@@ -419,6 +419,35 @@ describe('payout uploads', () => {
     expect(holds.rows).toEqual([{ status: 'released', amount: expect.anything() }]);
   });
 
+  it('end a running upload whose rows all ended while its runner was gone, and give back what it still held', async () => {
+    const { biz, card, scope, preview } = await overThresholdFile(60_000);
+    const reference = await preview();
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 FOR UPDATE OF r', [reference]);
+    try {
+      await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
+      // As a runner that died after its last chunk committed leaves it: no row pending, the job still running, its money held.
+      await client.query(
+        `UPDATE upload_rows r SET status = 'failed', error_code = 'internal', finished_at = now() FROM upload_jobs j WHERE j.id = r.job_id AND j.reference = $1`,
+        [reference],
+      );
+    } finally {
+      await client.query('COMMIT');
+      await client.end();
+    }
+    expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
+    await expect
+      .poll(async () => {
+        await runUploadPass(testDb());
+        return (await jobOf(reference)).status;
+      })
+      .toBe('done');
+    expect(await cardBalance(biz.test, card.card_number)).toBe(60_000);
+  });
+
   it('give back what a running upload still holds when its uploader stops it', async () => {
     const { biz, card, scope, preview } = await overThresholdFile(60_000);
     const reference = await preview();

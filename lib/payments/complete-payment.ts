@@ -16,7 +16,7 @@ import type { Mode } from '../validation';
 import { enqueueEvent } from '../webhooks/outbox';
 import { paymentEventPayload } from '../webhooks/payloads';
 import { eventPaymentType, type Payment, type PaymentOutcome, type PaymentType } from './payment-view';
-import { cardForPaidOrder, refundUnfittedOrder, settleShopOrder, type OrderSettled } from '../shop/fulfil-order';
+import { cardForPaidOrder, sendOrderRefund, settleShopOrder, type OrderSettled } from '../shop/fulfil-order';
 
 export interface CompletePaymentOptions {
   linkReference: string;
@@ -79,6 +79,8 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
 
   let settled: OrderSettled = {};
   const result = await inTransaction(db, async (tx) => {
+    // A redone attempt starts from nothing: what a rolled-back one settled never happened.
+    settled = {};
     const [locked] = await tx
       .select()
       .from(payments)
@@ -181,6 +183,6 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
     settled = await settleShopOrder(tx, updated, { status: opts.outcome, creditedTo });
     return { payment: updated, changed: true };
   });
-  await refundUnfittedOrder(db, settled);
+  await sendOrderRefund(db, settled);
   return result;
 }

@@ -101,7 +101,8 @@ type OrderScope = { businessId: number; mode: OpenShop['mode']; currency: OpenSh
 
 /**
  * Refuses an order its recipient's card could not take: the card as every top-up counts it, plus the other orders
- * for the same recipient still awaiting payment from the last 24 hours; a recipient with no card yet has only the
+ * for the same recipient still awaiting payment from the last hour (a checkout's time: older unpaid orders would let
+ * anyone block a stranger's gifts for a day); a recipient with no card yet has only the
  * orders. Inside the payment's transaction the recipient is locked, so orders placed at once count one another.
  */
 async function assertOrderFits(db: Db | Tx, order: OrderScope, amount: number): Promise<void> {
@@ -115,11 +116,13 @@ async function assertOrderFits(db: Db | Tx, order: OrderScope, amount: number): 
            (SELECT coalesce(sum(o.amount), 0) FROM shop_orders o JOIN payments p ON p.id = o.payment_id
              WHERE o.business_id = ${order.businessId} AND o.mode = ${order.mode} AND o.currency = ${order.currency}
                AND o.recipient_phone = ${order.recipientPhone} AND o.status = 'pending' AND p.status = 'pending'
-               AND o.created_at > now() - interval '24 hours') AS pending`);
+               AND o.created_at > now() - interval '1 hour') AS pending`);
+  // A disabled or expired card cannot be replaced by a new one (one card per phone and currency): the gift would land where it cannot be spent.
+  const card = await recipientCard(db, order);
+  if (card && !card.usable) throw new ServiceError('validation_error', { 'recipient.phone_number': 'This shop cannot send a gift card to this phone number.' });
   const max = limit.rows[0].max_card_balance;
   if (max === null) return;
   const pending = Number(limit.rows[0].pending);
-  const card = await recipientCard(db, order);
   if (card) {
     await assertCardCanTake(db, { id: card.id, currency: order.currency }, amount + pending);
     return;

@@ -9,6 +9,9 @@ import { queueMessageOf } from '../messages/queue-message';
 import { logger } from '../observability/logger';
 import type { Payment } from '../payments/payment-view';
 import { refundPayment } from '../refunds/refund-payment';
+import { sendRefundNow } from '../refunds/send-refunds';
+import { withoutCommitHook } from '../db/commit-hooks';
+import { ServiceError } from '../errors';
 import { enqueueEvent } from '../webhooks/outbox';
 import { orderEventPayload } from '../webhooks/payloads';
 import { splitName } from './order-input';
@@ -18,6 +21,8 @@ export type ShopOrder = typeof shopOrders.$inferSelect;
 export interface OrderCard {
   id: number;
   cardNumber: string;
+  /** Active and not past its expiry: money credited to it can be spent. */
+  usable?: boolean;
 }
 
 /**
@@ -38,18 +43,19 @@ export async function cardForPaidOrder(tx: Tx, payment: Payment, actor: Actor): 
   return card;
 }
 
-/** The recipient's card with this business, if they have one that can still be credited. */
+/** The recipient's card with this business (not cancelled), if they have one, and whether it can be spent. */
 export async function recipientCard(
   tx: Tx | Db,
   order: Pick<ShopOrder, 'businessId' | 'mode' | 'currency' | 'recipientPhone'>,
 ): Promise<OrderCard | undefined> {
-  const found = await tx.execute<{ id: string; card_number: string }>(sql`
-    SELECT c.id, c.card_number FROM cards c JOIN customers cu ON cu.id = c.customer_id
+  const found = await tx.execute<{ id: string; card_number: string; usable: boolean }>(sql`
+    SELECT c.id, c.card_number, (c.status = 1 AND c.expired_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())) AS usable
+      FROM cards c JOIN customers cu ON cu.id = c.customer_id
      WHERE c.business_id = ${order.businessId} AND c.mode = ${order.mode} AND c.currency = ${order.currency}
        AND cu.phone_number = ${order.recipientPhone} AND c.cancelled_at IS NULL
      ORDER BY c.id DESC LIMIT 1`);
   const row = found.rows[0];
-  return row ? { id: Number(row.id), cardNumber: row.card_number } : undefined;
+  return row ? { id: Number(row.id), cardNumber: row.card_number, usable: row.usable } : undefined;
 }
 
 async function issueRecipientCard(tx: Tx, order: ShopOrder, actor: Actor): Promise<OrderCard> {
@@ -65,8 +71,8 @@ async function issueRecipientCard(tx: Tx, order: ShopOrder, actor: Actor): Promi
 }
 
 export interface OrderSettled {
-  /** The buyer paid but the card could not take the money: refund them once this commits. */
-  refund?: { businessId: number; mode: Payment['mode']; linkReference: string; reason: string };
+  /** The buyer paid but the card could not take the money: the refund made in the same transaction, to send once it commits (live). */
+  refund?: { mode: Payment['mode']; reference: string };
 }
 
 const ORDER_DID_NOT_FIT = "The recipient's card could not take this amount when it was paid (its maximum balance, or it was closed); the buyer is refunded.";
@@ -119,12 +125,43 @@ export async function settleShopOrder(
     return {};
   }
   const paidButNotCredited = outcome.status === 'success';
-  const reason = paidButNotCredited ? ORDER_DID_NOT_FIT : (payment.failureReason ?? 'The payment did not go through.');
+  let reason = paidButNotCredited ? ORDER_DID_NOT_FIT : (payment.failureReason ?? 'The payment did not go through.');
+  // Refunded in this same transaction, so no crash can leave the buyer paid for nothing with no refund on record.
+  const refund = paidButNotCredited ? await refundOrder(tx, order, payment, reason) : undefined;
+  if (refund && 'refusal' in refund) reason = `${reason} The refund could not be made (${refund.refusal}): refund it from the payment's page.`;
   await tx
     .update(shopOrders)
     .set({ status: 'failed', failureReason: reason, updatedAt: sql`now()`, ...(paidButNotCredited ? { cardId: payment.cardId } : {}) })
     .where(eq(shopOrders.id, order.id));
-  return paidButNotCredited ? { refund: { businessId: order.businessId, mode: order.mode, linkReference: payment.linkReference, reason } } : {};
+  return refund && 'reference' in refund ? { refund: { mode: order.mode, reference: refund.reference } } : {};
+}
+
+/**
+ * The payment's refund, made inside the completion's transaction (a savepoint, without the caller's commit hook):
+ * a refund refused (live refunds not set up, say) leaves the payment completed and the order failed with why,
+ * rather than undoing the payment.
+ */
+async function refundOrder(tx: Tx, order: ShopOrder, payment: Payment, reason: string): Promise<{ reference: string } | { refusal: string }> {
+  try {
+    const made = await withoutCommitHook(() =>
+      refundPayment(tx as unknown as Db, {
+        businessId: order.businessId,
+        mode: order.mode,
+        reference: payment.linkReference,
+        reason,
+        actor: { type: 'system', id: 'shop' },
+        sendAfterCommit: true,
+      }),
+    );
+    return { reference: made.refund_reference };
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    logger.error(
+      { err, link_reference: payment.linkReference },
+      'the refund of a shop order that did not fit its card was refused; refund it from the dashboard',
+    );
+    return { refusal: err.title };
+  }
 }
 
 /**
@@ -137,13 +174,12 @@ async function orderPaidMessages(tx: Tx, _order: ShopOrder, card: OrderCard, lin
   await queueMessageOf(tx, card.id, { link_url: link.url }, { kind: 'card_issued', only: 'sms' });
 }
 
-/** After commit: a paid order whose credit no longer fitted the card is refunded to the buyer through the payment's refund. */
-export async function refundUnfittedOrder(db: Db, settled: OrderSettled): Promise<void> {
-  if (!settled.refund) return;
-  const { businessId, mode, linkReference, reason } = settled.refund;
+/** After commit: a live refund made for an order that did not fit its card is sent now; what does not get through, the refunds' job sends. */
+export async function sendOrderRefund(db: Db, settled: OrderSettled): Promise<void> {
+  if (settled.refund?.mode !== 'live') return;
   try {
-    await refundPayment(db, { businessId, mode, reference: linkReference, reason, actor: { type: 'system', id: 'shop' } });
+    await sendRefundNow(db, settled.refund.reference);
   } catch (err) {
-    logger.error({ err, link_reference: linkReference }, 'the refund of a shop order that did not fit its card failed; refund it from the dashboard');
+    logger.error({ err, refund_reference: settled.refund.reference }, 'sending a shop order refund after commit; the worker retries it');
   }
 }

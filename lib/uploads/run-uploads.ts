@@ -60,15 +60,31 @@ export async function runUploadPass(db: Db): Promise<boolean> {
     FROM picked, upload_jobs j
     WHERE u.job_id = picked.job_id AND u.row_number = picked.row_number AND j.id = u.job_id
     RETURNING u.job_id, u.row_number, u.input, u.claim, u.attempts, u.amount, u.fee, j.kind, j.business_id, j.mode, j.created_by, j.approval_reference`);
-  if (rows.length === 0) return false;
+  if (rows.length === 0) {
+    await finishStranded(db);
+    return false;
+  }
   const claimed = rows.map((r) => ({ ...r, job_id: Number(r.job_id), row_number: Number(r.row_number) })).sort((a, b) => a.row_number - b.row_number);
   await runChunk(db, claimed);
   await finishIfNothingLeft(db, claimed[0]);
   return rows.length === CLAIM_ROWS;
 }
 
+/**
+ * Running jobs with no pending row left whose runner stopped between its last chunk's commit and the job's end
+ * (a crash, a failed read): ended here, so what their approval still holds goes back. Ending is one conditional
+ * update, so two runners finishing the same job release its remainder once.
+ */
+async function finishStranded(db: Db): Promise<void> {
+  const { rows } = await db.execute<Pick<ClaimedRow, 'job_id' | 'business_id' | 'mode' | 'approval_reference'> & Record<string, unknown>>(sql`
+    SELECT j.id AS job_id, j.business_id, j.mode, j.approval_reference FROM upload_jobs j
+    WHERE j.status = 'running' AND NOT EXISTS (SELECT 1 FROM upload_rows r WHERE r.job_id = j.id AND r.status = 'pending')
+    LIMIT 10`);
+  for (const job of rows) await finishIfNothingLeft(db, { ...job, job_id: Number(job.job_id) });
+}
+
 /** The job is done once no row is pending; what its approval still holds (rows that failed without running) goes back with that. */
-async function finishIfNothingLeft(db: Db, row: ClaimedRow): Promise<void> {
+async function finishIfNothingLeft(db: Db, row: Pick<ClaimedRow, 'job_id' | 'business_id' | 'mode' | 'approval_reference'>): Promise<void> {
   if (!row.approval_reference) {
     await markDoneIfNothingLeft(db, row.job_id);
     return;

@@ -137,6 +137,21 @@ describe('an order on the shop', () => {
     expect(cards[0].balance).toBe(70000);
   });
 
+  it('is refused before payment to a phone whose card here is disabled or expired: the gift would land where it cannot be spent', async () => {
+    for (const end of ['disabled', 'expired'] as const) {
+      const phone = randomPhone();
+      const { body } = await placeOrder(order(phone, { amount: 20000 }));
+      expect((await complete(body.data.link_reference)).status).toBe(200);
+      const [card] = await cardsOf(phone);
+      if (end === 'disabled') expect((await biz.test.patch(`/api/v1/card/${card.card_number}`, { status: 'disable' })).status).toBe(200);
+      else await testDb().execute(sql`UPDATE cards SET expires_at = now() - interval '1 second' WHERE card_number = ${card.card_number}`);
+      const refused = await placeOrder(order(phone, { amount: 20000 }));
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(Object.keys(refused.body.error)).toEqual(['recipient.phone_number']);
+      expect(await cardsOf(phone)).toEqual([{ card_number: card.card_number, balance: 20000 }]);
+    }
+  });
+
   it('whose payment fails issues nothing and reads failed', async () => {
     const phone = randomPhone();
     const { body } = await placeOrder(order(phone));

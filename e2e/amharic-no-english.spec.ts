@@ -130,8 +130,8 @@ const ALLOWED = new Set([
   // What a keyboard's key and a code printed for scanners are called everywhere (the till).
   'Enter',
   'QR',
-  // The API docs: the specification and the languages their samples are written in, and the signature headers
-  // their code samples' captions name (Node: webhook-signature…).
+  // The API docs: the specification and the languages of the code samples, and the signature headers
+  // the captions of those samples name (Node: webhook-signature…).
   'OpenAPI',
   'Node',
   'TypeScript',

@@ -30,7 +30,7 @@ export async function DocsShell({ current, nav, children }: { current: 'api' | '
           <nav aria-label={t('shell.documentation')} className="flex flex-wrap gap-1">
             {tab('/docs', t('shell.api'), current === 'api')}
             {tab('/docs/webhooks', t('shell.webhooks'), current === 'webhooks')}
-            <a href="/api/v1/openapi.json" className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-200">
+            <a href="/api/v1/openapi.json" className="rounded-md px-3 py-1.5 font-mono text-sm font-medium text-slate-700 hover:bg-slate-200">
               openapi.json
             </a>
           </nav>

@@ -103,14 +103,14 @@ export default async function WebhooksPage() {
         <p className={P}>{t.rich('payloads.order', rich)}</p>
         <div className="grid gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:grid-cols-2">
           <div className="min-w-0 space-y-2">
-            <h3 className="text-lg font-semibold text-slate-900">payment.*</h3>
+            <h3 className="font-mono text-lg font-semibold text-slate-900">payment.*</h3>
             <SchemaFields schema={firstVariant(payment.schema.allOf![0])} caption={t('payloads.fields')} />
           </div>
           <CodeBlock mono label="payment.success" code={JSON.stringify(payment.example, null, 2)} />
         </div>
         <div className="grid gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:grid-cols-2">
           <div className="min-w-0 space-y-2">
-            <h3 className="text-lg font-semibold text-slate-900">payout.*</h3>
+            <h3 className="font-mono text-lg font-semibold text-slate-900">payout.*</h3>
             <p className="text-sm text-slate-700">{t.rich('payloads.payoutReference', rich)}</p>
             {payoutUnion.map((variant) => {
               const v = firstVariant(variant);

@@ -1,8 +1,8 @@
-/** A labelled, keyboard-scrollable block of code (no client script: the page is static). */
-export function CodeBlock({ label, code }: { label: string; code: string }) {
+/** A labelled (`mono`: the label is a name from code, an event or a command), keyboard-scrollable block of code (no client script: the page is static). */
+export function CodeBlock({ label, code, mono }: { label: string; code: string; mono?: boolean }) {
   return (
     <figure className="min-w-0">
-      <figcaption className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">{label}</figcaption>
+      <figcaption className={`mb-1 text-xs font-semibold tracking-wide text-slate-600 ${mono ? 'font-mono' : 'uppercase'}`}>{label}</figcaption>
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the focusable block for screen readers, as the figcaption does on screen */}
       <pre
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must be focusable so keyboard users can scroll it (axe: scrollable-region-focusable)

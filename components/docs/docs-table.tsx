@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /** The reference's one table look: a caption, plain headings, rows (children) that scroll sideways when narrow. */
-export function DocsTable({ caption, columns, children }: { caption?: string; columns: string[]; children: ReactNode }) {
+export function DocsTable({ caption, columns, children }: { caption?: ReactNode; columns: string[]; children: ReactNode }) {
   return (
     <div className="max-w-full overflow-x-auto">
       <table className="w-full min-w-[28rem] text-left text-sm">

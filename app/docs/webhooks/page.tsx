@@ -1,54 +1,39 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
+import type { ReactNode } from 'react';
 import { CodeBlock } from '@/components/docs/code-block';
+import { ContractText } from '@/components/docs/contract-text';
 import { DocsShell } from '@/components/docs/docs-shell';
 import { DocsTable } from '@/components/docs/docs-table';
 import { openapi, resolve, type JsonSchema } from '@/components/docs/openapi-document';
 import { SchemaFields } from '@/components/docs/schema-fields';
 import { CATCH_UP_CURL, CATCH_UP_TS, NEXT_RECEIVER, VERIFY_SERVICE_SIGNATURES, VERIFY_STANDARD_WEBHOOKS } from '@/components/docs/webhook-samples';
 
-export const metadata: Metadata = { title: 'Webhooks · Gift cards' };
-
-const EVENTS: [string, string, string][] = [
-  ['payment.success', 'A card was topped up', 'success'],
-  ['payment.failed', 'A payment failed', 'failed'],
-  ['payment.cancelled', 'The customer cancelled a payment', 'cancelled'],
-  ['payment.refunded', 'A paid top-up was refunded in full or in part: the card was debited and the payer is being repaid (amount is this refund)', 'refunded'],
-  [
-    'payment.refund_failed',
-    'The provider refused a live refund: the debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)',
-    'failed',
-  ],
-  [
-    'card.redeemed',
-    'A card was spent at your business (a till or the dashboard): the amount left the card and reached your business account less the fee',
-    'success',
-  ],
-  ['hold.created', 'A till set money of a card aside: it left available_amount for held_amount', 'held'],
-  ['hold.captured', 'A hold was captured: captured_amount reached your business account less the fee, the rest went back to the card', 'captured'],
-  ['hold.voided', 'A hold was voided: its money is back on the card (on your business account if the card was cancelled meanwhile)', 'voided'],
-  ['hold.expired', 'A hold reached expires_at uncaptured: the service released its money to the card', 'expired'],
-  [
-    'card.expired',
-    "A card reached its expiry date (the business's expiry policy): its whole balance moved to the business's breakage account and the card is read-only",
-    'success',
-  ],
-  ['payout.success', 'A payout or ledger top-up completed (card-to-card and B2B at once; bank when the bank confirms)', 'success'],
-  [
-    'payout.failed',
-    'A bank payout or top-up failed; the whole debit went back to the card (to the business account if the card was disabled or cancelled meanwhile)',
-    'failed',
-  ],
-];
-
-function duration(ms: number): string {
-  if (ms < 60_000) return `${ms / 1000} s`;
-  if (ms < 3_600_000) return `${ms / 60_000} min`;
-  return `${ms / 3_600_000} h`;
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('DocsWebhooks');
+  return { title: t('metaTitle') };
 }
+
+/** Each event and the `status` its payload carries; what it means is DocsWebhooks.events.<event>. */
+const EVENTS: [string, string][] = [
+  ['payment.success', 'success'],
+  ['payment.failed', 'failed'],
+  ['payment.cancelled', 'cancelled'],
+  ['payment.refunded', 'refunded'],
+  ['payment.refund_failed', 'failed'],
+  ['card.redeemed', 'success'],
+  ['hold.created', 'held'],
+  ['hold.captured', 'captured'],
+  ['hold.voided', 'voided'],
+  ['hold.expired', 'expired'],
+  ['card.expired', 'success'],
+  ['payout.success', 'success'],
+  ['payout.failed', 'failed'],
+];
 
 const H2 = 'scroll-mt-4 text-2xl font-semibold text-slate-900';
 const P = 'max-w-3xl text-sm text-slate-700';
-const code = (text: string) => <code className="font-mono text-[13px]">{text}</code>;
+const code = (text: ReactNode) => <code className="font-mono text-[13px]">{text}</code>;
 
 /** The first concrete variant of a union schema (the field table of one event shape). */
 function firstVariant(schema: JsonSchema): JsonSchema {
@@ -57,7 +42,15 @@ function firstVariant(schema: JsonSchema): JsonSchema {
   return alternatives ? firstVariant(alternatives[0]) : s;
 }
 
-export default function WebhooksPage() {
+export default async function WebhooksPage() {
+  const t = await getTranslations('DocsWebhooks');
+  const rich = { code: (chunks: ReactNode) => code(chunks) };
+  const duration = (ms: number) =>
+    ms < 60_000
+      ? t('durations.seconds', { n: ms / 1000 })
+      : ms < 3_600_000
+        ? t('durations.minutes', { n: ms / 60_000 })
+        : t('durations.hours', { n: ms / 3_600_000 });
   const schedule = openapi['x-limits'].webhook_retry_schedule_ms;
   const headers = openapi.webhooks['payout.success'].post.parameters ?? [];
   const payment = openapi.webhooks['payment.success'].post.requestBody!.content['application/json'];
@@ -68,14 +61,14 @@ export default function WebhooksPage() {
   };
   const nav = [
     {
-      title: 'Webhooks',
+      title: t('nav.title'),
       links: [
-        { href: '#events', label: 'Events' },
-        { href: '#payloads', label: 'Payloads' },
-        { href: '#signatures', label: 'Signatures' },
-        { href: '#retries', label: 'Retries' },
-        { href: '#rotation', label: 'Secret rotation' },
-        { href: '#catching-up', label: 'Catching up' },
+        { href: '#events', label: t('nav.events') },
+        { href: '#payloads', label: t('nav.payloads') },
+        { href: '#signatures', label: t('nav.signatures') },
+        { href: '#retries', label: t('nav.retries') },
+        { href: '#rotation', label: t('nav.rotation') },
+        { href: '#catching-up', label: t('nav.catchingUp') },
       ],
     },
   ];
@@ -83,24 +76,20 @@ export default function WebhooksPage() {
     <DocsShell current="webhooks" nav={nav}>
       <section aria-labelledby="webhooks-title" className="space-y-3">
         <h1 id="webhooks-title" className="text-3xl font-semibold text-slate-900">
-          Webhooks
+          {t('title')}
         </h1>
-        <p className={P}>
-          When a payment or payout finishes, the service POSTs the event as JSON to the URL registered for that mode (through the dashboard or the provider).
-          Live URLs must be https and public. Answer 2xx within 15 seconds and do the work afterwards; deliveries can repeat, so deduplicate on the{' '}
-          {code('webhook-id')} header. Check the signature on the raw body before you update an order or a balance.
-        </p>
+        <p className={P}>{t.rich('intro', rich)}</p>
       </section>
 
       <section id="events" aria-labelledby="events-title" className="space-y-3">
         <h2 id="events-title" className={H2}>
-          Events
+          {t('events.title')}
         </h2>
-        <DocsTable columns={['event', 'Meaning', 'status']}>
-          {EVENTS.map(([event, meaning, status]) => (
+        <DocsTable columns={[t('events.event'), t('events.meaning'), t('events.status')]}>
+          {EVENTS.map(([event, status]) => (
             <tr key={event}>
               <td className="py-1.5 pr-3 font-mono text-[13px] text-slate-900">{event}</td>
-              <td className="py-1.5 pr-3 text-slate-700">{meaning}</td>
+              <td className="py-1.5 pr-3 text-slate-700">{t.rich(`events.meanings.${event}`, rich)}</td>
               <td className="py-1.5 font-mono text-[13px] text-slate-700">{status}</td>
             </tr>
           ))}
@@ -109,75 +98,63 @@ export default function WebhooksPage() {
 
       <section id="payloads" aria-labelledby="payloads-title" className="space-y-4">
         <h2 id="payloads-title" className={H2}>
-          Payloads
+          {t('payloads.title')}
         </h2>
-        <p className={P}>
-          Keys come in this order: {code('event')}, {code('status')}, {code('mode')}; the type field, {code('currency')}, {code('amount')}; references and
-          context; {code('created_at')} and {code('updated_at')} last. Empty optional fields are left out, never sent as null. Branch on {code('event')} and,
-          for payouts, on {code('payout_type')}.
-        </p>
+        <p className={P}>{t.rich('payloads.order', rich)}</p>
         <div className="grid gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:grid-cols-2">
           <div className="min-w-0 space-y-2">
-            <h3 className="text-lg font-semibold text-slate-900">payment.*</h3>
-            <SchemaFields schema={firstVariant(payment.schema.allOf![0])} caption="Fields" />
+            <h3 className="font-mono text-lg font-semibold text-slate-900">payment.*</h3>
+            <SchemaFields schema={firstVariant(payment.schema.allOf![0])} caption={t('payloads.fields')} />
           </div>
-          <CodeBlock label="payment.success" code={JSON.stringify(payment.example, null, 2)} />
+          <CodeBlock mono label="payment.success" code={JSON.stringify(payment.example, null, 2)} />
         </div>
         <div className="grid gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:grid-cols-2">
           <div className="min-w-0 space-y-2">
-            <h3 className="text-lg font-semibold text-slate-900">payout.*</h3>
-            <p className="text-sm text-slate-700">
-              One primary reference, by {code('payout_type')}: {code('initiator_reference')} for card_to_card, {code('provider_reference')} for bank and b2b
-              (the value POST /card/payouts answered). {code('meta')} holds destination details only.
-            </p>
+            <h3 className="font-mono text-lg font-semibold text-slate-900">payout.*</h3>
+            <p className="text-sm text-slate-700">{t.rich('payloads.payoutReference', rich)}</p>
             {payoutUnion.map((variant) => {
               const v = firstVariant(variant);
               const type = v.properties?.payout_type?.const as string;
-              return <SchemaFields key={type} schema={v} caption={`payout_type ${type}`} />;
+              return <SchemaFields key={type} schema={v} caption={code(`payout_type ${type}`)} />;
             })}
           </div>
           <div className="min-w-0 space-y-3">
-            <CodeBlock label="payout.success (card_to_card)" code={JSON.stringify(payoutExamples.card_to_card, null, 2)} />
-            <CodeBlock label="payout.failed (bank)" code={JSON.stringify(payoutExamples.bank, null, 2)} />
+            <CodeBlock mono label="payout.success (card_to_card)" code={JSON.stringify(payoutExamples.card_to_card, null, 2)} />
+            <CodeBlock mono label="payout.failed (bank)" code={JSON.stringify(payoutExamples.bank, null, 2)} />
           </div>
         </div>
       </section>
 
       <section id="signatures" aria-labelledby="signatures-title" className="space-y-4">
         <h2 id="signatures-title" className={H2}>
-          Signatures
+          {t('signatures.title')}
         </h2>
-        <p className={P}>
-          Every delivery carries three signatures. Check {code('webhook-signature')} (it covers the body and the time, so a captured request cannot be replayed)
-          and, if you integrated against the original interface, {code('service-signature')}. Compare in constant time.
-        </p>
-        <DocsTable caption="Headers" columns={['Header', 'Value']}>
+        <p className={P}>{t.rich('signatures.intro', rich)}</p>
+        <DocsTable caption={t('signatures.headers')} columns={[t('signatures.header'), t('signatures.value')]}>
           {headers.map((h) => (
             <tr key={h.name}>
               <td className="py-1.5 pr-3 font-mono text-[13px] whitespace-nowrap text-slate-900">{h.name}</td>
-              <td className="py-1.5 text-slate-700">{h.description}</td>
+              <td className="py-1.5 text-slate-700">
+                <ContractText>{h.description}</ContractText>
+              </td>
             </tr>
           ))}
         </DocsTable>
-        <CodeBlock label="Node: Standard Webhooks webhook-signature" code={VERIFY_STANDARD_WEBHOOKS} />
-        <CodeBlock label="Node: service-signature and x-service-signature" code={VERIFY_SERVICE_SIGNATURES} />
-        <CodeBlock label="Node: a receiver" code={NEXT_RECEIVER} />
+        <CodeBlock label={t('signatures.verifyStandard')} code={VERIFY_STANDARD_WEBHOOKS} />
+        <CodeBlock label={t('signatures.verifyService')} code={VERIFY_SERVICE_SIGNATURES} />
+        <CodeBlock label={t('signatures.receiver')} code={NEXT_RECEIVER} />
       </section>
 
       <section id="retries" aria-labelledby="retries-title" className="space-y-3">
         <h2 id="retries-title" className={H2}>
-          Retries
+          {t('retries.title')}
         </h2>
-        <p className={P}>
-          A delivery that gets no 2xx within 15 seconds is tried again after each wait below, then marked failed ({schedule.length + 1} attempts in all). A{' '}
-          {code('Retry-After')} header can lengthen a wait (up to 24 h). 410 Gone stops deliveries to that URL until it is registered again. Every attempt keeps
-          the event’s {code('webhook-id')} and is signed afresh with a new {code('webhook-timestamp')}. Failed deliveries can be replayed from the dashboard.
-        </p>
-        <ol className="flex max-w-3xl flex-wrap gap-2 text-sm" aria-label="Waits before each retry">
+        <p className={P}>{t.rich('retries.intro', { ...rich, attempts: schedule.length + 1 })}</p>
+        <ol className="flex max-w-3xl flex-wrap gap-2 text-sm" aria-label={t('retries.waits')}>
           {schedule.map((ms, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the schedule is a fixed list, and its position is what each item shows
             <li key={i} className="rounded-md bg-white px-3 py-1.5 ring-1 ring-slate-200">
-              <span className="text-slate-600">retry {i + 1}:</span> <strong className="text-slate-900">{duration(ms)}</strong>
+              <span className="text-slate-600">{t('retries.retry', { n: i + 1 })}</span> <strong className="text-slate-900">{duration(ms)}</strong>
             </li>
           ))}
         </ol>
@@ -185,27 +162,17 @@ export default function WebhooksPage() {
 
       <section id="rotation" aria-labelledby="rotation-title" className="space-y-3">
         <h2 id="rotation-title" className={H2}>
-          Secret rotation
+          {t('rotation.title')}
         </h2>
-        <p className={P}>
-          Rotating the secret starts an overlap (24 hours unless another is chosen) during which both secrets sign. {code('webhook-signature')} then carries two
-          signatures, space-separated, the new one first: a receiver holding either secret verifies. {code('service-signature')} and{' '}
-          {code('x-service-signature')} keep the previous secret’s values until the overlap ends, and {code('service-signature-next')} and{' '}
-          {code('x-service-signature-next')} carry the new secret’s. Deploy the new secret beside the old (the code above accepts both), then drop the old one
-          once the overlap is over.
-        </p>
+        <p className={P}>{t.rich('rotation.intro', rich)}</p>
       </section>
 
       <section id="catching-up" aria-labelledby="catching-up-title" className="space-y-3">
         <h2 id="catching-up-title" className={H2}>
-          Catching up with GET /api/v1/events
+          {t('catchingUp.title')}
         </h2>
-        <p className={P}>
-          If your receiver was down, do not wait for the retries: list the events your URL has not acknowledged with {code('undelivered=true')} (and{' '}
-          {code('type')} to narrow it), newest first, {code('page')}/{code('limit')} as for every list. Each item has the {code('id')} its deliveries carry as{' '}
-          {code('webhook-id')}, its {code('payload')} (the exact webhook body) and the state of its delivery to your URL.
-        </p>
-        <CodeBlock label="curl" code={CATCH_UP_CURL} />
+        <p className={P}>{t.rich('catchingUp.intro', rich)}</p>
+        <CodeBlock mono label="curl" code={CATCH_UP_CURL} />
         <CodeBlock label="TypeScript" code={CATCH_UP_TS} />
       </section>
     </DocsShell>

@@ -399,10 +399,13 @@ describe('payout uploads', () => {
       // The first row runs and pays its 300.00; the second row's 200.00 stays held until it runs.
       await unlockFirst();
       await expect
-        .poll(async () => {
-          await runUploadPass(testDb());
-          return (await rowsOf(reference)).map((r) => r.status);
-        })
+        .poll(
+          async () => {
+            await runUploadPass(testDb());
+            return (await rowsOf(reference)).map((r) => r.status);
+          },
+          { timeout: 30_000 },
+        )
         .toEqual(['succeeded', 'pending']);
       expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
       expect((await spend()).body.message).toBe('Insufficient balance');
@@ -440,10 +443,13 @@ describe('payout uploads', () => {
     }
     expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
     await expect
-      .poll(async () => {
-        await runUploadPass(testDb());
-        return (await jobOf(reference)).status;
-      })
+      .poll(
+        async () => {
+          await runUploadPass(testDb());
+          return (await jobOf(reference)).status;
+        },
+        { timeout: 30_000 },
+      )
       .toBe('done');
     expect(await cardBalance(biz.test, card.card_number)).toBe(60_000);
   });

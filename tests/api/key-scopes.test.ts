@@ -97,6 +97,7 @@ const SCOPE_OF: Record<string, ApiKeyScope> = {
   'GET /card/payout/[reference]/status': 'read',
   'GET /events': 'read',
   'GET /locations': 'read',
+  'GET /shop/orders': 'read',
   'POST /locations': 'payments',
   'POST /transfers': 'payouts',
   'POST /test-helpers/payments/[link_reference]/complete': 'payments',
@@ -144,6 +145,7 @@ const CALLS: Record<string, [Call, number]> = {
   'GET /card/payout/[reference]/status': [(c, f) => c.get(`/api/v1/card/payout/${f.payoutReference}/status`), 200],
   'GET /events': [(c) => c.get('/api/v1/events'), 200],
   'GET /locations': [(c) => c.get('/api/v1/locations'), 200],
+  'GET /shop/orders': [(c) => c.get('/api/v1/shop/orders'), 200],
   'POST /locations': [(c, _f, raw) => c.post('/api/v1/locations', { name: `Branch ${Math.random()}` }, raw), 201],
   'POST /transfers': [
     (c, f, raw) => c.post('/api/v1/transfers', { amount: 500, bank_slug: 'link', account_number: f.source, account_name: 'Top-up' }, raw),

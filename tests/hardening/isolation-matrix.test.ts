@@ -89,6 +89,9 @@ const CASES: Record<string, Case> = {
     params: (o) => [{ reference: o.transferRef }],
     body: () => ({ status: 'failed' }),
   },
+  'GET /api/v1/locations': { expect: 'list', params: none },
+  'POST /api/v1/locations': { expect: 'create', params: none, body: () => ({ name: 'Outsider branch' }) },
+  'GET /api/v1/shop/orders': { expect: 'list', params: none },
   'POST /api/v1/transfers': {
     expect: 'object',
     params: none,

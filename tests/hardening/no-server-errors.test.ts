@@ -185,6 +185,7 @@ beforeAll(async () => {
     hold_reference: 'hold_missing',
     link_reference: 'pl_missing',
     reference: 'ref_missing',
+    slug: 'no-such-shop',
     id: String(biz.id),
     token: 'tok_missing',
     endpoint: 'whk_missing',

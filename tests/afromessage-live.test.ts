@@ -146,6 +146,15 @@ describe('live messages through AfroMessage', () => {
     expect(await receivedBy(phone)).toHaveLength(2);
   });
 
+  it('a 502 after AfroMessage took the message counts as a send that may have arrived: at most twice, then failed', async () => {
+    const phone = randomPhone();
+    await fake.switches({ numbers: { [phone]: { mode: 'accept_then_502' } }, callbackStatus: { [phone]: 'off' } });
+    const { card } = await notifiedCard(live, phone);
+    await expect.poll(async () => (await messagesOf(card))[0]?.status, { timeout: 30_000 }).toBe('failed');
+    expect((await messagesOf(card))[0].error).toMatch(/Not sent again/);
+    expect(await receivedBy(phone)).toHaveLength(2);
+  });
+
   it('a delivery report of failure fails the message; an unknown callback token is 404', async () => {
     const phone = randomPhone();
     await fake.switches({ callbackStatus: { [phone]: 'Failed' } });

@@ -74,7 +74,9 @@ export async function sendSms(config: AfroMessageConfig, req: SmsRequest): Promi
   } catch {
     body = text.slice(0, 300);
   }
-  if (res.status === 429 || res.status >= 500) return { kind: 'unavailable', error: `AfroMessage answered ${res.status}` };
+  // 429 and 503 say the message was not taken; any other 5xx may come from a gateway after AfroMessage took it.
+  if (res.status === 429 || res.status === 503) return { kind: 'unavailable', error: `AfroMessage answered ${res.status}` };
+  if (res.status >= 500) return { kind: 'unknown', error: `AfroMessage answered ${res.status}` };
   if (res.status !== 200) return { kind: 'refused', error: `AfroMessage answered ${res.status}: ${errorWords(body)}` };
   const ack = (body as { acknowledge?: unknown } | null)?.acknowledge;
   if (ack === 'success') {

@@ -10,7 +10,7 @@ import http from 'node:http';
 
 /** How sends to one number (or "*") go: a refusal in AfroMessage's words, an HTTP failure, or no answer. */
 export interface NumberSwitch {
-  mode: 'error' | '401' | '500' | '502' | '503' | '429' | 'timeout' | 'accept_then_hang';
+  mode: 'error' | '401' | '500' | '502' | '503' | '429' | 'timeout' | 'accept_then_hang' | 'accept_then_502';
   /** For error: the words of response.errors. */
   errors?: string[];
   /** This many sends only (then normal again); every send when unset. */
@@ -129,6 +129,8 @@ export class AfroMessageFake {
     this.messages.push(message);
     this.scheduleCallback(message);
     if (sw?.mode === 'accept_then_hang') return this.hang(res);
+    // A gateway in front of AfroMessage failing after AfroMessage took the message.
+    if (sw?.mode === 'accept_then_502') return done(502, 'Bad Gateway');
     done(200, { acknowledge: 'success', response: { status: 'Send', message_id: message.message_id, message: message.message, to } });
   }
 

@@ -146,6 +146,16 @@ describe('live messages through AfroMessage', () => {
     expect(await receivedBy(phone)).toHaveLength(2);
   });
 
+  it('a send that never heard back but was delivered says message.sent once, from the delivery report', async () => {
+    const phone = randomPhone();
+    await fake.switches({ numbers: { [phone]: { mode: 'accept_then_hang', times: 1 } } });
+    const { card } = await notifiedCard(live, phone);
+    await expect.poll(async () => (await messagesOf(card))[0]?.status, { timeout: 30_000 }).toBe('delivered');
+    const [m] = await messagesOf(card);
+    await expect.poll(async () => (await eventsOf(m.message_reference)).map((e) => e.type), { timeout: 15_000 }).toEqual(['message.sent']);
+    expect(await receivedBy(phone)).toHaveLength(1);
+  });
+
   it('a 502 after AfroMessage took the message counts as a send that may have arrived: at most twice, then failed', async () => {
     const phone = randomPhone();
     await fake.switches({ numbers: { [phone]: { mode: 'accept_then_502' } }, callbackStatus: { [phone]: 'off' } });

@@ -27,6 +27,7 @@ export async function recordDeliveryReport(db: Db, token: string, report: { stat
       UPDATE cardholder_messages x SET
         status = CASE WHEN m.was IN ('queued', 'sent') AND ${status} <> 'sent' THEN ${status} ELSE x.status END,
         delivered_at = CASE WHEN m.was IN ('queued', 'sent') AND ${status} = 'delivered' THEN now() ELSE x.delivered_at END,
+        sent_at = CASE WHEN m.was = 'queued' AND ${status} = 'delivered' THEN coalesce(x.sent_at, now()) ELSE x.sent_at END,
         error = CASE WHEN m.was IN ('queued', 'sent') AND ${status} = 'failed' THEN ${`AfroMessage reported the message ${report.status.slice(0, 100)}`} ELSE x.error END,
         in_flight = CASE WHEN m.was IN ('queued', 'sent') AND ${status} <> 'sent' THEN false ELSE x.in_flight END,
         updated_at = now()
@@ -35,14 +36,14 @@ export async function recordDeliveryReport(db: Db, token: string, report: { stat
                 x.created_at, x.updated_at, m.was, (SELECT card_number FROM cards WHERE id = x.card_id) AS card_number`);
     const r = rows[0];
     if (!r) return false;
-    if (r.status === 'failed' && r.was !== 'failed') {
-      await enqueueEvent(tx, {
+    const announce = (type: 'message.sent' | 'message.failed') =>
+      enqueueEvent(tx, {
         businessId: Number(r.business_id),
         mode: String(r.mode),
-        type: 'message.failed',
+        type,
         subjectReference: String(r.reference),
         payload: messageEventPayload({
-          type: 'message.failed',
+          type,
           mode: String(r.mode),
           kind: String(r.kind),
           channel: String(r.channel),
@@ -55,7 +56,9 @@ export async function recordDeliveryReport(db: Db, token: string, report: { stat
           updatedAt: new Date(r.updated_at as string),
         }),
       });
-    }
+    // A report for a message whose send never heard back (a timeout): it was sent after all, and says so once.
+    if (r.was === 'queued' && r.status === 'delivered') await announce('message.sent');
+    if (r.status === 'failed' && r.was !== 'failed') await announce('message.failed');
     return true;
   });
 }

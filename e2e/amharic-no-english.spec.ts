@@ -145,6 +145,8 @@ const ALLOWED = new Set([
   'x-service-signature',
 ]);
 
+const ALLOWED_ANY_CASE = new Set([...ALLOWED].map((w) => w.toLowerCase()));
+
 /** ISO 4217 codes: a limit or a threshold per currency names it by its code. */
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -195,7 +197,8 @@ function englishWords(text: string, names: string[]): string[] {
     .replace(/…[A-Za-z0-9]{1,8}\b/g, ' ')
     .replace(/\b(?=[A-Za-z0-9]*\d)[A-Za-z0-9-]{6,}\b/g, ' ');
   const words = rest.match(/[A-Za-z][A-Za-z'’-]*[A-Za-z]/g) ?? [];
-  return [...new Set(words.filter((w) => !ALLOWED.has(w) && !CURRENCIES.has(w)))].sort();
+  // A word drawn in capitals (CSS text-transform) is the same word.
+  return [...new Set(words.filter((w) => !ALLOWED_ANY_CASE.has(w.toLowerCase()) && !CURRENCIES.has(w)))].sort();
 }
 
 async function seed(): Promise<Seeded> {

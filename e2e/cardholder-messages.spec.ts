@@ -8,6 +8,12 @@ test('support reads a card’s messages and resends its link; the owner turns a 
   const card = await call('POST', '/api/v1/card', biz.keys.test, { phone_number: holderPhone, currency: 'ETB', first_name: 'Abebe', notify: true });
   expect(card.status).toBe(201);
   const number = card.body.data.card_number as string;
+  // Its text is written by the message's job, after the card's commit: read the page once it has been.
+  await expect
+    .poll(async () => (await call('GET', `/api/v1/card/${number}/messages`, biz.keys.test)).body.data.items.map((m: { status: string }) => m.status), {
+      timeout: 30_000,
+    })
+    .toEqual(['not_sent_test_mode']);
 
   await signIn(page, biz.emails.support);
   await page.goto(`${baseUrl()}/cards/${number}`);

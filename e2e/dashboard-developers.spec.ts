@@ -182,7 +182,7 @@ test('owner invites an operator who joins by the link and can sign in, changes a
   const biz = await seedBusiness();
   await signIn(page, biz.emails.owner);
   await page.goto(`${baseUrl()}/team`);
-  await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Team', exact: true })).toBeVisible();
   await expect(page.getByTestId('team-member')).toHaveCount(4);
   await expect(page.getByTestId('team-member').filter({ hasText: '(you)' }).getByRole('button')).toHaveCount(0);
   await expectAccessible(page);

@@ -34,8 +34,22 @@ test('owner signs in, sees the test banner, switches to live and signs out', asy
 test('navigation shows each role only what it may use', async ({ page }) => {
   const biz = await seedBusiness();
   const expected = {
-    owner: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Reports', 'Approvals', 'Developers', 'Audit log', 'Team', 'Settings'],
-    operator: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Approvals'],
+    owner: [
+      'Overview',
+      'Cards',
+      'Messages',
+      'Payouts',
+      'Payments',
+      'Shop orders',
+      'Reports',
+      'Approvals',
+      'Developers',
+      'Audit log',
+      'Team',
+      'Settings',
+      'Till',
+    ],
+    operator: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Approvals', 'Till'],
     finance: ['Overview', 'Cards', 'Messages', 'Payouts', 'Payments', 'Shop orders', 'Reports', 'Approvals', 'Audit log'],
     support: ['Cards', 'Messages'],
   } as const;

@@ -96,7 +96,7 @@ test('the delivery log follows a replay by itself, and the replay says what it d
   await expect(delivery).toContainText('Payout succeeded');
   await delivery.getByRole('button', { name: /Replay event/ }).click();
   await expect(delivery.getByTestId('replay-verdict')).toHaveText(
-    /^(Queued: it will be sent within a few seconds\.|Not sent: the last attempt started (moments|\d+ seconds) ago and may still be under way; you can replay again in \d+ seconds?\.)$/,
+    /^(Queued: it will be sent within a few seconds\.|Not sent: the last attempt started (moments|a moment|\d+ seconds) ago and may still be under way; you can replay again in \d+ seconds?\.)$/,
   );
   await expectAccessible(page);
   await screenshots(page, testInfo, 'developers-live');

@@ -32,12 +32,18 @@ const toItem = (r: Record<string, unknown>): CardMessage => ({
 /** GET /card/{card_number}/messages: the card's messages, newest first, in the payout list's page object. */
 export async function listCardMessages(db: DbOrTx, o: { businessId: number; mode: Mode; cardNumber: string; page: PageRequest }) {
   const card = await requireOwnCard(db, o.businessId, o.mode, o.cardNumber);
+  return listMessagesOfCard(db, { businessId: o.businessId, mode: o.mode, cardId: card.id, page: o.page });
+}
+
+/** The dashboard's card page: a card it already read (a cancelled one too, which the API answers 404), by its id, in its business and mode. */
+export async function listMessagesOfCard(db: DbOrTx, o: { businessId: number; mode: Mode; cardId: number; page: PageRequest }) {
+  const mine = sql`card_id = ${o.cardId} AND business_id = ${o.businessId} AND mode = ${o.mode}`;
   const [rows, counted] = await Promise.all([
     db.execute<Record<string, unknown>>(sql`
       SELECT reference, kind, channel, to_address, text, status, error, provider_message_id, created_at
-        FROM cardholder_messages WHERE card_id = ${card.id}
+        FROM cardholder_messages WHERE ${mine}
        ORDER BY created_at DESC, id DESC LIMIT ${o.page.limit} OFFSET ${o.page.offset}`),
-    db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM cardholder_messages WHERE card_id = ${card.id}`),
+    db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM cardholder_messages WHERE ${mine}`),
   ]);
   const total = Number(counted.rows[0].total);
   const items: CardMessage[] = rows.rows.map(toItem);

@@ -26,7 +26,7 @@ import { ServiceError } from '@/lib/errors';
 import { LinkButton } from '@/components/ui/link-button';
 import { actorKey } from '@/components/cards/story-text';
 import { ResendLinkButton } from '@/components/cards/card-messages';
-import { listCardMessages } from '@/lib/messages/list-messages';
+import { listMessagesOfCard } from '@/lib/messages/list-messages';
 
 export async function generateMetadata() {
   const t = await getTranslations('Card');
@@ -62,7 +62,7 @@ export default async function CardPage({ params, searchParams }: Props) {
   });
   const { card, events, state } = story;
   const [messages, kinds] = await Promise.all([
-    listCardMessages(getDb(), { businessId: session.businessId, mode: session.mode, cardNumber: card.card_number, page: { limit: 20, offset: 0, page: 1 } }),
+    listMessagesOfCard(getDb(), { businessId: session.businessId, mode: session.mode, cardId: card.id, page: { limit: 20, offset: 0, page: 1 } }),
     getTranslations('Settings'),
   ]);
   const balance = Number(card.balance);

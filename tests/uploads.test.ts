@@ -62,6 +62,28 @@ async function runToEnd(reference: string) {
     .toBe('done');
 }
 
+/**
+ * Locks an upload's rows (one row, or all) from a connection of its own, so runners (this file's and the test
+ * server's), which claim with SKIP LOCKED, pass them by until `release`; `client` runs statements in that transaction.
+ */
+async function lockRows(reference: string, row?: number) {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(
+    `SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 ${row === undefined ? '' : 'AND r.row_number = $2'} FOR UPDATE OF r`,
+    row === undefined ? [reference] : [reference, row],
+  );
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await client.query('COMMIT');
+    await client.end();
+  };
+  return { client, release };
+}
+
 const refusal = (p: Promise<unknown>) =>
   p.then(
     () => 'ok',
@@ -375,21 +397,7 @@ describe('payout uploads', () => {
     const { biz, card, to, scope, preview } = await overThresholdFile(60_000);
     const reference = await preview();
     await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
-    // Each row locked by a connection of its own: runners (this file's and the test server's) claim with SKIP LOCKED and pass it by.
-    const lockRow = async (row: number) => {
-      const client = new pg.Client({ connectionString: inject('databaseUrl') });
-      await client.connect();
-      await client.query('BEGIN');
-      await client.query('SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 AND r.row_number = $2 FOR UPDATE OF r', [
-        reference,
-        row,
-      ]);
-      return async () => {
-        await client.query('COMMIT');
-        await client.end();
-      };
-    };
-    const [unlockFirst, unlockSecond] = [await lockRow(2), await lockRow(3)];
+    const [first, second] = [await lockRows(reference, 2), await lockRows(reference, 3)];
     const spend = () => biz.test.post('/api/v1/card/payouts', { card_number: card.card_number, destination_card_number: to, amount: 15_000 });
     try {
       expect(await approveUpload(testDb(), { ...scope, userId: APPROVER, reference })).toEqual({ status: 'running' });
@@ -397,7 +405,7 @@ describe('payout uploads', () => {
       expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
       expect((await spend()).body.message).toBe('Insufficient balance');
       // The first row runs and pays its 300.00; the second row's 200.00 stays held until it runs.
-      await unlockFirst();
+      await first.release();
       await expect
         .poll(
           async () => {
@@ -410,8 +418,8 @@ describe('payout uploads', () => {
       expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
       expect((await spend()).body.message).toBe('Insufficient balance');
     } finally {
-      await unlockFirst().catch(() => {});
-      await unlockSecond();
+      await first.release();
+      await second.release();
     }
     await runToEnd(reference);
     expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
@@ -426,10 +434,7 @@ describe('payout uploads', () => {
     const { biz, card, scope, preview } = await overThresholdFile(60_000);
     const reference = await preview();
     await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
-    const client = new pg.Client({ connectionString: inject('databaseUrl') });
-    await client.connect();
-    await client.query('BEGIN');
-    await client.query('SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 FOR UPDATE OF r', [reference]);
+    const { client, release } = await lockRows(reference);
     try {
       await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
       // As a runner that died after its last chunk committed leaves it: no row pending, the job still running, its money held.
@@ -438,8 +443,7 @@ describe('payout uploads', () => {
         [reference],
       );
     } finally {
-      await client.query('COMMIT');
-      await client.end();
+      await release();
     }
     expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
     await expect
@@ -458,16 +462,12 @@ describe('payout uploads', () => {
     const { biz, card, scope, preview } = await overThresholdFile(60_000);
     const reference = await preview();
     await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
-    const client = new pg.Client({ connectionString: inject('databaseUrl') });
-    await client.connect();
-    await client.query('BEGIN');
-    await client.query('SELECT 1 FROM upload_rows r JOIN upload_jobs j ON j.id = r.job_id WHERE j.reference = $1 FOR UPDATE OF r', [reference]);
+    const { release } = await lockRows(reference);
     try {
       await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
       expect(await cardBalance(biz.test, card.card_number)).toBe(10_000);
     } finally {
-      await client.query('COMMIT');
-      await client.end();
+      await release();
     }
     // Stopped before its rows ran (or after some did): whatever is still held goes back, and nothing runs after.
     await cancelUpload(testDb(), { ...scope, userId: UPLOADER, reference, asApprover: false }).catch((err) => {

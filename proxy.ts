@@ -1,15 +1,15 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { requestAddress } from '@/lib/api/client-address';
-import { CARD_TOKEN_HEADER, CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER } from '@/lib/i18n/checkout-locale';
+import { CARD_TOKEN_HEADER, CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, SHOP_SLUG_HEADER } from '@/lib/i18n/checkout-locale';
 import { wrongLinkRetryAfter } from '@/lib/rate-limits/wrong-link-tokens';
 
 /** The card page is one person's card: kept by no cache, named to no other site, listed by no search engine. */
 const CARD_PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
 
 /**
- * The hosted checkout and the card page speak their business's customer language unless `?lang` says
+ * The hosted checkout, the card page and the shop speak their business's customer language unless `?lang` says
  * otherwise, and the root layout writes `<html lang>` before the page runs: the request carries the link
- * reference (or card token) and `?lang` to server/i18n-request.ts, which looks the business up. An address
+ * reference (card token, shop slug) and `?lang` to server/i18n-request.ts, which looks the business up. An address
  * past its wrong card links is refused here, before any lookup (lib/rate-limits/wrong-link-tokens.ts).
  */
 export function proxy(request: NextRequest) {
@@ -25,12 +25,13 @@ export function proxy(request: NextRequest) {
     }
   }
   const headers = new Headers(request.headers);
-  headers.set(CHECKOUT_REFERENCE_HEADER, card ? '' : (key ?? ''));
+  headers.set(CHECKOUT_REFERENCE_HEADER, section === 'checkout' ? (key ?? '') : '');
   headers.set(CARD_TOKEN_HEADER, card ? (key ?? '') : '');
+  headers.set(SHOP_SLUG_HEADER, section === 'shop' ? (key ?? '') : '');
   headers.set(CHECKOUT_LANG_HEADER, request.nextUrl.searchParams.get('lang') ?? '');
   const response = NextResponse.next({ request: { headers } });
   if (card) for (const [name, value] of Object.entries(CARD_PAGE_HEADERS)) response.headers.set(name, value);
   return response;
 }
 
-export const config = { matcher: ['/checkout/:reference', '/c/:token'] };
+export const config = { matcher: ['/checkout/:reference', '/c/:token', '/shop/:slug', '/shop/:slug/orders/:reference'] };

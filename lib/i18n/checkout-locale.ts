@@ -9,6 +9,8 @@ export const CHECKOUT_REFERENCE_HEADER = 'x-checkout-reference';
 export const CHECKOUT_LANG_HEADER = 'x-checkout-lang';
 /** The card page's link token (`/c/{token}`), handed on the same way; its `?lang` travels in CHECKOUT_LANG_HEADER. */
 export const CARD_TOKEN_HEADER = 'x-card-token';
+/** The shop's slug (`/shop/{slug}` and its order pages), handed on the same way. */
+export const SHOP_SLUG_HEADER = 'x-shop-slug';
 
 /** The language a checkout reader gets: the page's `?lang` (am or en) overrides the business's customer language. */
 export function checkoutLocale(asked: unknown, customerLanguage: Locale | undefined): Locale | undefined {

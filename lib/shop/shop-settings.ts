@@ -1,3 +1,4 @@
+import { isLocale, type Locale } from '../i18n/locale';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Actor } from '../actor';
@@ -75,12 +76,23 @@ export async function getShop(db: DbOrTx, businessId: number): Promise<ShopView 
 export interface OpenShop extends ShopView {
   businessId: number;
   businessName: string;
+  /** What the shop speaks unless its reader asks otherwise (`?lang`), as the checkout and the card page do. */
+  customerLanguage: Locale;
 }
 
 export async function openShop(db: DbOrTx, slug: string): Promise<OpenShop> {
   const shop = SLUG_PATTERN.test(slug) ? (await db.select().from(shops).where(eq(shops.slug, slug)))[0] : undefined;
   if (!shop?.enabled) throw shopNotFound();
-  return { ...toShopView(shop), businessId: shop.businessId, businessName: await shopBusinessName(db, shop.businessId) };
+  const [business] = await db
+    .select({ name: businesses.name, customerLanguage: businesses.customerLanguage })
+    .from(businesses)
+    .where(eq(businesses.id, shop.businessId));
+  return {
+    ...toShopView(shop),
+    businessId: shop.businessId,
+    businessName: business?.name ?? '',
+    customerLanguage: isLocale(business?.customerLanguage) ? business.customerLanguage : 'en',
+  };
 }
 
 export async function shopBusinessName(db: DbOrTx, businessId: number): Promise<string> {

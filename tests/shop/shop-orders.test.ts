@@ -255,6 +255,20 @@ describe('the shop page', () => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(String(res.body)).toContain('data-testid="test-mode"');
   });
+
+  it('speaks its business’s customer language, or what ?lang asks, whatever the browser', async () => {
+    const lang = async (path: string) => /<html[^>]* lang="(\w+)"/.exec(String((await anyone().get(path, { headers: { 'accept-language': 'en' } })).body))?.[1];
+    expect(await lang(`/shop/${slug}`)).toBe('en');
+    expect((await adminClient().put(`/api/admin/businesses/${biz.id}/locale`, { customer_language: 'am', calendar: 'ethiopic' })).status).toBe(200);
+    try {
+      expect(await lang(`/shop/${slug}`)).toBe('am');
+      expect(await lang(`/shop/${slug}?lang=en`)).toBe('en');
+      const { body } = await placeOrder(order());
+      expect(await lang(`/shop/${slug}/orders/${body.data.order_reference}`)).toBe('am');
+    } finally {
+      await adminClient().put(`/api/admin/businesses/${biz.id}/locale`, { customer_language: 'en', calendar: 'gregorian' });
+    }
+  });
 });
 
 describe('the business reads its orders', () => {

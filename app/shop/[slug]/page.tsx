@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
+import { LanguageSwitch } from '@/components/checkout/language-switch';
 import { ShopOrderForm } from '@/components/shop/shop-order-form';
 import { ShopHeader } from '@/components/shop/shop-header';
 import { formatMoney } from '@/components/ui/money';
@@ -28,6 +29,7 @@ export default async function ShopPage({ params }: Props) {
   const t = await getTranslations('Shop');
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
+      <LanguageSwitch path={`/shop/${shop.slug}`} current={locale} label={t('language')} />
       <ShopHeader businessName={shop.businessName} headline={shop.headline} color={shop.color} testMode={shop.mode === 'test'} />
       <ShopOrderForm
         slug={shop.slug}

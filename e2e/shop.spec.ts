@@ -85,7 +85,10 @@ test('a buyer on a phone buys a card for someone; the owner sees the order with 
 
   const amharic = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'am-ET' });
   const reader = await amharic.newPage();
+  // The shop speaks its business's language (English here); a reader of Amharic takes the switch.
   await reader.goto(`${baseUrl()}/shop/${slug}`);
+  await reader.getByTestId('language-switch').getByRole('link', { name: 'አማርኛ' }).click();
+  await expect(reader).toHaveURL(/\?lang=am/);
   await expect(reader.getByRole('button', { name: 'ወደ ክፍያ ይቀጥሉ' })).toBeVisible();
   await expect(reader.getByTestId('test-mode')).toContainText('የሙከራ ሱቅ');
   await reader.screenshot({ path: testInfo.outputPath('shop-form-am-390px.png'), fullPage: true });

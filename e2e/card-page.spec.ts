@@ -109,6 +109,8 @@ test('the card page in Amharic with the Ethiopian calendar, at 390 and 1280 px, 
   await expect(page).toHaveURL(/\/checkout\/pay_/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'am');
   await page.getByRole('button', { name: /^ብር\s20\.00 ይክፈሉ \(ሙከራ\)$/ }).click();
+  // Paid before going back: the card's balance is read once, when its page loads.
+  await expect(page.getByRole('status')).toContainText('ክፍያው ተሳክቷል');
   await page.getByTestId('back-to-card').click();
   await expect(page.getByTestId('card-balance')).toHaveText(/^ብር\s120\.00$/);
 

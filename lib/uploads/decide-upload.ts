@@ -3,6 +3,7 @@ import type { Actor } from '../actor';
 import { payoutNeedsApproval } from '../approvals/approval-thresholds';
 import { approveRequest, rejectRequest } from '../approvals/decide-approval';
 import { requestUploadApproval, type UploadCardDebit } from '../approvals/request-upload-approval';
+import { requestAccounts } from '../approvals/request-money';
 import { recordAudit } from '../audit';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
@@ -11,7 +12,7 @@ import { heldAccountId } from '../ledger/accounts';
 import type { Currency, Mode } from '../validation';
 import type { UploadTotals } from './preview-upload';
 import { markDoneIfNothingLeft } from './upload-decided';
-import { businessAccounts, heldCurrencies, releaseUploadRemainder, rowDebit } from './upload-holds';
+import { releaseUploadRemainder, rowDebit } from './upload-holds';
 import type { UploadKind } from './upload-kinds';
 import { isUploadReference } from './upload-view';
 
@@ -156,7 +157,9 @@ export async function cancelUpload(db: Db, opts: UploadDecisionOptions & { asApp
   }
   // A running upload that was approved still holds the money of its rows not yet run: it goes back with them.
   const scope = seen.approval_reference ? { businessId: opts.businessId, mode: opts.mode, approvalReference: seen.approval_reference } : null;
-  const accounts = scope ? await businessAccounts(db, opts.businessId, opts.mode, await heldCurrencies(db, scope)) : null;
+  const accounts = seen.approval_reference
+    ? await requestAccounts(db, { business_id: opts.businessId, mode: opts.mode, reference: seen.approval_reference, currency: null })
+    : null;
   return inTransaction(db, async (tx) => {
     const job = await readJob(tx, opts);
     if (job.status === 'done' || job.status === 'cancelled' || job.status === 'expired') throw alreadyDecided(job.status);

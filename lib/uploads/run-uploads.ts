@@ -10,7 +10,8 @@ import { forgetSharedAccounts } from '../ledger/accounts';
 import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
 import { markDoneIfNothingLeft } from './upload-decided';
-import { businessAccounts, heldCurrencies, releaseRowsShare, releaseUploadRemainder, rowDebit } from './upload-holds';
+import { releaseRowsShare, releaseUploadRemainder, rowDebit } from './upload-holds';
+import { requestAccounts } from '../approvals/request-money';
 import { errorText, UPLOAD_KINDS, type UploadKind } from './upload-kinds';
 
 /** Rows claimed per pass, of one job, in file order: one chunk of the batch engine, one transaction. */
@@ -90,7 +91,7 @@ async function finishIfNothingLeft(db: Db, row: Pick<ClaimedRow, 'job_id' | 'bus
     return;
   }
   const scope = { businessId: row.business_id, mode: row.mode, approvalReference: row.approval_reference };
-  const accounts = await businessAccounts(db, row.business_id, row.mode, await heldCurrencies(db, scope));
+  const accounts = await requestAccounts(db, { business_id: row.business_id, mode: row.mode, reference: row.approval_reference, currency: null });
   await inTransaction(db, async (tx) => {
     if (await markDoneIfNothingLeft(tx, row.job_id)) await releaseUploadRemainder(tx, { ...scope, accounts });
   });
@@ -105,7 +106,7 @@ async function releaseHeldShares(db: Db, rows: ClaimedRow[], items: unknown[]): 
   if (!first.approval_reference || first.kind !== 'payouts') return undefined;
   const shares = new Map(items.map((item, k) => [item, rowDebit({ input: rows[k].input, amount: rows[k].amount ?? 0, fee: rows[k].fee })]));
   const scope = { businessId: first.business_id, mode: first.mode, approvalReference: first.approval_reference };
-  const accounts = await businessAccounts(db, first.business_id, first.mode, await heldCurrencies(db, scope));
+  const accounts = await requestAccounts(db, { business_id: first.business_id, mode: first.mode, reference: first.approval_reference, currency: null });
   return (tx, chunk) =>
     releaseRowsShare(
       tx,

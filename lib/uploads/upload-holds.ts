@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
-import type { Db, DbOrTx } from '../db/client';
+import type { DbOrTx } from '../db/client';
 import { releaseHold } from '../holds/release-hold';
-import { businessAccountId } from '../ledger/accounts';
 import { parsePayoutRequest } from '../payouts/payout-request';
 import { splitAmounts } from '../payouts/payout-rules';
 import type { Currency, Mode } from '../validation';
@@ -13,13 +12,6 @@ const SYSTEM: Actor = { type: 'system', id: null };
 export function rowDebit(row: { input: Record<string, unknown>; amount: number | string; fee: number | string | null }): { cardNumber: string; debit: number } {
   const { input, feeFromAmount } = parsePayoutRequest(row.input);
   return { cardNumber: input.card_number, debit: splitAmounts(Number(row.amount), Number(row.fee ?? 0), feeFromAmount).debit };
-}
-
-/** The business account of each currency: where held money goes when its card was cancelled meanwhile. Resolved before a transaction, as shared accounts always are. */
-export async function businessAccounts(db: Db, businessId: number, mode: Mode, currencies: Iterable<Currency>): Promise<Map<Currency, number>> {
-  const out = new Map<Currency, number>();
-  for (const c of new Set(currencies)) out.set(c, await businessAccountId(db, businessId, mode, c));
-  return out;
 }
 
 interface OpenHold {
@@ -53,11 +45,6 @@ export async function releaseRowsShare(
     if (part <= 0) continue;
     await releaseHold(tx, { holdId: hold.id, actor: SYSTEM, businessAccountId: accountOf(scope.accounts, hold.currency), part });
   }
-}
-
-/** The currencies an upload's approval still holds money in. */
-export async function heldCurrencies(db: DbOrTx, scope: { businessId: number; mode: Mode; approvalReference: string }): Promise<Currency[]> {
-  return (await openHolds(db, scope)).map((h) => h.currency);
 }
 
 /** An upload that ended (done, or cancelled while running): whatever its hold still keeps (rows that failed before running) goes back. */

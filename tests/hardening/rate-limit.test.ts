@@ -94,10 +94,12 @@ describe('API rate limit per key', () => {
     const result = await measureNoisyNeighbour({
       baseUrl: roomy.baseUrl,
       adminToken: inject('adminToken'),
-      samples: LONG ? 480 : 240,
+      // What is asserted (B never refused, A held to its limit) shows in a few seconds of flood; the latency figures
+      // are bench/rate-limit's. A longer flood only took a core from the other test worker for minutes.
+      samples: LONG ? 120 : 60,
       paceMs: 100,
       floodConcurrency: 16,
-      rounds: 8,
+      rounds: 4,
     });
     console.log(
       `noisy neighbour: B alone p50 ${result.alone_p50_ms.toFixed(2)} ms p99 ${result.alone_p99_ms.toFixed(2)} ms; ` +
@@ -108,8 +110,8 @@ describe('API rate limit per key', () => {
     expect(result.b_errors).toBe(0);
     // A asked far over its limit of 10/s, and was held to it.
     expect(result.flood_throttled).toBeGreaterThan(0);
-    // 10 per second, plus a full bucket of 10 again after each of the 8 quiet phases.
-    expect(result.flood_served).toBeLessThanOrEqual(10 * result.flood_seconds + 10 * 8 + 2);
+    // 10 per second, plus a full bucket of 10 again after each of the 4 quiet phases.
+    expect(result.flood_served).toBeLessThanOrEqual(10 * result.flood_seconds + 10 * 4 + 2);
   }, 240_000);
 });
 

@@ -1,6 +1,6 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { requestAddress } from '@/lib/api/client-address';
-import { CARD_TOKEN_HEADER, CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, SHOP_SLUG_HEADER } from '@/lib/i18n/checkout-locale';
+import { PUBLIC_PAGE_HEADER, PUBLIC_PAGE_LANG_HEADER, PUBLIC_PAGE_SECTIONS } from '@/lib/i18n/checkout-locale';
 import { wrongLinkRetryAfter } from '@/lib/rate-limits/wrong-link-tokens';
 
 /** The card page is one person's card: kept by no cache, named to no other site, listed by no search engine. */
@@ -9,8 +9,10 @@ const CARD_PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-
 /**
  * The hosted checkout, the card page and the shop speak their business's customer language unless `?lang` says
  * otherwise, and the root layout writes `<html lang>` before the page runs: the request carries the link
- * reference (card token, shop slug) and `?lang` to server/i18n-request.ts, which looks the business up. An address
- * past its wrong card links is refused here, before any lookup (lib/rate-limits/wrong-link-tokens.ts).
+ * reference (card token, shop slug) and `?lang` to server/i18n-request.ts, which looks the business up. It runs on
+ * every page, so a browser's own copy of those headers never reaches a lookup (on a dashboard page it would have made
+ * one per request, and the page's language would have told whether a guessed card link exists). An address past its
+ * wrong card links is refused here, before any lookup (lib/rate-limits/wrong-link-tokens.ts).
  */
 export function proxy(request: NextRequest) {
   const [, section, key] = request.nextUrl.pathname.split('/');
@@ -25,13 +27,13 @@ export function proxy(request: NextRequest) {
     }
   }
   const headers = new Headers(request.headers);
-  headers.set(CHECKOUT_REFERENCE_HEADER, section === 'checkout' ? (key ?? '') : '');
-  headers.set(CARD_TOKEN_HEADER, card ? (key ?? '') : '');
-  headers.set(SHOP_SLUG_HEADER, section === 'shop' ? (key ?? '') : '');
-  headers.set(CHECKOUT_LANG_HEADER, request.nextUrl.searchParams.get('lang') ?? '');
+  const publicPage = key && (PUBLIC_PAGE_SECTIONS as readonly string[]).includes(section);
+  headers.set(PUBLIC_PAGE_HEADER, publicPage ? `${section}/${key}` : '');
+  headers.set(PUBLIC_PAGE_LANG_HEADER, publicPage ? (request.nextUrl.searchParams.get('lang') ?? '') : '');
   const response = NextResponse.next({ request: { headers } });
   if (card) for (const [name, value] of Object.entries(CARD_PAGE_HEADERS)) response.headers.set(name, value);
   return response;
 }
 
-export const config = { matcher: ['/checkout/:reference', '/c/:token', '/shop/:slug', '/shop/:slug/orders/:reference'] };
+// Every page, not the API or Next.js's own files: the headers above are overwritten wherever a page could read them.
+export const config = { matcher: ['/((?!api/|_next/).*)'] };

@@ -1,7 +1,7 @@
 import { getRequestConfig } from 'next-intl/server';
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { CARD_TOKEN_HEADER, CHECKOUT_LANG_HEADER, CHECKOUT_REFERENCE_HEADER, checkoutLocale, SHOP_SLUG_HEADER } from '@/lib/i18n/checkout-locale';
+import { checkoutLocale, PUBLIC_PAGE_HEADER, PUBLIC_PAGE_LANG_HEADER, type PublicPageSection } from '@/lib/i18n/checkout-locale';
 import { isLocale, type Locale, localeFromAcceptLanguage } from '@/lib/i18n/locale';
 import { cardPageOf } from '@/server/card-page';
 import { checkoutOf } from '@/server/checkout';
@@ -9,46 +9,40 @@ import { shopOf } from '@/server/shop';
 import { getDb } from '@/lib/db/client';
 import { getDashboardSession } from '@/server/session';
 
-/** The hosted checkout's language (its `?lang`, else its business's customer language), when the request is one. */
-const checkoutRequestLocale = cache(async (reference: string | null, lang: string | null): Promise<Locale | undefined> => {
-  if (!reference) return undefined;
+/** The customer language of the business behind each public page's key. */
+const CUSTOMER_LANGUAGE: Record<PublicPageSection, (key: string) => Promise<Locale | undefined>> = {
+  checkout: async (reference) => (await checkoutOf(reference))?.customerLanguage,
+  c: async (token) => (await cardPageOf(token))?.business.customerLanguage,
+  shop: async (slug) => (await shopOf(getDb(), slug))?.customerLanguage,
+};
+
+/** A public page's language: its `?lang`, else its business's customer language; undefined for any other page. */
+const publicPageLocale = cache(async (page: string | null, lang: string | null): Promise<Locale | undefined> => {
+  const slash = page?.indexOf('/') ?? -1;
+  if (!page || slash < 0) return undefined;
+  const read = CUSTOMER_LANGUAGE[page.slice(0, slash) as PublicPageSection];
+  if (!read) return undefined;
   if (isLocale(lang)) return lang;
-  let ref: string;
+  let key: string;
   try {
-    ref = decodeURIComponent(reference);
+    key = decodeURIComponent(page.slice(slash + 1));
   } catch {
     return undefined;
   }
-  return checkoutLocale(lang, (await checkoutOf(ref))?.customerLanguage);
-});
-
-/** The card page's language: its `?lang`, else its business's customer language. */
-const cardPageLocale = cache(async (token: string | null, lang: string | null): Promise<Locale | undefined> => {
-  if (!token) return undefined;
-  if (isLocale(lang)) return lang;
-  return (await cardPageOf(token))?.business.customerLanguage;
-});
-
-/** The shop's language, on its page and its order pages: its `?lang`, else its business's customer language. */
-const shopLocale = cache(async (slug: string | null, lang: string | null): Promise<Locale | undefined> => {
-  if (!slug) return undefined;
-  if (isLocale(lang)) return lang;
-  return (await shopOf(getDb(), slug))?.customerLanguage;
+  return key ? checkoutLocale(lang, await read(key)) : undefined;
 });
 
 /**
  * next-intl's per-request configuration, without locale segments in the path. A page that knows its reader's
- * language passes it as `locale`; the hosted checkout (whose path and `?lang` proxy.ts hands on) speaks its
- * business's customer language or `?lang`, and so do the card page (`/c/{token}`) and the shop; everything else reads the signed-in person's stored choice, else
- * the browser's Accept-Language (English when it names neither).
+ * language passes it as `locale`; the hosted checkout, the card page (`/c/{token}`) and the shop speak their
+ * business's customer language or `?lang` (proxy.ts hands on the path and `?lang`); everything else reads the
+ * signed-in person's stored choice, else the browser's Accept-Language (English when it names neither).
  */
 export default getRequestConfig(async ({ locale: asked }) => {
   const h = await headers();
   const locale: Locale = isLocale(asked)
     ? asked
-    : ((await checkoutRequestLocale(h.get(CHECKOUT_REFERENCE_HEADER), h.get(CHECKOUT_LANG_HEADER))) ??
-      (await cardPageLocale(h.get(CARD_TOKEN_HEADER), h.get(CHECKOUT_LANG_HEADER))) ??
-      (await shopLocale(h.get(SHOP_SLUG_HEADER), h.get(CHECKOUT_LANG_HEADER))) ??
+    : ((await publicPageLocale(h.get(PUBLIC_PAGE_HEADER), h.get(PUBLIC_PAGE_LANG_HEADER))) ??
       (await getDashboardSession())?.language ??
       localeFromAcceptLanguage(h.get('accept-language')));
   return { locale, messages: (await import(`../messages/${locale}.json`)).default, timeZone: 'Africa/Addis_Ababa' };

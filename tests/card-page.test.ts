@@ -88,6 +88,15 @@ describe('the card page', () => {
     const en = await open(`${path}?lang=en`);
     expect(en.lang).toBe('en');
     expect(en.text).toContain('Balance');
+
+    // Another page never takes a public page from the browser's own headers: the language would tell a guessed link exists.
+    const token = path.split('/')[2];
+    for (const header of ['x-public-page', 'x-card-token']) {
+      const forged = await fetch(`${inject('baseUrl')}/login`, {
+        headers: { 'accept-language': 'en', [header]: header === 'x-public-page' ? `c/${token}` : token },
+      });
+      expect(/<html lang="([^"]+)"/.exec(await forged.text())?.[1], header).toBe('en');
+    }
   });
 
   it('answers 404 for a wrong token, an old link after a new one, a corrected phone number and a cancelled card', async () => {

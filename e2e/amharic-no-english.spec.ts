@@ -96,7 +96,11 @@ const PAGES: Record<string, { url: (s: Seeded) => string; who: Who[] }> = {
 const NOT_FOUND = new Set(['(404)', '/cards/upload/[reference]', '/payouts/upload/[reference]']);
 
 /** Pages drawn by Next.js for a missing address: not a page.tsx, visited all the same. */
-const EXTRA_PAGES: typeof PAGES = { '(404)': { url: () => '/no-such-page', who: ['owner', 'public'] } };
+const EXTRA_PAGES: typeof PAGES = {
+  '(404)': { url: () => '/no-such-page', who: ['owner', 'public'] },
+  // The reconciliation read for the spends recorded at no branch: its note and its narrower table.
+  '(reconciliation at no branch)': { url: () => '/reports/reconciliation?location=none', who: ['owner'] },
+};
 
 /** Words that are the same in an Amharic interface: currency and technical codes, brand and place names. */
 const ALLOWED = new Set([

@@ -13,6 +13,8 @@ import { SignInLimits } from '../lib/auth/sign-in-limits';
 import { listAuditLog } from '../lib/dashboard/list-audit-log';
 import { auditLog, invitations, passwordResets, users } from '../lib/db/schema';
 import { sha256Hex } from '../lib/ids';
+import { auditSentence } from '../components/audit/audit-sentence';
+import { setUserLocationAction } from '../lib/actions/location-actions';
 import { createTestBusiness, testDb, type TestBusiness } from './helpers';
 import { startFakeSmtp } from './fake-smtp';
 import { getWithSession, PASSWORD, signInOverHttp, tokenOf, userOf } from './owners-auth-helpers';
@@ -275,6 +277,65 @@ describe('audit', () => {
     const raw = await testDb().select().from(auditLog).where(eq(auditLog.businessId, biz.id));
     const text = JSON.stringify(raw);
     for (const link of [created.link, again.link, reset.data.link]) expect(text).not.toContain(tokenOf(link));
+  });
+});
+
+describe('invitations to a branch', () => {
+  it('carry the branch to the account they make; a cashier needs one once the business has branches; another business’s is not found; audited in both languages', async () => {
+    const biz = await createTestBusiness('Invitations to branches');
+    const owner = await userOf(biz.id, 'owner');
+    // A business with no branches yet invites a cashier with none: their spends are recorded at no branch.
+    expect((await runActionAs(team.inviteUser, owner, { email: `early-${biz.id}@example.com`, role: 'cashier' })).ok).toBe(true);
+    const branch = async (on: TestBusiness, name: string) => (await on.test.post('/api/v1/locations', { name })).body.data.id as number;
+    const [bole, piassa, foreign] = [await branch(biz, 'Bole'), await branch(biz, 'Piassa'), await branch(b, `Elsewhere ${biz.id}`)];
+    const email = `cashier-${biz.id}@example.com`;
+    expect(await runActionAs(team.inviteUser, owner, { email, role: 'cashier' })).toMatchObject({
+      ok: false,
+      code: 'validation_error',
+      fieldErrors: { location_id: 'Choose the branch this cashier works at: their spends are recorded there.' },
+    });
+    expect(await runActionAs(team.inviteUser, owner, { email, role: 'cashier', location_id: foreign })).toMatchObject({
+      ok: false,
+      code: 'location_not_found',
+    });
+    expect((await listPendingInvitations(testDb(), biz.id)).map((i) => i.email)).not.toContain(email);
+    // Any other role may have a branch, or none.
+    expect((await runActionAs(team.inviteUser, owner, { email: `ops-${biz.id}@example.com`, role: 'operator' })).ok).toBe(true);
+
+    const created = await runActionAs(team.inviteUser, owner, { email, role: 'cashier', location_id: bole });
+    if (!created.ok) throw new Error(created.message);
+    expect(created.data).toMatchObject({ email, role: 'cashier', location: 'Bole' });
+    expect((await listPendingInvitations(testDb(), biz.id)).find((i) => i.email === email)).toMatchObject({ role: 'cashier', location: 'Bole' });
+    expect(await findInvitation(testDb(), tokenOf(created.data.link))).toMatchObject({ state: 'valid', role: 'cashier', location: 'Bole' });
+    expect((await acceptInvitationWithToken(testDb(), { token: tokenOf(created.data.link), password: 'cashier-password-1' })).ok).toBe(true);
+    const [joined] = await testDb().select().from(users).where(eq(users.email, email));
+    expect(joined).toMatchObject({ businessId: biz.id, role: 'cashier', locationId: bole });
+    expect(await signIn(email, 'cashier-password-1')).toMatchObject({ role: 'cashier', businessId: biz.id });
+
+    // The owner moves the cashier to another branch on the Team page.
+    expect(await runActionAs(setUserLocationAction, owner, { user_id: joined.id, location_id: piassa })).toMatchObject({ ok: true });
+    expect(await runActionAs(setUserLocationAction, owner, { user_id: joined.id, location_id: null })).toMatchObject({ ok: true });
+
+    const log = await listAuditLog(testDb(), { businessId: biz.id, mode: 'test', limit: 20, action: 'user' });
+    const ofCashier = log.items.filter((i) => i.target === email).reverse();
+    expect(ofCashier.map((i) => [i.action, i.details.location ?? null])).toEqual([
+      ['user.invited', 'Bole'],
+      ['user.joined', 'Bole'],
+      ['user.location_changed', 'Piassa'],
+      ['user.location_changed', null],
+    ]);
+    const sentences = (locale: 'en' | 'am') => ofCashier.map((i) => auditSentence(i, 'Africa/Addis_Ababa', { locale, calendar: 'gregorian' }));
+    expect(sentences('en')).toEqual([
+      `Invited ${email} to join the team as cashier at Bole; the link works once, for 48 hours.`,
+      `${email} accepted the invitation and joined the team as cashier at Bole.`,
+      `Tied ${email} to the branch Piassa.`,
+      `Untied ${email} from their branch.`,
+    ]);
+    const amharic = sentences('am');
+    expect(amharic[0]).toContain('Bole');
+    expect(amharic[2]).toContain('Piassa');
+    for (const line of amharic) expect(line).toMatch(/[\u1200-\u137f]/);
+    expect(new Set(amharic).size).toBe(4);
   });
 });
 

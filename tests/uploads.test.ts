@@ -12,7 +12,8 @@ import { normaliseTypedPhone } from '../lib/cards/phone';
 import { previewUpload } from '../lib/uploads/preview-upload';
 import { runUploadPass } from '../lib/uploads/run-uploads';
 import { getUploadJob, listUploadJobs } from '../lib/uploads/upload-view';
-import { businessWithCard, cardBalance, setFees } from './api/payouts-fixtures';
+import { heldAccountId } from '../lib/ledger/accounts';
+import { businessWithCard, cardBalance, fundCard, setFees } from './api/payouts-fixtures';
 import { createCard, createTestBusiness, randomPhone, testDb } from './helpers';
 
 const UPLOADER = 9_000_001;
@@ -428,6 +429,60 @@ describe('payout uploads', () => {
     const approval = (await jobOf(reference)).approval_reference!;
     const holds = await testDb().execute<{ status: string; amount: string }>(sql`SELECT status, amount FROM holds WHERE purpose = ${approval}`);
     expect(holds.rows).toEqual([{ status: 'released', amount: expect.anything() }]);
+  });
+
+  it('lock the held account with the cards in id order, so a till hold and a chunk queue instead of deadlocking', async () => {
+    // The held account made before the cards has the lower id: a till hold locks it first, then the card.
+    const biz = await createTestBusiness();
+    const held = await heldAccountId(testDb(), biz.id, 'test', 'ETB');
+    const card = await createCard(biz.test);
+    await fundCard(biz, card.card_number, 60_000);
+    const to = (await createCard(biz.test)).card_number;
+    const { rows: ids } = await testDb().execute<{ account_id: number }>(sql`SELECT account_id FROM cards WHERE card_number = ${card.card_number}`);
+    const cardAccount = Number(ids[0].account_id);
+    expect(held).toBeLessThan(cardAccount);
+    await setApprovalThreshold(testDb(), { businessId: biz.id, mode: 'test', userId: APPROVER, currency: 'ETB', amount: 50_000 });
+    const text = `card_number,amount,destination_card_number\n${card.card_number},300,${to}\n${card.card_number},200,${to}\n`;
+    const scope = { businessId: biz.id, mode: 'test' as const, kind: 'payouts' as const };
+    const reference = (await previewUpload(testDb(), { ...scope, userId: UPLOADER, fileName: 'p.csv', text })).reference;
+    await startUpload(testDb(), { ...scope, userId: UPLOADER, reference });
+    const rows = await lockRows(reference);
+    // A till on a connection of its own holds the held account, as a hold's posting does before it takes the card.
+    const till = new pg.Client({ connectionString: inject('databaseUrl') });
+    await till.connect();
+    const tillPid = Number((await till.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    try {
+      await approveUpload(testDb(), { ...scope, userId: APPROVER, reference });
+      await till.query('BEGIN');
+      await till.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [held]);
+      await rows.release();
+      const run = runUploadPass(testDb());
+      // A runner (this one or the test server's) has begun the chunk and waits for the held account.
+      await expect
+        .poll(async () => {
+          const { rows: waiting } = await testDb().execute(
+            sql`SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE NOT l.granted AND c.relname = 'ledger_accounts'
+              UNION ALL SELECT 1 FROM pg_locks w JOIN pg_locks h ON h.locktype = 'transactionid' AND h.transactionid = w.transactionid AND h.granted
+              WHERE NOT w.granted AND w.locktype = 'transactionid' AND h.pid = ${tillPid}`,
+          );
+          return waiting.length;
+        })
+        .toBeGreaterThan(0);
+      // The till now wants the card: the chunk must not be holding it (it used to, and the two deadlocked).
+      const taken = await till.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE NOWAIT', [cardAccount]).then(
+        () => 'taken',
+        (err: { code?: string }) => err.code,
+      );
+      expect(taken).toBe('taken');
+      await till.query('COMMIT');
+      await run;
+    } finally {
+      await rows.release();
+      await till.end();
+    }
+    await runToEnd(reference);
+    expect((await rowsOf(reference)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(await cardBalance(biz.test, to)).toBe(50_000);
   });
 
   it('end a running upload whose rows all ended while its runner was gone, and give back what it still held', async () => {

@@ -248,9 +248,11 @@ export function auditSentence(
       if (verb === 'added') return t('user.added', { who, role: role(d.role) });
       if (verb === 'removed') return t('user.removed', { who, role: role(d.role) });
       if (verb === 'role_changed') return t('user.roleChanged', { who, from: role(d.from), to: role(d.to) });
-      if (verb === 'invited') return t('user.invited', { who, role: role(d.role) });
+      const branch = text(d.location);
+      if (verb === 'invited') return branch ? t('user.invitedAt', { who, role: role(d.role), branch }) : t('user.invited', { who, role: role(d.role) });
       if (verb === 'invitation_revoked') return t('user.invitationRevoked', { who, role: role(d.role) });
-      if (verb === 'joined') return t('user.joined', { who, role: role(d.role) });
+      if (verb === 'joined') return branch ? t('user.joinedAt', { who, role: role(d.role), branch }) : t('user.joined', { who, role: role(d.role) });
+      if (verb === 'location_changed') return branch ? t('user.locationChanged', { who, branch }) : t('user.locationCleared', { who });
       if (verb === 'reset_link_created') return t('user.resetLinkCreated', { who });
       if (verb === 'password_reset') return t('user.passwordReset', { who });
       if (verb === 'password_changed') return t('user.passwordChanged', { who });

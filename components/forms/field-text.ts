@@ -55,6 +55,8 @@ const FIELD_MESSAGES: [RegExp | string, string][] = [
   [/^The header line lacks (.+)\.$/, 'fileMissingColumns'],
   ['The file is not UTF-8 text: save it as "CSV UTF-8".', 'fileNotUtf8'],
   ['Send the file as text/csv.', 'fileNotCsv'],
+  // The team's invitation form.
+  ['Choose the branch this cashier works at: their spends are recorded there.', 'cashierBranch'],
 ];
 
 function keyOf(message: string): { key: string; value: string } | undefined {

@@ -1,9 +1,14 @@
 import { useTranslations } from 'next-intl';
 import { groupedUnitsText } from '@/lib/money-text';
-import { FIGURES, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
+import { BRANCH_FIGURES, FIGURES, type FigureKey, type Figures, type ReconciliationDay } from '@/lib/reports/reconciliation/definitions';
 
-const shown = FIGURES.filter((f) => f.onPage);
-const groups = (['in', 'out', 'reversals', 'fees', 'ledger'] as const).map((g) => ({ group: g, figures: shown.filter((f) => f.group === g) }));
+const groupsOf = (shown: readonly (typeof FIGURES)[number][]) =>
+  (['in', 'out', 'reversals', 'fees', 'ledger'] as const)
+    .map((g) => ({ group: g, figures: shown.filter((f) => f.group === g) }))
+    .filter((g) => g.figures.length > 0 || g.group === 'ledger');
+const WHOLE = groupsOf(FIGURES.filter((f) => f.onPage));
+/** A branch's table: its spends, counted, and what they moved (the other figures do not happen at a branch). */
+const BRANCH = groupsOf(FIGURES.filter((f) => BRANCH_FIGURES.includes(f.key)));
 
 function Amount({ minor }: { minor: number }) {
   return <span className={minor === 0 ? 'text-slate-600' : 'text-slate-900'}>{groupedUnitsText(minor)}</span>;
@@ -44,14 +49,24 @@ export function ReconciliationTable({
   days,
   totals,
   dayText = dayLabel,
+  branch = false,
 }: {
   currency: string;
   days: ReconciliationDay[];
   totals: { figures: Figures; transactions: number; reconciles: boolean };
   /** A day as the reader writes it; English Gregorian by default ("Mon 7 Dec"). */
   dayText?: (day: string) => string;
+  /** A branch's report: only the spends' figures and their count; no check against the payouts and payments tables. */
+  branch?: boolean;
 }) {
   const t = useTranslations('Reports.reconciliation');
+  const groups = branch ? BRANCH : WHOLE;
+  const spends = (n: number) =>
+    branch ? (
+      <td className={`${cell} border-l border-slate-100`} data-testid="spends">
+        {n}
+      </td>
+    ) : null;
   const trial = (f: Figures) => f.credits - f.debits;
   const rowsAgree = (d: ReconciliationDay) => d.checks.every((c) => c.ledger === c.rows && c.ledgerFee === c.rowsFee);
   return (
@@ -75,11 +90,16 @@ export function ReconciliationTable({
               <th scope="col" rowSpan={2} className="px-3 py-2 text-left font-medium">
                 {t('status')}
               </th>
+              {branch && (
+                <th scope="col" rowSpan={2} className="whitespace-nowrap border-l border-slate-200 px-3 py-2 text-right font-medium">
+                  {t('spends')}
+                </th>
+              )}
               {groups.map((g) => (
                 <th
                   key={g.group}
                   scope="colgroup"
-                  colSpan={g.figures.length + (g.group === 'ledger' ? 2 : 0)}
+                  colSpan={g.figures.length + (g.group === 'ledger' ? (branch ? 1 : 2) : 0)}
                   className="border-l border-slate-200 px-3 py-1 text-center font-semibold"
                 >
                   {t(`groups.${g.group}`)}
@@ -97,9 +117,11 @@ export function ReconciliationTable({
               <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
                 {t('trialBalance')}
               </th>
-              <th scope="col" className="whitespace-nowrap px-3 py-2 text-left font-medium">
-                {t('rowsAgree')}
-              </th>
+              {!branch && (
+                <th scope="col" className="whitespace-nowrap px-3 py-2 text-left font-medium">
+                  {t('rowsAgree')}
+                </th>
+              )}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -111,6 +133,7 @@ export function ReconciliationTable({
                 <td className="whitespace-nowrap px-3 py-2" data-testid="status">
                   <Status day={d} />
                 </td>
+                {spends(d.transactions)}
                 {groups.flatMap((g) =>
                   g.figures.map((f, i) => (
                     <td key={f.key} className={`${cell} ${i === 0 ? 'border-l border-slate-100' : ''}`} data-testid={`fig-${f.key}`}>
@@ -125,7 +148,9 @@ export function ReconciliationTable({
                     <span className="font-semibold text-red-800">{t('off', { amount: groupedUnitsText(trial(d.figures)) })}</span>
                   )}
                 </td>
-                <td className="whitespace-nowrap px-3 py-2">{rowsAgree(d) ? t('yes') : <span className="font-semibold text-red-800">{t('no')}</span>}</td>
+                {!branch && (
+                  <td className="whitespace-nowrap px-3 py-2">{rowsAgree(d) ? t('yes') : <span className="font-semibold text-red-800">{t('no')}</span>}</td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -137,15 +162,16 @@ export function ReconciliationTable({
               <td className="whitespace-nowrap px-3 py-2">
                 {totals.reconciles ? t('totalReconciles') : <span className="text-red-800">{t('totalBroken')}</span>}
               </td>
+              {spends(totals.transactions)}
               {groups.flatMap((g) =>
                 g.figures.map((f, i) => (
-                  <td key={f.key} className={`${cell} ${i === 0 ? 'border-l border-slate-100' : ''}`}>
+                  <td key={f.key} className={`${cell} ${i === 0 ? 'border-l border-slate-100' : ''}`} data-testid={`fig-${f.key}`}>
                     {groupedUnitsText(totals.figures[f.key as FigureKey])}
                   </td>
                 )),
               )}
               <td className={cell}>{groupedUnitsText(trial(totals.figures))}</td>
-              <td className="px-3 py-2" />
+              {!branch && <td className="px-3 py-2" />}
             </tr>
           </tfoot>
         </table>

@@ -12,6 +12,7 @@ export interface PendingInvitationItem {
   id: number;
   email: string;
   role: string;
+  location: string | null;
   expiresAt: string;
 }
 
@@ -32,7 +33,8 @@ export function PendingInvitations({ items }: { items: PendingInvitationItem[] }
             <div className="min-w-0 flex-1">
               <p className="break-all font-medium text-slate-900">{i.email}</p>
               <p className="text-xs text-slate-600">
-                <span className="capitalize">{shell(`roles.${i.role}`)}</span> · {t('pending.until')} <LocalTime iso={i.expiresAt} />
+                <span className="capitalize">{shell(`roles.${i.role}`)}</span>
+                {i.location && ` · ${t('pending.at', { branch: i.location })}`} · {t('pending.until')} <LocalTime iso={i.expiresAt} />
               </p>
             </div>
             <div className="shrink-0">

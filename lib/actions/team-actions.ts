@@ -18,7 +18,14 @@ export const inviteUser = defineAction({
   permission: 'team',
   schema: inviteUserSchema,
   handler: ({ db, session, input }) =>
-    createInvitation(db, { businessId: session.businessId, email: input.email, role: input.role, invitedBy: session.userId, actor: session.actor }),
+    createInvitation(db, {
+      businessId: session.businessId,
+      email: input.email,
+      role: input.role,
+      locationId: input.location_id,
+      invitedBy: session.userId,
+      actor: session.actor,
+    }),
 });
 
 export const revokeInvitation = defineAction({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Role } from '../auth/users';
+import { locationIdSchema } from '../locations/location-request';
 
 // Spelled out here (the same list as lib/auth/users.ts) so client forms do not pull in bcrypt.
 export const TEAM_ROLES = ['owner', 'operator', 'finance', 'support', 'cashier'] as const satisfies readonly Role[];
@@ -15,6 +16,8 @@ const id = (name: string) =>
 export const inviteUserSchema = z.object({
   email: z.email({ error: 'Enter an email address, like name@example.com.' }).max(254),
   role,
+  /** The branch the teammate will be tied to; null or left out: none. */
+  location_id: locationIdSchema.nullable().optional(),
 });
 
 export const revokeInvitationSchema = z.object({ invitation_id: id('invitation_id') });

@@ -29,6 +29,12 @@ export interface CreatePayoutsBatchOptions {
   recorded?: RecordedItem[];
   /** Runs in each chunk's transaction once its accounts are locked, before its payouts: an upload gives back there what it held for the chunk's rows. */
   beforeEachChunk?: (tx: Tx, items: PayoutRequest[]) => Promise<void>;
+  /**
+   * Accounts beforeEachChunk moves besides the chunk's cards (an upload's held accounts): locked with the cards in
+   * the same id-ordered statement, never after them, so a till hold (which locks the card and the held account in id
+   * order) and a chunk cannot each hold what the other waits for.
+   */
+  lockAlso?: number[];
 }
 
 /**
@@ -76,7 +82,7 @@ export async function createPayoutsBatch(db: Db, opts: CreatePayoutsBatchOptions
           // Read inside the transaction: a redone transaction sees the fee rule its refused attempt found.
           const fees = chunk.some((r) => mayChargeFee(opts.businessId, opts.mode, r.type)) ? feeAccounts : [];
           return writeChunk(tx, itemOpts, chunk, async () => {
-            await lockAccounts(tx, opts.mode, opts.businessId, chunk, fees);
+            await lockAccounts(tx, opts.mode, opts.businessId, chunk, [...fees, ...(opts.lockAlso ?? [])]);
             await opts.beforeEachChunk?.(tx, chunk);
           });
         }).then((out) => new CommittedPart(chunkRecord(start, out), out)),
@@ -139,8 +145,8 @@ async function ensureSharedAccounts(db: Db, opts: CreatePayoutsBatchOptions, fee
 const textArray = (texts: string[]) => `{${[...new Set(texts)].map((t) => JSON.stringify(t)).join(',')}}`;
 
 /**
- * Takes the batch's card accounts and its fee revenue shard at once, in id
- * order, before its first payout: each payout statement locks its own
+ * Takes the batch's card accounts, its fee revenue shard and the accounts its
+ * hook moves (lockAlso) at once, in id order, before its first payout: each payout statement locks its own
  * accounts in id order, but a batch adds accounts as it goes, so without
  * this a batch and a payout (or two batches) sharing cards could each hold
  * what the other waits for. Sources count only when they are the business's
@@ -154,12 +160,12 @@ const textArray = (texts: string[]) => `{${[...new Set(texts)].map((t) => JSON.s
  * statistics say: written as a semi join, a table that looked small was read
  * whole for every chunk.
  */
-async function lockAccounts(tx: Tx, mode: Mode, businessId: number, items: PayoutRequest[], feeAccounts: number[]) {
+async function lockAccounts(tx: Tx, mode: Mode, businessId: number, items: PayoutRequest[], sharedAccounts: number[]) {
   const sources = items.map((r) => r.input.card_number);
   const destinations = items.flatMap((r) => (r.type === 'card_to_card' ? [r.input.destination_card_number] : []));
   await tx.execute(sql`SELECT id FROM ledger_accounts WHERE id = ANY(ARRAY(
       SELECT account_id FROM cards WHERE card_number = ANY(${textArray([...sources, ...destinations])}::text[]) AND mode = ${mode} AND cancelled_at IS NULL
         AND (business_id = ${businessId} OR card_number = ANY(${textArray(destinations)}::text[]))
-      UNION ALL SELECT unnest(${`{${feeAccounts.join(',')}}`}::bigint[])))
+      UNION ALL SELECT unnest(${`{${sharedAccounts.join(',')}}`}::bigint[])))
     ORDER BY id FOR UPDATE`);
 }

@@ -156,6 +156,8 @@ export const invitations = pgTable(
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     revokedAt: ts('revoked_at'),
+    /** The branch the teammate will be tied to (migration 0045); null: none. */
+    locationId: integer('location_id'),
   },
   (t) => [index('invitations_business_idx').on(t.businessId, t.createdAt.desc())],
 );

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client';
 import { inTransaction } from '../db/transaction';
 import { withCommitHook } from '../db/commit-hooks';
 import { ServiceError } from '../errors';
-import { forgetSharedAccounts } from '../ledger/accounts';
+import { forgetSharedAccounts, heldAccountId } from '../ledger/accounts';
 import { logger } from '../observability/logger';
 import type { Mode } from '../validation';
 import { markDoneIfNothingLeft } from './upload-decided';
@@ -99,20 +99,29 @@ async function finishIfNothingLeft(db: Db, row: Pick<ClaimedRow, 'job_id' | 'bus
 
 /**
  * The hook that gives back, in a chunk's transaction, what the upload's approval held for the chunk's rows (each
- * item is matched to its row by identity); none for an upload that held nothing.
+ * item is matched to its row by identity), and the held accounts it moves, for the chunk to lock with its cards;
+ * none for an upload that held nothing.
  */
-async function releaseHeldShares(db: Db, rows: ClaimedRow[], items: unknown[]): Promise<((tx: Tx, chunk: unknown[]) => Promise<void>) | undefined> {
+async function releaseHeldShares(
+  db: Db,
+  rows: ClaimedRow[],
+  items: unknown[],
+): Promise<{ beforeEachChunk?: (tx: Tx, chunk: unknown[]) => Promise<void>; lockAlso?: number[] }> {
   const first = rows[0];
-  if (!first.approval_reference || first.kind !== 'payouts') return undefined;
+  if (!first.approval_reference || first.kind !== 'payouts') return {};
   const shares = new Map(items.map((item, k) => [item, rowDebit({ input: rows[k].input, amount: rows[k].amount ?? 0, fee: rows[k].fee })]));
   const scope = { businessId: first.business_id, mode: first.mode, approvalReference: first.approval_reference };
   const accounts = await requestAccounts(db, { business_id: first.business_id, mode: first.mode, reference: first.approval_reference, currency: null });
-  return (tx, chunk) =>
-    releaseRowsShare(
-      tx,
-      { ...scope, accounts },
-      chunk.flatMap((item) => shares.get(item) ?? []),
-    );
+  const lockAlso = await Promise.all([...accounts.keys()].map((c) => heldAccountId(db, first.business_id, first.mode, c)));
+  return {
+    lockAlso,
+    beforeEachChunk: (tx, chunk) =>
+      releaseRowsShare(
+        tx,
+        { ...scope, accounts },
+        chunk.flatMap((item) => shares.get(item) ?? []),
+      ),
+  };
 }
 
 const ours = (row: ClaimedRow) => sql`job_id = ${row.job_id} AND row_number = ${row.row_number} AND claim = ${row.claim}`;
@@ -158,12 +167,10 @@ async function runChunk(db: Db, claimed: ClaimedRow[]): Promise<void> {
     if (marked.length !== rows.length) throw new ClaimLost();
   };
   const { business_id: businessId, mode, created_by: uploader } = rows[0];
-  const beforeEachChunk = await releaseHeldShares(db, rows, items);
+  const held = await releaseHeldShares(db, rows, items);
   let results: Awaited<ReturnType<typeof def.runBatch>>;
   try {
-    results = await withCommitHook(markCommitted, () =>
-      def.runBatch(db, { businessId, mode, actor: { type: 'user', id: String(uploader) }, beforeEachChunk }, items),
-    );
+    results = await withCommitHook(markCommitted, () => def.runBatch(db, { businessId, mode, actor: { type: 'user', id: String(uploader) }, ...held }, items));
   } catch (err) {
     if (err instanceof ClaimLost) {
       // The rolled-back transaction may have created a shared account the process now remembers.

@@ -46,7 +46,7 @@ export interface UploadKindDef {
   /** Runs parsed rows, in order, through the batch core the API's batch calls use (one chunk of them: one transaction). */
   runBatch: (
     db: Db,
-    opts: { businessId: number; mode: Mode; actor: Actor; beforeEachChunk?: (tx: Tx, items: unknown[]) => Promise<void> },
+    opts: { businessId: number; mode: Mode; actor: Actor; beforeEachChunk?: (tx: Tx, items: unknown[]) => Promise<void>; lockAlso?: number[] },
     items: unknown[],
   ) => Promise<BatchResult<unknown>[]>;
   /**

@@ -69,7 +69,7 @@ export default async function TeamPage() {
         </Panel>
         <div className="space-y-4">
           <Panel title={t('invite')}>
-            <InviteForm mailOn={mailConfigured()} />
+            <InviteForm mailOn={mailConfigured()} branches={branches} />
           </Panel>
           <Panel title={t('pending', { count: invitations.length })}>
             <PendingInvitations items={invitations} />

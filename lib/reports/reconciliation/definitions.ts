@@ -277,6 +277,15 @@ export const FIGURES = [
 export type FigureKey = (typeof FIGURES)[number]['key'];
 export type Figures = Record<FigureKey, number>;
 
+/**
+ * What a branch's reconciliation shows: spends (redemptions, a till's captured holds among them) happen at a branch;
+ * payments, payouts, deposits, refunds and the rest do not, so a branch's report counts its spends alone.
+ */
+export const BRANCH_FIGURES: readonly FigureKey[] = ['redemptionsOut', 'feesOnRedemptions', 'redemptionsIn'];
+
+/** A branch of the business, or 'none': the spends recorded at no branch. */
+type BranchFilter = number | 'none';
+
 /** Each way the ledger is checked against the payouts and payments tables, and what it compares. */
 export const CROSS_CHECKS = {
   payment: 'Payments completed successfully that day: the amount each credited and its fee.',
@@ -353,6 +362,8 @@ export interface ReconciliationReport {
   totals: { currency: Currency; figures: Figures; transactions: number; reconciles: boolean }[];
   /** True when more problems were found than are listed. */
   truncated: boolean;
+  /** The branch read, when one was chosen: then only its spends are counted. */
+  branch?: { id: number; name: string } | 'none';
 }
 
 export interface ReconciliationOptions {
@@ -362,19 +373,25 @@ export interface ReconciliationOptions {
   from: string;
   to: string;
   currency?: Currency;
+  /** Only the spends recorded at this branch (another business's is not found), or at none. */
+  location?: BranchFilter;
 }
 
 export interface ReconciliationParams {
   from: string;
   to: string;
   currency?: Currency;
+  location?: BranchFilter;
 }
 
 /** The report's choices from the URL: this month so far by default, at most MAX_RECONCILIATION_DAYS days, any or one currency. */
 export function parseReconciliationParams(params: ReportParams, timeZone: string, now = new Date()) {
   const { value, errors, today } = parseRangeParams(params, timeZone, { now, maxDays: MAX_RECONCILIATION_DAYS });
   const currency = parseCurrencyParam(params, errors);
-  return { value: { ...value, currency } as ReconciliationParams, errors: errors as FieldErrors, today };
+  const raw = Array.isArray(params.location) ? params.location[0] : params.location;
+  const location = raw === 'none' ? 'none' : raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
+  if (raw && location === undefined) errors.location = 'Choose a branch from the list.';
+  return { value: { ...value, currency, location } as ReconciliationParams, errors: errors as FieldErrors, today };
 }
 
 /** For the export: bad input is a 400 naming the field. */

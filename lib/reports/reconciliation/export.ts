@@ -63,12 +63,18 @@ const problemText = (p: ReconciliationProblem) =>
  * The report as CSV: a line per day and currency, then a total line per
  * currency. Every figure in currency units and in minor units; the day is the
  * business's, named by its zone; a day that does not reconcile lists the
- * transactions that break it.
+ * transactions that break it. A branch's file (its spends alone) names the branch in a last column.
  */
 export async function reconciliationCsvFile(db: DbOrTx, { provider: of, ...opts }: ReconciliationCsvOptions) {
-  const [report, provider] = await Promise.all([reconciliationReport(db, opts), providerReconciliation(db, of, opts)]);
+  // The provider's side is payments and transfers, never at a branch: a branch's file leaves it out.
+  const [report, provider] = await Promise.all([
+    reconciliationReport(db, opts),
+    providerReconciliation(db, opts.location === undefined ? of : undefined, opts),
+  ]);
   const providerDays = new Map((provider?.days ?? []).map((p) => [`${p.day} ${p.currency}`, p]));
   const withProvider = (day: string, currency: string) => (provider ? providerCells(providerDays.get(`${day} ${currency}`), provider) : []);
+  // A branch's file says which branch on every line, so a line read alone is not taken for the whole business.
+  const branch = report.branch === undefined ? [] : [report.branch === 'none' ? 'no branch' : report.branch.name];
   const header = csvLine([
     'line',
     `day (${opts.timeZone})`,
@@ -79,6 +85,7 @@ export async function reconciliationCsvFile(db: DbOrTx, { provider: of, ...opts 
     ...FIGURES.map((f) => `${f.csv}_minor`),
     'problems',
     ...(provider ? providerHeader(provider.column) : []),
+    ...(branch.length ? ['branch'] : []),
   ]);
   const line = (
     kind: 'day' | 'total',
@@ -100,6 +107,7 @@ export async function reconciliationCsvFile(db: DbOrTx, { provider: of, ...opts 
       ...FIGURES.map((f) => figures[f.key]),
       problems,
       ...providerColumns,
+      ...branch,
     ]);
   return {
     header,

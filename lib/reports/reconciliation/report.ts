@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/client';
 import { unitsText } from '../../money-text';
 import { CURRENCIES, type Currency } from '../../validation';
+import { requireLocation } from '../../locations/locations';
 import { dayRangeOf, reportRead } from '../report-range';
 import {
   CHECK_NOUNS,
@@ -53,10 +54,12 @@ function mismatchProblem(m: Record<string, unknown>, currency: string): Reconcil
  * The daily reconciliation of a business and mode over a range of its days:
  * money in and out by type, reversals and fees from the ledger; the trial
  * balance and the balance chain of its accounts; and the ledger checked
- * against the payouts and payments tables, transaction by transaction.
+ * against the payouts and payments tables, transaction by transaction. Read
+ * for a branch (or for no branch), only the spends recorded there count.
  */
 export async function reconciliationReport(db: DbOrTx, opts: ReconciliationOptions): Promise<ReconciliationReport> {
   const range = dayRangeOf(opts.from, opts.to, opts.timeZone);
+  const branch = typeof opts.location === 'number' ? await requireLocation(db, opts.businessId, opts.location) : opts.location;
   const result = await reportRead(db, (tx) => tx.execute<{ section: string; data: Record<string, unknown> }>(reportStatement(opts, range)));
   const days = new Map<string, ReconciliationDay>();
   const dayOf = (day: string, currency: string) => {
@@ -127,5 +130,5 @@ export async function reconciliationReport(db: DbOrTx, opts: ReconciliationOptio
     t.reconciles &&= d.reconciles;
     for (const fig of FIGURES) t.figures[fig.key] += d.figures[fig.key];
   }
-  return { range, currency: opts.currency, days: ordered, totals: [...totals.values()], truncated };
+  return { range, currency: opts.currency, days: ordered, totals: [...totals.values()], truncated, ...(branch && { branch }) };
 }

@@ -46,6 +46,12 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
   const currency = opts.currency ? sql`e.currency = ${opts.currency}` : sql`true`;
   const rowCurrency = opts.currency ? sql`currency = ${opts.currency}` : sql`true`;
   const f = (cond: string, col = 'own_in') => sql.raw(`coalesce(sum(${col}) FILTER (WHERE ${cond}), 0)`);
+  // A branch's report: its spends alone (redemptions, captured till holds among them); nothing else happens at a branch,
+  // so the business payouts others sent and the checks against the payouts and payments tables are left out.
+  const branch = opts.location;
+  const whole = branch === undefined ? sql`true` : sql`false`;
+  const atBranch =
+    branch === undefined ? sql`true` : sql`t.kind = 'card_redemption' AND ${branch === 'none' ? sql`t.location_id IS NULL` : sql`t.location_id = ${branch}`}`;
   return sql`
     WITH accounts AS MATERIALIZED (
       -- This business's accounts: its business accounts (by the unique name index) and its cards, cancelled ones included.
@@ -67,11 +73,11 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
         CASE WHEN t.kind = 'payout_bank' THEN coalesce((SELECT p.bank_slug IN (${list(WALLETS)}) FROM payouts p
           WHERE p.reference = t.reference AND p.business_id = ${B} AND p.mode = ${M}), false) ELSE false END AS wallet
       FROM ledger_transactions t
-      WHERE t.business_id = ${B} AND t.mode = ${M} AND ${within('created_at')}
+      WHERE t.business_id = ${B} AND t.mode = ${M} AND ${within('created_at')} AND ${atBranch}
       UNION ALL
       SELECT t.id, t.kind, t.reference, false, ${dayOf('created_at')}, false
       FROM received r JOIN ledger_transactions t ON t.id = r.id
-      WHERE t.business_id IS DISTINCT FROM ${B} AND t.mode = ${M} AND ${within('created_at')}
+      WHERE t.business_id IS DISTINCT FROM ${B} AND t.mode = ${M} AND ${within('created_at')} AND ${whole}
     ), ent AS MATERIALIZED (
       SELECT tx.*, e.id AS entry_id, e.account_id, e.currency, e.amount, e.balance_after, a.kind AS account_kind, a.name AS account_name,
         (a.business_id = ${B} AND a.mode = ${M} AND a.kind IN ('card', 'business', 'held', 'breakage')) AS own
@@ -164,6 +170,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
             OR (p.payout_type = 'card_to_card' AND p.reference IN (SELECT reference FROM tx WHERE NOT ours)))
       ) AND ${rowCurrency}
     ), rows_side AS (
+      SELECT * FROM (
       SELECT 'payout' AS check_name, reference, currency, ${dayOf('created_at')} AS day, net AS amount, service_fee AS fee
       FROM ops WHERE business_id = ${B} AND NOT is_ledger_topup AND ${within('created_at')}
       UNION ALL
@@ -199,6 +206,7 @@ export function reportStatement(opts: ReconciliationOptions, range: DayRange) {
       UNION ALL
       SELECT 'refund_returned', reference, currency, ${dayOf('completed_at')}, amount, 0
       FROM refunds WHERE business_id = ${B} AND mode = ${M} AND status = 'failed' AND ${within('completed_at')} AND ${rowCurrency}
+      ) r WHERE ${whole}
     ), checked AS MATERIALIZED (
       SELECT coalesce(l.check_name, r.check_name) AS check_name, coalesce(l.reference, r.reference) AS reference,
         coalesce(l.day, r.day) AS day, coalesce(l.currency, r.currency) AS currency, l.id, l.kind,

@@ -33,6 +33,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           role: () => <strong className="font-semibold">{role}</strong>,
           email: () => <span className="break-all">{invitation.email}</span>,
         })}
+        {invitation.location && ` ${t('invite.atBranch', { branch: invitation.location })}`}
       </p>
       <ChoosePasswordForm token={token} email={invitation.email} kind="invitation" />
     </AuthCard>

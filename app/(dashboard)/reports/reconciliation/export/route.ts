@@ -17,6 +17,7 @@ export function GET(req: Request) {
       provider: registeredProvider(session.mode),
       ...params,
     });
-    return { name: `reconciliation-${params.from}-to-${params.to}`, ...file };
+    const at = params.location === undefined ? '' : params.location === 'none' ? 'no-branch-' : `branch-${params.location}-`;
+    return { name: `reconciliation-${at}${params.from}-to-${params.to}`, ...file };
   });
 }

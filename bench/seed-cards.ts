@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../lib/db/client';
+import { createCard } from '../lib/cards/create-card';
 import { newCardNumber } from '../lib/ids';
+import { clearingAccountId } from '../lib/ledger/accounts';
+import { postTransaction } from '../lib/ledger/post-transaction';
 
 /**
  * Test-mode ETB cards for a business, as the schema holds them (holder and its name, ledger
@@ -41,4 +44,33 @@ export async function seedCards(db: Db, businessId: number, count: number): Prom
   await db.execute(sql`INSERT INTO list_counters (business_id, mode, kind, shard, count) VALUES (${businessId}, 'test', 'cards', 0, ${count})
     ON CONFLICT (business_id, mode, kind, shard) DO UPDATE SET count = list_counters.count + ${count}`);
   return numbers;
+}
+
+/**
+ * A test-mode ETB card made as the API makes one (createCard), holding `amount` minor units from the deposits
+ * clearing account: for benchmarks whose requests spend from a few hundred cards.
+ */
+export async function fundedCard(db: Db, businessId: number, amount: number): Promise<string> {
+  const actor = { type: 'system', id: 'bench' } as const;
+  const card = await createCard(db, {
+    businessId,
+    mode: 'test',
+    actor,
+    input: { phone_number: `+2519${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`, currency: 'ETB', first_name: 'Bench' },
+  });
+  const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
+  const { rows } = await db.execute<{ account_id: number }>(sql`SELECT account_id FROM cards WHERE card_number = ${card.card_number}`);
+  await db.transaction((tx) =>
+    postTransaction(tx, {
+      mode: 'test',
+      kind: 'test_funding',
+      businessId,
+      actor,
+      postings: [
+        { accountId: deposits, amount: -amount },
+        { accountId: Number(rows[0].account_id), amount },
+      ],
+    }),
+  );
+  return card.card_number;
 }

@@ -4,14 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createBusiness } from '../../lib/admin/businesses';
-import { createCard } from '../../lib/cards/create-card';
 import { createDb } from '../../lib/db/client';
 import { ServiceError } from '../../lib/errors';
 import { voidHold } from '../../lib/holds/void-hold';
-import { clearingAccountId } from '../../lib/ledger/accounts';
-import { postTransaction } from '../../lib/ledger/post-transaction';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { openBenchEnv, writeResult } from '../bench-env';
+import { fundedCard } from '../seed-cards';
 import { ensureWrk } from '../payouts/http-load';
 
 /**
@@ -32,30 +30,8 @@ const env = await openBenchEnv({ server: true });
 const { db, pool } = createDb(env.databaseUrl, 4);
 try {
   const biz = await createBusiness(db, { name: `bench-holds-${Date.now()}` });
-  const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
   const numbers: string[] = [];
-  for (let i = 0; i < CARDS; i++) {
-    const card = await createCard(db, {
-      businessId: biz.id,
-      mode: 'test',
-      actor: ACTOR,
-      input: { phone_number: `+2519${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`, currency: 'ETB', first_name: 'Bench' },
-    });
-    const { rows } = await db.execute<{ account_id: number }>(sql`SELECT account_id FROM cards WHERE card_number = ${card.card_number}`);
-    await db.transaction((tx) =>
-      postTransaction(tx, {
-        mode: 'test',
-        kind: 'test_funding',
-        businessId: biz.id,
-        actor: ACTOR,
-        postings: [
-          { accountId: deposits, amount: -1_000_000_000 },
-          { accountId: Number(rows[0].account_id), amount: 1_000_000_000 },
-        ],
-      }),
-    );
-    numbers.push(card.card_number);
-  }
+  for (let i = 0; i < CARDS; i++) numbers.push(await fundedCard(db, biz.id, 1_000_000_000));
   const cardsFile = path.join(os.tmpdir(), `bench-holds-cards-${process.pid}.txt`);
   fs.writeFileSync(cardsFile, `${numbers.join('\n')}\n`);
   const key = biz.api_keys.test as string;

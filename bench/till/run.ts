@@ -4,15 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createBusiness } from '../../lib/admin/businesses';
-import { createCard } from '../../lib/cards/create-card';
 import { createDb } from '../../lib/db/client';
-import { clearingAccountId } from '../../lib/ledger/accounts';
-import { postTransaction } from '../../lib/ledger/post-transaction';
 import { verifyLedger } from '../../lib/ledger/verify-ledger';
 import { createLocation } from '../../lib/locations/locations';
 import { tillReport } from '../../lib/dashboard/till';
 import { dayIn } from '../../lib/time-zone';
 import { openBenchEnv, writeResult } from '../bench-env';
+import { fundedCard } from '../seed-cards';
 import { ensureWrk } from '../payouts/http-load';
 
 /**
@@ -25,7 +23,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TILLS = 10;
 const CARDS_PER_TILL = 20;
 const SCRIPT = path.join(import.meta.dirname, 'wrk-till.lua');
-const ACTOR = { type: 'system', id: 'bench' } as const;
+const _ACTOR = { type: 'system', id: 'bench' } as const;
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(2));
 
 ensureWrk();
@@ -33,31 +31,11 @@ const env = await openBenchEnv({ server: true });
 const { db, pool } = createDb(env.databaseUrl, 4);
 try {
   const biz = await createBusiness(db, { name: `bench-till-${Date.now()}` });
-  const deposits = await clearingAccountId(db, 'deposits', 'test', 'ETB');
   const lines: string[] = [];
   for (let till = 0; till < TILLS; till++) {
     const location = await createLocation(db, biz.id, { name: `Branch ${till + 1}` });
     for (let i = 0; i < CARDS_PER_TILL; i++) {
-      const card = await createCard(db, {
-        businessId: biz.id,
-        mode: 'test',
-        actor: ACTOR,
-        input: { phone_number: `+2519${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`, currency: 'ETB', first_name: 'Bench' },
-      });
-      const { rows } = await db.execute<{ account_id: number }>(sql`SELECT account_id FROM cards WHERE card_number = ${card.card_number}`);
-      await db.transaction((tx) =>
-        postTransaction(tx, {
-          mode: 'test',
-          kind: 'test_funding',
-          businessId: biz.id,
-          actor: ACTOR,
-          postings: [
-            { accountId: deposits, amount: -1_000_000_000 },
-            { accountId: Number(rows[0].account_id), amount: 1_000_000_000 },
-          ],
-        }),
-      );
-      lines.push(`${card.card_number} ${location.id}`);
+      lines.push(`${await fundedCard(db, biz.id, 1_000_000_000)} ${location.id}`);
     }
   }
   const file = path.join(os.tmpdir(), `bench-till-cards-${process.pid}.txt`);

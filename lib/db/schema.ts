@@ -608,6 +608,8 @@ export const refunds = pgTable(
     mode: text('mode', { enum: MODES }).notNull(),
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: money('amount').notNull(),
+    /** The payer's fee given back with it (a shop order that could not be fulfilled), from the fee revenue that took it (migration 0044). */
+    serviceFee: money('service_fee').notNull().default(0),
     reason: text('reason'),
     status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
       .notNull()

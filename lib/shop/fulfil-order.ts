@@ -171,6 +171,8 @@ async function refundOrder(tx: Tx, order: ShopOrder, payment: Payment, reason: s
         reason,
         actor: { type: 'system', id: 'shop' },
         sendAfterCommit: true,
+        // The buyer got nothing: all they paid comes back, the fee from the fee revenue that took it, not from the business.
+        withServiceFee: true,
       }),
     );
     return { reference: made.refund_reference };

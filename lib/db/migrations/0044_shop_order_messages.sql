@@ -11,3 +11,7 @@ CREATE INDEX "cardholder_messages_order_idx" ON "cardholder_messages" USING btre
 --> statement-breakpoint
 -- The card page shows the gifts bought for its card (the buyer's name and message, whole).
 CREATE INDEX "shop_orders_card_idx" ON "shop_orders" USING btree ("card_id", "paid_at" DESC) WHERE "card_id" IS NOT NULL;
+--> statement-breakpoint
+-- The payer's service fee given back with a refund: only a shop order that was paid but could not be fulfilled
+-- repays it (the buyer gets all they paid); it comes back from the fee revenue account that took it.
+ALTER TABLE "refunds" ADD COLUMN "service_fee" bigint DEFAULT 0 NOT NULL;

@@ -21,7 +21,7 @@ export interface PaidOrderMessages {
  * Where the buyer's receipt goes: the email they gave (a receipt is kept, and mail costs the business nothing), else
  * their phone by SMS; nowhere when they gave neither.
  */
-export function receiptAddress(o: Pick<PaidOrderMessages, 'buyerPhone' | 'buyerEmail'>): { channel: MessageChannel; to: string } | null {
+function receiptAddress(o: Pick<PaidOrderMessages, 'buyerPhone' | 'buyerEmail'>): { channel: MessageChannel; to: string } | null {
   if (o.buyerEmail?.trim()) return { channel: 'email', to: o.buyerEmail.trim() };
   if (o.buyerPhone) return { channel: 'sms', to: o.buyerPhone };
   return null;

@@ -78,16 +78,16 @@ describe('a live shop order', () => {
     const verified = await db.execute<{ verify_state: string }>(sql`SELECT verify_state FROM payments WHERE link_reference = ${ref}`);
     expect(verified.rows[0].verify_state).toBe('verified');
 
-    // Both taken by AfroMessage (sent), each once.
+    // Both taken by AfroMessage, each sent once, and delivered (the fake calls each one's callback).
     const statuses = async () =>
       (
         await db.execute<{ kind: string; status: string; sends: number }>(sql`
           SELECT m.kind, m.status, m.sends FROM cardholder_messages m JOIN shop_orders o ON o.id = m.order_id WHERE o.reference = ${order} ORDER BY m.kind`)
       ).rows;
-    await expect.poll(async () => (await statuses()).map((m) => m.status), { timeout: 20_000, interval: 100 }).toEqual(['sent', 'sent']);
+    await expect.poll(async () => (await statuses()).map((m) => m.status), { timeout: 20_000, interval: 100 }).toEqual(['delivered', 'delivered']);
     expect(await statuses()).toEqual([
-      { kind: 'gift_received', status: 'sent', sends: 1 },
-      { kind: 'order_receipt', status: 'sent', sends: 1 },
+      { kind: 'gift_received', status: 'delivered', sends: 1 },
+      { kind: 'order_receipt', status: 'delivered', sends: 1 },
     ]);
     const received = (await sms.state()).messages;
     const toRecipient = received.filter((m) => m.to === recipient);

@@ -35,7 +35,13 @@ test('a buyer on a phone buys a card for someone; the owner sees the order with 
   await buyer.getByRole('button', { name: 'Continue to payment' }).click();
 
   await expect(buyer).toHaveURL(/\/checkout\/pay_/);
+  // The checkout says nothing of the card the gift lands on: it is the recipient's.
+  await expect(buyer.getByTestId('total')).toBeVisible();
+  await expect(buyer.getByTestId('card-last-four')).toHaveCount(0);
   await buyer.getByRole('button', { name: /^Pay .* \(test\)$/ }).click();
+  await expect(buyer.getByTestId('back-to-shop')).toBeVisible();
+  await expect(buyer.getByTestId('card-last-four')).toHaveCount(0);
+  await buyer.screenshot({ path: testInfo.outputPath('shop-checkout-paid-390px.png'), fullPage: true });
   await buyer.getByTestId('back-to-shop').click();
   await expect(buyer.getByTestId('order-status')).toHaveAttribute('data-status', 'paid');
   await expect(buyer.getByTestId('test-mode')).toBeVisible();
@@ -49,18 +55,27 @@ test('a buyer on a phone buys a card for someone; the owner sees the order with 
   const card = await call('GET', `/api/v1/card/${order.card_number}`, biz.keys.test);
   expect(card.body.data.available_amount).toBe(50_000);
 
-  // The recipient's SMS is recorded (test mode sends nothing); they open its link on their phone and see the balance.
-  let text = '';
+  // The recipient's one message, the gift, is recorded (test mode sends nothing): the buyer's name and message and the
+  // card's link. They open the link on their phone and see the balance and the buyer's message whole, as text.
+  const typed = '<script>alert(1)</script> Happy birthday! https://example.com';
+  let gift = { kind: '', text: '' };
   await expect
     .poll(async () => {
-      text = (await call('GET', `/api/v1/card/${order.card_number}/messages`, biz.keys.test)).body.data.items[0]?.text ?? '';
-      return text;
+      const items = (await call('GET', `/api/v1/card/${order.card_number}/messages`, biz.keys.test)).body.data.items;
+      gift = items[0] ?? gift;
+      return items.map((m: { kind: string; status: string }) => `${m.kind}:${m.status}`);
     })
-    .toContain('/c/');
+    .toEqual(['gift_received:not_sent_test_mode']);
+  expect(gift.text).toContain(`Abebe Kebede sent you a gift card of ${formatMoney(50_000, 'ETB').replace(/\s/g, ' ')}. "${typed}"`);
   const recipientPhone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const holder = await recipientPhone.newPage();
-  await holder.goto(text.match(/https?:\/\/\S+\/c\/[0-9A-Za-z]+/)![0]);
-  await expect(holder.getByText(formatMoney(50_000, 'ETB')).first()).toBeVisible();
+  await holder.goto(gift.text.match(/https?:\/\/\S+\/c\/[0-9A-Za-z]{43}/)![0]);
+  await expect(holder.getByTestId('card-balance')).toHaveText(formatMoney(50_000, 'ETB'));
+  await expect(holder.getByTestId('card-gift')).toHaveCount(1);
+  await expect(holder.getByTestId('card-gift')).toContainText('From Abebe Kebede');
+  await expect(holder.getByTestId('card-gift-message')).toHaveText(typed);
+  await expect(holder.getByTestId('card-gifts').getByRole('link')).toHaveCount(0);
+  expect(await holder.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
   await holder.screenshot({ path: testInfo.outputPath('recipient-card-390px.png'), fullPage: true });
   await recipientPhone.close();
 
@@ -73,6 +88,10 @@ test('a buyer on a phone buys a card for someone; the owner sees the order with 
   await expect(page.getByTestId('order-message')).toHaveText('<script>alert(1)</script> Happy birthday! https://example.com');
   await expect(page.getByTestId('order-message').getByRole('link')).toHaveCount(0);
   await expect(page.getByTestId('order-card')).toHaveText(order.card_number);
+  // The order's two messages with what became of them: the gift to the recipient and the receipt to the buyer's email.
+  await expect(page.getByTestId('order-message-gift_received')).toContainText('Not sent (test mode)');
+  await expect(page.getByTestId('order-message-order_receipt')).toContainText('a***@example.com');
+  await expect(page.getByTestId('order-message-order_receipt')).toContainText(order.order_reference);
   await screenshots(page, testInfo, 'shop-order');
 
   await page.getByTestId('refund-order').getByRole('link').click();

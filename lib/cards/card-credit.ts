@@ -20,12 +20,14 @@ const limitedPosting = compiledOnce(() => sql`WITH ${postingCtes(cardCreditsWith
 export async function postCardCredit(
   db: DbOrTx,
   opts: PostTransactionOptions,
+  /** A shop order's payment: its gift tells the recipient instead of money_added (lib/shop/fulfil-order.ts). */
+  o: { toldByCaller?: boolean } = {},
 ): Promise<{ transactionId: number; exceeded?: undefined } | { transactionId?: undefined; exceeded: LimitExceeded }> {
   const v = (await runCompiled<PostingVerdict & { limit_exceeded: LimitExceeded | null }>(db, limitedPosting(), postingValues(opts))).rows[0];
   if (v.limit_exceeded) return { exceeded: v.limit_exceeded };
   checkPosting(v, opts);
   const credited = opts.postings.filter((p) => p.amount > 0).map((p) => p.accountId);
   await renewCardExpiry(db, credited);
-  await queueMoneyMessages(db, { accountIds: credited, transactionId: Number(v.transaction_id), kind: 'money_added' });
+  if (!o.toldByCaller) await queueMoneyMessages(db, { accountIds: credited, transactionId: Number(v.transaction_id), kind: 'money_added' });
   return { transactionId: Number(v.transaction_id) };
 }

@@ -52,11 +52,14 @@ export interface CardholderPage {
   card: { number: string; currency: string; balance: number; held: number; expiresAt: Date | null; active: boolean };
   /** The newest first, at most HISTORY_LENGTH. */
   movements: { at: Date; movement: CardholderMovement; amount: number; balanceAfter: number }[];
+  /** Gifts bought for this card in the business's shop, newest first (at most GIFTS_SHOWN): who sent each and their message, whole. */
+  gifts: { at: Date; buyer: string; message: string | null; amount: number }[];
   /** What "Add money" may ask for now, in minor units (max null: no limit but the API's); none when the card cannot take money (disabled, or full). */
   topUp: { min: number; max: number | null } | null;
 }
 
 const HISTORY_LENGTH = 20;
+const GIFTS_SHOWN = 10;
 
 /**
  * What the card's holder sees behind its link: the card, its business's name, language, calendar and zone, and
@@ -66,7 +69,7 @@ const HISTORY_LENGTH = 20;
 export async function cardholderPage(db: DbOrTx, token: string): Promise<CardholderPage | null> {
   const linked = await cardOfLinkToken(db, token);
   if (!linked) return null;
-  const [head, history] = await Promise.all([
+  const [head, history, gifts] = await Promise.all([
     db.execute<{
       name: string;
       time_zone: string;
@@ -96,6 +99,10 @@ export async function cardholderPage(db: DbOrTx, token: string): Promise<Cardhol
               ORDER BY id DESC LIMIT ${HISTORY_LENGTH}) e
         JOIN ledger_transactions t ON t.id = e.transaction_id
        ORDER BY e.id DESC`),
+    db.execute<{ paid_at: Date; buyer_name: string; message: string | null; amount: number }>(sql`
+      SELECT paid_at, buyer_name, message, amount FROM shop_orders
+       WHERE card_id = ${linked.cardId} AND status = 'paid' AND mode = ${linked.mode}
+       ORDER BY paid_at DESC, id DESC LIMIT ${GIFTS_SHOWN}`),
   ]);
   const r = head.rows[0];
   const balance = Number(r.balance);
@@ -113,6 +120,7 @@ export async function cardholderPage(db: DbOrTx, token: string): Promise<Cardhol
       amount: Number(m.amount),
       balanceAfter: Number(m.balance_after),
     })),
+    gifts: gifts.rows.map((g) => ({ at: new Date(g.paid_at), buyer: g.buyer_name, message: g.message, amount: Number(g.amount) })),
     topUp: active && (max === null || max >= MIN_AMOUNT) ? { min: MIN_AMOUNT, max } : null,
   };
 }

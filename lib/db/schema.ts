@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type ApiKeyScope, CURRENCIES, MODES } from '../validation';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -609,6 +610,8 @@ export const refunds = pgTable(
     mode: text('mode', { enum: MODES }).notNull(),
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: money('amount').notNull(),
+    /** The payer's fee given back with it (a shop order that could not be fulfilled), from the fee revenue that took it (migration 0044). */
+    serviceFee: money('service_fee').notNull().default(0),
     reason: text('reason'),
     status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
       .notNull()
@@ -1052,9 +1055,10 @@ export const cardholderMessages = pgTable(
       .notNull()
       .references(() => businesses.id),
     mode: text('mode', { enum: MODES }).notNull(),
-    cardId: id64('card_id')
-      .notNull()
-      .references(() => cards.id),
+    /** The card it is about; none for a shop order's receipt to its buyer (migration 0044). */
+    cardId: id64('card_id').references(() => cards.id),
+    /** The shop order it is about: the recipient's gift and the buyer's receipt. */
+    orderId: id64('order_id').references((): AnyPgColumn => shopOrders.id),
     kind: text('kind').notNull(),
     channel: text('channel').notNull(),
     toAddress: text('to_address').notNull(),
@@ -1081,7 +1085,12 @@ export const cardholderMessages = pgTable(
     index('cardholder_messages_card_idx').on(t.cardId, t.createdAt.desc(), t.id.desc()),
     index('cardholder_messages_list_idx').on(t.businessId, t.mode, t.createdAt.desc(), t.id.desc()),
     uniqueIndex('cardholder_messages_dedupe_idx').on(t.dedupeKey).where(sql`${t.dedupeKey} IS NOT NULL`),
-    check('cardholder_messages_kind_check', sql`${t.kind} IN ('card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link')`),
+    index('cardholder_messages_order_idx').on(t.orderId).where(sql`${t.orderId} IS NOT NULL`),
+    check('cardholder_messages_subject_check', sql`${t.cardId} IS NOT NULL OR ${t.orderId} IS NOT NULL`),
+    check(
+      'cardholder_messages_kind_check',
+      sql`${t.kind} IN ('card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link', 'spend_code', 'gift_received', 'order_receipt')`,
+    ),
     check('cardholder_messages_channel_check', sql`${t.channel} IN ('sms', 'email')`),
     check('cardholder_messages_status_check', sql`${t.status} IN ('not_sent_test_mode', 'queued', 'sent', 'delivered', 'failed')`),
   ],
@@ -1157,5 +1166,6 @@ export const shopOrders = pgTable(
     index('shop_orders_list_idx').on(t.businessId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('shop_orders_recipient_idx').on(t.businessId, t.mode, t.recipientPhone),
     index('shop_orders_buyer_idx').on(t.businessId, t.mode, t.buyerPhone),
+    index('shop_orders_card_idx').on(t.cardId, t.paidAt.desc()).where(sql`${t.cardId} IS NOT NULL`),
   ],
 );

@@ -33,7 +33,8 @@ export async function recordDeliveryReport(db: Db, token: string, report: { stat
         updated_at = now()
       FROM m WHERE x.id = m.id
       RETURNING x.reference, x.business_id, x.mode, x.kind, x.channel, x.to_address, x.status, x.error, x.provider_message_id,
-                x.created_at, x.updated_at, m.was, (SELECT card_number FROM cards WHERE id = x.card_id) AS card_number`);
+                x.created_at, x.updated_at, m.was, (SELECT card_number FROM cards WHERE id = x.card_id) AS card_number,
+                (SELECT reference FROM shop_orders WHERE id = x.order_id) AS order_reference`);
     const r = rows[0];
     if (!r) return false;
     const announce = (type: 'message.sent' | 'message.failed') =>
@@ -48,7 +49,8 @@ export async function recordDeliveryReport(db: Db, token: string, report: { stat
           kind: String(r.kind),
           channel: String(r.channel),
           messageReference: String(r.reference),
-          cardNumber: String(r.card_number),
+          cardNumber: (r.card_number as string | null) ?? null,
+          orderReference: (r.order_reference as string | null) ?? null,
           to: maskAddress(String(r.to_address)),
           providerMessageId: (r.provider_message_id as string | null) ?? null,
           error: (r.error as string | null) ?? null,

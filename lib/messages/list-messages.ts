@@ -62,10 +62,13 @@ export interface MessageFilters {
 }
 
 interface BusinessMessage extends CardMessage {
-  card_number: string;
+  /** None for a shop order's receipt: a message of the order, not of a card. */
+  card_number: string | null;
+  /** A shop order's gift or receipt. */
+  order_reference: string | null;
 }
 
-/** The Messages page: every message of the business and mode, newest first, filtered, with its card. */
+/** The Messages page: every message of the business and mode, newest first, filtered, with its card and its shop order (a receipt has only the order). */
 export async function listBusinessMessages(db: DbOrTx, o: { businessId: number; mode: Mode; filters: MessageFilters; page: PageRequest }) {
   const f = o.filters;
   const where = sql.join(
@@ -81,13 +84,18 @@ export async function listBusinessMessages(db: DbOrTx, o: { businessId: number; 
   );
   const [rows, counted] = await Promise.all([
     db.execute<Record<string, unknown>>(sql`
-      SELECT m.reference, m.kind, m.channel, m.to_address, m.text, m.status, m.error, m.provider_message_id, m.created_at, c.card_number
-        FROM cardholder_messages m JOIN cards c ON c.id = m.card_id
+      SELECT m.reference, m.kind, m.channel, m.to_address, m.text, m.status, m.error, m.provider_message_id, m.created_at, c.card_number,
+             o.reference AS order_reference
+        FROM cardholder_messages m LEFT JOIN cards c ON c.id = m.card_id LEFT JOIN shop_orders o ON o.id = m.order_id
        WHERE ${where}
        ORDER BY m.created_at DESC, m.id DESC LIMIT ${o.page.limit} OFFSET ${o.page.offset}`),
     db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM cardholder_messages m WHERE ${where}`),
   ]);
   const total = Number(counted.rows[0].total);
-  const items: BusinessMessage[] = rows.rows.map((r) => ({ ...toItem(r), card_number: String(r.card_number) }));
+  const items: BusinessMessage[] = rows.rows.map((r) => ({
+    ...toItem(r),
+    card_number: (r.card_number as string | null) ?? null,
+    order_reference: (r.order_reference as string | null) ?? null,
+  }));
   return { items, total, page: o.page.page, limit: o.page.limit, pages: pageCount(total, o.page.limit) };
 }

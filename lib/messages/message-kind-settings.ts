@@ -9,7 +9,7 @@ import type { CalendarChoice, Locale } from '../i18n/locale';
 import { appUrl } from '../link-token';
 import { parseInput } from '../validation';
 import { MESSAGE_KINDS, type MessageKind } from './message-kinds';
-import { messageText } from './message-text';
+import { messageText, sampleOrder } from './message-text';
 import { smsParts } from './sms-parts';
 
 export interface MessageKindSetting {
@@ -41,6 +41,7 @@ export async function messageKindSettings(db: Db, businessId: number): Promise<M
       balance: 74_550,
       link: `${appUrl()}/c/${'x'.repeat(43)}`,
       expiresAt: new Date(Date.now() + (kind === 'expiry_7_days' ? 7 : 30) * DAY_MS),
+      order: { ...sampleOrder(b.customer_language), total: 25_750, reference: `ord_${'x'.repeat(24)}` },
     });
     return { kind, on: !b.message_kinds_off.includes(kind), preview, parts: smsParts(preview).parts };
   });

@@ -1,5 +1,17 @@
-/** The kinds of message a cardholder gets; a business turns any of them off (businesses.message_kinds_off). */
-export const MESSAGE_KINDS = ['card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link'] as const;
+/**
+ * The kinds of message a cardholder gets, and a shop order's two (the recipient's gift, the buyer's receipt); a
+ * business turns any of them off (businesses.message_kinds_off).
+ */
+export const MESSAGE_KINDS = [
+  'card_issued',
+  'money_added',
+  'money_spent',
+  'expiry_30_days',
+  'expiry_7_days',
+  'new_link',
+  'gift_received',
+  'order_receipt',
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const MESSAGE_CHANNELS = ['sms', 'email'] as const;
@@ -15,3 +27,7 @@ export function maskAddress(to: string): string {
   if (to.length <= 6) return '*'.repeat(to.length);
   return `${to.slice(0, 4)}${'*'.repeat(to.length - 7)}${to.slice(-3)}`;
 }
+
+/** A shop order's messages: their text is the order's (buyer, message, amounts), and a receipt is of no card. */
+export const ORDER_MESSAGE_KINDS = ['gift_received', 'order_receipt'] as const satisfies readonly MessageKind[];
+export const isOrderKind = (kind: MessageKind): kind is (typeof ORDER_MESSAGE_KINDS)[number] => (ORDER_MESSAGE_KINDS as readonly string[]).includes(kind);

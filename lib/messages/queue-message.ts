@@ -7,7 +7,7 @@ import type { MessageChannel, MessageKind } from './message-kinds';
  * Tries of one message before it is failed: on the queue's capped backoff (the first retry after 30 s, the second
  * a minute later, then doubling to ten minutes) about an hour of 5xx and 429 answers.
  */
-const MESSAGE_MAX_ATTEMPTS = 10;
+export const MESSAGE_MAX_ATTEMPTS = 10;
 
 export interface QueueMessageOptions {
   kind: MessageKind;

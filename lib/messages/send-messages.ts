@@ -26,7 +26,8 @@ interface MessageRow {
   facts: { transaction_id?: number; link_url?: string };
   text: string | null;
   status: MessageStatus;
-  card_number: string;
+  /** None for a shop order's receipt: a message of the order, not of a card. */
+  card_number: string | null;
   currency: string;
   expires_at: Date | null;
   business_name: string;
@@ -36,18 +37,28 @@ interface MessageRow {
   balance_now: string;
   entry_amount: string | null;
   balance_after: string | null;
+  order_reference: string | null;
+  order_amount: string | null;
+  order_fee: string | null;
+  buyer_name: string | null;
+  recipient_name: string | null;
+  order_message: string | null;
   created_at: Date;
 }
 
 async function load(db: DbOrTx, reference: string): Promise<MessageRow | undefined> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     SELECT m.id, m.reference, m.mode, m.business_id, m.kind, m.channel, m.to_address, m.facts, m.text, m.status, m.created_at,
-           c.card_number, c.currency, c.expires_at, b.name AS business_name, b.customer_language, b.calendar, b.time_zone,
-           la.balance AS balance_now, e.amount AS entry_amount, e.balance_after
+           c.card_number, coalesce(c.currency, o.currency) AS currency, c.expires_at, b.name AS business_name, b.customer_language, b.calendar,
+           b.time_zone, coalesce(la.balance, 0) AS balance_now, e.amount AS entry_amount, e.balance_after,
+           o.reference AS order_reference, o.amount AS order_amount, p.service_fee AS order_fee, o.buyer_name, o.recipient_name,
+           o.message AS order_message
       FROM cardholder_messages m
-      JOIN cards c ON c.id = m.card_id
       JOIN businesses b ON b.id = m.business_id
-      JOIN ledger_accounts la ON la.id = c.account_id
+      LEFT JOIN cards c ON c.id = m.card_id
+      LEFT JOIN ledger_accounts la ON la.id = c.account_id
+      LEFT JOIN shop_orders o ON o.id = m.order_id
+      LEFT JOIN payments p ON p.id = o.payment_id
       LEFT JOIN ledger_entries e ON e.transaction_id = (m.facts->>'transaction_id')::bigint AND e.account_id = c.account_id
      WHERE m.reference = ${reference}`);
   const r = rows[0];
@@ -67,18 +78,27 @@ function factsOf(m: MessageRow): MessageFacts {
     calendar: m.calendar,
     timeZone: m.time_zone,
     currency: m.currency,
-    last4: m.card_number.slice(-4),
-    amount: m.entry_amount === null ? undefined : Number(m.entry_amount),
+    last4: m.card_number?.slice(-4) ?? '',
+    amount: m.order_amount !== null ? Number(m.order_amount) : m.entry_amount === null ? undefined : Number(m.entry_amount),
     balance: Number(m.balance_after ?? m.balance_now),
     link: m.facts.link_url,
     expiresAt: m.expires_at,
+    ...(m.order_reference !== null && {
+      order: {
+        reference: m.order_reference,
+        buyer: m.buyer_name ?? '',
+        recipient: m.recipient_name ?? '',
+        message: m.order_message,
+        total: Number(m.order_amount) + Number(m.order_fee ?? 0),
+      },
+    }),
   };
 }
 
 /** The text is written once, from the movement it follows (its own balance after), the first time the job sees it. */
 async function textOf(db: Db, m: MessageRow): Promise<string> {
   if (m.text !== null) return m.text;
-  const text = messageText(m.kind, factsOf(m));
+  const text = messageText(m.kind, factsOf(m), m.channel);
   const { rows } = await db.execute<{ text: string }>(
     sql`UPDATE cardholder_messages SET text = coalesce(text, ${text}), updated_at = now() WHERE id = ${m.id} RETURNING text`,
   );
@@ -111,6 +131,7 @@ async function settle(db: Db, m: MessageRow, outcome: { kind: 'sent'; providerMe
         channel: m.channel,
         messageReference: m.reference,
         cardNumber: m.card_number,
+        orderReference: m.order_reference,
         to: maskAddress(m.to_address),
         providerMessageId: row.provider_message_id,
         error: row.error,
@@ -168,7 +189,7 @@ async function deliver(db: Db, config: AfroMessageConfig | undefined, m: Message
   if (m.channel === 'sms') {
     outcome = await sendSms(config!, { to: m.to_address, message: text, callback: `${appUrl()}/api/providers/afromessage/callback/${token}` });
   } else {
-    const mailed = await sendMail({ to: m.to_address, subject: messageSubject(factsOf(m)), text });
+    const mailed = await sendMail({ to: m.to_address, subject: messageSubject(factsOf(m), m.kind), text });
     outcome =
       mailed === 'sent'
         ? { kind: 'accepted', messageId: null, status: null }

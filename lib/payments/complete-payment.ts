@@ -118,7 +118,8 @@ export async function completePayment(db: Db, opts: CompletePaymentOptions): Pro
         ],
       });
       // The payer has paid: a card that can no longer take it (over its maximum balance) leaves the money on the business account.
-      const toCard = cardUsable ? await postCardCredit(tx, crediting(Number(card.account_id))) : undefined;
+      // A shop order's credit is told by the order's gift (settleShopOrder), not by money_added.
+      const toCard = cardUsable ? await postCardCredit(tx, crediting(Number(card.account_id)), { toldByCaller: orderCard !== undefined }) : undefined;
       overLimit = toCard?.exceeded;
       creditedTo = toCard?.transactionId !== undefined ? 'card' : 'business_account';
       transactionId = toCard?.transactionId ?? (await postTransaction(tx, crediting(business))).transactionId;

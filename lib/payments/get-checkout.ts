@@ -13,8 +13,9 @@ export interface Checkout {
   amount: number;
   serviceFee: number;
   total: number;
-  /** None for a shop order's payment until it is paid: its card is found or issued then. */
+  /** None for a shop order's payment: its card is the recipient's, of which the buyer learns nothing. */
   lastFour: string | null;
+  /** None for a shop order's payment, as lastFour. */
   cardId: number | null;
   /** Live: Chapa's hosted page, where our page sends the customer to pay. */
   providerCheckoutUrl: string | null;
@@ -55,8 +56,9 @@ export async function getCheckout(db: DbOrTx, linkReference: string): Promise<Ch
     amount: p.amount,
     serviceFee: p.serviceFee,
     total: p.amount + p.serviceFee,
-    lastFour: p.cardNumber?.slice(-4) ?? null,
-    cardId: p.cardId,
+    // A shop order's payment credits the recipient's card once paid: the buyer's page says nothing of it.
+    lastFour: row.orderReference ? null : (p.cardNumber?.slice(-4) ?? null),
+    cardId: row.orderReference ? null : p.cardId,
     providerCheckoutUrl: p.providerCheckoutUrl,
     createdAt: p.createdAt,
     completedAt: p.completedAt,

@@ -32,6 +32,11 @@ export interface RefundPaymentOptions {
   reason?: string;
   /** Run inside a caller's transaction: a live refund is sent to Chapa after that commits, by the caller or the worker. */
   sendAfterCommit?: boolean;
+  /**
+   * Also give the payer back the service fee they paid on top, from the fee revenue account that took it: for a
+   * shop order paid but never fulfilled (the buyer got nothing, so keeps nothing unpaid). Only with the whole amount.
+   */
+  withServiceFee?: boolean;
 }
 
 /**
@@ -54,6 +59,15 @@ export async function refundSource(
   return Number(credited.rows[0]?.account_id ?? card.account_id);
 }
 
+/** The fee revenue account (one of its shards) that took the payment's fee: a fee given back comes from that one. */
+async function feeAccountOf(tx: DbOrTx, transactionId: number | null): Promise<number> {
+  const found = await tx.execute<{ account_id: number }>(sql`
+    SELECT e.account_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE e.transaction_id = ${transactionId} AND a.kind = 'fee_revenue' AND e.amount > 0 LIMIT 1`);
+  if (!found.rows[0]) throw new Error(`payment transaction ${transactionId} credited no fee revenue account`);
+  return Number(found.rows[0].account_id);
+}
+
 /**
  * Refunds a paid top-up, in full or in part, as often as something is left.
  * One transaction locks the payment (so concurrent refunds queue and never
@@ -62,7 +76,7 @@ export async function refundSource(
  * the payment's refunded total, the audit line and `payment.refunded`.
  * Test mode's sandbox repays the payer at once; a live refund is queued as a
  * request to Chapa in the same row, sent after commit (lib/refunds/send-refunds.ts).
- * The payer's service fee is not refunded: at most `amount` comes back.
+ * The payer's service fee is not refunded (at most `amount` comes back), except withServiceFee's.
  */
 export async function refundPayment(db: Db, opts: RefundPaymentOptions): Promise<RefundRecord> {
   return (await refundPaymentFrom(db, opts)).refund;
@@ -102,6 +116,9 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
     const card = await lockPaymentCard(tx, payment);
     const source = await refundSource(tx, payment, card, businessAccount);
     const reference = `rfd_${randomBase62(24)}`;
+    // The fee only with the whole amount and only once (a payment refunded before gets its fee back with none).
+    const fee = opts.withServiceFee && payment.refundedAmount === 0 && amount === payment.amount ? payment.serviceFee : 0;
+    const feeAccount = fee > 0 ? await feeAccountOf(tx, payment.transactionId) : undefined;
     const posted = await postTransaction(tx, {
       mode: payment.mode,
       kind: 'payment_refund',
@@ -110,7 +127,8 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
       actor: opts.actor,
       postings: [
         { accountId: source, amount: -amount },
-        { accountId: clearing, amount },
+        ...(feeAccount !== undefined ? [{ accountId: feeAccount, amount: -fee }] : []),
+        { accountId: clearing, amount: amount + fee },
       ],
       onInsufficient: () =>
         new ServiceError(
@@ -136,6 +154,7 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
         mode: payment.mode,
         currency: payment.currency,
         amount,
+        serviceFee: fee,
         reason,
         status: live ? 'pending' : 'succeeded',
         rail: live ? 'chapa' : 'sandbox',
@@ -184,6 +203,7 @@ export async function refundPaymentFrom(db: Db, opts: RefundPaymentOptions): Pro
         amount,
         refunded_amount: updated.refundedAmount,
         debited: debitedOf(source),
+        ...(fee > 0 ? { service_fee: fee } : {}),
         transaction_id: posted.transactionId,
         ...(reason ? { reason } : {}),
       },

@@ -28,6 +28,7 @@ interface Claimed {
   id: number;
   reference: string;
   tx_ref: string;
+  /** What the payer gets back: the refund's amount and the fee given back with it. */
   amount: number;
   reason: string | null;
   /** Never sent before this pass: it was still queued when its job was claimed. */
@@ -50,7 +51,7 @@ async function take(db: Db, reference: string): Promise<Claimed | undefined> {
     UPDATE refunds r SET request_state = 'sending', updated_at = now()
     FROM due, payments p
     WHERE r.id = due.id AND p.id = r.payment_id
-    RETURNING r.id, r.reference, p.link_reference AS tx_ref, r.amount, r.reason, due.was`);
+    RETURNING r.id, r.reference, p.link_reference AS tx_ref, r.amount + r.service_fee AS amount, r.reason, due.was`);
   const r = res.rows[0];
   if (!r) return undefined;
   return {

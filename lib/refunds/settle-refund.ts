@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
 import { ACTIVE } from '../cards/card-status';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { payments, refunds } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { closeJob } from '../jobs/job-queue';
@@ -83,8 +83,10 @@ export async function settleRefund(db: Db, opts: SettleRefundOptions): Promise<{
       actor: opts.actor,
       reversesId: refund.transactionId,
       postings: [
-        { accountId: clearing, amount: -refund.amount },
+        { accountId: clearing, amount: -(refund.amount + refund.serviceFee) },
         { accountId: toCard ? Number(card.account_id) : businessAccount, amount: refund.amount },
+        // A fee given back goes back to the fee revenue account it came from.
+        ...(refund.serviceFee > 0 ? [{ accountId: await feeAccountOfRefund(tx, refund.transactionId), amount: refund.serviceFee }] : []),
       ],
     });
     const failureReason = (opts.failureReason ?? 'The payment provider refused the refund.').slice(0, 500);
@@ -139,4 +141,12 @@ export async function settleRefund(db: Db, opts: SettleRefundOptions): Promise<{
     });
     return { refund: row, changed: true };
   });
+}
+
+/** The fee revenue account a refund took the payer's fee from. */
+async function feeAccountOfRefund(tx: Tx, transactionId: number): Promise<number> {
+  const found = await tx.execute<{ account_id: number }>(sql`
+    SELECT e.account_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE e.transaction_id = ${transactionId} AND a.kind = 'fee_revenue' AND e.amount < 0 LIMIT 1`);
+  return Number(found.rows[0].account_id);
 }

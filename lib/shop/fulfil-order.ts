@@ -1,16 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../actor';
 import { recordAudit } from '../audit';
-import { issueCardIn } from '../cards/create-card';
+import { CARD_COLLISIONS, CARD_TAKEN_MEANWHILE, issueCardIn } from '../cards/create-card';
 import { newCardLink, type CardLink } from '../cards/card-links';
 import type { Db, Tx } from '../db/client';
 import { payments, shopOrders } from '../db/schema';
-import { queueMessageOf } from '../messages/queue-message';
+import { queueOrderMessages } from '../messages/order-messages';
 import { logger } from '../observability/logger';
 import type { Payment } from '../payments/payment-view';
 import { refundPayment } from '../refunds/refund-payment';
 import { sendRefundNow } from '../refunds/send-refunds';
 import { withoutCommitHook } from '../db/commit-hooks';
+import { pgConstraint } from '../db/transaction';
 import { ServiceError } from '../errors';
 import { enqueueEvent } from '../webhooks/outbox';
 import { orderEventPayload } from '../webhooks/payloads';
@@ -58,16 +59,35 @@ export async function recipientCard(
   return row ? { id: Number(row.id), cardNumber: row.card_number, usable: row.usable } : undefined;
 }
 
+/**
+ * A new card for the recipient, its messages on as a card issued with notify (its link comes in the order's gift,
+ * not in a card_issued message). A card for the same phone and currency issued meanwhile elsewhere (POST /card, a
+ * batch, an upload: they take no lock of ours) makes the insert fail on its unique index once that one commits:
+ * the savepoint undoes only the insert, and that card is read and credited instead of the payment's completion
+ * rolling back. A random number colliding is tried again, as issueCardIn does alone.
+ */
 async function issueRecipientCard(tx: Tx, order: ShopOrder, actor: Actor): Promise<OrderCard> {
   const { first, last } = splitName(order.recipientName);
-  const cardNumber = await issueCardIn(tx, {
-    businessId: order.businessId,
-    mode: order.mode,
-    actor,
-    input: { phone_number: order.recipientPhone, currency: order.currency, first_name: first, last_name: last },
-  });
-  const [row] = (await tx.execute<{ id: string }>(sql`SELECT id FROM cards WHERE card_number = ${cardNumber}`)).rows;
-  return { id: Number(row.id), cardNumber };
+  for (let attempt = 0; ; attempt++) {
+    await tx.execute(sql`SAVEPOINT shop_order_card`);
+    try {
+      const cardNumber = await issueCardIn(tx, {
+        businessId: order.businessId,
+        mode: order.mode,
+        actor,
+        input: { phone_number: order.recipientPhone, currency: order.currency, first_name: first, last_name: last },
+      });
+      await tx.execute(sql`RELEASE SAVEPOINT shop_order_card`);
+      const [row] = (await tx.execute<{ id: string }>(sql`UPDATE cards SET messages_on = true WHERE card_number = ${cardNumber} RETURNING id`)).rows;
+      return { id: Number(row.id), cardNumber };
+    } catch (err) {
+      const constraint = pgConstraint(err);
+      if (!(constraint === CARD_TAKEN_MEANWHILE || CARD_COLLISIONS.has(constraint ?? '')) || attempt >= 5) throw err;
+      await tx.execute(sql`ROLLBACK TO SAVEPOINT shop_order_card`);
+      const meanwhile = await recipientCard(tx, order);
+      if (meanwhile) return meanwhile;
+    }
+  }
 }
 
 export interface OrderSettled {
@@ -151,6 +171,8 @@ async function refundOrder(tx: Tx, order: ShopOrder, payment: Payment, reason: s
         reason,
         actor: { type: 'system', id: 'shop' },
         sendAfterCommit: true,
+        // The buyer got nothing: all they paid comes back, the fee from the fee revenue that took it, not from the business.
+        withServiceFee: true,
       }),
     );
     return { reference: made.refund_reference };
@@ -166,12 +188,20 @@ async function refundOrder(tx: Tx, order: ShopOrder, payment: Payment, reason: s
 
 /**
  * THE place a paid order's messages are queued from, in its transaction so they commit with it (and are sent
- * after, never in test mode). For now the recipient gets the card's link by SMS as a new card's holder does,
- * whatever the card's switch (they asked for nothing, the buyer did); a message of the order's own (the buyer's
- * name and message) and the buyer's receipt are still to come.
+ * after, never in test mode): the recipient's gift (the card's link, the buyer's name and message) and the buyer's
+ * receipt, nothing else for this credit (the payment's credit queued no money_added).
  */
-async function orderPaidMessages(tx: Tx, _order: ShopOrder, card: OrderCard, link: CardLink): Promise<void> {
-  await queueMessageOf(tx, card.id, { link_url: link.url }, { kind: 'card_issued', only: 'sms' });
+async function orderPaidMessages(tx: Tx, order: ShopOrder, card: OrderCard, link: CardLink): Promise<void> {
+  await queueOrderMessages(tx, {
+    orderId: order.id,
+    businessId: order.businessId,
+    mode: order.mode,
+    cardId: card.id,
+    recipientPhone: order.recipientPhone,
+    linkUrl: link.url,
+    buyerPhone: order.buyerPhone,
+    buyerEmail: order.buyerEmail,
+  });
 }
 
 /** After commit: a live refund made for an order that did not fit its card is sent now; what does not get through, the refunds' job sends. */

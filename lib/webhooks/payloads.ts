@@ -275,7 +275,10 @@ export interface MessageEventInput {
   kind: string;
   channel: string;
   messageReference: string;
-  cardNumber: string;
+  /** None for a shop order's receipt (a message of the order). */
+  cardNumber: string | null;
+  /** A shop order's gift or receipt. */
+  orderReference?: string | null;
   /** Masked. */
   to: string;
   providerMessageId?: string | null;
@@ -293,7 +296,8 @@ export function messageEventPayload(p: MessageEventInput): Json {
     kind: p.kind,
     channel: p.channel,
     message_reference: p.messageReference,
-    card_number: p.cardNumber,
+    ...(p.cardNumber && { card_number: p.cardNumber }),
+    ...(p.orderReference && { order_reference: p.orderReference }),
     to: p.to,
     ...(p.providerMessageId && { provider_message_id: p.providerMessageId }),
     ...(p.error && { error: p.error }),

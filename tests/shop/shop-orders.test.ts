@@ -4,6 +4,10 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminClient, apiClient, createTestBusiness, randomPhone, testDb, type TestBusiness } from '../helpers';
 import { getWithSession, signInOverHttp, userOf, PASSWORD } from '../owners-auth-helpers';
 import { startTestServer } from '../test-server';
+import { issueCardIn } from '../../lib/cards/create-card';
+import { messageKindSettings, setMessageKinds } from '../../lib/messages/message-kind-settings';
+import { isOrderKind, MESSAGE_KINDS } from '../../lib/messages/message-kinds';
+import { smsParts } from '../../lib/messages/sms-parts';
 
 process.env.DATABASE_URL = inject('databaseUrl');
 
@@ -44,6 +48,27 @@ async function cardsOf(phone: string, businessId = biz.id) {
     SELECT c.card_number, a.balance FROM cards c JOIN customers cu ON cu.id = c.customer_id JOIN ledger_accounts a ON a.id = c.account_id
      WHERE c.business_id = ${businessId} AND cu.phone_number = ${phone}`);
   return rows.rows.map((r) => ({ card_number: r.card_number, balance: Number(r.balance) }));
+}
+
+/** The order's messages once the job has recorded `count` of them (test mode sends nothing), gift first. */
+async function settledOrderMessages(orderReference: string, count: number) {
+  const read = async () =>
+    (
+      await testDb().execute<{
+        kind: string;
+        channel: string;
+        to_address: string;
+        card_number: string | null;
+        status: string;
+        link_url: string | null;
+        text: string | null;
+      }>(sql`
+        SELECT m.kind, m.channel, m.to_address, c.card_number, m.status, m.facts->>'link_url' AS link_url, m.text
+          FROM cardholder_messages m JOIN shop_orders o ON o.id = m.order_id LEFT JOIN cards c ON c.id = m.card_id
+         WHERE o.reference = ${orderReference} ORDER BY m.kind`)
+    ).rows;
+  await expect.poll(async () => (await read()).map((m) => m.status), { timeout: 15_000 }).toEqual(Array(count).fill('not_sent_test_mode'));
+  return read();
 }
 
 const orderStatus = async (ref: string) => (await anyone().get(`/api/shop/${slug}/orders/${ref}`)).body.data?.status;
@@ -115,15 +140,51 @@ describe('an order on the shop', () => {
       sql`SELECT 1 FROM card_links l JOIN cards c ON c.id = l.card_id WHERE c.card_number = ${cards[0].card_number} AND l.ended_at IS NULL`,
     );
     expect(links.rows).toHaveLength(1);
-    // The recipient is sent the card's link once, by SMS; test mode records it and sends nothing.
-    const messages = await testDb().execute<{ kind: string; channel: string; to_address: string; link_url: string }>(sql`
-      SELECT m.kind, m.channel, m.to_address, m.facts->>'link_url' AS link_url FROM cardholder_messages m JOIN cards c ON c.id = m.card_id
-       WHERE c.card_number = ${cards[0].card_number}`);
-    expect(messages.rows).toEqual([{ kind: 'card_issued', channel: 'sms', to_address: phone, link_url: expect.stringMatching(/\/c\/[0-9A-Za-z]{43}$/) }]);
-    // The recipient opens it and sees the card's balance.
-    const cardPage = await anyone().get(new URL(messages.rows[0].link_url).pathname);
+    // The recipient gets one message for the order, the gift, by SMS, and the buyer one receipt, by the email they
+    // gave, a message of the order and of no card; nothing else (no card_issued, no money_added). Test mode records them.
+    const messages = await settledOrderMessages(data.order_reference, 2);
+    expect(messages).toEqual([
+      {
+        kind: 'gift_received',
+        channel: 'sms',
+        to_address: phone,
+        card_number: cards[0].card_number,
+        status: 'not_sent_test_mode',
+        link_url: expect.stringMatching(/\/c\/[0-9A-Za-z]{43}$/),
+        text: expect.any(String),
+      },
+      {
+        kind: 'order_receipt',
+        channel: 'email',
+        to_address: 'abebe@example.com',
+        card_number: null,
+        status: 'not_sent_test_mode',
+        link_url: null,
+        text: expect.any(String),
+      },
+    ]);
+    const ofCard = await testDb().execute(
+      sql`SELECT kind FROM cardholder_messages m JOIN cards c ON c.id = m.card_id WHERE c.card_number = ${cards[0].card_number}`,
+    );
+    expect(ofCard.rows).toEqual([{ kind: 'gift_received' }]);
+    expect(messages[0].text).toBe(
+      `Shop owner: Abebe Kebede sent you a gift card of ETB 500.00. "Happy birthday!" See it and spend it here: ${messages[0].link_url}`,
+    );
+    expect(messages[1].text).toContain(data.order_reference);
+    expect(messages[1].text).not.toContain(cards[0].card_number.slice(-4));
+    // The card issued by the shop has its messages on, as a card issued with notify.
+    const on = await testDb().execute(sql`SELECT messages_on FROM cards WHERE card_number = ${cards[0].card_number}`);
+    expect(on.rows).toEqual([{ messages_on: true }]);
+    // The recipient opens it and sees the card's balance, and the buyer's message.
+    const cardPage = await anyone().get(new URL(messages[0].link_url!).pathname);
     expect(cardPage.status).toBe(200);
     expect(String(cardPage.body)).toContain('500.00');
+    expect(String(cardPage.body)).toContain('Happy birthday!');
+    // The buyer's checkout never said which card: it is the recipient's.
+    const checkout = String((await anyone().get(`/checkout/${data.link_reference}`)).body);
+    expect(checkout).toContain('data-testid="total"');
+    expect(checkout).not.toContain('card-last-four');
+    expect(checkout).not.toContain(cards[0].card_number.slice(-4));
   });
 
   it('to the same recipient again tops up the same card', async () => {
@@ -190,6 +251,10 @@ describe('an order on the shop', () => {
     expect((await adminClient().put(`/api/admin/businesses/${limited.id}/limits`, { mode: 'test', currency: 'ETB', max_card_balance: 80000 })).status).toBe(
       200,
     );
+    // The buyer pays a 2% fee on top of the amount.
+    expect(
+      (await adminClient().put(`/api/admin/businesses/${limited.id}/fees`, { mode: 'test', rules: [{ applies_to: 'payment', percent: '2' }] })).status,
+    ).toBe(200);
     const phone = randomPhone();
     const first = await placeOrder(order(phone), limitedSlug);
     expect(first.status).toBe(201);
@@ -216,6 +281,30 @@ describe('an order on the shop', () => {
     expect(failed.rows[0]).toMatchObject({ status: 'failed', refunded_amount: 20000 });
     expect(failed.rows[0].failure_reason).toContain('refunded');
     expect((await cardsOf(phone, limited.id))[0].balance).toBe(80000);
+    // The buyer gets all they paid back, the fee included: the amount from the business account (where the payment
+    // landed), the fee from the fee revenue that took it. The business ends where it was; so does the fee revenue.
+    const moves = await testDb().execute<{ kind: string; ref_kind: string; amount: number }>(sql`
+      SELECT a.kind, t.kind AS ref_kind, sum(e.amount)::int AS amount
+        FROM payments p JOIN ledger_transactions t ON t.reference = p.link_reference OR t.reference IN (SELECT reference FROM refunds WHERE payment_id = p.id)
+        JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE p.link_reference = ${pending.body.data.link_reference}
+       GROUP BY a.kind, t.kind ORDER BY t.kind, a.kind`);
+    expect(moves.rows).toEqual([
+      { kind: 'business', ref_kind: 'payment', amount: 20000 },
+      { kind: 'clearing', ref_kind: 'payment', amount: -20400 },
+      { kind: 'fee_revenue', ref_kind: 'payment', amount: 400 },
+      { kind: 'business', ref_kind: 'payment_refund', amount: -20000 },
+      { kind: 'clearing', ref_kind: 'payment_refund', amount: 20400 },
+      { kind: 'fee_revenue', ref_kind: 'payment_refund', amount: -400 },
+    ]);
+    const refund = await testDb().execute(sql`
+      SELECT r.amount::int, r.service_fee::int, r.status FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE p.link_reference = ${pending.body.data.link_reference}`);
+    expect(refund.rows).toEqual([{ amount: 20000, service_fee: 400, status: 'succeeded' }]);
+    // No gift and no receipt for an order that was not fulfilled.
+    const none = await testDb().execute(
+      sql`SELECT 1 FROM cardholder_messages m JOIN shop_orders o ON o.id = m.order_id WHERE o.reference = ${pending.body.data.order_reference}`,
+    );
+    expect(none.rows).toHaveLength(0);
   });
 
   it('answers bad input with 400 keyed by field, changing nothing', async () => {
@@ -245,6 +334,122 @@ describe('an order on the shop', () => {
     const { body } = await placeOrder(order());
     expect((await anyone().get(`/api/shop/${offSlug}/orders/${body.data.order_reference}`)).status).toBe(404);
     expect((await anyone().get(`/api/shop/${slug}/orders/ord_${'A'.repeat(24)}`)).status).toBe(404);
+  });
+});
+
+describe("the order's messages", () => {
+  it('a second gift to the same card is one more gift message, never money_added', async () => {
+    const phone = randomPhone();
+    const refs: string[] = [];
+    for (const message of ['First', 'Second']) {
+      const { body } = await placeOrder(order(phone, { message, buyer: { name: 'Sara', phone_number: randomPhone() } }));
+      expect((await complete(body.data.link_reference)).status).toBe(200);
+      refs.push(body.data.order_reference);
+    }
+    for (const ref of refs)
+      expect((await settledOrderMessages(ref, 2)).map((m) => [m.kind, m.channel])).toEqual([
+        ['gift_received', 'sms'],
+        ['order_receipt', 'sms'],
+      ]);
+    const [card] = await cardsOf(phone);
+    const kinds = await testDb().execute(
+      sql`SELECT m.kind FROM cardholder_messages m JOIN cards c ON c.id = m.card_id WHERE c.card_number = ${card.card_number}`,
+    );
+    expect(kinds.rows).toEqual([{ kind: 'gift_received' }, { kind: 'gift_received' }]);
+    // The card messages API lists the card's gifts; the receipts are the orders', not the card's.
+    const listed = await biz.test.get(`/api/v1/card/${card.card_number}/messages`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.items.map((m: { kind: string }) => m.kind)).toEqual(['gift_received', 'gift_received']);
+  });
+
+  it('cuts a long message to fit the SMS, while the card page shows it whole, and a <script> message as text', async () => {
+    // Ethiopic makes the SMS UCS-2 (67 characters a part when split): 200 of them cannot all fit.
+    const long = `${'ሰላም ለእርስዎ '.repeat(19)}መጨረሻ`;
+    const phone = randomPhone();
+    const first = await placeOrder(order(phone, { message: long }));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    await complete(first.body.data.link_reference);
+    const [gift] = await settledOrderMessages(first.body.data.order_reference, 2);
+    expect(gift.text).not.toContain(long);
+    expect(gift.text).not.toContain('መጨረሻ');
+    expect(gift.text).toMatch(/"ሰላም ለእርስዎ (ሰላም ለእርስዎ )*ሰላም ለእርስዎ\.\.\."/);
+    expect(smsParts(gift.text!).parts).toBeLessThanOrEqual(3);
+    const page = String((await anyone().get(new URL(gift.link_url!).pathname)).body);
+    expect(page).toContain(long);
+
+    const script = '<script>alert("x")</script> <a href="https://evil.example">https://evil.example</a>';
+    const second = await placeOrder(order(phone, { message: script, amount: 10000 }));
+    await complete(second.body.data.link_reference);
+    // Each gift carries a new link (only a link's hash is kept, so the last one cannot be sent again); it opens the same card.
+    const [secondGift] = await settledOrderMessages(second.body.data.order_reference, 2);
+    const again = String((await anyone().get(new URL(secondGift.link_url!).pathname)).body);
+    expect(again).not.toContain('<script>alert');
+    expect(again).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(again).not.toContain('href="https://evil.example');
+    expect(again).toContain(long);
+  });
+
+  it('go as the business lets them: a kind turned off is not written; the receipt shows on the order’s page and the Messages page', async () => {
+    const owner = await userOf(biz.id, 'owner');
+    const { cookie } = await signInOverHttp(owner.email, PASSWORD);
+    await setMessageKinds(testDb(), biz.id, { type: 'system', id: 'test' }, { on: MESSAGE_KINDS.filter((k) => k !== 'order_receipt') });
+    try {
+      const { body } = await placeOrder(order());
+      await complete(body.data.link_reference);
+      expect((await settledOrderMessages(body.data.order_reference, 1)).map((m) => m.kind)).toEqual(['gift_received']);
+    } finally {
+      await setMessageKinds(testDb(), biz.id, { type: 'system', id: 'test' }, { on: [...MESSAGE_KINDS] });
+    }
+    const settings = await messageKindSettings(testDb(), biz.id);
+    expect(settings.filter((k) => isOrderKind(k.kind)).map((k) => [k.kind, k.on, k.parts <= 3])).toEqual([
+      ['gift_received', true, true],
+      ['order_receipt', true, true],
+    ]);
+
+    const buyerPhone = randomPhone();
+    const { body } = await placeOrder(order(randomPhone(), { buyer: { name: 'Sara Bekele', phone_number: buyerPhone } }));
+    await complete(body.data.link_reference);
+    await settledOrderMessages(body.data.order_reference, 2);
+    const detail = await getWithSession(`/shop-orders/${body.data.order_reference}`, cookie!);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toContain('data-testid="order-message-gift_received"');
+    expect(detail.text).toContain('data-testid="order-message-order_receipt"');
+    expect(detail.text).toContain('Not sent (test mode)');
+    const list = await getWithSession(`/messages?phone=${encodeURIComponent(buyerPhone.slice(-7))}`, cookie!);
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(`/shop-orders/${body.data.order_reference}`);
+    expect(list.text).toContain('A shop order&#x27;s receipt, to its buyer');
+  });
+
+  it('credits a card POST /card issued for the recipient while the order was being paid, instead of rolling the payment back', async () => {
+    const phone = randomPhone();
+    const { body } = await placeOrder(order(phone));
+    let completion: ReturnType<typeof complete> | undefined;
+    let issued = '';
+    // The card is written, not yet committed, when the payment completes: the order's card insert waits for it.
+    await testDb().transaction(async (tx) => {
+      issued = await issueCardIn(tx, {
+        businessId: biz.id,
+        mode: 'test',
+        actor: { type: 'system', id: 'test' },
+        input: { phone_number: phone, currency: 'ETB', first_name: 'Hanna' },
+      });
+      const [{ xid }] = (await tx.execute<{ xid: string }>(sql`SELECT pg_current_xact_id()::xid::text AS xid`)).rows;
+      completion = complete(body.data.link_reference);
+      await expect
+        .poll(
+          async () =>
+            (await testDb().execute(sql`SELECT 1 FROM pg_locks WHERE NOT granted AND locktype = 'transactionid' AND transactionid::text = ${xid}`)).rows.length,
+          { timeout: 15_000, interval: 50 },
+        )
+        .toBe(1);
+    });
+    const answer = await completion!;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.data.status).toBe('success');
+    expect(await cardsOf(phone)).toEqual([{ card_number: issued, balance: 50000 }]);
+    expect(await orderStatus(body.data.order_reference)).toBe('paid');
+    expect((await settledOrderMessages(body.data.order_reference, 2)).map((m) => m.kind)).toEqual(['gift_received', 'order_receipt']);
   });
 });
 

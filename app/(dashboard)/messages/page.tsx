@@ -132,9 +132,16 @@ export default async function MessagesPage({ searchParams }: { searchParams: Pro
                   <span>
                     {m.channel === 'sms' ? card('channelSms') : card('channelEmail')} {m.to}
                   </span>
-                  <Link href={`/cards/${m.card_number}`} className="underline underline-offset-2">
-                    {t('card', { last4: m.card_number.slice(-4) })}
-                  </Link>
+                  {m.card_number && (
+                    <Link href={`/cards/${m.card_number}`} className="underline underline-offset-2">
+                      {t('card', { last4: m.card_number.slice(-4) })}
+                    </Link>
+                  )}
+                  {m.order_reference && (
+                    <Link href={`/shop-orders/${m.order_reference}`} className="underline underline-offset-2" data-testid="message-order">
+                      {t('order')}
+                    </Link>
+                  )}
                   <StatusBadge status={m.status} label={card(`messageStatuses.${m.status}`)} />
                 </div>
                 {m.text && <p className="mt-1 break-words text-slate-800">{m.text}</p>}

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import { AddMoneyForm } from '@/components/card-page/add-money-form';
+import { CardGifts } from '@/components/card-page/card-gifts';
 import { CardQr } from '@/components/card-page/card-qr';
 import { LanguageSwitch } from '@/components/checkout/language-switch';
 import { formatMoney } from '@/components/ui/money';
@@ -55,6 +56,8 @@ export default async function CardholderPage({ params, searchParams }: Props) {
           {page.business.name}
         </h1>
       </header>
+
+      <CardGifts gifts={page.gifts.map((g) => ({ buyer: g.buyer, message: g.message, amountText: money(g.amount), dateText: formatDayTime(g.at, dates) }))} />
 
       <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
         <div className="flex flex-col gap-5">

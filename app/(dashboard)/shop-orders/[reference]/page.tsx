@@ -9,6 +9,7 @@ import { StatusBadge } from '@/components/ui/status-badge';
 import { can } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
 import { isLocale } from '@/lib/i18n/locale';
+import { orderMessages } from '@/lib/messages/order-messages';
 import { getShopOrder } from '@/lib/shop/list-orders';
 import { requirePage } from '@/server/session';
 
@@ -34,7 +35,8 @@ export default async function ShopOrderPage({ params }: { params: Promise<{ refe
   const { reference } = await params;
   const order = await getShopOrder(getDb(), { businessId: session.businessId, mode: session.mode, reference });
   if (!order) notFound();
-  const t = await getTranslations('ShopOrders');
+  const [t, card, kinds] = await Promise.all([getTranslations('ShopOrders'), getTranslations('Card'), getTranslations('Settings')]);
+  const messages = await orderMessages(getDb(), { businessId: session.businessId, mode: session.mode, orderReference: reference });
   const requestLocale = await getLocale();
   const locale = isLocale(requestLocale) ? requestLocale : 'en';
   const refundable = order.status === 'paid' && order.refunded_amount < order.amount && can(session.role, 'payments:refund');
@@ -104,6 +106,30 @@ export default async function ShopOrderPage({ params }: { params: Promise<{ refe
               {order.message ? <span className="whitespace-pre-wrap">{order.message}</span> : t('detail.noMessage')}
             </Field>
           </dl>
+        </Panel>
+      </div>
+      <div className="mt-4">
+        <Panel title={t('detail.messages')}>
+          {messages.length === 0 ? (
+            <p className="text-sm text-slate-600">{t('detail.noMessages')}</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 text-sm" data-testid="order-messages">
+              {messages.map((m) => (
+                <li key={m.message_reference} className="py-3" data-testid={`order-message-${m.kind}`}>
+                  <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-600">
+                    <LocalTime iso={m.created_at} />
+                    <span className="font-medium text-slate-900">{kinds(`messageKinds.${m.kind}`)}</span>
+                    <span>
+                      {m.channel === 'sms' ? card('channelSms') : card('channelEmail')} {m.to}
+                    </span>
+                    <StatusBadge status={m.status} label={card(`messageStatuses.${m.status}`)} />
+                  </div>
+                  {m.text && <p className="mt-1 whitespace-pre-wrap break-words text-slate-800">{m.text}</p>}
+                  {m.error && <p className="mt-1 break-words text-red-700">{m.error}</p>}
+                </li>
+              ))}
+            </ul>
+          )}
         </Panel>
       </div>
     </>

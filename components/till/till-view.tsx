@@ -12,9 +12,13 @@ import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import type { ActionResult } from '@/lib/actions/define-action';
 import type { TillCard } from '@/lib/dashboard/till';
+import type { TillHold } from '@/lib/holds/till-hold-view';
+import type { Redemption } from '@/lib/redemptions/redeem-card';
+import type { SpendCodeRequired } from '@/lib/spend-codes/request-spend-code';
 import { toMinorUnits } from '@/lib/amount-text';
 import { isLocale } from '@/lib/i18n/locale';
-import { captureAtTill, findAtTill, holdAtTill, redeemAtTill, voidAtTill } from '@/server/actions/till';
+import { captureAtTill, confirmAtTill, findAtTill, holdAtTill, redeemAtTill, voidAtTill } from '@/server/actions/till';
+import { SpendCodeForm } from './spend-code-form';
 
 type Step = 'redeem' | 'hold' | 'capture' | 'void';
 
@@ -36,6 +40,28 @@ interface Pending {
   run: (confirmed: boolean) => Promise<void>;
 }
 
+/** The receipt of a redemption or a captured hold, as the step or its confirmed code answered it. */
+const receiptOf = (d: Redemption | TillHold): Receipt =>
+  'hold_reference' in d
+    ? {
+        step: 'capture',
+        reference: d.hold_reference,
+        cardNumber: d.card_number,
+        currency: d.currency,
+        amount: d.captured_amount,
+        balance: null,
+        at: d.ended_at ?? d.created_at,
+      }
+    : {
+        step: 'redeem',
+        reference: d.reference,
+        cardNumber: d.card_number,
+        currency: d.currency,
+        amount: d.amount,
+        balance: d.available_amount,
+        at: d.created_at,
+      };
+
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0', '⌫'] as const;
 
 /** The counter: one field for a scan or a phone, the balance in large figures, a keypad, one tap per step, a receipt to print. */
@@ -53,6 +79,8 @@ export function TillView({ businessName }: { businessName: string }) {
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  /** A redemption or capture over the business's threshold, waiting for the cardholder's code. */
+  const [waiting, setWaiting] = useState<SpendCodeRequired | null>(null);
   const [paper, setPaper] = useState<58 | 80>(80);
   const submission = useRef(newSubmissionId());
   const findRef = useRef<HTMLInputElement>(null);
@@ -93,7 +121,7 @@ export function TillView({ businessName }: { businessName: string }) {
   };
 
   /** Runs a step; a large amount comes back asking for a yes, and the same submission runs again confirmed. */
-  const perform = async (step: Step, minor: number, call: (confirmed: boolean) => Promise<ActionResult<Receipt>>) => {
+  const perform = async (step: Step, minor: number, call: (confirmed: boolean) => Promise<ActionResult<Receipt | SpendCodeRequired>>) => {
     setError(null);
     const run = async (confirmed: boolean) => {
       setBusy(true);
@@ -103,6 +131,7 @@ export function TillView({ businessName }: { businessName: string }) {
       setPending(null);
       if (!result.ok) return fail(result);
       submission.current = newSubmissionId();
+      if ('confirmation_reference' in result.data) return setWaiting(result.data);
       setAmount('');
       setReceipt(result.data);
       if (card) await refresh(card.card_number);
@@ -132,9 +161,11 @@ export function TillView({ businessName }: { businessName: string }) {
       const result = step === 'redeem' ? await redeemAtTill({ ...input, confirmed }) : await holdAtTill({ ...input, confirmed });
       if (!result.ok) return result;
       const d = result.data;
-      const reference = 'hold_reference' in d ? d.hold_reference : d.reference;
-      const balance = 'available_amount' in d ? d.available_amount : null;
-      return { ok: true, data: { step, reference, cardNumber: d.card_number, currency: d.currency, amount: d.amount, balance, at: d.created_at } };
+      if ('confirmation_reference' in d || 'reference' in d) return { ok: true, data: 'confirmation_reference' in d ? d : receiptOf(d) };
+      return {
+        ok: true,
+        data: { step, reference: d.hold_reference, cardNumber: d.card_number, currency: d.currency, amount: d.amount, balance: null, at: d.created_at },
+      };
     });
   };
 
@@ -152,6 +183,7 @@ export function TillView({ businessName }: { businessName: string }) {
           : await voidAtTill({ hold_reference: reference });
       if (!result.ok) return result;
       const d = result.data;
+      if ('confirmation_reference' in d) return { ok: true, data: d };
       const spent = step === 'capture' ? d.captured_amount : d.amount;
       return {
         ok: true,
@@ -160,12 +192,26 @@ export function TillView({ businessName }: { businessName: string }) {
     });
   };
 
+  /** The cardholder's code for the waiting spend: its receipt when it went through, else the refusal to show. */
+  const confirmCode = async (code: string): Promise<string | null> => {
+    if (!waiting) return null;
+    const result = await confirmAtTill({ confirmation_reference: waiting.confirmation_reference, code });
+    if (!result.ok) return result.fieldErrors ? Object.values(result.fieldErrors).join(' ') : errorText(result);
+    setWaiting(null);
+    setAmount('');
+    setReceipt(receiptOf(result.data));
+    if (card) await refresh(card.card_number);
+    router.refresh();
+    return null;
+  };
+
   const press = (key: (typeof KEYS)[number]) => {
     setAmount((now) => (key === '⌫' ? now.slice(0, -1) : key === '.' && now.includes('.') ? now : `${now}${key}`));
   };
 
   const nextCustomer = () => {
     setReceipt(null);
+    setWaiting(null);
     setCards([]);
     setChosen(null);
     setQuery('');
@@ -294,53 +340,64 @@ export function TillView({ businessName }: { businessName: string }) {
             {card.held_amount > 0 && <p className="mt-1 text-sm text-amber-300">{t('held', { amount: money(card.held_amount, card.currency) })}</p>}
           </div>
 
-          <div>
-            <label htmlFor="till-amount" className="block text-sm font-medium text-slate-800">
-              {t('amountLabel', { currency: card.currency })}
-            </label>
-            <input
-              ref={amountRef}
-              id="till-amount"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0.00"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  moneyStep('redeem');
-                }
-              }}
-              className="mt-1 block min-h-14 w-full rounded-lg border border-slate-400 px-3 text-right text-3xl tabular-nums"
+          {waiting ? (
+            <SpendCodeForm
+              amountText={money(waiting.amount, waiting.currency)}
+              expiresAt={waiting.expires_at}
+              confirm={confirmCode}
+              onCancel={() => setWaiting(null)}
             />
-            <p className="mt-1 text-xs text-slate-600">{t('amountHint')}</p>
-          </div>
+          ) : (
+            <>
+              <div>
+                <label htmlFor="till-amount" className="block text-sm font-medium text-slate-800">
+                  {t('amountLabel', { currency: card.currency })}
+                </label>
+                <input
+                  ref={amountRef}
+                  id="till-amount"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.00"
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      moneyStep('redeem');
+                    }
+                  }}
+                  className="mt-1 block min-h-14 w-full rounded-lg border border-slate-400 px-3 text-right text-3xl tabular-nums"
+                />
+                <p className="mt-1 text-xs text-slate-600">{t('amountHint')}</p>
+              </div>
 
-          <fieldset className="grid grid-cols-3 gap-2">
-            <legend className="sr-only">{t('keypad')}</legend>
-            {KEYS.map((key) => (
-              <button
-                key={key}
-                type="button"
-                tabIndex={-1}
-                onClick={() => press(key)}
-                aria-label={key === '⌫' ? t('backspace') : key}
-                className="min-h-14 rounded-lg border border-slate-300 bg-white text-2xl font-semibold text-slate-900 active:bg-slate-100"
-              >
-                {key}
-              </button>
-            ))}
-          </fieldset>
+              <fieldset className="grid grid-cols-3 gap-2">
+                <legend className="sr-only">{t('keypad')}</legend>
+                {KEYS.map((key) => (
+                  <button
+                    key={key}
+                    type="button"
+                    tabIndex={-1}
+                    onClick={() => press(key)}
+                    aria-label={key === '⌫' ? t('backspace') : key}
+                    className="min-h-14 rounded-lg border border-slate-300 bg-white text-2xl font-semibold text-slate-900 active:bg-slate-100"
+                  >
+                    {key}
+                  </button>
+                ))}
+              </fieldset>
 
-          <div className="grid grid-cols-2 gap-3">
-            <Button className="min-h-14 text-lg" disabled={busy} onClick={() => moneyStep('redeem')}>
-              {t('redeem')}
-            </Button>
-            <Button className="min-h-14 text-lg" variant="secondary" disabled={busy} onClick={() => moneyStep('hold')}>
-              {t('hold')}
-            </Button>
-          </div>
+              <div className="grid grid-cols-2 gap-3">
+                <Button className="min-h-14 text-lg" disabled={busy} onClick={() => moneyStep('redeem')}>
+                  {t('redeem')}
+                </Button>
+                <Button className="min-h-14 text-lg" variant="secondary" disabled={busy} onClick={() => moneyStep('hold')}>
+                  {t('hold')}
+                </Button>
+              </div>
+            </>
+          )}
 
           {card.holds.length > 0 && (
             <section aria-labelledby="till-holds" className="space-y-2">

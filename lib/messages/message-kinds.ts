@@ -1,6 +1,12 @@
-/** The kinds of message a cardholder gets; a business turns any of them off (businesses.message_kinds_off). */
-export const MESSAGE_KINDS = ['card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link'] as const;
+/** The kinds of message a cardholder gets. */
+export const MESSAGE_KINDS = ['card_issued', 'money_added', 'money_spent', 'expiry_30_days', 'expiry_7_days', 'new_link', 'spend_code'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/**
+ * The kinds a business may turn off (businesses.message_kinds_off): all but spend_code, the code a cashier needs to
+ * finish a large spend, which goes to the card's phone whatever the card's and the business's switches.
+ */
+export const SWITCHABLE_MESSAGE_KINDS = MESSAGE_KINDS.filter((k): k is Exclude<MessageKind, 'spend_code'> => k !== 'spend_code');
 
 export const MESSAGE_CHANNELS = ['sms', 'email'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];

@@ -38,6 +38,8 @@ export interface MessageFacts {
   balance?: number;
   link?: string;
   expiresAt?: Date | null;
+  /** A spend code (spend_code), or its mask for the stored text. */
+  code?: string;
 }
 
 /** Intl writes a no-break space between a currency and its amount: it would make an English SMS UCS-2. */
@@ -52,6 +54,7 @@ function values(f: MessageFacts): Record<string, string> {
     amount: plainSpaces(formatMoney(Math.abs(f.amount ?? 0), f.currency, f.locale)),
     balance: plainSpaces(formatMoney(f.balance ?? 0, f.currency, f.locale)),
     link: f.link ?? '',
+    code: f.code ?? '',
     date: f.expiresAt ? plainSpaces(formatDay(f.expiresAt, { locale: f.locale, calendar: f.calendar, timeZone: f.timeZone })) : '',
   };
 }

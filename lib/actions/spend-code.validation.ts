@@ -8,5 +8,3 @@ export const spendCodeFormSchema = z.object({
     .trim()
     .regex(/^\d{6}$/, { error: 'Type the 6 digits the cardholder’s phone got.' }),
 });
-
-export type SpendCodeForm = z.input<typeof spendCodeFormSchema>;

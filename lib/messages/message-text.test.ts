@@ -16,6 +16,7 @@ const facts = (locale: 'en' | 'am', calendar: 'gregorian' | 'ethiopic') => ({
   balance: 987_654_321,
   link: `https://gift.example.com.et/c/${'A1b2C3d4E5'.repeat(4)}xyz`,
   expiresAt: new Date('2026-09-10T20:59:59.999Z'),
+  code: '904713',
 });
 
 describe('cardholder message templates', () => {
@@ -42,6 +43,9 @@ describe('cardholder message templates', () => {
     );
     expect(messageText('expiry_7_days', facts('am', 'ethiopic'))).toContain('በ5 ጳጉሜን 2018 ያበቃል');
     expect(messageText('expiry_30_days', facts('en', 'gregorian'))).toContain('expires on 10 Sept 2026');
+    expect(messageText('spend_code', facts('en', 'gregorian'))).toBe(
+      'Addis Ababa Fresh Marke.: 904713 is the code to spend ETB 1,234,567.89 from your gift card ending 1138. Give it only to the cashier. It works for 5 minutes.',
+    );
     expect(messageSubject(facts('am', 'gregorian'))).toBe('Addis Ababa Fresh Marke.፦ የስጦታ ካርድዎ (…1138)');
   });
 });

@@ -18,9 +18,7 @@ export const confirmSpendSchema = z.object({
     .regex(/^\d{6}$/, { error: 'code must be the 6 digits the card’s phone got.' }),
 });
 
-export type ConfirmSpendRequest = z.output<typeof confirmSpendSchema>;
-
-export interface ConfirmSpendOptions extends ConfirmSpendRequest {
+export interface ConfirmSpendOptions extends z.output<typeof confirmSpendSchema> {
   businessId: number;
   mode: Mode;
   /** Who typed the code (kept on the confirmation); the spend itself is recorded as the one who asked for it. */

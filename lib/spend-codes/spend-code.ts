@@ -6,7 +6,7 @@ export const SPEND_CODE_TTL_SECONDS = 5 * 60;
 /** Wrong codes that end a confirmation: the third one ends it, and no code completes it after. */
 export const SPEND_CODE_TRIES = 3;
 /** Test mode sends no SMS: its code is always this. */
-export const TEST_SPEND_CODE = '000000';
+const TEST_SPEND_CODE = '000000';
 
 /** A confirmation's random salt, the only thing stored about its code. */
 export const newCodeSalt = (): string => randomBytes(16).toString('base64url');

@@ -69,8 +69,9 @@ export async function prepareCapture(
  * yet: the answer is the confirmation waiting for the cardholder's code.
  */
 export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<TillHold | SpendCodeRequired> {
-  const locationId = opts.location_id === undefined ? undefined : (await requireLocation(db, opts.businessId, opts.location_id)).id;
-  const prepared = await prepareCapture(db, { ...opts, locationId });
+  const prepared = await prepareCapture(db, opts);
+  // The hold is looked up (and refused) first, then the branch named.
+  if (opts.location_id !== undefined) prepared.locationId = (await requireLocation(db, opts.businessId, opts.location_id)).id;
   const over = await spendCodeOver(db, opts.businessId, opts.mode, prepared.probe.currency);
   if (over !== null && prepared.amount > over) return inTransaction(db, (tx) => requestCaptureCode(tx, prepared));
   return inTransaction(db, (tx) => captureInTransaction(tx, prepared));

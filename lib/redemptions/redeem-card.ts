@@ -85,7 +85,6 @@ async function lockSpendableCard(tx: Tx, p: PreparedRedemption): Promise<CardRow
  * waiting for the cardholder's code (lib/spend-codes/).
  */
 export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redemption | SpendCodeRequired> {
-  const locationId = opts.location_id === undefined ? null : (await requireLocation(db, opts.businessId, opts.location_id)).id;
   const prepared = await prepareRedemption(db, {
     businessId: opts.businessId,
     mode: opts.mode,
@@ -93,8 +92,11 @@ export async function redeemCard(db: Db, opts: RedeemCardOptions): Promise<Redem
     cardNumber: opts.cardNumber,
     amount: opts.amount,
     merchantReference: opts.merchant_reference || undefined,
-    locationId,
+    locationId: null,
   });
+  // The card is looked up first: an unknown card is 404 Gift card not found whatever location_id says.
+  const locationId = opts.location_id === undefined ? null : (await requireLocation(db, opts.businessId, opts.location_id)).id;
+  prepared.locationId = locationId;
   const over = await spendCodeOver(db, opts.businessId, opts.mode, prepared.currency);
   if (over !== null && opts.amount > over) {
     return inTransaction(db, async (tx) => {

@@ -16,6 +16,7 @@ test('over the owner’s threshold the till asks for the cardholder’s code: wr
   const stored = await admin('GET', `/api/admin/businesses/${biz.id}/limits?mode=test`);
   expect(stored.body.data.limits[0]).toMatchObject({ currency: 'ETB', spend_code_over: 100_000 });
   await screenshots(owner, testInfo, 'settings-spend-code');
+  await etb.screenshot({ path: testInfo.outputPath('settings-spend-code-etb.png') });
 
   const cashierEmail = `cashier-${biz.id}-${Date.now()}@example.com`;
   expect((await admin('POST', `/api/admin/businesses/${biz.id}/users`, { email: cashierEmail, password: PASSWORD, role: 'cashier' })).status).toBe(201);
@@ -44,6 +45,7 @@ test('over the owner’s threshold the till asks for the cardholder’s code: wr
   await expect(code).toHaveValue('');
   await expect(code).toBeFocused();
   await screenshots(page, testInfo, 'till-spend-code-wrong');
+  await form.screenshot({ path: testInfo.outputPath('till-spend-code-wrong-form.png') });
 
   // Test mode's code is always 000000: the redemption goes through and the receipt follows.
   await page.keyboard.type('000000');

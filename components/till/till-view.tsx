@@ -334,7 +334,7 @@ export function TillView({ businessName }: { businessName: string }) {
               {card.name || t('noName')} · •••• {card.card_number.slice(-4)}
             </p>
             <p className="mt-1 text-sm text-slate-300">{t('available')}</p>
-            <p className="text-5xl font-bold tabular-nums" data-testid="till-balance">
+            <p className="break-words text-4xl font-bold tabular-nums sm:text-5xl" data-testid="till-balance">
               {money(card.available_amount, card.currency)}
             </p>
             {card.held_amount > 0 && <p className="mt-1 text-sm text-amber-300">{t('held', { amount: money(card.held_amount, card.currency) })}</p>}

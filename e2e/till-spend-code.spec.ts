@@ -79,4 +79,16 @@ test('over the owner’s threshold the till asks for the cardholder’s code: wr
     .toContain('is the code to spend ETB 2,500.00');
   await expect(owner.locator('main')).toContainText('******');
   await expect(owner.locator('main')).not.toContainText('000000 is the code');
+
+  // An owner redeeming from the card's page gets the same question, in the redeem form's place.
+  const redeem = owner.getByRole('form', { name: 'Redeem' });
+  await redeem.getByLabel('Amount to redeem (ETB)').fill('1,200');
+  await redeem.getByRole('button', { name: 'Redeem from card' }).click();
+  await expect(owner.getByTestId('spend-code')).toContainText('ETB 1,200.00 needs the 6-digit code');
+  await expect(owner.getByLabel("Code from the cardholder's phone")).toBeFocused();
+  await owner.keyboard.type('000000');
+  await owner.keyboard.press('Enter');
+  await expect(owner.getByTestId('redeem-outcome')).toContainText('Redeemed ETB 1,200.00');
+  await expect(owner.getByTestId('redeem-outcome')).toContainText('The card now holds ETB 1,300.00');
+  await expectAccessible(owner);
 });

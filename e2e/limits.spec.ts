@@ -28,7 +28,7 @@ test('an owner sets limits in currency units, and a payout over one is refused o
   await etb.getByRole('button', { name: 'Save ETB limits' }).click();
   await expect(page.getByTestId('limits-ETB-notice')).toHaveText('Saved the ETB limits for test mode.');
   const stored = await call('GET', `/api/admin/businesses/${biz.id}/limits?mode=test`, process.env.E2E_ADMIN_TOKEN!);
-  expect(stored.body.data.limits[0]).toEqual({ currency: 'ETB', max_payout: 100_000, daily_payout: 250_050, max_card_balance: null });
+  expect(stored.body.data.limits[0]).toEqual({ currency: 'ETB', max_payout: 100_000, daily_payout: 250_050, max_card_balance: null, spend_code_over: null });
   await page.reload();
   await expect(etb.getByLabel('Largest single payout (ETB)')).toHaveValue('1,000.00');
   await expect(etb.getByLabel('Most a card may hold (ETB)')).toHaveValue('');

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../lib/db/client';
 import { afroMessageConfig, sendSms } from '../lib/sms/afromessage';
+import { spendCode } from '../lib/spend-codes/spend-code';
 import { AFROMESSAGE_TEST, afroMessageEnv, type AfroMessageFakeProcess, startAfroMessageFake } from './afromessage-harness';
 import { startFakeSmtp } from './fake-smtp';
 import { apiClient, randomPhone, type ApiClient } from './helpers';
@@ -101,6 +102,44 @@ describe('live messages through AfroMessage', () => {
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     await expect.poll(async () => (await receivedBy(phone)).length, { timeout: 20_000 }).toBe(2);
     expect((await receivedBy(phone))[1].message).toBe(`Abebe Shop: ETB 123.45 added to your gift card ending ${card.slice(-4)}. Balance now ETB 123.45.`);
+  });
+
+  it('a spend code reaches a card whose messages are off, with the code in the SMS and only its mask in every list', async () => {
+    const phone = randomPhone();
+    const made = await live.post('/api/v1/card', { phone_number: phone, currency: 'ETB', first_name: 'Abebe' });
+    const card = made.body.data.card_number as string;
+    const admin = (path: string, method: string, body: unknown) =>
+      fetch(`${server.baseUrl}/api/admin/businesses/${businessId}/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await admin('balance', 'POST', { mode: 'live', currency: 'ETB', amount: 500_000 });
+    await admin('limits', 'PUT', { mode: 'live', currency: 'ETB', spend_code_over: 100_000 });
+    expect((await live.post('/api/v1/transfers', { amount: 500_000, bank_slug: 'link', account_number: card, account_name: 'Top-up' })).status).toBe(200);
+    await expect.poll(async () => (await live.get(`/api/v1/card/${card}`)).body.data.available_amount, { timeout: 20_000 }).toBe(500_000);
+
+    const waiting = await live.post(`/api/v1/card/${card}/redemptions`, { amount: 200_000 });
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
+    await expect.poll(async () => (await receivedBy(phone)).length, { timeout: 20_000 }).toBe(1);
+    const { rows } = await db.execute<{ code_salt: string }>(
+      sql`SELECT code_salt FROM spend_confirmations WHERE reference = ${waiting.body.data.confirmation_reference}`,
+    );
+    // The test server's AUTH_SECRET (tests/test-server.ts): the code the sender derived.
+    process.env.AUTH_SECRET = 'test-auth-secret-test-auth-secret';
+    const code = spendCode('live', rows[0].code_salt);
+    expect((await receivedBy(phone))[0].message).toBe(
+      `Abebe Shop: ${code} is the code to spend ETB 2,000.00 from your gift card ending ${card.slice(-4)}. Give it only to the cashier. It works for 5 minutes.`,
+    );
+    const [listed] = await messagesOf(card);
+    expect(listed.kind).toBe('spend_code');
+    // The fake reports delivery at once: sent or already delivered.
+    expect(['sent', 'delivered']).toContain(listed.status);
+    expect(listed.text).toContain('****** is the code');
+    expect(listed.text).not.toContain(code);
+    const done = await live.post(`/api/v1/card/confirmations/${waiting.body.data.confirmation_reference}`, { code });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data.available_amount).toBe(300_000);
   });
 
   it('acknowledge error is final, shown in AfroMessage’s words, with message.failed', async () => {

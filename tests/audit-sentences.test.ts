@@ -72,6 +72,18 @@ describe('audit entries as sentences', () => {
     ).toBe('Set the ETB limits (live mode): largest payout ETB 1,000.00, payouts per day none, most a card may hold ETB 2,500.50.');
     expect(
       said(
+        entry('business.limits_changed', 'ETB', {
+          mode: 'test',
+          currency: 'ETB',
+          max_payout: null,
+          daily_payout: null,
+          max_card_balance: null,
+          spend_code_over: 100_000,
+        }),
+      ),
+    ).toBe("Set the ETB limits (test mode): largest payout none, payouts per day none, most a card may hold none. Cardholder's code over: ETB 1,000.00.");
+    expect(
+      said(
         entry('payment.success', 'pay_1', {
           amount: 2_000,
           credited_to: 'business_account',

@@ -94,7 +94,7 @@ describe('the cashier', () => {
   it('is refused every dashboard action but the till’s and their own account’s', async () => {
     const cashier = await teammate(biz, 'cashier');
     const allowed = ALL_ACTIONS.filter((d) => d.permission === 'till' || d.permission === 'account').map((d) => d.name);
-    expect(allowed.filter((n) => n.startsWith('till.')).sort()).toEqual(['till.capture', 'till.find', 'till.hold', 'till.redeem', 'till.void']);
+    expect(allowed.filter((n) => n.startsWith('till.')).sort()).toEqual(['till.capture', 'till.confirm', 'till.find', 'till.hold', 'till.redeem', 'till.void']);
     expect(ALL_ACTIONS.length - allowed.length).toBeGreaterThan(30);
     for (const def of ALL_ACTIONS) {
       if (allowed.includes(def.name)) continue;

@@ -180,13 +180,15 @@ export function auditSentence(
       }
       if (verb === 'limits_changed') {
         const limit = (v: unknown) => (num(v) === null ? t('parts.none') : moneyOf(v, currency));
-        return t('business.limitsChanged', {
+        const limits = t('business.limitsChanged', {
           currency: currency ?? '',
           mode: text(d.mode) === 'live' ? t('parts.live') : t('parts.test'),
           maxPayout: limit(d.max_payout),
           daily: limit(d.daily_payout),
           maxBalance: limit(d.max_card_balance),
         });
+        // Entries written since the cardholder's code threshold exists name it too.
+        return 'spend_code_over' in d ? `${limits} ${t('business.spendCodeOver', { amount: limit(d.spend_code_over) })}` : limits;
       }
       if (verb === 'two_factor_required') return d.required ? t('business.twoFactorRequired') : t('business.twoFactorNotRequired');
       if (verb === 'expiry_policy_changed') {

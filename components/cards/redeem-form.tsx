@@ -5,7 +5,8 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { redeemCard } from '@/server/actions/redemptions';
+import { confirmRedemption, redeemCard } from '@/server/actions/redemptions';
+import { SpendCodeForm } from '@/components/till/spend-code-form';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
@@ -16,6 +17,8 @@ import { useErrorText } from '@/components/forms/use-error-text';
 import { amountInWords } from '@/components/payouts/amount-in-words';
 import { toMinorUnits } from '@/lib/amount-text';
 import { redeemFormSchema, type RedeemForm } from '@/lib/actions/redemption.validation';
+import type { Redemption } from '@/lib/redemptions/redeem-card';
+import type { SpendCodeRequired } from '@/lib/spend-codes/request-spend-code';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
 
@@ -29,6 +32,8 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** A large redemption waiting for the user's yes, with the amount in words. */
   const [confirming, setConfirming] = useState<RedeemForm | null>(null);
+  /** Over the business's threshold: the redemption waits for the cardholder's code. */
+  const [waiting, setWaiting] = useState<SpendCodeRequired | null>(null);
   const fresh = () => ({ card_number: cardNumber, amount: '', merchant_reference: '', submission_id: newSubmissionId() });
   const { register, handleSubmit, setError, reset, formState } = useForm<RedeemForm>({ resolver: zodResolver(redeemFormSchema), defaultValues: fresh() });
   const { errors, isSubmitting } = formState;
@@ -48,9 +53,13 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
       else setOutcome({ tone: 'error', text: errorText(result) });
       return;
     }
-    // A finished redemption gets a fresh key: the next one is a new sale, not a retry.
+    // A finished redemption (or one waiting for its code) gets a fresh key: the next one is a new sale, not a retry.
     reset(fresh());
-    const r = result.data;
+    if ('confirmation_reference' in result.data) return setWaiting(result.data);
+    done(result.data);
+  };
+
+  const done = (r: Redemption) => {
     const said = { amount: money(r.amount, r.currency), reference: r.reference, balance: money(r.available_amount, r.currency) };
     setOutcome({
       tone: 'success',
@@ -60,6 +69,26 @@ export function RedeemFormView({ cardNumber, currency }: { cardNumber: string; c
   };
 
   const onSubmit = handleSubmit(submit);
+
+  const confirmCode = async (code: string): Promise<string | null> => {
+    if (!waiting) return null;
+    const result = await confirmRedemption({ confirmation_reference: waiting.confirmation_reference, code });
+    if (!result.ok) return result.fieldErrors ? Object.values(result.fieldErrors).join(' ') : errorText(result);
+    setWaiting(null);
+    if (!('hold_reference' in result.data)) done(result.data);
+    return null;
+  };
+
+  if (waiting) {
+    return (
+      <SpendCodeForm
+        amountText={money(waiting.amount, waiting.currency)}
+        expiresAt={waiting.expires_at}
+        confirm={confirmCode}
+        onCancel={() => setWaiting(null)}
+      />
+    );
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('redeemLabel')}>

@@ -15,7 +15,7 @@ import { type LimitsFormInput, limitsFormSchema } from '@/lib/actions/limits.val
 import type { CurrencyLimits } from '@/lib/limits/business-limits';
 import { updateLimits } from '@/server/actions/limits';
 
-const FIELDS = ['max_payout', 'daily_payout', 'max_card_balance'] as const;
+const FIELDS = ['max_payout', 'daily_payout', 'max_card_balance', 'spend_code_over'] as const;
 
 const asText = (minor: number | null) => (minor === null ? '' : groupedUnitsText(minor));
 
@@ -33,6 +33,7 @@ export function LimitsForm({ limits, mode }: { limits: CurrencyLimits; mode: str
       max_payout: asText(limits.max_payout),
       daily_payout: asText(limits.daily_payout),
       max_card_balance: asText(limits.max_card_balance),
+      spend_code_over: asText(limits.spend_code_over),
     },
   });
   const { errors, isSubmitting } = formState;
@@ -55,7 +56,7 @@ export function LimitsForm({ limits, mode }: { limits: CurrencyLimits; mode: str
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('limitsTitle', { currency: c })} data-testid={`limits-${c}`}>
       <input type="hidden" {...register('currency')} />
-      <div className="grid gap-4 md:grid-cols-3">
+      <div className="grid gap-4 md:grid-cols-2">
         {FIELDS.map((name) => (
           <TextField
             key={name}

@@ -7,27 +7,17 @@ import { newSubmissionId } from '@/components/forms/new-submission-id';
 import { useErrorText } from '@/components/forms/use-error-text';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { LocalTime } from '@/components/ui/local-time';
 import { formatMoney } from '@/components/ui/money';
 import { Notice } from '@/components/ui/notice';
 import type { ActionResult } from '@/lib/actions/define-action';
 import type { TillCard } from '@/lib/dashboard/till';
+import type { SpendCodeRequired } from '@/lib/spend-codes/request-spend-code';
 import { toMinorUnits } from '@/lib/amount-text';
 import { isLocale } from '@/lib/i18n/locale';
-import { captureAtTill, findAtTill, holdAtTill, redeemAtTill, voidAtTill } from '@/server/actions/till';
-
-type Step = 'redeem' | 'hold' | 'capture' | 'void';
-
-/** What the receipt shows of a finished step. */
-interface Receipt {
-  step: Step;
-  reference: string;
-  cardNumber: string;
-  currency: string;
-  amount: number;
-  balance: number | null;
-  at: string;
-}
+import { captureAtTill, confirmAtTill, findAtTill, holdAtTill, redeemAtTill, voidAtTill } from '@/server/actions/till';
+import { SpendCodeForm } from './spend-code-form';
+import { TillHolds, TillKeypad, type TillKey } from './till-controls';
+import { type Receipt, receiptOf, type Step, TillReceipt } from './till-receipt';
 
 /** A step waiting for the cashier's yes (a large amount). */
 interface Pending {
@@ -35,8 +25,6 @@ interface Pending {
   amount: number;
   run: (confirmed: boolean) => Promise<void>;
 }
-
-const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0', '⌫'] as const;
 
 /** The counter: one field for a scan or a phone, the balance in large figures, a keypad, one tap per step, a receipt to print. */
 export function TillView({ businessName }: { businessName: string }) {
@@ -53,7 +41,8 @@ export function TillView({ businessName }: { businessName: string }) {
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
-  const [paper, setPaper] = useState<58 | 80>(80);
+  /** A redemption or capture over the business's threshold, waiting for the cardholder's code. */
+  const [waiting, setWaiting] = useState<SpendCodeRequired | null>(null);
   const submission = useRef(newSubmissionId());
   const findRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
@@ -93,7 +82,7 @@ export function TillView({ businessName }: { businessName: string }) {
   };
 
   /** Runs a step; a large amount comes back asking for a yes, and the same submission runs again confirmed. */
-  const perform = async (step: Step, minor: number, call: (confirmed: boolean) => Promise<ActionResult<Receipt>>) => {
+  const perform = async (step: Step, minor: number, call: (confirmed: boolean) => Promise<ActionResult<Receipt | SpendCodeRequired>>) => {
     setError(null);
     const run = async (confirmed: boolean) => {
       setBusy(true);
@@ -103,6 +92,7 @@ export function TillView({ businessName }: { businessName: string }) {
       setPending(null);
       if (!result.ok) return fail(result);
       submission.current = newSubmissionId();
+      if ('confirmation_reference' in result.data) return setWaiting(result.data);
       setAmount('');
       setReceipt(result.data);
       if (card) await refresh(card.card_number);
@@ -132,9 +122,11 @@ export function TillView({ businessName }: { businessName: string }) {
       const result = step === 'redeem' ? await redeemAtTill({ ...input, confirmed }) : await holdAtTill({ ...input, confirmed });
       if (!result.ok) return result;
       const d = result.data;
-      const reference = 'hold_reference' in d ? d.hold_reference : d.reference;
-      const balance = 'available_amount' in d ? d.available_amount : null;
-      return { ok: true, data: { step, reference, cardNumber: d.card_number, currency: d.currency, amount: d.amount, balance, at: d.created_at } };
+      if ('confirmation_reference' in d || 'reference' in d) return { ok: true, data: 'confirmation_reference' in d ? d : receiptOf(d) };
+      return {
+        ok: true,
+        data: { step, reference: d.hold_reference, cardNumber: d.card_number, currency: d.currency, amount: d.amount, balance: null, at: d.created_at },
+      };
     });
   };
 
@@ -152,6 +144,7 @@ export function TillView({ businessName }: { businessName: string }) {
           : await voidAtTill({ hold_reference: reference });
       if (!result.ok) return result;
       const d = result.data;
+      if ('confirmation_reference' in d) return { ok: true, data: d };
       const spent = step === 'capture' ? d.captured_amount : d.amount;
       return {
         ok: true,
@@ -160,12 +153,26 @@ export function TillView({ businessName }: { businessName: string }) {
     });
   };
 
-  const press = (key: (typeof KEYS)[number]) => {
+  /** The cardholder's code for the waiting spend: its receipt when it went through, else the refusal to show. */
+  const confirmCode = async (code: string): Promise<string | null> => {
+    if (!waiting) return null;
+    const result = await confirmAtTill({ confirmation_reference: waiting.confirmation_reference, code });
+    if (!result.ok) return result.fieldErrors ? Object.values(result.fieldErrors).join(' ') : errorText(result);
+    setWaiting(null);
+    setAmount('');
+    setReceipt(receiptOf(result.data));
+    if (card) await refresh(card.card_number);
+    router.refresh();
+    return null;
+  };
+
+  const press = (key: TillKey) => {
     setAmount((now) => (key === '⌫' ? now.slice(0, -1) : key === '.' && now.includes('.') ? now : `${now}${key}`));
   };
 
   const nextCustomer = () => {
     setReceipt(null);
+    setWaiting(null);
     setCards([]);
     setChosen(null);
     setQuery('');
@@ -173,71 +180,7 @@ export function TillView({ businessName }: { businessName: string }) {
     setError(null);
   };
 
-  if (receipt) {
-    return (
-      <section aria-labelledby="receipt-title" className="mx-auto max-w-md space-y-4">
-        <style>{`@media print {
-  @page { size: ${paper}mm auto; margin: 0; }
-  body * { visibility: hidden; }
-  #till-receipt, #till-receipt * { visibility: visible; }
-  #till-receipt { position: absolute; left: 0; top: 0; width: ${paper}mm; padding: 2mm; border: 0; box-shadow: none; font-size: ${paper === 58 ? 9 : 11}pt; }
-}`}</style>
-        <div id="till-receipt" data-testid="receipt" className="rounded-lg border border-slate-300 bg-white p-4 font-mono text-sm text-slate-900">
-          <h2 id="receipt-title" className="text-center font-bold">
-            {businessName}
-          </h2>
-          <p className="text-center">{t(`receipt.${receipt.step}`)}</p>
-          <dl className="mt-3 space-y-1">
-            <div className="flex justify-between gap-2">
-              <dt>{t('receipt.amount')}</dt>
-              <dd className="text-right text-lg font-bold tabular-nums" data-testid="receipt-amount">
-                {money(receipt.amount, receipt.currency)}
-              </dd>
-            </div>
-            <div className="flex justify-between gap-2">
-              <dt>{t('receipt.card')}</dt>
-              <dd className="tabular-nums">•••• {receipt.cardNumber.slice(-4)}</dd>
-            </div>
-            {receipt.balance !== null && (
-              <div className="flex justify-between gap-2">
-                <dt>{t('receipt.balance')}</dt>
-                <dd className="tabular-nums">{money(receipt.balance, receipt.currency)}</dd>
-              </div>
-            )}
-            <div className="flex justify-between gap-2">
-              <dt>{t('receipt.reference')}</dt>
-              <dd className="break-all text-right" data-testid="receipt-reference">
-                {receipt.reference}
-              </dd>
-            </div>
-            <div className="flex justify-between gap-2">
-              <dt>{t('receipt.time')}</dt>
-              <dd className="text-right">
-                <LocalTime iso={receipt.at} />
-              </dd>
-            </div>
-          </dl>
-        </div>
-        <fieldset className="flex gap-4 text-sm">
-          <legend className="sr-only">{t('paper')}</legend>
-          {([58, 80] as const).map((mm) => (
-            <label key={mm} className="flex items-center gap-2">
-              <input type="radio" name="paper" checked={paper === mm} onChange={() => setPaper(mm)} />
-              {t('paperWidth', { mm })}
-            </label>
-          ))}
-        </fieldset>
-        <div className="grid grid-cols-2 gap-3">
-          <Button variant="secondary" onClick={() => window.print()}>
-            {t('print')}
-          </Button>
-          <Button id="till-next" onClick={nextCustomer}>
-            {t('next')}
-          </Button>
-        </div>
-      </section>
-    );
-  }
+  if (receipt) return <TillReceipt receipt={receipt} businessName={businessName} money={money} onNext={nextCustomer} />;
 
   return (
     <div className="mx-auto max-w-md space-y-5">
@@ -288,88 +231,64 @@ export function TillView({ businessName }: { businessName: string }) {
               {card.name || t('noName')} · •••• {card.card_number.slice(-4)}
             </p>
             <p className="mt-1 text-sm text-slate-300">{t('available')}</p>
-            <p className="text-5xl font-bold tabular-nums" data-testid="till-balance">
+            <p className="break-words text-4xl font-bold tabular-nums sm:text-5xl" data-testid="till-balance">
               {money(card.available_amount, card.currency)}
             </p>
             {card.held_amount > 0 && <p className="mt-1 text-sm text-amber-300">{t('held', { amount: money(card.held_amount, card.currency) })}</p>}
           </div>
 
-          <div>
-            <label htmlFor="till-amount" className="block text-sm font-medium text-slate-800">
-              {t('amountLabel', { currency: card.currency })}
-            </label>
-            <input
-              ref={amountRef}
-              id="till-amount"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0.00"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  moneyStep('redeem');
-                }
-              }}
-              className="mt-1 block min-h-14 w-full rounded-lg border border-slate-400 px-3 text-right text-3xl tabular-nums"
+          {waiting ? (
+            <SpendCodeForm
+              amountText={money(waiting.amount, waiting.currency)}
+              expiresAt={waiting.expires_at}
+              confirm={confirmCode}
+              onCancel={() => setWaiting(null)}
             />
-            <p className="mt-1 text-xs text-slate-600">{t('amountHint')}</p>
-          </div>
+          ) : (
+            <>
+              <div>
+                <label htmlFor="till-amount" className="block text-sm font-medium text-slate-800">
+                  {t('amountLabel', { currency: card.currency })}
+                </label>
+                <input
+                  ref={amountRef}
+                  id="till-amount"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.00"
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      moneyStep('redeem');
+                    }
+                  }}
+                  className="mt-1 block min-h-14 w-full rounded-lg border border-slate-400 px-3 text-right text-3xl tabular-nums"
+                />
+                <p className="mt-1 text-xs text-slate-600">{t('amountHint')}</p>
+              </div>
 
-          <fieldset className="grid grid-cols-3 gap-2">
-            <legend className="sr-only">{t('keypad')}</legend>
-            {KEYS.map((key) => (
-              <button
-                key={key}
-                type="button"
-                tabIndex={-1}
-                onClick={() => press(key)}
-                aria-label={key === '⌫' ? t('backspace') : key}
-                className="min-h-14 rounded-lg border border-slate-300 bg-white text-2xl font-semibold text-slate-900 active:bg-slate-100"
-              >
-                {key}
-              </button>
-            ))}
-          </fieldset>
+              <TillKeypad onKey={press} />
 
-          <div className="grid grid-cols-2 gap-3">
-            <Button className="min-h-14 text-lg" disabled={busy} onClick={() => moneyStep('redeem')}>
-              {t('redeem')}
-            </Button>
-            <Button className="min-h-14 text-lg" variant="secondary" disabled={busy} onClick={() => moneyStep('hold')}>
-              {t('hold')}
-            </Button>
-          </div>
-
-          {card.holds.length > 0 && (
-            <section aria-labelledby="till-holds" className="space-y-2">
-              <h2 id="till-holds" className="text-sm font-semibold text-slate-800">
-                {t('openHolds')}
-              </h2>
-              <ul className="space-y-2">
-                {card.holds.map((h) => (
-                  <li key={h.hold_reference} className="rounded-lg border border-slate-300 p-3" data-testid="till-hold">
-                    <p className="flex justify-between text-sm">
-                      <span className="font-semibold tabular-nums">{money(h.amount, h.currency)}</span>
-                      <span className="text-slate-600">
-                        <LocalTime iso={h.created_at} />
-                      </span>
-                    </p>
-                    <div className="mt-2 grid grid-cols-2 gap-2">
-                      <Button disabled={busy} onClick={() => holdStep('capture', h.hold_reference, h.amount, h.currency)}>
-                        {t('capture')}
-                      </Button>
-                      <Button variant="secondary" disabled={busy} onClick={() => holdStep('void', h.hold_reference, h.amount, h.currency)}>
-                        {t('void')}
-                      </Button>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-              <p className="text-xs text-slate-600">{t('captureHint')}</p>
-            </section>
+              <div className="grid grid-cols-2 gap-3">
+                <Button className="min-h-14 text-lg" disabled={busy} onClick={() => moneyStep('redeem')}>
+                  {t('redeem')}
+                </Button>
+                <Button className="min-h-14 text-lg" variant="secondary" disabled={busy} onClick={() => moneyStep('hold')}>
+                  {t('hold')}
+                </Button>
+              </div>
+            </>
           )}
+
+          <TillHolds
+            holds={card.holds}
+            busy={busy}
+            money={money}
+            onCapture={(h) => holdStep('capture', h.hold_reference, h.amount, h.currency)}
+            onVoid={(h) => holdStep('void', h.hold_reference, h.amount, h.currency)}
+          />
         </section>
       )}
 

@@ -20,6 +20,7 @@ export const limitsFormSchema = z.object({
   max_payout: limitText,
   daily_payout: limitText,
   max_card_balance: limitText,
+  spend_code_over: limitText,
 });
 
 export type LimitsFormInput = z.input<typeof limitsFormSchema>;

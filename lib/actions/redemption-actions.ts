@@ -1,4 +1,7 @@
 import { redeemCard, type Redemption } from '../redemptions/redeem-card';
+import { confirmSpend } from '../spend-codes/confirm-spend';
+import type { SpendCodeRequired } from '../spend-codes/request-spend-code';
+import { spendCodeFormSchema } from './spend-code.validation';
 import { toMinorUnits } from '../amount-text';
 import { dryRun } from '../db/dry-run';
 import { isLargeAmount, requireConfirmation } from './confirmation';
@@ -26,11 +29,20 @@ export const redeemCardAction = defineAction({
     // Before asking for a yes, the redemption's own refusal (too little on the card), never after it.
     if (isLargeAmount(amount) && input.confirmed !== true) await dryRun(db, redeem);
     requireConfirmation(isLargeAmount(amount), input.confirmed);
-    return runOnce<Redemption>(
+    return runOnce<Redemption | SpendCodeRequired>(
       db,
       session,
       { action: 'cards.redeem', submissionId: input.submission_id, input: [input.card_number, amount, merchantReference ?? null] },
       () => redeem(db),
     );
   },
+});
+
+/** A redemption from the card's page over the business's code threshold, completed with the cardholder's code. */
+export const confirmRedemptionAction = defineAction({
+  name: 'cards.confirmRedemption',
+  permission: 'money:move',
+  schema: spendCodeFormSchema,
+  handler: ({ db, session, input }) =>
+    confirmSpend(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, reference: input.confirmation_reference, code: input.code }),
 });

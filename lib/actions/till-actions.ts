@@ -7,9 +7,11 @@ import { placeTillHold } from '../holds/place-till-hold';
 import { requireTillHold } from '../holds/till-hold-view';
 import { voidHold } from '../holds/void-hold';
 import { redeemCard } from '../redemptions/redeem-card';
+import { confirmSpend } from '../spend-codes/confirm-spend';
 import { isLargeAmount, requireConfirmation } from './confirmation';
 import { defineAction } from './define-action';
 import { runOnce } from './run-once';
+import { spendCodeFormSchema } from './spend-code.validation';
 import { tillCaptureSchema, tillFindSchema, tillMoneySchema, tillVoidSchema } from './till.validation';
 
 /** Money moved at the till is recorded at the person's branch (a cashier's cannot be anywhere else). */
@@ -79,4 +81,13 @@ export const tillVoidAction = defineAction({
   schema: tillVoidSchema,
   handler: ({ db, session, input }) =>
     voidHold(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, reference: input.hold_reference }),
+});
+
+/** A redemption or capture over the business's code threshold, completed with the code the cardholder reads out. */
+export const tillConfirmAction = defineAction({
+  name: 'till.confirm',
+  permission: 'till',
+  schema: spendCodeFormSchema,
+  handler: ({ db, session, input }) =>
+    confirmSpend(db, { businessId: session.businessId, mode: session.mode, actor: session.actor, reference: input.confirmation_reference, code: input.code }),
 });

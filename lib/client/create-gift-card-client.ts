@@ -97,9 +97,12 @@ export function createGiftCardClient(options: GiftCardClientOptions) {
         body: typeof change === 'string' ? { status: change } : { phone_number: change.phone_number },
       }),
     cancelCard: (cardNumber: string) => call<'cancelCard'>({ method: 'DELETE', path: `/card/${segment(cardNumber)}` }),
-    /** Spends amount of the card at your business (a till); the answer holds the card's balance after. */
+    /** Spends amount of the card at your business (a till); the answer holds the card's balance after, or (202) the confirmation waiting for the cardholder's code. */
     redeemCard: (cardNumber: string, input: RedeemCardInput, opts?: PostOptions) =>
       call<'redeemCard'>({ method: 'POST', path: `/card/${segment(cardNumber)}/redemptions`, body: input, post: opts }),
+    /** Completes a redemption or capture that answered 202 (over your spend_code_over) with the code the card's phone got. */
+    confirmSpend: (confirmationReference: string, code: string, opts?: PostOptions) =>
+      call<'confirmSpend'>({ method: 'POST', path: `/card/confirmations/${segment(confirmationReference)}`, body: { code }, post: opts }),
     /** A new link to the card's page (the old one stops working), sent by sms or email, or only answered (none). */
     shareCard: (cardNumber: string, input: ShareCardInput, opts?: PostOptions) =>
       call<'shareCard'>({ method: 'POST', path: `/card/${segment(cardNumber)}/share`, body: input, post: opts }),

@@ -4,6 +4,7 @@ import type { RequestOf } from '../api/contracts/contract';
 export type { CardBatchResults, CardMessage, CardMessagePage, CardPage, GiftCard, Redemption, SharedCard } from '../api/contracts/cards';
 export type { EventItem, EventPage, HoldEvent, OrderEvent, PaymentEvent, PayoutEvent, RedemptionEvent, RefundEvent } from '../api/contracts/events';
 export type { Hold, HoldPage } from '../api/contracts/holds';
+export type { SpendCodeRequired } from '../spend-codes/request-spend-code';
 export type { Location } from '../api/contracts/locations';
 export type { PaymentCreated, PaymentPage, PaymentRecord, Refund } from '../api/contracts/payments';
 export type { ShopOrder, ShopOrderPage } from '../api/contracts/shop';

@@ -778,11 +778,14 @@ export const businessLimits = pgTable(
     maxPayout: money('max_payout'),
     dailyPayout: money('daily_payout'),
     maxCardBalance: money('max_card_balance'),
+    /** Redemptions and captures of more than this need the cardholder's SMS code (lib/spend-codes/); null: never. */
+    spendCodeOver: money('spend_code_over'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ name: 'business_limits_pk', columns: [t.businessId, t.mode, t.currency] }),
     check('business_limits_positive', sql`coalesce(${t.maxPayout}, 1) > 0 AND coalesce(${t.dailyPayout}, 1) > 0 AND coalesce(${t.maxCardBalance}, 1) > 0`),
+    check('business_limits_spend_code_over_check', sql`${t.spendCodeOver} IS NULL OR ${t.spendCodeOver} >= 0`),
   ],
 );
 
@@ -1093,6 +1096,47 @@ export const cardholderMessages = pgTable(
     ),
     check('cardholder_messages_channel_check', sql`${t.channel} IN ('sms', 'email')`),
     check('cardholder_messages_status_check', sql`${t.status} IN ('not_sent_test_mode', 'queued', 'sent', 'delivered', 'failed')`),
+  ],
+);
+
+/**
+ * A redemption or capture over the business's spend_code_over, waiting for the cardholder's code (migration 0043,
+ * lib/spend-codes/): the typed request, the salt the code is derived from (never the code), tries and its end.
+ */
+export const spendConfirmations = pgTable(
+  'spend_confirmations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    businessId: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    mode: text('mode', { enum: MODES }).notNull(),
+    cardId: id64('card_id')
+      .notNull()
+      .references(() => cards.id),
+    kind: text('kind', { enum: ['redemption', 'capture'] }).notNull(),
+    holdId: id64('hold_id').references(() => holds.id),
+    amount: money('amount').notNull(),
+    merchantReference: text('merchant_reference'),
+    locationId: integer('location_id'),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    codeSalt: text('code_salt').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    spendReference: text('spend_reference'),
+    confirmedByType: text('confirmed_by_type'),
+    confirmedById: text('confirmed_by_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('spend_confirmations_reference_idx').on(t.reference),
+    index('spend_confirmations_card_idx').on(t.cardId, t.createdAt),
+    check('spend_confirmations_kind_check', sql`${t.kind} IN ('redemption', 'capture')`),
+    check('spend_confirmations_hold_check', sql`(${t.kind} = 'capture') = (${t.holdId} IS NOT NULL)`),
+    check('spend_confirmations_amount_check', sql`${t.amount} > 0`),
   ],
 );
 

@@ -8,7 +8,7 @@ import { CURRENCIES, currencySchema, MAX_AMOUNT, MIN_AMOUNT, modeSchema, parseIn
 import { LIMIT_NAMES, type LimitName } from './limit-refusal';
 
 /** A limit in minor units, or null for none; omitted is none too (PUT replaces the currency's set). */
-const limitSchema = (field: LimitName) => {
+const limitSchema = (field: LimitName | 'spend_code_over') => {
   const error = `${field} must be an integer number of minor units from ${MIN_AMOUNT} to ${MAX_AMOUNT}, or null for no limit.`;
   return z.number({ error }).int({ error }).min(MIN_AMOUNT, { error }).max(MAX_AMOUNT, { error }).nullable().optional();
 };
@@ -19,9 +19,11 @@ export const limitsSchema = z.object({
   max_payout: limitSchema('max_payout'),
   daily_payout: limitSchema('daily_payout'),
   max_card_balance: limitSchema('max_card_balance'),
+  /** Not a refusal: redemptions and captures of more than this wait for the cardholder's SMS code (lib/spend-codes/). */
+  spend_code_over: limitSchema('spend_code_over'),
 });
 
-export type CurrencyLimits = { currency: Currency } & Record<LimitName, number | null>;
+export type CurrencyLimits = { currency: Currency } & Record<LimitName | 'spend_code_over', number | null>;
 
 /** A business's limits in one mode, one entry per currency (null where none is set). */
 export async function getLimits(db: Db, businessId: number, mode: Mode): Promise<CurrencyLimits[]> {
@@ -32,7 +34,13 @@ export async function getLimits(db: Db, businessId: number, mode: Mode): Promise
     .orderBy(asc(businessLimits.currency));
   return CURRENCIES.map((currency) => {
     const row = rows.find((r) => r.currency === currency);
-    return { currency, max_payout: row?.maxPayout ?? null, daily_payout: row?.dailyPayout ?? null, max_card_balance: row?.maxCardBalance ?? null };
+    return {
+      currency,
+      max_payout: row?.maxPayout ?? null,
+      daily_payout: row?.dailyPayout ?? null,
+      max_card_balance: row?.maxCardBalance ?? null,
+      spend_code_over: row?.spendCodeOver ?? null,
+    };
   });
 }
 
@@ -57,11 +65,18 @@ export async function setLimits(db: Db, opts: SetLimitsOptions): Promise<Currenc
     max_payout: input.max_payout ?? null,
     daily_payout: input.daily_payout ?? null,
     max_card_balance: input.max_card_balance ?? null,
+    spend_code_over: input.spend_code_over ?? null,
   };
   await db.transaction(async (tx) => {
     const key = and(eq(businessLimits.businessId, opts.businessId), eq(businessLimits.mode, mode), eq(businessLimits.currency, limits.currency));
     const [before] = await tx.select().from(businessLimits).where(key).for('update');
-    const values = { maxPayout: limits.max_payout, dailyPayout: limits.daily_payout, maxCardBalance: limits.max_card_balance, updatedAt: new Date() };
+    const values = {
+      maxPayout: limits.max_payout,
+      dailyPayout: limits.daily_payout,
+      maxCardBalance: limits.max_card_balance,
+      spendCodeOver: limits.spend_code_over,
+      updatedAt: new Date(),
+    };
     await tx
       .insert(businessLimits)
       .values({ businessId: opts.businessId, mode, currency: limits.currency, ...values })
@@ -83,7 +98,7 @@ export async function setLimits(db: Db, opts: SetLimitsOptions): Promise<Currenc
       actor: opts.actor,
       action: 'business.limits_changed',
       target: limits.currency,
-      details: { mode, currency: limits.currency, ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, limits[n]])) },
+      details: { mode, currency: limits.currency, ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, limits[n]])), spend_code_over: limits.spend_code_over },
     });
   });
   return { mode, ...limits };

@@ -8,7 +8,7 @@ import { ServiceError } from '../errors';
 import type { CalendarChoice, Locale } from '../i18n/locale';
 import { appUrl } from '../link-token';
 import { parseInput } from '../validation';
-import { MESSAGE_KINDS, type MessageKind } from './message-kinds';
+import { type MessageKind, SWITCHABLE_MESSAGE_KINDS } from './message-kinds';
 import { messageText, sampleOrder } from './message-text';
 import { smsParts } from './sms-parts';
 
@@ -29,7 +29,7 @@ export async function messageKindSettings(db: Db, businessId: number): Promise<M
   );
   const b = rows[0];
   if (!b) throw new ServiceError('not_found', 'No such business.');
-  return MESSAGE_KINDS.map((kind) => {
+  return SWITCHABLE_MESSAGE_KINDS.map((kind) => {
     const preview = messageText(kind, {
       business: b.name,
       locale: b.customer_language,
@@ -48,13 +48,15 @@ export async function messageKindSettings(db: Db, businessId: number): Promise<M
 }
 
 export const messageKindsSchema = z.object({
-  on: z.array(z.enum(MESSAGE_KINDS, { error: `Each kind must be one of ${MESSAGE_KINDS.join(', ')}.` }), { error: 'on must be a list of kinds.' }),
+  on: z.array(z.enum(SWITCHABLE_MESSAGE_KINDS, { error: `Each kind must be one of ${SWITCHABLE_MESSAGE_KINDS.join(', ')}.` }), {
+    error: 'on must be a list of kinds.',
+  }),
 });
 
 /** The owner turns kinds of cardholder message on or off for the business (test and live alike), audited. */
 export async function setMessageKinds(db: Db, businessId: number, actor: Actor, input: unknown): Promise<{ off: MessageKind[] }> {
   const { on } = parseInput(messageKindsSchema, input);
-  const off = MESSAGE_KINDS.filter((k) => !on.includes(k));
+  const off = SWITCHABLE_MESSAGE_KINDS.filter((k) => !on.includes(k));
   return inTransaction(db, async (tx) => {
     const { rows } = await tx.execute<{ message_kinds_off: string[] }>(sql`SELECT message_kinds_off FROM businesses WHERE id = ${businessId} FOR UPDATE`);
     if (!rows[0]) throw new ServiceError('not_found', 'No such business.');

@@ -1,6 +1,6 @@
 /**
- * The kinds of message a cardholder gets, and a shop order's two (the recipient's gift, the buyer's receipt); a
- * business turns any of them off (businesses.message_kinds_off).
+ * The kinds of message a cardholder gets, a large spend's code, and a shop order's two (the recipient's gift, the
+ * buyer's receipt); a business turns any of them off (businesses.message_kinds_off) but the code.
  */
 export const MESSAGE_KINDS = [
   'card_issued',
@@ -9,10 +9,17 @@ export const MESSAGE_KINDS = [
   'expiry_30_days',
   'expiry_7_days',
   'new_link',
+  'spend_code',
   'gift_received',
   'order_receipt',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/**
+ * The kinds a business may turn off (businesses.message_kinds_off): all but spend_code, the code a cashier needs to
+ * finish a large spend, which goes to the card's phone whatever the card's and the business's switches.
+ */
+export const SWITCHABLE_MESSAGE_KINDS = MESSAGE_KINDS.filter((k): k is Exclude<MessageKind, 'spend_code'> => k !== 'spend_code');
 
 export const MESSAGE_CHANNELS = ['sms', 'email'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];

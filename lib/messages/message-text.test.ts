@@ -23,6 +23,7 @@ const facts = (locale: 'en' | 'am', calendar: 'gregorian' | 'ethiopic') => ({
     total: 123_456_789,
     reference: `ord_${'A1b2C3d4E5x1'.repeat(2)}`,
   },
+  code: '904713',
 });
 
 describe('cardholder message templates', () => {
@@ -51,6 +52,9 @@ describe('cardholder message templates', () => {
     );
     expect(messageText('expiry_7_days', facts('am', 'ethiopic'))).toContain('በ5 ጳጉሜን 2018 ያበቃል');
     expect(messageText('expiry_30_days', facts('en', 'gregorian'))).toContain('expires on 10 Sept 2026');
+    expect(messageText('spend_code', facts('en', 'gregorian'))).toBe(
+      'Addis Ababa Fresh Marke.: 904713 is the code to spend ETB 1,234,567.89 from your gift card ending 1138. Give it only to the cashier. It works for 5 minutes.',
+    );
     expect(messageSubject(facts('am', 'gregorian'))).toBe('Addis Ababa Fresh Marke.፦ የስጦታ ካርድዎ (…1138)');
   });
 

@@ -41,6 +41,8 @@ export interface MessageFacts {
   expiresAt?: Date | null;
   /** A shop order's: who bought it, for whom, what they wrote, what they paid in all (amount and fee), its reference. */
   order?: { buyer: string; recipient: string; message: string | null; total: number; reference: string };
+  /** A spend code (spend_code), or its mask for the stored text. */
+  code?: string;
 }
 
 /** Intl writes a no-break space between a currency and its amount: it would make an English SMS UCS-2. */
@@ -61,6 +63,7 @@ function values(f: MessageFacts): Record<string, string> {
     amount: plainSpaces(formatMoney(Math.abs(f.amount ?? 0), f.currency, f.locale)),
     balance: plainSpaces(formatMoney(f.balance ?? 0, f.currency, f.locale)),
     link: f.link ?? '',
+    code: f.code ?? '',
     date: f.expiresAt ? plainSpaces(formatDay(f.expiresAt, { locale: f.locale, calendar: f.calendar, timeZone: f.timeZone })) : '',
   };
 }

@@ -12,6 +12,7 @@ import type { CalendarChoice, Locale } from '../i18n/locale';
 import type { Mode } from '../validation';
 import { messageEventPayload } from '../webhooks/payloads';
 import { enqueueEvent } from '../webhooks/outbox';
+import { MASKED_SPEND_CODE, SPEND_CODE_TRIES, spendCode } from '../spend-codes/spend-code';
 import { type MessageChannel, type MessageKind, type MessageStatus, maskAddress } from './message-kinds';
 import { messageSubject, messageText, type MessageFacts } from './message-text';
 
@@ -23,7 +24,7 @@ interface MessageRow {
   kind: MessageKind;
   channel: MessageChannel;
   to_address: string;
-  facts: { transaction_id?: number; link_url?: string };
+  facts: { transaction_id?: number; link_url?: string; confirmation_reference?: string; amount?: number };
   text: string | null;
   status: MessageStatus;
   /** None for a shop order's receipt: a message of the order, not of a card. */
@@ -44,6 +45,9 @@ interface MessageRow {
   recipient_name: string | null;
   order_message: string | null;
   created_at: Date;
+  /** A spend code's confirmation: the salt its code is derived from, and whether it still waits for the code. */
+  code_salt: string | null;
+  code_wanted: boolean | null;
 }
 
 async function load(db: DbOrTx, reference: string): Promise<MessageRow | undefined> {
@@ -52,7 +56,8 @@ async function load(db: DbOrTx, reference: string): Promise<MessageRow | undefin
            c.card_number, coalesce(c.currency, o.currency) AS currency, c.expires_at, b.name AS business_name, b.customer_language, b.calendar,
            b.time_zone, coalesce(la.balance, 0) AS balance_now, e.amount AS entry_amount, e.balance_after,
            o.reference AS order_reference, o.amount AS order_amount, p.service_fee AS order_fee, o.buyer_name, o.recipient_name,
-           o.message AS order_message
+           o.message AS order_message, sc.code_salt,
+           (sc.used_at IS NULL AND sc.attempts < ${SPEND_CODE_TRIES} AND sc.expires_at > now()) AS code_wanted
       FROM cardholder_messages m
       JOIN businesses b ON b.id = m.business_id
       LEFT JOIN cards c ON c.id = m.card_id
@@ -60,6 +65,7 @@ async function load(db: DbOrTx, reference: string): Promise<MessageRow | undefin
       LEFT JOIN shop_orders o ON o.id = m.order_id
       LEFT JOIN payments p ON p.id = o.payment_id
       LEFT JOIN ledger_entries e ON e.transaction_id = (m.facts->>'transaction_id')::bigint AND e.account_id = c.account_id
+      LEFT JOIN spend_confirmations sc ON sc.reference = m.facts->>'confirmation_reference' AND sc.business_id = m.business_id
      WHERE m.reference = ${reference}`);
   const r = rows[0];
   if (!r) return undefined;
@@ -79,7 +85,7 @@ function factsOf(m: MessageRow): MessageFacts {
     timeZone: m.time_zone,
     currency: m.currency,
     last4: m.card_number?.slice(-4) ?? '',
-    amount: m.order_amount !== null ? Number(m.order_amount) : m.entry_amount === null ? undefined : Number(m.entry_amount),
+    amount: m.order_amount !== null ? Number(m.order_amount) : m.entry_amount === null ? m.facts.amount : Number(m.entry_amount),
     balance: Number(m.balance_after ?? m.balance_now),
     link: m.facts.link_url,
     expiresAt: m.expires_at,
@@ -95,10 +101,13 @@ function factsOf(m: MessageRow): MessageFacts {
   };
 }
 
-/** The text is written once, from the movement it follows (its own balance after), the first time the job sees it. */
+/**
+ * The text is written once, from the movement it follows (its own balance after), the first time the job sees it.
+ * A spend code's is stored masked: every list shows that, and the code is put in only as it is sent (sentText).
+ */
 async function textOf(db: Db, m: MessageRow): Promise<string> {
   if (m.text !== null) return m.text;
-  const text = messageText(m.kind, factsOf(m), m.channel);
+  const text = messageText(m.kind, { ...factsOf(m), code: MASKED_SPEND_CODE }, m.channel);
   const { rows } = await db.execute<{ text: string }>(
     sql`UPDATE cardholder_messages SET text = coalesce(text, ${text}), updated_at = now() WHERE id = ${m.id} RETURNING text`,
   );
@@ -175,7 +184,16 @@ async function note(db: Db, m: MessageRow, error: string, uncertain: boolean): P
   return Number(rows[0]?.uncertain_sends ?? 0);
 }
 
-async function deliver(db: Db, config: AfroMessageConfig | undefined, m: MessageRow, text: string, job: ClaimedJob): Promise<JobStep<MessageStepResult>> {
+/** What goes to the provider: the stored text, or for a spend code the text with its code, derived again now. */
+const sentText = (m: MessageRow, stored: string) =>
+  m.kind === 'spend_code' && m.code_salt ? messageText(m.kind, { ...factsOf(m), code: spendCode(m.mode, m.code_salt) }, m.channel) : stored;
+
+async function deliver(db: Db, config: AfroMessageConfig | undefined, m: MessageRow, stored: string, job: ClaimedJob): Promise<JobStep<MessageStepResult>> {
+  if (m.kind === 'spend_code' && !m.code_wanted) {
+    await settle(db, m, { kind: 'failed', error: 'Not sent: the spend no longer waits for this code (it expired, was used, or was ended by wrong codes).' });
+    return { outcome: DONE, result: 'failed' };
+  }
+  const text = sentText(m, stored);
   if (m.channel === 'sms' && !config) {
     await settle(db, m, { kind: 'failed', error: 'SMS is not configured on this service (AFROMESSAGE_TOKEN is unset).' });
     return { outcome: DONE, result: 'failed' };

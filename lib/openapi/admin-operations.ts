@@ -222,7 +222,7 @@ export const ADMIN_OPERATIONS: Operation[] = [
     tag: 'Back office',
     summary: 'Set a currency’s limits',
     description:
-      'Replaces the business’s limits for one mode (live when not given) and currency, in minor units; null or left out is no limit. max_payout: the largest single payout from a card; daily_payout: the payouts from cards of one business day (the business’s time zone) in total; max_card_balance: the most a card may hold (payments and top-ups that would pass it are refused).',
+      'Replaces the business’s limits for one mode (live when not given) and currency, in minor units; null or left out is no limit. max_payout: the largest single payout from a card; daily_payout: the payouts from cards of one business day (the business’s time zone) in total; max_card_balance: the most a card may hold (payments and top-ups that would pass it are refused). spend_code_over is no refusal: a redemption or capture of more than it answers 202 and waits for the 6-digit code sent by SMS to the card’s phone (POST /card/confirmations/{confirmation_reference}).',
     pathParams: { id: 'The business id' },
     body: {
       schemas: { SetLimitsRequest: limitsSchema },
@@ -232,7 +232,7 @@ export const ADMIN_OPERATIONS: Operation[] = [
       status: 200,
       message: 'Limits updated successfully',
       data: r.limitsSetSchema,
-      examples: { limits: { mode: 'live', currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null } },
+      examples: { limits: { mode: 'live', currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null, spend_code_over: 200000 } },
     },
     errors: ['not_found', 'validation_error'],
   },
@@ -253,10 +253,10 @@ export const ADMIN_OPERATIONS: Operation[] = [
         limits: {
           mode: 'live',
           limits: [
-            { currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null },
-            { currency: 'USD', max_payout: null, daily_payout: null, max_card_balance: null },
-            { currency: 'DJF', max_payout: null, daily_payout: null, max_card_balance: null },
-            { currency: 'UGX', max_payout: null, daily_payout: null, max_card_balance: null },
+            { currency: 'ETB', max_payout: 100000, daily_payout: 500000, max_card_balance: null, spend_code_over: 200000 },
+            { currency: 'USD', max_payout: null, daily_payout: null, max_card_balance: null, spend_code_over: null },
+            { currency: 'DJF', max_payout: null, daily_payout: null, max_card_balance: null, spend_code_over: null },
+            { currency: 'UGX', max_payout: null, daily_payout: null, max_card_balance: null, spend_code_over: null },
           ],
         },
       },

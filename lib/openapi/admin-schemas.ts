@@ -73,7 +73,13 @@ export const webhookEndpointSchema = reg('WebhookEndpoint', z.strictObject({ mod
 export const webhookRotatedSchema = reg('WebhookRotated', z.strictObject({ mode, url: z.string(), secret: z.string(), previous_secret_expires_at: timestamp }));
 
 const limitValue = z.int().min(100).nullable();
-const currencyLimits = z.strictObject({ currency, max_payout: limitValue, daily_payout: limitValue, max_card_balance: limitValue });
+const currencyLimits = z.strictObject({
+  currency,
+  max_payout: limitValue,
+  daily_payout: limitValue,
+  max_card_balance: limitValue,
+  spend_code_over: limitValue.meta({ description: 'Redemptions and captures of more than this wait for the cardholder’s SMS code; null: never' }),
+});
 export const limitsSetSchema = reg('LimitsSet', z.strictObject({ mode, ...currencyLimits.shape }));
 export const limitsSchema = reg('Limits', z.strictObject({ mode, limits: z.array(currencyLimits) }));
 

@@ -177,6 +177,27 @@ function parameters(op: Operation): Json[] {
   return params;
 }
 
+/** An operation's second success (202): what it answers when it waits for something. */
+function acceptedResponse(accepted: NonNullable<Operation['accepted']>): Json {
+  return {
+    description: accepted.message,
+    headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { status: { const: 'success' }, message: messageSchema(accepted.message), data: dataSchema(accepted.data) },
+          required: ['status', 'message', 'data'],
+          additionalProperties: false,
+        },
+        examples: Object.fromEntries(
+          Object.entries(accepted.examples).map(([name, data]) => [name, { value: { status: 'success', message: accepted.message, data } }]),
+        ),
+      },
+    },
+  };
+}
+
 function operationObject(op: Operation): Json {
   const success: Json = op.public
     ? {
@@ -225,7 +246,8 @@ function operationObject(op: Operation): Json {
       },
     };
   }
-  out.responses = { [String(op.success.status)]: success, ...errorResponses(op) };
+  const accepted = !op.public && op.accepted ? { [String(op.accepted.status)]: acceptedResponse(op.accepted) } : {};
+  out.responses = { [String(op.success.status)]: success, ...accepted, ...errorResponses(op) };
   return out;
 }
 

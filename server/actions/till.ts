@@ -22,3 +22,7 @@ export async function captureAtTill(input: unknown) {
 export async function voidAtTill(input: unknown) {
   return runAction(defs.tillVoidAction, input);
 }
+
+export async function confirmAtTill(input: unknown) {
+  return runAction(defs.tillConfirmAction, input);
+}

@@ -395,6 +395,24 @@ describe('REST API', () => {
     expect(events.data.items.map((e: any) => e.payload.reference)).toContain(redeemed.data.reference);
   });
 
+  it('redeemCard and captureHold over the code threshold (202), and confirmSpend', async () => {
+    const c = await createTestBusiness('Contract codes');
+    expect((await admin.put(`/api/admin/businesses/${c.id}/limits`, { mode: 'test', currency: 'ETB', spend_code_over: 1_000 })).status).toBe(200);
+    const card = await createTestCard(c);
+    const paid = conforms('createPayment', await c.test.post('/api/v1/card/payments', { type: 'hosted', amount: 9_000, card_number: card }), 201);
+    await c.test.post(`/api/v1/test-helpers/payments/${paid.data.link_reference}/complete`, { status: 'success' });
+    const waiting = conforms('redeemCard', await c.test.post(`/api/v1/card/${card}/redemptions`, { amount: 2_000, merchant_reference: 'till-9' }), 202);
+    const confirmPath = (r: string) => `/api/v1/card/confirmations/${r}`;
+    conforms('confirmSpend', await c.test.post(confirmPath(waiting.data.confirmation_reference), { code: '123456' }), 400);
+    conforms('confirmSpend', await c.test.post(confirmPath(waiting.data.confirmation_reference), { code: 'abc' }), 400);
+    conforms('confirmSpend', await b.test.post(confirmPath(waiting.data.confirmation_reference), { code: '000000' }), 404);
+    conforms('confirmSpend', await c.test.post(confirmPath(waiting.data.confirmation_reference), { code: '000000' }), 200);
+    conforms('confirmSpend', await c.test.post(confirmPath(waiting.data.confirmation_reference), { code: '000000' }), 409);
+    const hold = conforms('placeHold', await c.test.post(`/api/v1/card/${card}/holds`, { amount: 3_000 }), 201);
+    const capture = conforms('captureHold', await c.test.post(`/api/v1/card/holds/${hold.data.hold_reference}/capture`, {}), 202);
+    expect(conforms('confirmSpend', await c.test.post(confirmPath(capture.data.confirmation_reference), { code: '000000' }), 200).data.status).toBe('captured');
+  });
+
   it('createLocation, listLocations, and location_id in a redemption and a hold', async () => {
     const name = `Branch ${Date.now()}`;
     const made = conforms('createLocation', await a.test.post('/api/v1/locations', { name }), 201);

@@ -79,6 +79,7 @@ const SCOPE_OF: Record<string, ApiKeyScope> = {
   'PATCH /card/[card_number]': 'cards',
   'DELETE /card/[card_number]': 'cards',
   'POST /card/[card_number]/redemptions': 'payments',
+  'POST /card/confirmations/[confirmation_reference]': 'payments',
   'POST /card/[card_number]/holds': 'payments',
   'GET /card/[card_number]/holds': 'read',
   'POST /card/[card_number]/share': 'cards',
@@ -119,6 +120,8 @@ const CALLS: Record<string, [Call, number]> = {
   'PATCH /card/[card_number]': [(c, f, raw) => c.patch(`/api/v1/card/${f.toDisable}`, { status: 'disable' }, raw), 200],
   'DELETE /card/[card_number]': [(c, f) => c.delete(`/api/v1/card/${f.toCancel}`), 200],
   'POST /card/[card_number]/redemptions': [(c, f, raw) => c.post(`/api/v1/card/${f.source}/redemptions`, { amount: 100 }, raw), 200],
+  // It completes a redemption or capture waiting for a code; none waits here, so a key that may gets that 404, not a 403.
+  'POST /card/confirmations/[confirmation_reference]': [(c, _f, raw) => c.post('/api/v1/card/confirmations/scf_none', { code: '000000' }, raw), 404],
   'POST /card/[card_number]/holds': [(c, f, raw) => c.post(`/api/v1/card/${f.source}/holds`, { amount: 100 }, raw), 201],
   'GET /card/[card_number]/holds': [(c, f) => c.get(`/api/v1/card/${f.source}/holds`), 200],
   'POST /card/[card_number]/share': [(c, f, raw) => c.post(`/api/v1/card/${f.source}/share`, { channel: 'none' }, raw), 202],

@@ -19,6 +19,8 @@ interface AObjects {
   transferRef: string;
   linkRef: string;
   holdRef: string;
+  /** A redemption over A's code threshold, waiting for the cardholder's code. */
+  confirmationRef: string;
   id: string;
 }
 
@@ -51,6 +53,11 @@ const CASES: Record<string, Case> = {
   'GET /api/v1/card/[card_number]/messages': { expect: 'object', params: (o) => [{ card_number: o.card }] },
   'GET /api/v1/card/holds/[hold_reference]': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }] },
   'POST /api/v1/card/holds/[hold_reference]/capture': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }], body: () => ({}) },
+  'POST /api/v1/card/confirmations/[confirmation_reference]': {
+    expect: 'object',
+    params: (o) => [{ confirmation_reference: o.confirmationRef }],
+    body: () => ({ code: '000000' }),
+  },
   'POST /api/v1/card/holds/[hold_reference]/void': { expect: 'object', params: (o) => [{ hold_reference: o.holdRef }] },
   'POST /api/v1/card/payment/[link_reference]/authorize': {
     expect: 'object',
@@ -123,7 +130,7 @@ let a: TestBusiness;
 let b: TestBusiness;
 let inactive: ApiClient;
 let objects: AObjects;
-const leakMarkers = (o: AObjects) => [o.card, o.card2, o.c2cRef, o.transferRef, o.linkRef, o.holdRef];
+const leakMarkers = (o: AObjects) => [o.card, o.card2, o.c2cRef, o.transferRef, o.linkRef, o.holdRef, o.confirmationRef];
 
 beforeAll(async () => {
   a = await createTestBusiness('Isolation A');
@@ -141,6 +148,9 @@ beforeAll(async () => {
   expect(payment.status).toBe(201);
   const hold = await a.test.post(`/api/v1/card/${card.card_number}/holds`, { amount: 1_000 });
   expect(hold.status).toBe(201);
+  await adminClient().put(`/api/admin/businesses/${a.id}/limits`, { mode: 'test', currency: 'ETB', spend_code_over: 20_000 });
+  const waiting = await a.test.post(`/api/v1/card/${card.card_number}/redemptions`, { amount: 30_000 });
+  expect(waiting.status).toBe(202);
   const key = await adminClient().post(`/api/admin/businesses/${a.id}/api-keys`, { mode: 'test', active: false });
   inactive = apiClient(key.body.data.key);
   objects = {
@@ -151,6 +161,7 @@ beforeAll(async () => {
     transferRef: transfer.body.data.provider_reference,
     linkRef: payment.body.data.link_reference,
     holdRef: hold.body.data.hold_reference,
+    confirmationRef: waiting.body.data.confirmation_reference,
     id: String(a.id),
   };
 });
@@ -164,6 +175,7 @@ async function snapshotOfA() {
            (SELECT json_agg(json_build_object('a', id, 'b', balance) ORDER BY id) FROM ledger_accounts WHERE business_id = ${a.id} AND mode = 'test') AS balances,
            (SELECT json_agg(json_build_object('r', reference, 's', status, 'o', outcome) ORDER BY id) FROM holds WHERE business_id = ${a.id} AND mode = 'test') AS holds,
            (SELECT count(*)::int FROM cardholder_messages WHERE business_id = ${a.id}) AS messages,
+           (SELECT json_agg(json_build_object('r', reference, 'a', attempts, 'u', used_at) ORDER BY id) FROM spend_confirmations WHERE business_id = ${a.id}) AS confirmations,
            (SELECT count(*)::int FROM card_links WHERE business_id = ${a.id}) AS links,
            (SELECT count(*)::int FROM api_keys WHERE business_id = ${a.id}) AS keys,
            (SELECT count(*)::int FROM fee_rules WHERE business_id = ${a.id}) AS fees,

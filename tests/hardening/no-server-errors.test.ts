@@ -183,6 +183,7 @@ beforeAll(async () => {
     path: 'card',
     card_number: card.card_number,
     hold_reference: 'hold_missing',
+    confirmation_reference: 'scf_missing',
     link_reference: 'pl_missing',
     reference: 'ref_missing',
     slug: 'no-such-shop',

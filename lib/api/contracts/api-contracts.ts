@@ -30,6 +30,7 @@ export const API_CONTRACTS: readonly Contract[] = [
   payments.authorizePayment,
   payments.refundPayment,
   cards.redeemCard,
+  cards.confirmSpend,
   cards.shareCard,
   cards.listCardMessages,
   holds.placeHold,

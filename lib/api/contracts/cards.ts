@@ -6,8 +6,11 @@ import { cardStatusSchema } from '../../cards/set-card-status';
 import { MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../../messages/message-kinds';
 import { shareCardSchema } from '../../messages/share-card';
 import { redemptionRequestSchema } from '../../redemptions/redemption-request';
+import { confirmSpendSchema } from '../../spend-codes/confirm-spend';
 import { cardNumberParam, defineContracts, pageParams } from './contract';
+import { capturedHoldExample, holdSchema } from './holds';
 import { batchItemErrorSchema, currency, exampleTimes, minorUnits, pageOf, reg, timestamp } from './schemas';
+import { spendCodeAccepted } from './spend-code-schema';
 
 export const giftCardSchema = reg(
   'GiftCard',
@@ -302,13 +305,48 @@ export const cardContracts = defineContracts({
     tag: 'Cards',
     summary: 'Redeem a card: spend its money at your business',
     description:
-      'Beyond SPEC.md. For a till or a checkout that takes gift cards: moves amount from the card to your business account at once, in one transaction. The card must be active and hold the amount (held money is not available); concurrent redemptions queue and never take it below zero. The redemption fee of your fee schedule (applies_to redemption; none by default) is paid by the business out of what it receives. Not a payout: the payout limits do not apply. A card.redeemed event goes out with the movement. location_id names the branch it happened at (GET /locations; another business’s is 404). Needs the payments scope. Idempotency-Key is honoured.',
+      'Beyond SPEC.md. For a till or a checkout that takes gift cards: moves amount from the card to your business account at once, in one transaction. The card must be active and hold the amount (held money is not available); concurrent redemptions queue and never take it below zero. The redemption fee of your fee schedule (applies_to redemption; none by default) is paid by the business out of what it receives. Not a payout: the payout limits do not apply. A card.redeemed event goes out with the movement. location_id names the branch it happened at (GET /locations; another business’s is 404). Over your spend_code_over (Settings, or the back office’s limits) nothing moves yet: the card is checked as a redemption would check it (too little on it is refused at once), a 6-digit code goes by SMS to the card’s phone, and the answer is 202 with a confirmation_reference for POST /card/confirmations/{confirmation_reference}. Needs the payments scope. Idempotency-Key is honoured (a retry gets the same 202, and no second code).',
     pathParams: { card_number: 'The 16-digit card number' },
     body: {
       schemas: { RedeemCardRequest: redemptionRequestSchema },
       examples: { RedeemCardRequest: { amount: 2550, merchant_reference: 'till-7 receipt 0042' } },
     },
     success: { status: 200, message: 'Gift card redeemed successfully', data: redemptionSchema, examples: { redemption: redemptionExample } },
+    accepted: spendCodeAccepted('redemption'),
     errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'amount_below_fee', 'location_not_found'],
+  },
+  confirmSpend: {
+    method: 'post',
+    path: '/card/confirmations/{confirmation_reference}',
+    // It finishes a redemption or a capture: the till's scope, as they have.
+    scope: 'payments',
+    tag: 'Cards',
+    summary: 'Complete a spend with the cardholder’s code',
+    description:
+      'Beyond SPEC.md. A redemption or a hold’s capture over your spend_code_over (Settings, or the back office’s limits) answers 202 with a confirmation_reference and sends a 6-digit code by SMS to the card’s phone (whatever the card’s and your message settings; test mode sends none and the code is always 000000). Send the code here within 5 minutes to complete the spend: it runs then, in one transaction, with the checks, posting, card.redeemed or hold.captured event of the call it completes, which it answers. A code works once: another confirm of a completed confirmation is 409 Confirmation already used, and two at once complete the spend once. A wrong code is 400 Invalid code with the tries left; the third ends the confirmation (409 Confirmation ended, even with the right code). After 5 minutes: 409 Confirmation expired. A spend the card or hold refuses now (too little on the card, the hold voided) is refused as the original call would refuse it, and the confirmation stays as it was. Needs the payments scope. Idempotency-Key is honoured.',
+    pathParams: { confirmation_reference: 'The confirmation_reference of a 202 from a redemption or a capture' },
+    body: { schemas: { ConfirmSpendRequest: confirmSpendSchema }, examples: { ConfirmSpendRequest: { code: '000000' } } },
+    success: {
+      status: 200,
+      message: ['Gift card redeemed successfully', 'Hold captured successfully'],
+      data: reg('SpendConfirmed', z.union([redemptionSchema, holdSchema]), 'Beyond SPEC.md. What the code completed: the redemption, or the captured hold.'),
+      examples: { redemption: redemptionExample, capture: capturedHoldExample },
+    },
+    errors: [
+      'validation_error',
+      'invalid_request',
+      'confirmation_not_found',
+      'invalid_code',
+      'confirmation_used',
+      'confirmation_ended',
+      'confirmation_expired',
+      'card_not_found',
+      'card_disabled',
+      'insufficient_balance',
+      'amount_below_fee',
+      'hold_captured',
+      'hold_voided',
+      'hold_expired',
+    ],
   },
 });

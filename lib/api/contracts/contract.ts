@@ -42,6 +42,16 @@ export interface Operation {
     data: z.ZodType | null;
     examples: Readonly<Record<string, unknown>>;
   };
+  /**
+   * A second success some requests get instead: 202 with a body that says the operation waits for something (a
+   * spend over the business's code threshold waits for the cardholder's code).
+   */
+  accepted?: {
+    status: 202;
+    message: string;
+    data: z.ZodType;
+    examples: Readonly<Record<string, unknown>>;
+  };
   /** The errors this operation's own code raises, beyond the ones every operation of its API can give. */
   errors: readonly ErrorCode[];
 }
@@ -68,8 +78,10 @@ export function defineContracts<const T extends Record<string, Omit<Contract, 'o
   };
 }
 
-/** The `data` of a contract's success answer. */
-export type DataOf<C extends Operation> = C['success']['data'] extends z.ZodType ? z.output<C['success']['data']> : null;
+/** The `data` of a contract's success answer (either of its two, when it declares an accepted one). */
+export type DataOf<C extends Operation> =
+  | (C['success']['data'] extends z.ZodType ? z.output<C['success']['data']> : null)
+  | (C['accepted'] extends { data: infer A extends z.ZodType } ? z.output<A> : never);
 
 /** What a client sends as the request body `Name` (its component name) of a contract; never for a name the contract lacks. */
 export type RequestOf<C, Name extends string> = C extends { body: { schemas: infer S } }

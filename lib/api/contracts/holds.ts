@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { captureRequestSchema, holdRequestSchema } from '../../holds/till-hold-request';
 import { cardNumberParam, defineContracts, pageParams } from './contract';
 import { currency, exampleTimes, minorUnits, pageOf, reg, timestamp } from './schemas';
+import { spendCodeAccepted } from './spend-code-schema';
 
 export const holdStatus = z.enum(['held', 'captured', 'voided', 'expired']);
 
-const holdSchema = reg(
+export const holdSchema = reg(
   'Hold',
   z.strictObject({
     hold_reference: z.string().meta({ description: 'hld_…: the path of capture, void and GET' }),
@@ -45,7 +46,7 @@ const holdExample: Hold = {
   location_id: 3,
 };
 
-const capturedHoldExample: Hold = {
+export const capturedHoldExample: Hold = {
   ...holdExample,
   status: 'captured',
   captured_amount: 3750,
@@ -104,10 +105,11 @@ export const holdContracts = defineContracts({
     tag: 'Holds',
     summary: 'Capture a hold: redeem it',
     description:
-      'Beyond SPEC.md. Spends amount of the hold at your business as a redemption (the whole hold when amount is left out; at most what is held) and gives the rest back to the card, in one transaction; the redemption fee of your fee schedule is paid out of it. Capture, void and expiry race to exactly one winner: the same capture repeated answers the captured hold again; after a void, an expiry or another capture it is 409. A hold of a disabled card can still be captured; a cancelled card’s cannot (void it: the money goes to your business account). hold.captured goes out with it. Needs the payments scope.',
+      'Beyond SPEC.md. Spends amount of the hold at your business as a redemption (the whole hold when amount is left out; at most what is held) and gives the rest back to the card, in one transaction; the redemption fee of your fee schedule is paid out of it. Capture, void and expiry race to exactly one winner: the same capture repeated answers the captured hold again; after a void, an expiry or another capture it is 409. A hold of a disabled card can still be captured; a cancelled card’s cannot (void it: the money goes to your business account). Over your spend_code_over nothing is captured yet: the answer is 202 with a confirmation_reference, and POST /card/confirmations/{confirmation_reference} with the cardholder’s code captures it. hold.captured goes out with it. Needs the payments scope.',
     pathParams: { hold_reference: 'The hold_reference of POST /card/{card_number}/holds' },
     body: { schemas: { CaptureHoldRequest: captureRequestSchema }, examples: { CaptureHoldRequest: { amount: 3750 } } },
     success: { status: 200, message: 'Hold captured successfully', data: holdSchema, examples: { captured: capturedHoldExample } },
+    accepted: spendCodeAccepted('capture'),
     errors: [
       'validation_error',
       'invalid_request',

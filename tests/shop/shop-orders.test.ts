@@ -6,7 +6,7 @@ import { getWithSession, signInOverHttp, userOf, PASSWORD } from '../owners-auth
 import { startTestServer } from '../test-server';
 import { issueCardIn } from '../../lib/cards/create-card';
 import { messageKindSettings, setMessageKinds } from '../../lib/messages/message-kind-settings';
-import { isOrderKind, MESSAGE_KINDS } from '../../lib/messages/message-kinds';
+import { isOrderKind, SWITCHABLE_MESSAGE_KINDS } from '../../lib/messages/message-kinds';
 import { smsParts } from '../../lib/messages/sms-parts';
 
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -392,13 +392,13 @@ describe("the order's messages", () => {
   it('go as the business lets them: a kind turned off is not written; the receipt shows on the order’s page and the Messages page', async () => {
     const owner = await userOf(biz.id, 'owner');
     const { cookie } = await signInOverHttp(owner.email, PASSWORD);
-    await setMessageKinds(testDb(), biz.id, { type: 'system', id: 'test' }, { on: MESSAGE_KINDS.filter((k) => k !== 'order_receipt') });
+    await setMessageKinds(testDb(), biz.id, { type: 'system', id: 'test' }, { on: SWITCHABLE_MESSAGE_KINDS.filter((k) => k !== 'order_receipt') });
     try {
       const { body } = await placeOrder(order());
       await complete(body.data.link_reference);
       expect((await settledOrderMessages(body.data.order_reference, 1)).map((m) => m.kind)).toEqual(['gift_received']);
     } finally {
-      await setMessageKinds(testDb(), biz.id, { type: 'system', id: 'test' }, { on: [...MESSAGE_KINDS] });
+      await setMessageKinds(testDb(), biz.id, { type: 'system', id: 'test' }, { on: [...SWITCHABLE_MESSAGE_KINDS] });
     }
     const settings = await messageKindSettings(testDb(), biz.id);
     expect(settings.filter((k) => isOrderKind(k.kind)).map((k) => [k.kind, k.on, k.parts <= 3])).toEqual([

@@ -72,19 +72,24 @@ export async function captureHold(db: Db, opts: CaptureHoldOptions): Promise<Til
   const prepared = await prepareCapture(db, opts);
   // The hold is looked up (and refused) first, then the branch named.
   if (opts.location_id !== undefined) prepared.locationId = (await requireLocation(db, opts.businessId, opts.location_id)).id;
-  const over = await spendCodeOver(db, opts.businessId, opts.mode, prepared.probe.currency);
+  // A hold already captured (the same capture repeated) answers as it is, code or none: it moves nothing again.
+  const over = prepared.probe.status === 'open' ? await spendCodeOver(db, opts.businessId, opts.mode, prepared.probe.currency) : null;
   if (over !== null && prepared.amount > over) return inTransaction(db, (tx) => requestCaptureCode(tx, prepared));
   return inTransaction(db, (tx) => captureInTransaction(tx, prepared));
 }
 
 /** A capture over the code threshold: the hold must be capturable now (open, unexpired, worth it, card not cancelled). */
-async function requestCaptureCode(tx: Tx, p: PreparedCapture): Promise<SpendCodeRequired> {
+async function requestCaptureCode(tx: Tx, p: PreparedCapture): Promise<TillHold | SpendCodeRequired> {
   const { rows } = await tx.execute(
     sql`SELECT id FROM holds WHERE id = ${p.probe.id} AND status = 'open' AND expires_at > now() AND amount >= ${p.amount} FOR UPDATE`,
   );
   if (rows.length === 0) {
+    // Captured meanwhile by the same capture (one that needed no code, or its code confirmed): answered as it is.
     const now = await settledTillHold(tx, p.businessId, p.mode, p.probe.reference);
-    throw endedHoldRefusal(now, 'capture', p.amount) ?? holdExpired();
+    const refusal = endedHoldRefusal(now, 'capture', p.amount);
+    if (refusal) throw refusal;
+    if (now.status === 'open') throw holdExpired();
+    return toTillHold(now);
   }
   const [card] = await selectCards(tx, sql`c.id = ${p.probe.card_id}`);
   if (card.cancelled_at) throw cardNotFound();

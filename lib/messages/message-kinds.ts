@@ -15,11 +15,13 @@ export const MESSAGE_KINDS = [
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
-/**
- * The kinds a business may turn off (businesses.message_kinds_off): all but spend_code, the code a cashier needs to
- * finish a large spend, which goes to the card's phone whatever the card's and the business's switches.
- */
-export const SWITCHABLE_MESSAGE_KINDS = MESSAGE_KINDS.filter((k): k is Exclude<MessageKind, 'spend_code'> => k !== 'spend_code');
+/** Sent whatever the card's and the business's switches: the code a cashier needs to finish a large spend, and a shop gift's only word to its recipient (the link it brings replaces the card's last one). */
+const ALWAYS_SENT = ['spend_code', 'gift_received'] as const;
+
+/** The kinds a business may turn off (businesses.message_kinds_off). */
+export const SWITCHABLE_MESSAGE_KINDS = MESSAGE_KINDS.filter(
+  (k): k is Exclude<MessageKind, (typeof ALWAYS_SENT)[number]> => !(ALWAYS_SENT as readonly string[]).includes(k),
+);
 
 export const MESSAGE_CHANNELS = ['sms', 'email'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];

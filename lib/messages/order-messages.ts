@@ -31,7 +31,8 @@ function receiptAddress(o: Pick<PaidOrderMessages, 'buyerPhone' | 'buyerEmail'>)
  * A paid shop order's two messages, in its transaction (one statement with their jobs): the recipient's gift by SMS
  * (`gift_received`: the card's link, the buyer's name and message; instead of card_issued and money_added) and the
  * buyer's receipt (`order_receipt`, a message of the order and of no card). Whatever the card's own switch (the
- * buyer asked for them), unless the business turned the kind off. Once per order and kind (the dedupe key).
+ * buyer asked for them); the receipt unless the business turned it off, the gift always (the link it brings ends the
+ * card's last one, and it is all the recipient hears of the gift). Once per order and kind (the dedupe key).
  */
 export async function queueOrderMessages(tx: DbOrTx, o: PaidOrderMessages): Promise<{ reference: string; kind: string }[]> {
   const receipt = receiptAddress(o);
@@ -44,7 +45,7 @@ export async function queueOrderMessages(tx: DbOrTx, o: PaidOrderMessages): Prom
              q.to_address, q.facts, 'order:' || ${o.orderId}::bigint || ':' || q.kind
         FROM (VALUES ${rows}) q(card_id, kind, channel, to_address, facts)
         JOIN businesses b ON b.id = ${o.businessId}
-       WHERE NOT (q.kind = ANY(b.message_kinds_off))
+       WHERE q.kind = 'gift_received' OR NOT (q.kind = ANY(b.message_kinds_off))
       ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
       RETURNING reference, business_id, mode, kind
     ), queued_jobs AS (

@@ -21,6 +21,7 @@ import { ENVELOPE_REFUSAL, giveBareRefusalsABody } from '../lib/api/bare-refusal
 import { PAGE_REFUSAL } from '../lib/api/refusal-page';
 import { CLEAR_CALLBACK_COOKIES, holdsBadCallbackCookie, withoutCallbackCookies } from '../lib/auth/callback-cookie';
 import { clientAddress, trustedProxyHops } from '../lib/api/client-address';
+import { PUBLIC_PAGE_HEADER, PUBLIC_PAGE_LANG_HEADER } from '../lib/i18n/checkout-locale';
 import { holdRequestBody } from '../lib/api/hold-request-body';
 import { LINGER_MS, lingerWhenBodyUnread } from '../lib/api/lingering-close';
 import { MALFORMED_PATH_BODY, pathDecodes } from '../lib/api/request-path';
@@ -109,6 +110,9 @@ async function main() {
     const listener: http.RequestListener = (req, res) => {
       // Whatever the client wrote in X-Forwarded-For is replaced: sign-in and back office limits read this one address.
       req.headers['x-forwarded-for'] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedHops);
+      // Only proxy.ts names a public page to the language lookup: a client's copy goes, on paths the proxy skips too.
+      delete req.headers[PUBLIC_PAGE_HEADER];
+      delete req.headers[PUBLIC_PAGE_LANG_HEADER];
       const { response, requestPolicy } = headers.for(req.url ?? '/');
       for (const [name, value] of response) res.setHeader(name, value);
       if (requestPolicy) req.headers['content-security-policy'] = requestPolicy;

@@ -91,11 +91,15 @@ describe('the card page', () => {
 
     // Another page never takes a public page from the browser's own headers: the language would tell a guessed link exists.
     const token = path.split('/')[2];
-    for (const header of ['x-public-page', 'x-card-token']) {
-      const forged = await fetch(`${inject('baseUrl')}/login`, {
-        headers: { 'accept-language': 'en', [header]: header === 'x-public-page' ? `c/${token}` : token },
-      });
-      expect(/<html lang="([^"]+)"/.exec(await forged.text())?.[1], header).toBe('en');
+    for (const page of ['/login', '/api/no-such-page']) {
+      for (const header of ['x-public-page', 'x-card-token']) {
+        const forged = await fetch(`${inject('baseUrl')}${page}`, {
+          headers: { 'accept-language': 'en', [header]: header === 'x-public-page' ? `c/${token}` : token },
+        });
+        const text = await forged.text();
+        expect(text, page).toContain('<html');
+        expect(/<html lang="([^"]+)"/.exec(text)?.[1], `${page} ${header}`).toBe('en');
+      }
     }
   });
 

@@ -41,6 +41,7 @@ export const ERRORS = {
   confirmation_used: [409, 'Confirmation already used'],
   confirmation_expired: [409, 'Confirmation expired'],
   confirmation_ended: [409, 'Confirmation ended'],
+  spend_codes_paused: [409, 'Spend codes paused'],
   idempotency_key_reused: [409, 'Idempotency key reused'],
   request_in_progress: [409, 'Request in progress'],
   payload_too_large: [413, 'Payload too large'],

@@ -32,6 +32,8 @@ export const ERROR_CONDITIONS: Partial<Record<ErrorCode, string>> = {
   confirmation_used: 'The confirmation was already completed (the spend was made once; `error` names it)',
   confirmation_expired: 'The code’s 5 minutes have passed; start the redemption or capture again',
   confirmation_ended: 'Three wrong codes ended this confirmation; start the redemption or capture again',
+  spend_codes_paused:
+    'The card had 6 wrong codes in 24 hours, or 3 codes wait at once: no new code is sent to its phone until the wrong ones are a day old or those waiting end',
   card_not_found: 'No such card, or not your business’s (or not this mode’s)',
   destination_card_not_found: 'No active card of this mode has the destination number',
   user_not_found: 'A new phone number without first_name',

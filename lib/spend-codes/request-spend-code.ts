@@ -4,7 +4,8 @@ import type { DbOrTx, Tx } from '../db/client';
 import { newReference } from '../ids';
 import { queueMessageOf } from '../messages/queue-message';
 import type { Currency, Mode } from '../validation';
-import { newCodeSalt, SPEND_CODE_TTL_SECONDS } from './spend-code';
+import { ServiceError } from '../errors';
+import { newCodeSalt, SPEND_CODE_TRIES, SPEND_CODE_TTL_SECONDS } from './spend-code';
 
 /** What a redemption or capture answers (202) when it waits for the cardholder's code. */
 export interface SpendCodeRequired {
@@ -47,6 +48,7 @@ export interface RequestSpendCodeOptions {
  * switches (the cashier cannot finish without it); the message's facts name the confirmation, never the code.
  */
 export async function requestSpendCode(tx: Tx, o: RequestSpendCodeOptions): Promise<SpendCodeRequired> {
+  await refuseWhilePaused(tx, o);
   const reference = newReference('scf');
   const kind = o.hold ? 'capture' : 'redemption';
   const { rows } = await tx.execute<{ expires_at: string }>(sql`
@@ -65,4 +67,32 @@ export async function requestSpendCode(tx: Tx, o: RequestSpendCodeOptions): Prom
     ...(o.hold ? { hold_reference: o.hold.reference } : {}),
     expires_at: new Date(rows[0].expires_at).toISOString(),
   };
+}
+
+/** Wrong codes a card may see in a day, and codes that may wait for it at once, before no new one is sent. */
+const WRONG_CODES_PER_DAY = 2 * SPEND_CODE_TRIES;
+const WAITING_AT_ONCE = 3;
+
+/**
+ * Three tries end one confirmation, but a new request makes a new one: without a bound per card, someone who can
+ * redeem (a till, a key) could keep guessing a million codes three at a time, and text the cardholder at each
+ * round. Requests for one card are taken one at a time (the advisory lock), so two at once cannot both slip under.
+ */
+async function refuseWhilePaused(tx: Tx, o: RequestSpendCodeOptions): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('spend_code_card'), (${o.card.id}::bigint % 2147483647)::int)`);
+  const { rows } = await tx.execute<{ wrong: number; waiting: number }>(sql`
+    SELECT coalesce(sum(attempts) FILTER (WHERE created_at > now() - interval '24 hours'), 0)::int AS wrong,
+           count(*) FILTER (WHERE used_at IS NULL AND attempts < ${SPEND_CODE_TRIES} AND expires_at > now())::int AS waiting
+      FROM spend_confirmations
+     WHERE card_id = ${o.card.id} AND business_id = ${o.businessId} AND mode = ${o.mode} AND created_at > now() - interval '24 hours'`);
+  const { wrong, waiting } = rows[0];
+  if (wrong >= WRONG_CODES_PER_DAY) {
+    throw new ServiceError(
+      'spend_codes_paused',
+      `This card had ${wrong} wrong codes in the last 24 hours: no new code is sent to its phone until they are a day old.`,
+    );
+  }
+  if (waiting >= WAITING_AT_ONCE) {
+    throw new ServiceError('spend_codes_paused', `${waiting} codes already wait for this card: use one of them, or wait until they expire (5 minutes).`);
+  }
 }

@@ -141,6 +141,32 @@ describe('a cardholder’s code for large spends', () => {
     expect(await redemptionsOf(card)).toBe(0);
   });
 
+  it('a card that had six wrong codes in a day gets no new code, nor a fourth while three wait; nothing moves and nothing is sent', async () => {
+    const card = await fundedCard(biz.test, 300_000);
+    for (let round = 0; round < 2; round++) {
+      const reference = (await redeem(biz.test, card, { amount: 200_000 })).body.data.confirmation_reference;
+      for (const code of ['123456', '000001', '999999']) expect((await confirm(biz.test, reference, code)).status).toBe(400);
+    }
+    const paused = await redeem(biz.test, card, { amount: 200_000 });
+    expect([paused.status, paused.body.message], JSON.stringify(paused.body)).toEqual([409, 'Spend codes paused']);
+    expect(paused.body.error).toContain('6 wrong codes');
+    expect(await codeMessages(card)).toHaveLength(2);
+    // A day later the wrong codes no longer count.
+    await testDb().execute(
+      sql`UPDATE spend_confirmations SET created_at = created_at - interval '25 hours' WHERE card_id = (SELECT id FROM cards WHERE card_number = ${card})`,
+    );
+    const waiting = [];
+    for (let i = 0; i < 3; i++) waiting.push(await redeem(biz.test, card, { amount: 200_000 }));
+    expect(waiting.map((r) => r.status)).toEqual([202, 202, 202]);
+    const fourth = await redeem(biz.test, card, { amount: 200_000 });
+    expect([fourth.status, fourth.body.message]).toEqual([409, 'Spend codes paused']);
+    expect(await codeMessages(card)).toHaveLength(5);
+    // One of those waiting still completes the spend.
+    expect((await confirm(biz.test, waiting[0].body.data.confirmation_reference, '000000')).status).toBe(200);
+    expect(await balance(biz.test, card)).toBe(100_000);
+    expect(await redemptionsOf(card)).toBe(1);
+  });
+
   it('an expired code is refused, the right one too, and nothing moves', async () => {
     const card = await fundedCard(biz.test, 300_000);
     const reference = (await redeem(biz.test, card, { amount: 200_000 })).body.data.confirmation_reference;
@@ -205,6 +231,11 @@ describe('a cardholder’s code for large spends', () => {
     expect(done.body.message).toBe('Hold captured successfully');
     expect(done.body.data).toMatchObject({ hold_reference: hold.hold_reference, status: 'captured', captured_amount: 250_000 });
     // 500,000 less the small capture and this one; the rest of the hold is back on the card.
+    expect(await balance(biz.test, card)).toBe(200_000);
+    expect(await redemptionsOf(card)).toBe(2);
+    // The same capture repeated answers the captured hold, as one under the threshold does: no new code, nothing moved.
+    const repeated = await biz.test.post(`/api/v1/card/holds/${hold.hold_reference}/capture`, { amount: 250_000 });
+    expect([repeated.status, repeated.body.data?.status], JSON.stringify(repeated.body)).toEqual([200, 'captured']);
     expect(await balance(biz.test, card)).toBe(200_000);
     expect(await redemptionsOf(card)).toBe(2);
   });

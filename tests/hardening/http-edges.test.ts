@@ -112,7 +112,14 @@ describe('every /api/v1 and /api/admin answer is in the envelope', () => {
   for (const r of routes) served.set(r.route, [...(served.get(r.route) ?? []), r.method]);
 
   it('answers each method a route does not serve with 405 in the envelope and an Allow header', async () => {
-    const params = { card_number: '4000000000000000', link_reference: 'lnk_x', reference: 'ref_x', hold_reference: 'hld_x', id: '1' };
+    const params = {
+      card_number: '4000000000000000',
+      link_reference: 'lnk_x',
+      reference: 'ref_x',
+      hold_reference: 'hld_x',
+      confirmation_reference: 'scf_x',
+      id: '1',
+    };
     let checked = 0;
     for (const [route, methods] of served) {
       if (route === '/api/v1/openapi.json') continue;

@@ -313,7 +313,16 @@ export const cardContracts = defineContracts({
     },
     success: { status: 200, message: 'Gift card redeemed successfully', data: redemptionSchema, examples: { redemption: redemptionExample } },
     accepted: spendCodeAccepted('redemption'),
-    errors: ['validation_error', 'invalid_card_number', 'card_not_found', 'card_disabled', 'insufficient_balance', 'amount_below_fee', 'location_not_found'],
+    errors: [
+      'validation_error',
+      'invalid_card_number',
+      'card_not_found',
+      'card_disabled',
+      'insufficient_balance',
+      'amount_below_fee',
+      'location_not_found',
+      'spend_codes_paused',
+    ],
   },
   confirmSpend: {
     method: 'post',

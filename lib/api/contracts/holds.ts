@@ -120,6 +120,7 @@ export const holdContracts = defineContracts({
       'hold_voided',
       'hold_expired',
       'location_not_found',
+      'spend_codes_paused',
     ],
   },
   voidHold: {

@@ -9,9 +9,9 @@ const CARD_PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-
 /**
  * The hosted checkout, the card page and the shop speak their business's customer language unless `?lang` says
  * otherwise, and the root layout writes `<html lang>` before the page runs: the request carries the link
- * reference (card token, shop slug) and `?lang` to server/i18n-request.ts, which looks the business up. It runs on
- * every page, so a browser's own copy of those headers never reaches a lookup (on a dashboard page it would have made
- * one per request, and the page's language would have told whether a guessed card link exists). An address past its
+ * reference (card token, shop slug) and `?lang` to server/i18n-request.ts, which looks the business up. A browser's
+ * own copy of those headers never reaches a lookup (scripts/start.ts drops it from every request; on a dashboard page
+ * it made one per request, and the page's language told whether a guessed card link exists). An address past its
  * wrong card links is refused here, before any lookup (lib/rate-limits/wrong-link-tokens.ts).
  */
 export function proxy(request: NextRequest) {
@@ -35,5 +35,6 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// Every page, not the API or Next.js's own files: the headers above are overwritten wherever a page could read them.
-export const config = { matcher: ['/((?!api/|_next/).*)'] };
+// Only the public pages: on every other path scripts/start.ts has already dropped a client's copy of the headers (a
+// proxy on every page would also have Next.js hold each page POST's body for it, however large).
+export const config = { matcher: ['/checkout/:reference', '/c/:token', '/shop/:slug', '/shop/:slug/orders/:reference'] };

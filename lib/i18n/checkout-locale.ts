@@ -3,7 +3,7 @@ import { isLocale, type Locale } from './locale';
 /**
  * A public page's section and key (`checkout/{reference}`, `c/{token}`, `shop/{slug}`) and its `?lang`, handed from
  * the proxy (which sees the URL) to the request's i18n configuration (which draws the root layout's `<html lang>` and
- * does not). The proxy runs on every page and overwrites both, so neither is ever taken from the browser.
+ * does not). The proxy overwrites both on public pages and scripts/start.ts drops them from every other request, so neither is ever taken from the browser.
  */
 export const PUBLIC_PAGE_HEADER = 'x-public-page';
 export const PUBLIC_PAGE_LANG_HEADER = 'x-public-page-lang';

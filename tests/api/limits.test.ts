@@ -28,17 +28,17 @@ describe('PUT /api/admin/businesses/{id}/limits', () => {
     const admin = adminClient();
     const live = await admin.put(`/api/admin/businesses/${biz.id}/limits`, { currency: 'USD', max_payout: 10_000, daily_payout: null });
     expect(live.status, JSON.stringify(live.body)).toBe(200);
-    expect(live.body.data).toEqual({ mode: 'live', currency: 'USD', max_payout: 10_000, daily_payout: null, max_card_balance: null });
+    expect(live.body.data).toEqual({ mode: 'live', currency: 'USD', max_payout: 10_000, daily_payout: null, max_card_balance: null, spend_code_over: null });
     const read = await admin.get(`/api/admin/businesses/${biz.id}/limits`);
     expect(read.body.data.mode).toBe('live');
-    expect(read.body.data.limits).toContainEqual({ currency: 'USD', max_payout: 10_000, daily_payout: null, max_card_balance: null });
-    expect(read.body.data.limits).toContainEqual({ currency: 'ETB', max_payout: null, daily_payout: null, max_card_balance: null });
+    expect(read.body.data.limits).toContainEqual({ currency: 'USD', max_payout: 10_000, daily_payout: null, max_card_balance: null, spend_code_over: null });
+    expect(read.body.data.limits).toContainEqual({ currency: 'ETB', max_payout: null, daily_payout: null, max_card_balance: null, spend_code_over: null });
     const test = await admin.get(`/api/admin/businesses/${biz.id}/limits?mode=test`);
     expect(test.body.data.limits.every((l: { max_payout: number | null }) => l.max_payout === null)).toBe(true);
     // PUT replaces the currency's set: what is left out is no limit.
     await admin.put(`/api/admin/businesses/${biz.id}/limits`, { currency: 'USD', mode: 'live' });
     const cleared = await admin.get(`/api/admin/businesses/${biz.id}/limits?mode=live`);
-    expect(cleared.body.data.limits).toContainEqual({ currency: 'USD', max_payout: null, daily_payout: null, max_card_balance: null });
+    expect(cleared.body.data.limits).toContainEqual({ currency: 'USD', max_payout: null, daily_payout: null, max_card_balance: null, spend_code_over: null });
   });
 
   it('refuses bad input with a validation error keyed by field, changing nothing', async () => {

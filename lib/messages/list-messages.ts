@@ -5,7 +5,7 @@ import { type PageRequest, pageCount } from '../pagination';
 import type { Mode } from '../validation';
 import { type MessageChannel, type MessageKind, type MessageStatus, maskAddress } from './message-kinds';
 
-interface CardMessage {
+export interface CardMessage {
   message_reference: string;
   kind: MessageKind;
   channel: MessageChannel;
@@ -17,7 +17,8 @@ interface CardMessage {
   created_at: string;
 }
 
-const toItem = (r: Record<string, unknown>): CardMessage => ({
+/** A message row as the lists show it (the address masked); a shop order's page lists its two the same way. */
+export const toItem = (r: Record<string, unknown>): CardMessage => ({
   message_reference: String(r.reference),
   kind: r.kind as MessageKind,
   channel: r.channel as MessageChannel,

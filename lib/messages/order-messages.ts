@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { enqueueJobsSql } from '../jobs/job-queue';
 import type { Mode } from '../validation';
-import { type MessageChannel, type MessageKind, type MessageStatus, maskAddress } from './message-kinds';
+import { type CardMessage, toItem } from './list-messages';
+import type { MessageChannel } from './message-kinds';
 import { MESSAGE_MAX_ATTEMPTS } from './queue-message';
 
 export interface PaidOrderMessages {
@@ -56,32 +57,12 @@ export async function queueOrderMessages(tx: DbOrTx, o: PaidOrderMessages): Prom
 }
 
 /** A shop order's messages as its page in the dashboard lists them: the gift and the receipt, with what became of each. */
-export async function orderMessages(db: DbOrTx, o: { businessId: number; mode: Mode; orderReference: string }): Promise<OrderMessage[]> {
+export async function orderMessages(db: DbOrTx, o: { businessId: number; mode: Mode; orderReference: string }): Promise<CardMessage[]> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    SELECT m.reference, m.kind, m.channel, m.to_address, m.text, m.status, m.error, m.created_at
+    SELECT m.reference, m.kind, m.channel, m.to_address, m.text, m.status, m.error, m.provider_message_id, m.created_at
       FROM cardholder_messages m JOIN shop_orders o ON o.id = m.order_id
      WHERE o.reference = ${o.orderReference} AND o.business_id = ${o.businessId} AND o.mode = ${o.mode}
        AND m.business_id = ${o.businessId} AND m.mode = ${o.mode}
      ORDER BY m.created_at, m.id`);
-  return rows.map((r) => ({
-    message_reference: String(r.reference),
-    kind: r.kind as MessageKind,
-    channel: r.channel as MessageChannel,
-    to: maskAddress(String(r.to_address)),
-    text: (r.text as string | null) ?? null,
-    status: r.status as MessageStatus,
-    error: (r.error as string | null) ?? null,
-    created_at: new Date(r.created_at as string).toISOString(),
-  }));
-}
-
-interface OrderMessage {
-  message_reference: string;
-  kind: MessageKind;
-  channel: MessageChannel;
-  to: string;
-  text: string | null;
-  status: MessageStatus;
-  error: string | null;
-  created_at: string;
+  return rows.map(toItem);
 }

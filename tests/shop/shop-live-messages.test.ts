@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../lib/db/client';
 import { afroMessageEnv, type AfroMessageFakeProcess, startAfroMessageFake } from '../afromessage-harness';
 import { startLiveStack, type LiveStack } from '../chapa-harness';
+import { openLiveShop } from './live-shop';
 import { apiClient, randomPhone, type ApiClient } from '../helpers';
 import { createScratchDatabase } from '../test-server';
 
@@ -31,18 +32,7 @@ beforeAll(async () => {
   const biz = await stack.createBusiness('Tomoca Coffee');
   live = apiClient(biz.keys.live, stack.baseUrl);
   anyone = apiClient(undefined, stack.baseUrl);
-  const res = await apiClient(ADMIN, stack.baseUrl).put(`/api/admin/businesses/${biz.id}/shop`, {
-    enabled: true,
-    mode: 'live',
-    slug,
-    currency: 'ETB',
-    preset_amounts: [50_000],
-    min_amount: 10_000,
-    max_amount: 500_000,
-    headline: null,
-    color: null,
-  });
-  expect(res.status).toBe(200);
+  await openLiveShop(stack.baseUrl, ADMIN, biz.id, slug);
 }, 180_000);
 
 afterAll(async () => {

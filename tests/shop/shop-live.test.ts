@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LIVE_LOOPS, startLiveStack, type LiveStack } from '../chapa-harness';
+import { openLiveShop } from './live-shop';
 import { apiClient, randomPhone, testDb, type ApiClient } from '../helpers';
 
 /** A live shop against tools/chapa-fake: the order's payment is made, paid and verified as every live hosted payment is. */
@@ -15,18 +16,7 @@ beforeAll(async () => {
   const biz = await stack.createBusiness('Live shop');
   live = apiClient(biz.keys.live, stack.baseUrl);
   anyone = apiClient(undefined, stack.baseUrl);
-  const res = await apiClient(inject('adminToken'), stack.baseUrl).put(`/api/admin/businesses/${biz.id}/shop`, {
-    enabled: true,
-    mode: 'live',
-    slug,
-    currency: 'ETB',
-    preset_amounts: [50_000],
-    min_amount: 10_000,
-    max_amount: 500_000,
-    headline: null,
-    color: null,
-  });
-  expect(res.status).toBe(200);
+  await openLiveShop(stack.baseUrl, inject('adminToken'), biz.id, slug);
 });
 afterAll(async () => {
   await stack?.stop();

@@ -1,4 +1,6 @@
-// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, tracing patches http and pg before anything else loads them.
+// Before Next.js and our own modules load: they are compiled without their source maps unless asked for.
+import './source-maps';
+// Then: with OTEL_EXPORTER_OTLP_ENDPOINT set, tracing patches http and pg before anything else loads them.
 import { stopTracing } from '../lib/observability/tracing';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { freePort } from '../lib/db/embedded';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -25,8 +26,41 @@ function sourceStamp(): string {
   return hash.digest('hex');
 }
 
-/** `next build` once, and again only when a source file changed since the last build. */
+/**
+ * scripts/start.ts with the modules of ours it loads, as one CommonJS file the test servers run. A run starts about a
+ * hundred servers: under tsx's loader each start spent a second of CPU resolving and loading our modules one by one
+ * (1.1-1.3 s to /api/health from the bundle, 1.8-2.0 s under tsx). CommonJS keeps start.ts's order: tracing patches
+ * http and pg before they load. Packages stay outside, as they are in production.
+ */
+const START_BUNDLE = path.join(DIST, 'test-start', 'start.cjs');
+
+function bundleStart(): void {
+  const temporary = `${START_BUNDLE}.${process.pid}`;
+  fs.mkdirSync(path.dirname(START_BUNDLE), { recursive: true });
+  buildSync({
+    entryPoints: [path.join(ROOT, 'scripts/start.ts')],
+    outfile: temporary,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'error',
+  });
+  // Renamed into place whole: a bench or a second suite may start a server from it meanwhile.
+  fs.renameSync(temporary, START_BUNDLE);
+}
+
+/** `next build` once, and again only when a source file changed since the last build; the start bundle every time. */
 export function ensureProductionBuild(): void {
+  buildWhenChanged();
+  // After the build, which empties its folder.
+  bundleStart();
+}
+
+function buildWhenChanged(): void {
   const stampFile = path.join(DIST, 'source-stamp');
   const stamp = sourceStamp();
   if (fs.existsSync(path.join(DIST, 'BUILD_ID')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return;
@@ -70,8 +104,8 @@ export async function startTestServer(opts: {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-server-'));
   let log = '';
   const stdoutFd = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'a') : undefined;
-  // node itself, with tsx as a loader: the tsx wrapper SIGKILLs a server that does not acknowledge SIGTERM within 30 ms (a busy one).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  // node itself (the tsx wrapper SIGKILLs a server that does not acknowledge SIGTERM within 30 ms, a busy one).
+  const child = spawn(process.execPath, [START_BUNDLE], {
     cwd: ROOT,
     env: {
       ...process.env,

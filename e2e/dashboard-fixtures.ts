@@ -92,7 +92,8 @@ export async function expectAccessible(page: Page) {
   let results: Awaited<ReturnType<AxeBuilder['analyze']>>;
   for (let attempt = 1; ; attempt++) {
     await expect(page).toHaveTitle(/\S/);
-    results = await new AxeBuilder({ page }).analyze();
+    // Only violations are read: axe then details no passing node, half of each analysis's time (1.2 s on two cores).
+    results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
     if (attempt === 3 || !results.violations.some((v) => v.id === 'document-title')) break;
   }
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -82,7 +82,8 @@ export default defineConfig({
     reporters: ['default'],
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'unit', include: [...UNIT_DIRS.map((d) => `${d}/**/*.test.ts`), RULES], exclude: serverFiles } },
+      // Unit files share their worker's modules; each imported them anew (55 files: 16.9 s and 27 s of CPU, shared 7.8 s and 11 s).
+      { extends: true, test: { name: 'unit', include: [...UNIT_DIRS.map((d) => `${d}/**/*.test.ts`), RULES], exclude: serverFiles, isolate: false } },
       {
         extends: true,
         test: { name: 'integration', include: ['tests/**/*.test.ts', ...serverFiles], exclude: [RULES], globalSetup: ['tests/global-setup.ts'] },

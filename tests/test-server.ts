@@ -104,7 +104,7 @@ export async function startTestServer(opts: {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftcard-server-'));
   let log = '';
   const stdoutFd = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'a') : undefined;
-  // node itself (the tsx wrapper SIGKILLs a server that does not acknowledge SIGTERM within 30 ms, a busy one).
+  // node itself on the bundle (bundleStart): no wrapper process between a test's signal and the server.
   const child = spawn(process.execPath, [START_BUNDLE], {
     cwd: ROOT,
     env: {

@@ -51,6 +51,8 @@ interface Sent {
   message?: string;
 }
 
+/** Payouts each server life takes before it is killed. */
+export const PROGRESS_PER_LIFE = 12;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -105,6 +107,7 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
 
     const sent: Sent[] = [];
     let nextId = 0;
+    let succeeded = 0;
     let running = true;
     // Amounts 100 + id stay far below the seed top-ups (10^9 + i): every payout row maps to one request.
     const client = async () => {
@@ -144,6 +147,7 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
             s.message = res.body?.message ?? `not JSON: ${res.text.slice(0, 80)}`;
             if (res.status >= 200 && res.status < 300) {
               s.outcome = 'success';
+              succeeded++;
               s.reference = res.body.data.provider_reference ?? res.body.data.initiator_reference;
               break;
             }
@@ -161,8 +165,19 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
     };
     const workers = Array.from({ length: clients }, client);
 
+    // Each kill waits for the server to have taken payouts since it came back, not for a time: on a busy machine a
+    // fixed schedule could kill a server before it answered anything, and the run would test restarts, not payouts.
+    const progressSince = async (before: number, k: number) => {
+      const deadline = Date.now() + 120_000;
+      while (succeeded < before + PROGRESS_PER_LIFE) {
+        if (Date.now() > deadline) throw new Error(`crash ${k}: the server took no ${PROGRESS_PER_LIFE} payouts in two minutes after its restart`);
+        await sleep(50);
+      }
+    };
     for (let k = 0; k < kills; k++) {
+      const before = succeeded;
       await sleep(randomInt(1_000, 3_500));
+      await progressSince(before, k);
       if (pgKills.has(k)) {
         const pid = Number(fs.readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
         process.kill(pid, 'SIGQUIT');
@@ -178,7 +193,7 @@ export async function runCrashTest(opts: CrashTestOptions = {}): Promise<CrashTe
       log(`crash ${k + 1}: server SIGKILLed after ${sent.length} requests; restarting`);
       server = await start();
     }
-    await sleep(2_000);
+    await progressSince(succeeded, kills);
     running = false;
     await Promise.all(workers);
 

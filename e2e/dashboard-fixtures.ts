@@ -80,13 +80,13 @@ export async function signInWithForm(page: Page, email: string, password = PASSW
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/** No serious or critical axe violations on the page as it stands. */
 /** Opens a dashboard page and waits until its live stream listens, so no update sent after this is missed. */
 export async function openListening(page: Page, path: string) {
   await page.goto(`${baseUrl()}${path}`);
   await expect(page.locator('html[data-live="listening"]')).toHaveCount(1, { timeout: 10_000 });
 }
 
+/** No serious or critical axe violations on the page as it stands. */
 export async function expectAccessible(page: Page) {
   // Next.js streams a page's metadata, and a live refresh (an event arriving) renders the head again: the
   // <title> can be missing for a moment, even just after it was seen. Analyse a page that has its title.

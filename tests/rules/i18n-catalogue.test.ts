@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../lib/errors';
 import { LOCALES } from '../../lib/i18n/locale';
+import { sourceFiles } from './client-files';
 import { catalogueProblems, flatten, type KeyUse, keysUsedIn } from './i18n-keys';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -12,14 +13,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * refusal page lib/api/refusal-page.ts draws outside Next.js.
  */
 const SOURCE_DIRS = ['app', 'components', 'server', 'lib/messages', 'lib/api'];
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(rel);
-    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.test.ts') ? [rel] : [];
-  });
-}
 
 const catalogue = (locale: string) => flatten(JSON.parse(fs.readFileSync(path.join(ROOT, 'messages', `${locale}.json`), 'utf8')));
 

@@ -59,7 +59,10 @@ export function clientMessages(messages: Messages): Messages {
     const found = parts.reduce<Messages | string | undefined>((at, part) => (typeof at === 'object' ? at[part] : undefined), messages);
     if (found === undefined) continue;
     let to = picked;
-    for (const part of parts.slice(0, -1)) to = (to[part] ??= {}) as Messages;
+    for (const part of parts.slice(0, -1)) {
+      to[part] ??= {};
+      to = to[part] as Messages;
+    }
     to[parts[parts.length - 1]] = found;
   }
   return picked;

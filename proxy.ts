@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { requestAddress } from '@/lib/api/client-address';
 import { PUBLIC_PAGE_HEADER, PUBLIC_PAGE_LANG_HEADER, PUBLIC_PAGE_SECTIONS } from '@/lib/i18n/checkout-locale';
-import { wrongLinkRetryAfter } from '@/lib/rate-limits/wrong-link-tokens';
+import { takeCardLinkLookup } from '@/lib/rate-limits/wrong-link-tokens';
 
 /** The card page is one person's card: kept by no cache, named to no other site, listed by no search engine. */
 const CARD_PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
@@ -12,13 +12,14 @@ const CARD_PAGE_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-
  * reference (card token, shop slug) and `?lang` to server/i18n-request.ts, which looks the business up. A browser's
  * own copy of those headers never reaches a lookup (scripts/start.ts drops it from every request; on a dashboard page
  * it made one per request, and the page's language told whether a guessed card link exists). An address past its
- * wrong card links is refused here, before any lookup (lib/rate-limits/wrong-link-tokens.ts).
+ * wrong card links is refused here, before any lookup, and every other card-page request takes its lookup here
+ * (lib/rate-limits/wrong-link-tokens.ts).
  */
 export function proxy(request: NextRequest) {
   const [, section, key] = request.nextUrl.pathname.split('/');
   const card = section === 'c';
   if (card) {
-    const retryAfter = wrongLinkRetryAfter(requestAddress(request.headers));
+    const retryAfter = takeCardLinkLookup(requestAddress(request.headers));
     if (retryAfter !== null) {
       return new NextResponse('Too many wrong card links from this address: try again in a minute.\n', {
         status: 429,

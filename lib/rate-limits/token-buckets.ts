@@ -39,10 +39,12 @@ export class TokenBuckets {
     return result;
   }
 
-  /** Whether take() would succeed, without spending anything. */
-  peek(key: string, now = Date.now()): TakeResult {
+  /** Returns a token take() spent on a request that turned out not to count (never past the burst). */
+  giveBack(key: string, now = Date.now()): void {
     const bucket = this.buckets.get(key);
-    return bucket ? this.verdict(this.level(bucket, now)) : { ok: true };
+    if (!bucket) return;
+    bucket.tokens = Math.min(this.opts.burst, this.level(bucket, now) + 1);
+    bucket.at = now;
   }
 
   /** The tokens a bucket holds now, refilled since it was last touched. */

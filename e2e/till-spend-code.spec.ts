@@ -26,6 +26,8 @@ test('over the owner’s threshold the till asks for the cardholder’s code: wr
   await page.keyboard.type(card);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('till-balance')).toHaveText('ETB 5,000.00');
+  // The balance is drawn a moment before the amount field takes the focus: type once it has.
+  await expect(page.getByLabel('Amount (ETB)')).toBeFocused();
   await page.keyboard.type('2500');
   await page.keyboard.press('Enter');
 
@@ -62,6 +64,7 @@ test('over the owner’s threshold the till asks for the cardholder’s code: wr
   await page.keyboard.type(card);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('till-balance')).toHaveText('ETB 2,500.00');
+  await expect(page.getByLabel('Amount (ETB)')).toBeFocused();
   await page.keyboard.type('1500');
   await page.keyboard.press('Enter');
   await expect(code).toBeFocused();

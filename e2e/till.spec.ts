@@ -45,6 +45,8 @@ test('a cashier at 390 px redeems, holds and captures with the keyboard alone; t
   await page.keyboard.type(card);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('till-balance')).toHaveText('ETB 379.50');
+  // The balance is drawn a moment before the amount field takes the focus: type once it has.
+  await expect(page.getByLabel('Amount (ETB)')).toBeFocused();
   await page.keyboard.type('200');
   await page.keyboard.press('Tab'); // Redeem
   await page.keyboard.press('Tab'); // Hold
@@ -59,6 +61,7 @@ test('a cashier at 390 px redeems, holds and captures with the keyboard alone; t
   await expect(page.getByTestId('till-balance')).toHaveText('ETB 179.50');
   await expect(page.getByTestId('till-hold')).toHaveCount(1);
   await screenshots(page, testInfo, 'till-card');
+  await expect(page.getByLabel('Amount (ETB)')).toBeFocused();
   await page.keyboard.type('150');
   for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Capture' })).toBeFocused();

@@ -1,8 +1,9 @@
 /**
- * The message namespaces (or single messages) the browser is sent: those client components read (useTranslations in a
- * file the browser loads). The whole catalogue put 144 KB (212 KB in Amharic) into every page, and a server rendered
- * the sign-in page 38 times a second with it against 47 without (31 against 46 in Amharic). tests/rules/client-messages.test.ts fails on a namespace a client file reads that is missing
- * here, and on one here that no client file reads.
+ * The message namespaces (or single messages) the browser is sent: those client components read (useTranslations in
+ * a file the browser loads). The whole catalogue put 144 KB (212 KB in Amharic) into every page, and a server rendered
+ * the sign-in page 38 times a second with it against 47 without (31 against 46 in Amharic).
+ * tests/rules/client-messages.test.ts fails on a namespace a client file reads that is missing here, and on one here
+ * that no client file reads.
  */
 export const CLIENT_MESSAGES = [
   'Account',

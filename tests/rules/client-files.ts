@@ -32,32 +32,34 @@ export function clientEntryFiles(): string[] {
   return [...sourceFiles('components'), ...sourceFiles('app')].filter((f) => directive(readSource(f), 'client'));
 }
 
+/** Whether the browser loads what a file imports too: a server action is called over the network, its imports stay on the server. */
+const followed = (target: string) => /\.tsx?$/.test(target) && !directive(readSource(target), 'server');
+
 /**
  * Every chain of run-time imports from a client file, each file once per start: `visit` sees each import with the
- * chain that led to it, and answers true to follow it no further. A server action is called over the network from the browser, so what it imports is not followed.
+ * chain that led to it, and answers true to follow it no further.
  */
 export function walkClientImports(starts: string[], visit: (target: string, trail: string[]) => boolean): void {
   for (const start of starts) {
     const seen = new Set<string>();
     const walk = (file: string, trail: string[]) => {
       for (const target of runtimeImports(file)) {
-        if (!visit(target, trail) && /\.tsx?$/.test(target) && !seen.has(target)) {
-          seen.add(target);
-          if (!directive(readSource(target), 'server')) walk(target, [...trail, target]);
-        }
+        if (visit(target, trail) || seen.has(target) || !followed(target)) continue;
+        seen.add(target);
+        walk(target, [...trail, target]);
       }
     };
     walk(start, [start]);
   }
 }
 
-/** Every file the browser loads: the client files and all they import at run time. */
+/** Every file the browser loads: the client files and all they import at run time (one walk for all of them). */
 export function clientLoadedFiles(): string[] {
   const starts = clientEntryFiles();
   const files = new Set(starts);
   const walk = (file: string) => {
     for (const target of runtimeImports(file)) {
-      if (!/\.tsx?$/.test(target) || files.has(target) || directive(readSource(target), 'server')) continue;
+      if (files.has(target) || !followed(target)) continue;
       files.add(target);
       walk(target);
     }
